@@ -1,0 +1,12 @@
+/**
+ * svc-checkout core: what every part shares. Pure TypeScript: no DOM, no Node.
+ */
+export * from './card.js';
+export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';
+export * from './errors.js';
+export type * from './legacy-callbacks.js';
+export * from './money.js';
+export * from './order.js';
+export * from './order-attributes.js';
+export * from './signature-input.js';
+export * from './totals.js';

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+/**
+ * `svc-sandbox`: runs the local gateway until interrupted. Errors (bad flags, a wrong config, a port in use)
+ * end it with one clear message and exit code 1 or 2, never a stack trace.
+ */
+import { readFileSync } from 'node:fs';
+import { SvcError } from '../core/errors.js';
+import { CliArgsError, parseCliArgs } from './cli-args.js';
+import { startSandbox } from './sandbox.js';
+
+const version = (): string =>
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function main(): Promise<void> {
+  const request = parseCliArgs(process.argv.slice(2));
+  if (request.kind === 'help') {
+    process.stdout.write(request.text);
+    return;
+  }
+  if (request.kind === 'version') {
+    console.log(version());
+    return;
+  }
+  const sandbox = await startSandbox({
+    port: request.port,
+    host: request.host,
+    ...(request.configFile !== undefined && { config: request.configFile }),
+    ...(request.dataDir !== undefined && { dataDir: request.dataDir }),
+  });
+  console.log(`svc-sandbox ${version()} listening on ${sandbox.url}`);
+  console.log(`  gateway certificate: ${sandbox.url}/sandbox/service-certificate.pem`);
+  console.log(`  ${request.dataDir ? 'data dir' : 'keys (state in memory)'}: ${sandbox.keyDir}`);
+  if (sandbox.demoMerchant) {
+    console.log(`  demo merchant private key: ${sandbox.demoMerchant.privateKeyFile}`);
+  }
+  for (const merchant of sandbox.config.merchants) {
+    for (const widget of merchant.widgets) {
+      console.log(`  widget ${widget.id}  ${widget.type} ${widget.validation}${widget.collectCustomerData ? ' full checkout' : ''}  (${merchant.id})`);
+    }
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof CliArgsError) {
+    console.error(`svc-sandbox: ${error.message}`);
+    process.exit(2);
+  }
+  if (error instanceof SvcError || (error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`svc-sandbox: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  console.error('svc-sandbox: failed to start', error);
+  process.exit(1);
+});

@@ -1,0 +1,767 @@
+/**
+ * The sandbox's configuration: merchants, their widgets, certificates and callback URLs. The file is
+ * described by `sandbox-config.schema.json` (which editors read for completion and docs), checked with ajv,
+ * then checked for what a schema cannot say (unique ids, keys that import, INSTANT orders that parse). A
+ * wrong file is refused at start with every problem named by its field, so nothing fails later mid-payment.
+ */
+import { createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { SvcError } from '../core/errors.js';
+import { type DecimalInput, type OrderJson, parseOrder } from '../core/order.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// The file as written (what the schema describes)
+
+/** A language the payment frame speaks. */
+export type Language = 'lv' | 'en' | 'ru';
+/** INSTANT: fixed price, order kept in the config. CHECKOUT: the page supplies the order. */
+export type WidgetType = 'INSTANT' | 'CHECKOUT';
+/** How a page's order is trusted: by the merchant's signature, or by asking the order verification URL. */
+export type WidgetValidation = 'SIGNATURE' | 'CALLBACK';
+
+/** The config file as written; see `sandbox-config.schema.json` for each member's documentation. */
+export interface SandboxConfigFile {
+  $schema?: string;
+  service?: { privateKeyFile?: string };
+  merchants: MerchantConfigFile[];
+  notifications?: Partial<NotificationSettings>;
+}
+
+/** One merchant as written in the config file. */
+export interface MerchantConfigFile {
+  id: string;
+  name: string;
+  apiKey: string;
+  v1?: MerchantV1Credentials;
+  defaults?: Partial<MerchantDefaults>;
+  allowedOrigins?: string[];
+  callbacks: MerchantCallbacks;
+  certificates?: CertificateConfigFile[];
+  widgets?: WidgetConfigFile[];
+}
+
+/** A certificate as written: the PEM inline or in a file beside the config. */
+export interface CertificateConfigFile {
+  name: string;
+  pem?: string;
+  /** Relative to the config file. */
+  pemFile?: string;
+  revoked?: boolean;
+}
+
+/** A widget as written. */
+export interface WidgetConfigFile {
+  id: string;
+  type: WidgetType;
+  validation?: WidgetValidation;
+  collectCustomerData?: boolean;
+  pickupPoints?: PickupPoint[];
+  /** Required for INSTANT, refused for CHECKOUT. */
+  order?: OrderJson;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The checked config (defaults filled in, PEMs loaded and imported)
+
+/** Credentials of the v1 REST interface. */
+export interface MerchantV1Credentials {
+  secretKey: string;
+  /** A UUID. */
+  brandId: string;
+}
+
+/** What a merchant's orders fall back to. */
+export interface MerchantDefaults {
+  /** ISO 4217. */
+  currency: string;
+  /** As written: `0.21` or `21` (a value above 1 is a percentage); it reads as an order item's `taxRate`. */
+  taxRate: DecimalInput;
+  language: Language;
+}
+
+/** The merchant's URLs the gateway calls; all absolute http(s) URLs. */
+export interface MerchantCallbacks {
+  notificationUrl: string;
+  termsUrl: string;
+  shippingCostUrl?: string;
+  orderVerificationUrl?: string;
+  connectionTestUrl?: string;
+}
+
+/** A pickup point offered by a full-checkout widget. */
+export interface PickupPoint {
+  externalId: string;
+  name: string;
+  comments?: string;
+  serviceHours?: string;
+}
+
+/** A merchant certificate, imported. */
+export interface MerchantCertificate {
+  name: string;
+  /** The PEM as given (public key or X.509 certificate). */
+  pem: string;
+  /** The RSA public key, ready for `crypto.verify`. */
+  publicKey: KeyObject;
+  revoked: boolean;
+}
+
+interface WidgetConfigBase {
+  id: string;
+  validation: WidgetValidation;
+  collectCustomerData: boolean;
+  pickupPoints: PickupPoint[];
+}
+
+/** A fixed-price widget: its order is part of the config. */
+export interface InstantWidgetConfig extends WidgetConfigBase {
+  type: 'INSTANT';
+  /** The fixed order as written (checked: `parseOrder({ widgetId: id, ...order })` succeeds). */
+  order: OrderJson;
+}
+
+/** A dynamic-price widget: the page supplies the order. */
+export interface CheckoutWidgetConfig extends WidgetConfigBase {
+  type: 'CHECKOUT';
+  /** Never present: named so that `widget.order` reads on either kind of widget. */
+  order?: undefined;
+}
+
+/** A checked widget, discriminated by `type`. */
+export type WidgetConfig = InstantWidgetConfig | CheckoutWidgetConfig;
+
+/** A checked merchant. */
+export interface MerchantConfig {
+  id: string;
+  name: string;
+  apiKey: string;
+  v1?: MerchantV1Credentials;
+  defaults: MerchantDefaults;
+  allowedOrigins: string[];
+  callbacks: MerchantCallbacks;
+  certificates: MerchantCertificate[];
+  widgets: WidgetConfig[];
+}
+
+/** How deliveries to merchant URLs are retried (see the delivery queue). */
+export interface NotificationSettings {
+  retryBaseMs: number;
+  maxFurtherAttempts: number;
+  maxAgeMs: number;
+  timeoutMs: number;
+}
+
+/** The checked configuration the sandbox runs with. */
+export interface SandboxConfig {
+  /** `privateKeyFile` is absolute here. */
+  service: { privateKeyFile?: string };
+  merchants: MerchantConfig[];
+  notifications: NotificationSettings;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors
+
+/** One problem of a config, at a field path such as `merchants[0].widgets[1].type`. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** Why a config was refused: it could not be read, or it was read and is wrong. */
+export type ConfigErrorCode = 'invalid_config' | 'unreadable_config';
+
+/**
+ * A config the sandbox refuses to start with. The message lists every problem as `path: what is wrong`, so
+ * one run shows all there is to fix.
+ */
+export class ConfigError extends SvcError<ConfigErrorCode> {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(code: ConfigErrorCode, source: string, issues: readonly ConfigIssue[]) {
+    const lines = issues.map((issue) =>
+      issue.path ? `  - ${issue.path}: ${issue.message}` : `  - ${issue.message}`,
+    );
+    const what = code === 'unreadable_config' ? 'Cannot read the sandbox config' : 'Invalid sandbox config';
+    super(code, `${what} (${source}):\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading and checking
+
+/** The schema file, published at the package root; `src/sandbox` and `dist/sandbox` both sit two levels down. */
+const SCHEMA_URL = new URL('../../sandbox-config.schema.json', import.meta.url);
+
+const HTTP_URL_MESSAGE = 'must be an absolute http(s) URL such as https://shop.example/path';
+const FORMAT_MESSAGES: Record<string, string> = {
+  uuid: 'must be a UUID such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+  currency: 'must be an ISO 4217 currency code in capitals, such as EUR',
+  origin:
+    'must be an origin: scheme, host and port only, such as https://shop.example or http://localhost:5173',
+  'http-url': HTTP_URL_MESSAGE,
+};
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+let validator: ValidateFunction | undefined;
+
+/** Compiled once, on first use, so importing this module costs nothing. */
+function schemaValidator(): ValidateFunction {
+  if (validator) return validator;
+  const ajv = new Ajv2020({
+    allErrors: true,
+    useDefaults: true,
+    allowUnionTypes: true,
+    verbose: true,
+    strict: true,
+  });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('currency', /^[A-Z]{3}$/);
+  ajv.addFormat('http-url', isHttpUrl);
+  // The browser's Origin header form: the URL's origin must be the whole text.
+  ajv.addFormat('origin', (text: string) => isHttpUrl(text) && new URL(text).origin === text);
+  validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')));
+  return validator;
+}
+
+/** `/merchants/0/widgets/1/type` as `merchants[0].widgets[1].type`. */
+export function fieldPath(pointer: string, member?: string): string {
+  const segments = pointer === '' ? [] : pointer.slice(1).split('/');
+  if (member !== undefined) segments.push(member);
+  let path = '';
+  for (const raw of segments) {
+    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  }
+  return path;
+}
+
+function schemaIssue(error: ErrorObject): ConfigIssue {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return {
+        path: fieldPath(error.instancePath, String(params['missingProperty'])),
+        message: 'is required',
+      };
+    case 'additionalProperties': {
+      const known = Object.keys((error.parentSchema?.['properties'] as object | undefined) ?? {});
+      return {
+        path: fieldPath(error.instancePath, String(params['additionalProperty'])),
+        message: `is not a setting here; the settings are ${known.join(', ')}`,
+      };
+    }
+    case 'enum':
+      return {
+        path: fieldPath(error.instancePath),
+        message: `must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`,
+      };
+    case 'type': {
+      const types = String(params['type']).split(',');
+      return { path: fieldPath(error.instancePath), message: `must be a ${types.join(' or a ')}` };
+    }
+    case 'format':
+      return {
+        path: fieldPath(error.instancePath),
+        message: FORMAT_MESSAGES[String(params['format'])] ?? error.message ?? 'is not valid',
+      };
+    case 'minLength':
+      return { path: fieldPath(error.instancePath), message: 'must not be empty' };
+    case 'minItems':
+      return {
+        path: fieldPath(error.instancePath),
+        message: `must list at least ${String(params['limit'])}`,
+      };
+    default:
+      return { path: fieldPath(error.instancePath), message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+/** Options of {@link parseConfig}. */
+export interface ParseConfigOptions {
+  /** Where relative paths (`pemFile`, `service.privateKeyFile`) start; the config file's folder. Default: cwd. */
+  baseDir?: string;
+  /** Names the config in error messages, such as its file path; default `config object`. */
+  source?: string;
+}
+
+/**
+ * Reads and checks a config file.
+ * @throws ConfigError `unreadable_config` when the file cannot be read, `invalid_config` when it is not JSON
+ *   or not a valid config.
+ */
+export function loadConfig(path: string): SandboxConfig {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError('unreadable_config', file, [
+      { path: '', message: `cannot read the file: ${errorText(error)}` },
+    ]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError('invalid_config', file, [
+      { path: '', message: `is not JSON: ${jsonErrorText(error, text)}` },
+    ]);
+  }
+  return parseConfig(json, { baseDir: dirname(file), source: file });
+}
+
+/**
+ * Checks a parsed config and returns it normalized: defaults filled in, PEM files read, keys imported,
+ * INSTANT orders checked. The input is not modified.
+ * @throws ConfigError `invalid_config` listing every problem found.
+ */
+export function parseConfig(json: unknown, options: ParseConfigOptions = {}): SandboxConfig {
+  const baseDir = resolve(options.baseDir ?? process.cwd());
+  const source = options.source ?? 'config object';
+  const data = structuredClone(json);
+  const validate = schemaValidator();
+  if (!validate(data)) {
+    throw new ConfigError('invalid_config', source, (validate.errors ?? []).map(schemaIssue));
+  }
+  // The schema holds, and ajv filled in its defaults, so the shape below is what it promises.
+  const file = data as FilledConfigFile;
+  const checker = new SemanticChecker(baseDir);
+  const config = checker.config(file);
+  if (checker.issues.length > 0) throw new ConfigError('invalid_config', source, checker.issues);
+  return config;
+}
+
+/** The file's shape once ajv has filled in the schema's defaults (the schema holds every default value). */
+interface FilledConfigFile {
+  service?: { privateKeyFile?: string };
+  merchants: FilledMerchant[];
+  notifications: NotificationSettings;
+}
+
+type FilledMerchant = Omit<MerchantConfigFile, 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'> & {
+  defaults: MerchantDefaults;
+  allowedOrigins: string[];
+  certificates: FilledCertificate[];
+  widgets: FilledWidget[];
+};
+
+type FilledCertificate = CertificateConfigFile & { revoked: boolean };
+
+type FilledWidget = WidgetConfigFile & {
+  validation: WidgetValidation;
+  collectCustomerData: boolean;
+  pickupPoints: PickupPoint[];
+};
+
+/** The checks a JSON Schema cannot express, collecting every problem. */
+class SemanticChecker {
+  readonly issues: ConfigIssue[] = [];
+  private readonly widgetIds = new Map<string, string>();
+
+  constructor(private readonly baseDir: string) {}
+
+  private add(path: string, message: string): void {
+    this.issues.push({ path, message });
+  }
+
+  config(file: FilledConfigFile): SandboxConfig {
+    this.unique(file.merchants, (m) => m.id, 'id', 'merchants', 'merchant id');
+    this.unique(file.merchants, (m) => m.apiKey, 'apiKey', 'merchants', 'API key');
+    this.unique(file.merchants, (m) => m.v1?.secretKey, 'v1.secretKey', 'merchants', 'v1 secret key');
+    this.unique(file.merchants, (m) => m.v1?.brandId.toLowerCase(), 'v1.brandId', 'merchants', 'v1 brand id');
+    const merchants = file.merchants.map((merchant, index) => this.merchant(merchant, `merchants[${index}]`));
+    const privateKeyFile = file.service?.privateKeyFile;
+    return {
+      service: privateKeyFile === undefined ? {} : { privateKeyFile: resolve(this.baseDir, privateKeyFile) },
+      merchants,
+      notifications: { ...file.notifications },
+    };
+  }
+
+  /** Refuses a value that an earlier entry of `list` already has, naming both. */
+  private unique<T>(
+    list: readonly T[],
+    key: (entry: T) => string | undefined,
+    member: string,
+    listPath: string,
+    what: string,
+  ): void {
+    const seen = new Map<string, number>();
+    list.forEach((entry, index) => {
+      const value = key(entry);
+      if (value === undefined) return;
+      const first = seen.get(value);
+      if (first === undefined) seen.set(value, index);
+      else {
+        const shown = what.includes('key') ? '' : ` ${JSON.stringify(value)}`;
+        this.add(
+          `${listPath}[${index}].${member}`,
+          `the ${what}${shown} is already used by ${listPath}[${first}]`,
+        );
+      }
+    });
+  }
+
+  private merchant(merchant: FilledMerchant, path: string): MerchantConfig {
+    this.taxRate(merchant.defaults.taxRate, `${path}.defaults.taxRate`);
+    this.unique(merchant.certificates, (c) => c.name, 'name', `${path}.certificates`, 'certificate name');
+    const certificates = merchant.certificates.flatMap((certificate, index) => {
+      const imported = this.certificate(certificate, `${path}.certificates[${index}]`);
+      return imported ? [imported] : [];
+    });
+    const widgets = merchant.widgets.flatMap((widget, index) => {
+      const checked = this.widget(widget, merchant, `${path}.widgets[${index}]`);
+      return checked ? [checked] : [];
+    });
+    return {
+      id: merchant.id,
+      name: merchant.name,
+      apiKey: merchant.apiKey,
+      ...(merchant.v1 && { v1: { ...merchant.v1 } }),
+      defaults: { ...merchant.defaults },
+      allowedOrigins: [...merchant.allowedOrigins],
+      callbacks: { ...merchant.callbacks },
+      certificates,
+      widgets,
+    };
+  }
+
+  /** A default tax rate reads exactly as an order item's would, so it is checked by the same parser. */
+  private taxRate(taxRate: DecimalInput, path: string): void {
+    const probe = parseOrder({ widgetId: 'probe', items: [{ amount: 0, label: 'probe', taxRate }] });
+    for (const issue of probe.error?.issues ?? []) this.add(path, withoutPath(issue.message, issue.path));
+  }
+
+  private certificate(certificate: FilledCertificate, path: string): MerchantCertificate | undefined {
+    let pem = certificate.pem;
+    if (pem !== undefined && certificate.pemFile !== undefined) {
+      this.add(path, 'give either pem or pemFile, not both');
+      return undefined;
+    }
+    if (certificate.pemFile !== undefined) {
+      const file = resolve(this.baseDir, certificate.pemFile);
+      try {
+        pem = readFileSync(file, 'utf8');
+      } catch (error) {
+        this.add(`${path}.pemFile`, `cannot read ${file}: ${errorText(error)}`);
+        return undefined;
+      }
+    }
+    if (pem === undefined) {
+      this.add(path, 'give the public key or certificate in pem, or a file holding it in pemFile');
+      return undefined;
+    }
+    const field = `${path}.${certificate.pemFile === undefined ? 'pem' : 'pemFile'}`;
+    const imported = importCertificatePem(pem);
+    if ('error' in imported) {
+      this.add(field, imported.error);
+      return undefined;
+    }
+    return { name: certificate.name, pem, publicKey: imported.publicKey, revoked: certificate.revoked };
+  }
+
+  private widget(widget: FilledWidget, merchant: FilledMerchant, path: string): WidgetConfig | undefined {
+    const id = widget.id.toLowerCase();
+    const first = this.widgetIds.get(id);
+    if (first !== undefined) this.add(`${path}.id`, `the widget id ${widget.id} is already used by ${first}`);
+    else this.widgetIds.set(id, path);
+
+    if (widget.validation === 'CALLBACK' && merchant.callbacks.orderVerificationUrl === undefined) {
+      this.add(
+        `${path}.validation`,
+        'CALLBACK needs the merchant to have callbacks.orderVerificationUrl; add it or use SIGNATURE',
+      );
+    }
+    if (widget.pickupPoints.length > 0 && !widget.collectCustomerData) {
+      this.add(
+        `${path}.pickupPoints`,
+        'pickup points are offered only by the full checkout; set collectCustomerData to true or remove them',
+      );
+    }
+    this.unique(
+      widget.pickupPoints,
+      (p) => p.externalId,
+      'externalId',
+      `${path}.pickupPoints`,
+      'pickup point id',
+    );
+
+    const base = {
+      id: widget.id,
+      validation: widget.validation,
+      collectCustomerData: widget.collectCustomerData,
+      pickupPoints: widget.pickupPoints.map((point) => ({ ...point })),
+    };
+    if (widget.type === 'CHECKOUT') {
+      if (widget.order !== undefined) {
+        this.add(
+          `${path}.order`,
+          'only INSTANT widgets have a fixed order; a CHECKOUT widget takes it from the page',
+        );
+      }
+      return { ...base, type: 'CHECKOUT' };
+    }
+    if (widget.order === undefined) {
+      this.add(
+        `${path}.order`,
+        'is required for an INSTANT widget: its fixed order (items, shippingOptions)',
+      );
+      return undefined;
+    }
+    const parsed = parseOrder({ widgetId: widget.id, ...widget.order });
+    if (parsed.error) {
+      for (const issue of parsed.error.issues) {
+        this.add(`${path}.order.${issue.path}`, withoutPath(issue.message, issue.path));
+      }
+      return undefined;
+    }
+    return { ...base, type: 'INSTANT', order: widget.order };
+  }
+}
+
+/** Order issues carry their own `path: ` prefix; the config prefixes its longer path instead. */
+function withoutPath(message: string, path: string): string {
+  return message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+}
+
+/**
+ * Imports a merchant's RSA public key from PEM: SPKI (`PUBLIC KEY`), PKCS#1 (`RSA PUBLIC KEY`) or an X.509
+ * `CERTIFICATE`. A private key is refused: the gateway never holds merchants' private keys, and a config that
+ * carries one leaks it.
+ */
+export function importCertificatePem(pem: string): { publicKey: KeyObject } | { error: string } {
+  const label = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1];
+  if (label === undefined) {
+    return {
+      error:
+        'is not PEM; expected -----BEGIN PUBLIC KEY-----, -----BEGIN RSA PUBLIC KEY----- or -----BEGIN CERTIFICATE-----',
+    };
+  }
+  if (label.includes('PRIVATE KEY')) {
+    return {
+      error: 'is a private key; give the public key or certificate (the private key stays with the merchant)',
+    };
+  }
+  let publicKey: KeyObject;
+  try {
+    publicKey =
+      label === 'CERTIFICATE'
+        ? new X509Certificate(pem).publicKey
+        : createPublicKey({ key: pem, format: 'pem' });
+  } catch (error) {
+    return {
+      error: `does not read as a ${label === 'CERTIFICATE' ? 'certificate' : 'public key'} (${errorText(error)})`,
+    };
+  }
+  if (publicKey.asymmetricKeyType !== 'rsa') {
+    return {
+      error: `is an ${publicKey.asymmetricKeyType ?? 'unknown'} key; signatures are SHA256withRSA, so give an RSA key`,
+    };
+  }
+  return { publicKey };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** JSON.parse's message, with a line and column when it names a position. */
+function jsonErrorText(error: unknown, text: string): string {
+  const message = errorText(error);
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = text.slice(0, Number(position)).split('\n');
+  return `${message} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The demo merchant, used when no config is given
+
+/** The demo merchant's id. */
+export const DEMO_MERCHANT_ID = 'demo-merchant';
+/** The demo merchant's merchant API v2 key. */
+export const DEMO_API_KEY = 'demo-api-key';
+/** The demo merchant's v1 secret key (bearer token). */
+export const DEMO_V1_SECRET_KEY = 'demo-v1-secret-key';
+/** The demo merchant's v1 brand id. */
+export const DEMO_V1_BRAND_ID = 'de300000-0000-4000-8000-0000000000b1';
+/** The name of the demo merchant's certificate: the public half of the key pair in the data dir. */
+export const DEMO_CERTIFICATE_NAME = 'demo';
+/** Where the demo shop runs (Vite's dev server). */
+export const DEMO_SHOP_ORIGIN = 'http://localhost:5173';
+
+/** Paths on the demo shop's origin that the sandbox calls back; the demo shop serves them. */
+export const DEMO_CALLBACK_PATHS = {
+  notification: '/api/notification',
+  terms: '/api/terms',
+  shippingCost: '/api/shipping-cost',
+  orderVerification: '/api/order-verification',
+  connectionTest: '/api/connection-test',
+} as const;
+
+/** The demo merchant's widgets, with fixed ids that the demo shop and tests can name. */
+export const DEMO_WIDGET_IDS = {
+  /** INSTANT: a fixed-price order kept in the config. */
+  instant: 'de300000-0000-4000-8000-000000000001',
+  /** CHECKOUT, signed orders: the widget as a payment option. */
+  checkout: 'de300000-0000-4000-8000-000000000002',
+  /** CHECKOUT, signed orders, collects customer and delivery data, with pickup points: the full checkout. */
+  fullCheckout: 'de300000-0000-4000-8000-000000000003',
+  /** CHECKOUT whose orders the merchant approves through the order verification URL. */
+  callbackValidation: 'de300000-0000-4000-8000-000000000004',
+} as const;
+
+/** The demo merchant's config file, with `publicKeyPem` as its certificate `demo`. */
+export function demoConfigFile(publicKeyPem: string): SandboxConfigFile {
+  const callback = (path: string) => `${DEMO_SHOP_ORIGIN}${path}`;
+  return {
+    merchants: [
+      {
+        id: DEMO_MERCHANT_ID,
+        name: 'Demo Shop',
+        apiKey: DEMO_API_KEY,
+        v1: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
+        defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
+        allowedOrigins: [
+          'http://localhost:5173',
+          'http://127.0.0.1:5173',
+          'http://localhost:4173',
+          'http://127.0.0.1:4173',
+        ],
+        callbacks: {
+          notificationUrl: callback(DEMO_CALLBACK_PATHS.notification),
+          termsUrl: callback(DEMO_CALLBACK_PATHS.terms),
+          shippingCostUrl: callback(DEMO_CALLBACK_PATHS.shippingCost),
+          orderVerificationUrl: callback(DEMO_CALLBACK_PATHS.orderVerification),
+          connectionTestUrl: callback(DEMO_CALLBACK_PATHS.connectionTest),
+        },
+        certificates: [{ name: DEMO_CERTIFICATE_NAME, pem: publicKeyPem }],
+        widgets: [
+          {
+            id: DEMO_WIDGET_IDS.instant,
+            type: 'INSTANT',
+            order: {
+              items: [{ amount: '15.00', label: 'Sandbox T-shirt', orderItemId: 'tshirt', count: 1 }],
+            },
+          },
+          { id: DEMO_WIDGET_IDS.checkout, type: 'CHECKOUT', validation: 'SIGNATURE' },
+          {
+            id: DEMO_WIDGET_IDS.fullCheckout,
+            type: 'CHECKOUT',
+            validation: 'SIGNATURE',
+            collectCustomerData: true,
+            pickupPoints: [
+              {
+                externalId: 'riga-centre',
+                name: 'Riga Centre parcel locker',
+                comments: 'Beside the main entrance of the shopping centre',
+                serviceHours: '24/7',
+              },
+              {
+                externalId: 'riga-old-town',
+                name: 'Old Town shop',
+                serviceHours: 'Mon-Fri 10-19, Sat 10-16',
+              },
+            ],
+          },
+          { id: DEMO_WIDGET_IDS.callbackValidation, type: 'CHECKOUT', validation: 'CALLBACK' },
+        ],
+      },
+    ],
+  };
+}
+
+/** The config the sandbox runs with when none is given: the demo merchant, checked like any config. */
+export function demoConfig(options: { publicKeyPem: string }): SandboxConfig {
+  return parseConfig(demoConfigFile(options.publicKeyPem), { source: 'demo config' });
+}
+
+/** The demo merchant's key pair as kept in the data dir. */
+export interface DemoMerchantKeys {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  /** `<dataDir>/demo-merchant/private-key.pem`: where the demo shop reads the key it signs orders with. */
+  privateKeyFile: string;
+  publicKeyFile: string;
+  /** Whether this call generated the pair (false when it was already there). */
+  created: boolean;
+}
+
+/**
+ * Returns the demo merchant's RSA 2048 key pair, generating it on first use into
+ * `<dataDir>/demo-merchant/` (private key PKCS#8 PEM, mode 0600; public key SPKI PEM beside it). Kept
+ * across restarts so that a demo shop that read the key once keeps working.
+ * @throws ConfigError `unreadable_config` when a key file is there but cannot be read or is not a key.
+ */
+export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
+  const dir = join(resolve(dataDir), DEMO_MERCHANT_ID);
+  const privateKeyFile = join(dir, 'private-key.pem');
+  const publicKeyFile = join(dir, 'public-key.pem');
+  let privateKeyPem: string | undefined;
+  try {
+    privateKeyPem = readTextIfPresent(privateKeyFile);
+  } catch (error) {
+    throw new ConfigError('unreadable_config', privateKeyFile, [{ path: '', message: errorText(error) }]);
+  }
+  if (privateKeyPem !== undefined) {
+    let publicKeyPem: string;
+    try {
+      publicKeyPem = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+    } catch (error) {
+      throw new ConfigError('unreadable_config', privateKeyFile, [
+        {
+          path: '',
+          message: `is not a private key PEM (${errorText(error)}); delete it to have a new pair made`,
+        },
+      ]);
+    }
+    if (readTextIfPresent(publicKeyFile) !== publicKeyPem)
+      writeFileAtomic(publicKeyFile, publicKeyPem, 0o644);
+    return { privateKeyPem, publicKeyPem, privateKeyFile, publicKeyFile, created: false };
+  }
+  const pair = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileAtomic(privateKeyFile, pair.privateKey, 0o600);
+  writeFileAtomic(publicKeyFile, pair.publicKey, 0o644);
+  return {
+    privateKeyPem: pair.privateKey,
+    publicKeyPem: pair.publicKey,
+    privateKeyFile,
+    publicKeyFile,
+    created: true,
+  };
+}
+
+/** The file's text, or undefined when there is no such file. */
+function readTextIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Writes beside the target and renames, so a reader never sees half a key. */
+function writeFileAtomic(file: string, text: string, mode: number): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode });
+  chmodSync(temporary, mode);
+  renameSync(temporary, file);
+}

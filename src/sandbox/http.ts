@@ -1,0 +1,160 @@
+/**
+ * The sandbox's HTTP plumbing on Node's own `http`: a small router, raw-body reading and JSON answers.
+ * Node's `http` rather than a framework: signature checks need the raw bytes, the routes are few, and a
+ * gateway that merchants run in their tests should install nothing beyond what it uses.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** An error answered as `{error: {code, message, field?}}` with its HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  /** The raw body, read once on first use. */
+  rawBody(): Promise<Buffer>;
+  /** The body as a JSON object, or a 400 naming the problem. */
+  json(): Promise<Record<string, unknown>>;
+}
+
+export type RouteHandler = (context: RequestContext) => Promise<void> | void;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: RouteHandler;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new HttpError(413, 'body_too_large', `The body is larger than ${limit} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: HttpError): void {
+  sendJson(res, error.status, {
+    error: { code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) },
+  });
+}
+
+/** Routes requests by method and path pattern (`/orders/:id`). */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  on(method: string, path: string, handler: RouteHandler): this {
+    const names: string[] = [];
+    const source = path.replace(/:(\w+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+    return this;
+  }
+
+  /** Handles the request, or answers 404/405; errors become JSON answers, never a crash. */
+  async handle(req: IncomingMessage, res: ServerResponse, fallback?: RouteHandler): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    let body: Promise<Buffer> | undefined;
+    const context: RequestContext = {
+      req,
+      res,
+      url,
+      params: {},
+      rawBody: () => {
+        body ??= readRawBody(req);
+        return body;
+      },
+      json: async () => parseJsonObject(await context.rawBody()),
+    };
+    try {
+      let pathMatched = false;
+      for (const route of this.routes) {
+        const match = route.pattern.exec(url.pathname);
+        if (!match) continue;
+        pathMatched = true;
+        if (route.method !== req.method) continue;
+        route.names.forEach((name, index) => {
+          context.params[name] = decodeURIComponent(match[index + 1] ?? '');
+        });
+        await route.handler(context);
+        return;
+      }
+      if (!pathMatched && fallback) {
+        await fallback(context);
+        return;
+      }
+      throw pathMatched
+        ? new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`)
+        : new HttpError(404, 'not_found', `No such endpoint: ${url.pathname}`);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) sendError(res, error);
+      else {
+        console.error('svc-sandbox: internal error', error);
+        sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));
+      }
+    }
+  }
+}
+
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8') || 'null');
+  } catch (error) {
+    throw new HttpError(400, 'malformed_json', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'malformed_json', 'The body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Reads a required string member of a JSON body, or a 400 naming it. */
+export function requireString(body: Record<string, unknown>, field: string, path = field): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new HttpError(400, 'invalid_request', `${path} is required and must be a non-empty string`, path);
+  }
+  return value;
+}

@@ -1,0 +1,27 @@
+/**
+ * `svc-checkout/sandbox`: the local gateway, for the demo, our tests and merchants' own integration tests.
+ */
+export {
+  ConfigError,
+  type ConfigErrorCode,
+  type ConfigIssue,
+  DEMO_API_KEY,
+  DEMO_CALLBACK_PATHS,
+  DEMO_CERTIFICATE_NAME,
+  DEMO_MERCHANT_ID,
+  DEMO_SHOP_ORIGIN,
+  DEMO_V1_BRAND_ID,
+  DEMO_V1_SECRET_KEY,
+  DEMO_WIDGET_IDS,
+  demoConfig,
+  demoConfigFile,
+  loadConfig,
+  type MerchantConfig,
+  parseConfig,
+  type SandboxConfig,
+  type SandboxConfigFile,
+  type WidgetConfig,
+} from './config.js';
+export type { OrderView, PaymentResult } from './legacy-orders.js';
+export { type Sandbox, type SandboxOptions, startSandbox } from './sandbox.js';
+export { TEST_CARDS, type TestCard, type TestCardOutcome } from './test-cards.js';

@@ -1,0 +1,706 @@
+/**
+ * Legacy widget orders in the sandbox: intake with the signature or callback check, card payments with the
+ * test cards, the 3-D Secure test challenge, cancellation, refunds, and the signed purchase notifications
+ * that each final state sends. Every state change and its notification are written in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { checkCardConstraints, validateCardNumber, validateCvc, validateExpiry } from '../core/card.js';
+import type { LegacyOrderStatus, NotificationItem, PurchaseNotification, ShippingCostResponse } from '../core/legacy-callbacks.js';
+import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
+import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
+import { type Order, type OrderInput, parseOrder, parseTaxRate } from '../core/order.js';
+import { type OrderDefaults, type PricedOrder, priceOrder } from '../core/totals.js';
+import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
+import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
+import type { DeliveryQueue } from './delivery-queue.js';
+import { HttpError } from './http.js';
+import type { Store } from './store.js';
+import { findTestCard } from './test-cards.js';
+
+export type OrderState = 'CREATED' | 'CHALLENGE' | LegacyOrderStatus;
+
+export interface CustomerData {
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface ShippingChoice {
+  optionId: string;
+  label: string;
+  amount: MinorUnits;
+  type: 'ADDRESS' | 'PICKUP_POINT';
+  address: { city: string; address: string; postalCode: string; country: string | null } | null;
+  pickupPoint: { externalId: string; name: string; comments: string | null; serviceHours: string | null } | null;
+  contactPhone: string | null;
+}
+
+export interface PaymentAttempt {
+  id: string;
+  at: string;
+  cardLast4: string;
+  scheme: string;
+  result: 'approved' | 'declined' | 'challenge' | 'processing_error';
+  errorCode?: string;
+}
+
+export interface Refund {
+  id: string;
+  amount: MinorUnits;
+  reason: string;
+  note: string;
+  at: string;
+}
+
+/** What the sandbox keeps of one order. Card numbers are never kept: only the last four digits. */
+export interface OrderRecord {
+  id: string;
+  merchantId: string;
+  widgetId: string;
+  input: OrderInput;
+  state: OrderState;
+  createdAt: string;
+  paidAt: string | null;
+  customer: CustomerData;
+  quotes: Record<string, { amount: MinorUnits; taxRate?: string; currency?: string }>;
+  shipping: ShippingChoice | null;
+  attempts: PaymentAttempt[];
+  /** Idempotency keys of payment requests already answered, with the attempt they made. */
+  idempotency: Record<string, string>;
+  challengeId: string | null;
+  payment: { method: string; reference: string; error?: { code: string; message: string } } | null;
+  refunds: Refund[];
+  total: MinorUnits;
+}
+
+/** The public view of an order for the frame: never card data, never merchant secrets. */
+export interface OrderView {
+  id: string;
+  state: OrderState;
+  orderId: string | null;
+  currency: string;
+  lines: Array<{
+    type: 'ITEM' | 'SHIPPING';
+    label: string;
+    unitAmount: string;
+    count: string;
+    unit: string;
+    taxRate: string;
+    total: string;
+    tax: string;
+  }>;
+  total: string;
+  tax: string;
+  shippingOptions: Array<{ id: string; amount: string | null }>;
+  constraints: Order['constraints'];
+  collectCustomerData: boolean;
+  customer: CustomerData;
+  backToMerchantUrl: string | null;
+  lastError: { code: string; message: string } | null;
+}
+
+export interface PaymentRequest {
+  idempotencyKey: string;
+  card: { number: string; expiry: string; cvc: string; holder: string };
+  customer?: Partial<CustomerData>;
+  shipping?: {
+    optionId: string;
+    address?: { city: string; address: string; postalCode: string; country?: string };
+    pickupPointId?: string;
+    contactPhone?: string;
+  };
+}
+
+export type PaymentResult =
+  | { state: 'PAID'; order: OrderView }
+  | { state: 'FAILED'; order: OrderView; error: { code: string; message: string } }
+  | { state: 'CANCELLED'; order: OrderView }
+  | { state: 'CHALLENGE'; order: OrderView; challengeId: string }
+  | { state: 'RETRY'; order: OrderView; error: { code: string; message: string } };
+
+export interface LegacyOrdersDeps {
+  config: SandboxConfig;
+  store: Store;
+  queue: DeliveryQueue;
+  servicePrivateKeyPem: string;
+  /** Sends a signed request to a merchant URL and reads its answer (shipping cost, order verification). */
+  callMerchant: (url: string, body: string, contentType: string) => Promise<{ status: number; body: string }>;
+  now: () => Date;
+}
+
+const FINAL: ReadonlySet<OrderState> = new Set(['PAID', 'FAILED', 'CANCELLED', 'REFUNDED', 'PARTIALLY_REFUNDED']);
+
+function orderOf(record: OrderRecord): Order {
+  const { value, error } = parseOrder(record.input);
+  if (error) throw error;
+  return value;
+}
+
+export class LegacyOrders {
+  private readonly orders;
+
+  constructor(private readonly deps: LegacyOrdersDeps) {
+    this.orders = deps.store.collection<OrderRecord>('legacy-orders');
+  }
+
+  widget(widgetId: string): { merchant: MerchantConfig; widget: WidgetConfig } {
+    for (const merchant of this.deps.config.merchants) {
+      const widget = merchant.widgets.find((candidate) => candidate.id === widgetId);
+      if (widget) return { merchant, widget };
+    }
+    throw new HttpError(404, 'unknown_widget', `No widget ${JSON.stringify(widgetId)}; check the widget-id attribute`, 'widgetId');
+  }
+
+  merchant(merchantId: string): MerchantConfig {
+    const merchant = this.deps.config.merchants.find((candidate) => candidate.id === merchantId);
+    if (!merchant) throw new HttpError(404, 'unknown_merchant', `No merchant ${JSON.stringify(merchantId)}`);
+    return merchant;
+  }
+
+  defaults(merchant: MerchantConfig): OrderDefaults {
+    return { currency: merchant.defaults.currency, taxRate: parseTaxRate(merchant.defaults.taxRate, 'defaults.taxRate') };
+  }
+
+  /** The priced fixed order of an INSTANT widget, for the frame to show before an order exists. */
+  fixedOrderSummary(widgetId: string): { currency: string; total: string; tax: string; lines: Array<{ label: string; total: string }> } {
+    const { merchant, widget } = this.widget(widgetId);
+    if (widget.type !== 'INSTANT') throw new HttpError(400, 'not_fixed_price', 'Only fixed-price widgets have a fixed order');
+    const priced = priceOrder(orderOf({ input: { widgetId, ...widget.order } } as OrderRecord), this.defaults(merchant));
+    return {
+      currency: priced.currency,
+      total: formatMinorUnits(priced.total),
+      tax: formatMinorUnits(priced.tax),
+      lines: priced.lines.map((line) => ({ label: line.label, total: formatMinorUnits(line.total) })),
+    };
+  }
+
+  get(id: string): OrderRecord {
+    const record = this.orders.get(id);
+    if (!record) throw new HttpError(404, 'unknown_order', `No order ${JSON.stringify(id)}`);
+    return record;
+  }
+
+  /** Orders of one merchant with the merchant's own order id (or the gateway id). */
+  findForMerchant(merchantId: string, orderId: string): OrderRecord | undefined {
+    const direct = this.orders.get(orderId);
+    if (direct?.merchantId === merchantId) return direct;
+    for (const record of this.orders.values()) {
+      if (record.merchantId === merchantId && record.input.orderId === orderId) return record;
+    }
+    return undefined;
+  }
+
+  /**
+   * Takes an order from a page: checks the page's origin, then the signature with the named certificate
+   * (SIGNATURE widgets) or the merchant's approval (CALLBACK widgets), before anything is stored.
+   */
+  async create(request: {
+    order: unknown;
+    signature?: string;
+    certificateName?: string;
+    pageOrigin?: string;
+    customer?: Partial<CustomerData>;
+  }): Promise<OrderRecord> {
+    const raw = request.order;
+    const widgetId = typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
+    if (typeof widgetId !== 'string') throw new HttpError(400, 'invalid_order', 'order.widgetId is required', 'order.widgetId');
+    const { merchant, widget } = this.widget(widgetId);
+    if (request.pageOrigin !== undefined && !merchant.allowedOrigins.includes(request.pageOrigin)) {
+      throw new HttpError(
+        403,
+        'origin_not_allowed',
+        `The page origin ${request.pageOrigin} is not among the merchant's allowed origins (${merchant.allowedOrigins.join(', ')})`,
+        'pageOrigin',
+      );
+    }
+    const { value: parsed, error } = parseOrder(raw);
+    if (error) {
+      throw new HttpError(400, 'invalid_order', error.message, error.issues[0] ? `order.${error.issues[0].path}` : 'order');
+    }
+    let input = parsed.input;
+    if (widget.type === 'INSTANT') {
+      if (parsed.items.length > 0 || parsed.shippingOptions.length > 0) {
+        throw new HttpError(400, 'invalid_order', 'A fixed-price widget takes its order from the gateway; give no items', 'order.items');
+      }
+      // The fixed order comes from the gateway; the page adds only what the merchant may set per page.
+      const { language, orderId, backToMerchantUrl } = parsed.input;
+      input = {
+        widgetId: widget.id,
+        ...widget.order,
+        ...(language !== undefined && { language }),
+        ...(orderId !== undefined && { orderId }),
+        ...(backToMerchantUrl !== undefined && { backToMerchantUrl }),
+      };
+    } else {
+      if (parsed.items.length === 0) {
+        throw new HttpError(400, 'invalid_order', 'The order has no items; give amount and label, or an order with items', 'order.items');
+      }
+      if (widget.validation === 'SIGNATURE') this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
+    }
+    const order = orderOf({ input } as OrderRecord);
+    const record: OrderRecord = {
+      id: randomUUID(),
+      merchantId: merchant.id,
+      widgetId: widget.id,
+      input,
+      state: 'CREATED',
+      createdAt: this.deps.now().toISOString(),
+      paidAt: null,
+      customer: {
+        firstName: request.customer?.firstName ?? null,
+        lastName: request.customer?.lastName ?? null,
+        email: request.customer?.email ?? null,
+        phone: request.customer?.phone ?? null,
+      },
+      quotes: {},
+      shipping: null,
+      attempts: [],
+      idempotency: {},
+      challengeId: null,
+      payment: null,
+      refunds: [],
+      total: priceOrder(order, this.defaults(merchant)).total,
+    };
+    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK') await this.askMerchantToApprove(merchant, record);
+    this.orders.put(record.id, record);
+    return record;
+  }
+
+  private checkSignature(merchant: MerchantConfig, input: OrderInput, signature?: string, certificateName?: string): void {
+    if (!signature) throw new HttpError(401, 'signature_missing', 'This widget takes signed orders; set the signature attribute', 'signature');
+    if (!certificateName) {
+      throw new HttpError(401, 'certificate_missing', 'Name the certificate that signed the order in certificate-name', 'certificateName');
+    }
+    const certificate = merchant.certificates.find((candidate) => candidate.name === certificateName);
+    if (!certificate) {
+      throw new HttpError(401, 'unknown_certificate', `The merchant has no certificate named ${JSON.stringify(certificateName)}`, 'certificateName');
+    }
+    if (certificate.revoked) {
+      throw new HttpError(401, 'certificate_revoked', `The certificate ${JSON.stringify(certificateName)} is revoked`, 'certificateName');
+    }
+    if (!verifyOrderSignature(input, signature, certificate.pem)) {
+      throw new HttpError(
+        401,
+        'signature_invalid',
+        'The signature does not match the order; sign exactly the attributes on the page with the named certificate',
+        'signature',
+      );
+    }
+  }
+
+  private async askMerchantToApprove(merchant: MerchantConfig, record: OrderRecord): Promise<void> {
+    const url = merchant.callbacks.orderVerificationUrl!;
+    const token = signOrderVerificationToken(
+      { orderId: record.id, externalOrderId: record.input.orderId ?? null, iat: Math.floor(this.deps.now().getTime() / 1000) },
+      this.deps.servicePrivateKeyPem,
+    );
+    let answer: { status: number; body: string };
+    try {
+      answer = await this.deps.callMerchant(url, token, 'application/jose');
+    } catch (error) {
+      throw new HttpError(502, 'verification_unreachable', `The merchant's order verification URL did not answer: ${(error as Error).message}`);
+    }
+    let approved = false;
+    try {
+      approved = answer.status === 200 && (JSON.parse(answer.body) as { approved?: unknown }).approved === true;
+    } catch {}
+    if (!approved) throw new HttpError(403, 'order_rejected', 'The merchant did not approve this order');
+  }
+
+  view(record: OrderRecord): OrderView {
+    const merchant = this.merchant(record.merchantId);
+    const { widget } = this.widget(record.widgetId);
+    const order = orderOf(record);
+    const priced = this.price(record, merchant, order);
+    const last = record.payment?.error ?? null;
+    return {
+      id: record.id,
+      state: record.state,
+      orderId: record.input.orderId ?? null,
+      currency: priced.currency,
+      lines: priced.lines.map((line) => ({
+        type: line.type,
+        label: line.label,
+        unitAmount: formatMinorUnits(line.unitAmount),
+        count: line.count.text,
+        unit: line.unit,
+        taxRate: line.taxRate.text,
+        total: formatMinorUnits(line.total),
+        tax: formatMinorUnits(line.tax),
+      })),
+      total: formatMinorUnits(priced.total),
+      tax: formatMinorUnits(priced.tax),
+      shippingOptions: order.shippingOptions.map((option) => {
+        const amount = option.amount ?? record.quotes[option.id]?.amount;
+        return { id: option.id, amount: amount === undefined ? null : formatMinorUnits(amount) };
+      }),
+      constraints: order.constraints,
+      collectCustomerData: widget.collectCustomerData,
+      customer: record.customer,
+      backToMerchantUrl: record.input.backToMerchantUrl ?? null,
+      lastError: last,
+    };
+  }
+
+  private price(record: OrderRecord, merchant: MerchantConfig, order = orderOf(record)): PricedOrder {
+    const defaults = this.defaults(merchant);
+    if (!record.shipping) return priceOrder(order, defaults);
+    const quote = record.quotes[record.shipping.optionId];
+    return priceOrder(order, defaults, {
+      id: record.shipping.optionId,
+      label: record.shipping.label,
+      amount: record.shipping.amount,
+      ...(quote?.taxRate !== undefined && { taxRate: parseTaxRate(quote.taxRate) }),
+    });
+  }
+
+  /** Asks the merchant's shipping cost URL for the price of an option priced later, and keeps the quote. */
+  async quoteShipping(
+    id: string,
+    request: {
+      optionId: string;
+      address: { city: string; address: string; postalCode: string };
+      pickupPointId?: string;
+    },
+  ): Promise<{ amount: string; currency: string }> {
+    const record = this.get(id);
+    this.assertPayable(record);
+    const merchant = this.merchant(record.merchantId);
+    const { widget } = this.widget(record.widgetId);
+    const order = orderOf(record);
+    const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
+    if (!option) throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(request.optionId)}`, 'optionId');
+    const currency = order.currency ?? merchant.defaults.currency;
+    if (option.amount !== undefined) return { amount: formatMinorUnits(option.amount), currency };
+    const url = merchant.callbacks.shippingCostUrl;
+    if (!url) throw new HttpError(409, 'no_shipping_cost_url', 'The merchant has no shipping cost URL to price this option');
+    const pickup = request.pickupPointId ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId) : undefined;
+    if (request.pickupPointId && !pickup) {
+      throw new HttpError(400, 'unknown_pickup_point', `No pickup point ${JSON.stringify(request.pickupPointId)}`, 'pickupPointId');
+    }
+    const body = JSON.stringify({
+      order_id: record.id,
+      order_items: order.items.map((item, index) => ({ reference: item.orderItemId ?? String(index + 1), quantity: item.count.text })),
+      shipping_method_id: option.id,
+      address: { city: request.address.city, address: request.address.address, postal_code: request.address.postalCode },
+      ...(pickup && {
+        pickup_point: {
+          external_id: pickup.externalId,
+          name: pickup.name,
+          comments: pickup.comments ?? null,
+          service_hours: pickup.serviceHours ?? null,
+        },
+      }),
+    });
+    let answer: { status: number; body: string };
+    try {
+      answer = await this.deps.callMerchant(url, body, 'application/json');
+    } catch (error) {
+      throw new HttpError(502, 'shipping_cost_unreachable', `The merchant's shipping cost URL did not answer: ${(error as Error).message}`);
+    }
+    if (answer.status !== 200) throw new HttpError(502, 'shipping_cost_refused', `The merchant's shipping cost URL answered ${answer.status}`);
+    let quote: ShippingCostResponse;
+    let amount: MinorUnits;
+    try {
+      quote = JSON.parse(answer.body) as ShippingCostResponse;
+      amount = parseMinorUnits(quote.amount);
+      if (amount < 0) throw new Error('negative amount');
+    } catch (error) {
+      throw new HttpError(502, 'shipping_cost_malformed', `The merchant's shipping cost answer is not {amount}: ${(error as Error).message}`);
+    }
+    if (quote.currency !== undefined && quote.currency !== currency) {
+      throw new HttpError(502, 'shipping_cost_malformed', `The merchant quoted ${quote.currency} for an order in ${currency}`);
+    }
+    this.orders.update(id, (current) => ({
+      ...current,
+      quotes: {
+        ...current.quotes,
+        [option.id]: { amount, ...(quote.taxRate !== undefined && { taxRate: String(quote.taxRate) }) },
+      },
+    }));
+    return { amount: formatMinorUnits(amount), currency };
+  }
+
+  private assertPayable(record: OrderRecord): void {
+    if (FINAL.has(record.state)) {
+      throw new HttpError(409, 'order_final', `The order is already ${record.state}`);
+    }
+  }
+
+  /**
+   * One card payment. A repeated idempotency key, or any request for an order already final, answers
+   * with the order's state and charges nothing.
+   */
+  pay(id: string, request: PaymentRequest): PaymentResult {
+    const record = this.get(id);
+    const earlier = record.idempotency[request.idempotencyKey];
+    if (earlier !== undefined || FINAL.has(record.state) || record.state === 'CHALLENGE') return this.result(record);
+
+    const merchant = this.merchant(record.merchantId);
+    const { widget } = this.widget(record.widgetId);
+    const order = orderOf(record);
+    const number = validateCardNumber(request.card.number);
+    if (!number.valid) throw new HttpError(400, `card_${number.code}`, number.message, 'card.number');
+    const expiry = validateExpiry(request.card.expiry, this.deps.now());
+    if (!expiry.valid) throw new HttpError(400, `expiry_${expiry.code}`, expiry.message, 'card.expiry');
+    const cvc = validateCvc(request.card.cvc, number.scheme);
+    if (!cvc.valid) throw new HttpError(400, `cvc_${cvc.code}`, cvc.message, 'card.cvc');
+    const card = findTestCard(number.number);
+    if (!card) {
+      throw new HttpError(
+        400,
+        'unknown_test_card',
+        'The sandbox takes test cards only, such as 4111 1111 1111 1111 (see the README)',
+        'card.number',
+      );
+    }
+    const constraint = checkCardConstraints({ scheme: card.scheme, brand: card.brand, issuer: card.issuer }, order.constraints);
+    if (!constraint.ok) throw new HttpError(400, 'card_not_accepted', constraint.message, 'card.number');
+
+    const customer = { ...record.customer, ...definedOnly(request.customer ?? {}) };
+    const shipping = this.shippingChoice(record, order, widget, request.shipping);
+    if (widget.collectCustomerData) {
+      for (const field of ['firstName', 'lastName', 'email'] as const) {
+        if (!customer[field]) throw new HttpError(400, 'customer_required', `customer.${field} is required`, `customer.${field}`);
+      }
+      if (order.shippingOptions.length > 0 && !shipping) {
+        throw new HttpError(400, 'shipping_required', 'Choose a shipping option', 'shipping.optionId');
+      }
+    }
+
+    const attempt: PaymentAttempt = {
+      id: randomUUID(),
+      at: this.deps.now().toISOString(),
+      cardLast4: number.number.slice(-4),
+      scheme: card.scheme,
+      result: card.outcome.kind,
+      ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error' ? { errorCode: card.outcome.code } : {}),
+    };
+    const updated: OrderRecord = {
+      ...record,
+      customer,
+      shipping,
+      attempts: [...record.attempts, attempt],
+      idempotency: { ...record.idempotency, [request.idempotencyKey]: attempt.id },
+    };
+    updated.total = this.price(updated, merchant, order).total;
+    const method = card.scheme === 'VISA' ? 'VISA' : 'MASTERCARD';
+    switch (card.outcome.kind) {
+      case 'approved':
+        return this.finish(updated, 'PAID', { method, reference: attempt.id });
+      case 'declined':
+        return this.finish(updated, 'FAILED', {
+          method,
+          reference: attempt.id,
+          error: { code: card.outcome.code, message: card.outcome.message },
+        });
+      case 'challenge': {
+        const challengeId = randomUUID();
+        this.orders.put(id, { ...updated, state: 'CHALLENGE', challengeId, payment: { method, reference: attempt.id } });
+        return this.result(this.get(id));
+      }
+      case 'processing_error': {
+        const error = { code: card.outcome.code, message: card.outcome.message };
+        this.orders.put(id, { ...updated, payment: { method, reference: attempt.id, error } });
+        return { state: 'RETRY', order: this.view(this.get(id)), error };
+      }
+    }
+  }
+
+  /** The customer's answer to the 3-D Secure test challenge. */
+  completeChallenge(id: string, challengeId: string, approve: boolean): PaymentResult {
+    const record = this.get(id);
+    if (record.state !== 'CHALLENGE' || record.challengeId !== challengeId) return this.result(record);
+    const payment = record.payment!;
+    return approve
+      ? this.finish(record, 'PAID', { method: payment.method, reference: payment.reference })
+      : this.finish(record, 'FAILED', {
+          ...payment,
+          error: { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' },
+        });
+  }
+
+  cancel(id: string): PaymentResult {
+    const record = this.get(id);
+    if (FINAL.has(record.state)) return this.result(record);
+    return this.finish(record, 'CANCELLED', { method: record.payment?.method ?? 'CARD', reference: record.payment?.reference ?? '' });
+  }
+
+  /** A refund through merchant API v2: never more than was paid, and the order's state follows. */
+  refund(record: OrderRecord, request: { amount: MinorUnits; reason: string; note: string }): { refund: Refund; record: OrderRecord } {
+    if (record.state !== 'PAID' && record.state !== 'PARTIALLY_REFUNDED') {
+      throw new HttpError(409, 'not_refundable', `Only paid orders can be refunded; this one is ${record.state}`);
+    }
+    const refundable = record.total - record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+    if (request.amount <= 0) throw new HttpError(400, 'invalid_amount', 'refundRequest.amount must be greater than 0', 'refundRequest.amount');
+    if (request.amount > refundable) {
+      throw new HttpError(
+        409,
+        'refund_exceeds_payment',
+        `refundRequest.amount ${formatMinorUnits(request.amount)} is more than the ${formatMinorUnits(refundable)} still refundable`,
+        'refundRequest.amount',
+      );
+    }
+    const refund: Refund = { id: randomUUID(), ...request, at: this.deps.now().toISOString() };
+    const state: OrderState = request.amount === refundable ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    const updated = { ...record, state, refunds: [...record.refunds, refund] };
+    this.orders.put(record.id, updated);
+    return { refund, record: updated };
+  }
+
+  apiView(record: OrderRecord): MerchantApiV2Order {
+    const merchant = this.merchant(record.merchantId);
+    const refunded = record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+    const paid = record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
+    const notification = this.notification(record, merchant);
+    return {
+      id: record.id,
+      orderId: record.input.orderId ?? null,
+      status: record.state === 'CREATED' || record.state === 'CHALLENGE' ? 'CANCELLED' : record.state,
+      currency: notification.currency,
+      totalAmount: formatMinorUnits(record.total),
+      refundedAmount: formatMinorUnits(refunded),
+      refundableAmount: formatMinorUnits(paid ? record.total - refunded : 0),
+      items: notification.items,
+      createdAt: record.createdAt,
+      paidAt: record.paidAt,
+    };
+  }
+
+  private shippingChoice(
+    record: OrderRecord,
+    order: Order,
+    widget: WidgetConfig,
+    request: PaymentRequest['shipping'],
+  ): ShippingChoice | null {
+    if (!request) return record.shipping;
+    const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
+    if (!option) throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(request.optionId)}`, 'shipping.optionId');
+    const amount = option.amount ?? record.quotes[option.id]?.amount;
+    if (amount === undefined) {
+      throw new HttpError(409, 'shipping_not_priced', `Shipping option ${option.id} has no price yet; ask for a quote first`, 'shipping.optionId');
+    }
+    const pickup = request.pickupPointId ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId) : undefined;
+    if (request.pickupPointId && !pickup) {
+      throw new HttpError(400, 'unknown_pickup_point', `No pickup point ${JSON.stringify(request.pickupPointId)}`, 'shipping.pickupPointId');
+    }
+    return {
+      optionId: option.id,
+      label: pickup ? pickup.name : option.id,
+      amount,
+      type: pickup ? 'PICKUP_POINT' : 'ADDRESS',
+      address: request.address
+        ? {
+            city: request.address.city,
+            address: request.address.address,
+            postalCode: request.address.postalCode,
+            country: request.address.country ?? null,
+          }
+        : null,
+      pickupPoint: pickup
+        ? { externalId: pickup.externalId, name: pickup.name, comments: pickup.comments ?? null, serviceHours: pickup.serviceHours ?? null }
+        : null,
+      contactPhone: request.contactPhone ?? null,
+    };
+  }
+
+  private result(record: OrderRecord): PaymentResult {
+    const order = this.view(record);
+    if (record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED') return { state: 'PAID', order };
+    if (record.state === 'CHALLENGE') return { state: 'CHALLENGE', order, challengeId: record.challengeId! };
+    if (record.state === 'CANCELLED') return { state: 'CANCELLED', order };
+    const error = record.payment?.error ?? { code: record.state.toLowerCase(), message: `The order is ${record.state}` };
+    if (record.state === 'CREATED') return { state: 'RETRY', order, error };
+    return { state: 'FAILED', order, error };
+  }
+
+  /** Moves an order to a final state and queues its signed notification, in one transaction. */
+  private finish(record: OrderRecord, state: 'PAID' | 'FAILED' | 'CANCELLED', payment: NonNullable<OrderRecord['payment']>): PaymentResult {
+    const merchant = this.merchant(record.merchantId);
+    const now = this.deps.now().toISOString();
+    const updated: OrderRecord = { ...record, state, payment, challengeId: null, paidAt: state === 'PAID' ? now : record.paidAt };
+    const body = JSON.stringify(this.notification(updated, merchant));
+    this.deps.store.transaction(() => {
+      this.orders.put(updated.id, updated);
+      this.deps.queue.enqueue({
+        key: updated.id,
+        url: merchant.callbacks.notificationUrl,
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-svc-signature': signBody(body, this.deps.servicePrivateKeyPem) },
+        body,
+        acceptStatus: 'exactly-200',
+      });
+    });
+    return this.result(updated);
+  }
+
+  notification(record: OrderRecord, merchant: MerchantConfig): PurchaseNotification {
+    const priced = this.price(record, merchant);
+    const items: NotificationItem[] = priced.lines.map((line) => ({
+      amount: formatMinorUnits(line.unitAmount),
+      label: line.label,
+      tax_amount: formatMinorUnits(line.tax),
+      total_amount: formatMinorUnits(line.total),
+      tax_rate: line.taxRate.text,
+      order_item_id: line.orderItemId ?? null,
+      quantity: line.count.text,
+      unit: line.unit,
+      type: line.type === 'SHIPPING' ? 'SHIPPING' : 'UNKNOWN',
+    }));
+    const paymentStatus = record.state === 'PAID' ? 'SUCCEEDED' : record.state === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    const shipping = record.shipping;
+    return {
+      id: record.id,
+      order_id: record.input.orderId ?? null,
+      status: record.state as LegacyOrderStatus,
+      customer: {
+        first_name: record.customer.firstName,
+        last_name: record.customer.lastName,
+        email: record.customer.email,
+        phone_number: record.customer.phone,
+      },
+      payment: {
+        accountStatementReference: record.payment?.reference ? `SVC-${record.payment.reference.slice(0, 8).toUpperCase()}` : null,
+        method: record.payment?.method ?? null,
+        status: paymentStatus,
+        ...(record.payment?.error && { error: record.payment.error }),
+      },
+      tax_amount: formatMinorUnits(priced.tax),
+      total_amount: formatMinorUnits(priced.total),
+      effective_amount: formatMinorUnits(record.state === 'PAID' ? priced.total : 0),
+      currency: priced.currency,
+      items,
+      merchant_urls: { confirmation: record.input.backToMerchantUrl ?? null },
+      shipping: shipping
+        ? {
+            type: shipping.type,
+            address: shipping.address
+              ? {
+                  country: shipping.address.country,
+                  city: shipping.address.city,
+                  street: shipping.address.address,
+                  latitude: null,
+                  longitude: null,
+                  postal_code: shipping.address.postalCode,
+                }
+              : null,
+            method: { id: shipping.optionId, name: shipping.label },
+            contact_phone: shipping.contactPhone,
+            pickup_point: shipping.pickupPoint
+              ? {
+                  name: shipping.pickupPoint.name,
+                  comments: shipping.pickupPoint.comments,
+                  external_id: shipping.pickupPoint.externalId,
+                  service_hours: shipping.pickupPoint.serviceHours,
+                }
+              : null,
+          }
+        : null,
+    };
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
+}

@@ -1,0 +1,190 @@
+/**
+ * Assembles the sandbox gateway: config, state, the service's keys, the delivery queue and the HTTP routes.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { signBody } from '../server/index.js';
+import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
+import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
+import { HttpError, type RequestContext, Router, sendJson } from './http.js';
+import { LegacyOrders } from './legacy-orders.js';
+import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { loadOrCreateServiceKeys } from './service-keys.js';
+import { openStore, type Store } from './store.js';
+import { mountWidgetApi } from './widget-api.js';
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** A config object, or the path of a config JSON file. Without it, a demo merchant is created. */
+  config?: SandboxConfig | string;
+  /** Where state and keys live; state survives a restart only with a data dir. */
+  dataDir?: string;
+  /** The clock, for tests. */
+  now?: () => Date;
+  /** Where built browser files (widget script, frame) are served from. Default: the package's `dist/browser`. */
+  browserRoot?: string;
+}
+
+export interface Sandbox {
+  /** The base URL, such as `http://127.0.0.1:4010`. */
+  url: string;
+  port: number;
+  config: SandboxConfig;
+  /** Where keys live (and state, when the sandbox was given a data dir). */
+  keyDir: string;
+  /** The sandbox's certificate: merchants check `X-Svc-Signature` with it. */
+  serviceCertificatePem: string;
+  /** The demo merchant's private key, when the sandbox created the demo merchant. */
+  demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
+  /** Waits for pending notifications to be attempted, then stops. */
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function postTo(url: string, body: string, contentType: string, privateKeyPem: string) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': contentType, 'x-svc-signature': signBody(body, privateKeyPem) },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  }).then(async (response) => ({ status: response.status, body: await response.text() }));
+}
+
+/** Starts a sandbox gateway and resolves once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const now = options.now ?? (() => new Date());
+  const keyDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-sandbox-')));
+  let config: SandboxConfig;
+  let demoMerchant: Sandbox['demoMerchant'];
+  if (typeof options.config === 'string') config = await loadConfig(options.config);
+  else if (options.config) config = options.config;
+  else {
+    const keys = await ensureDemoMerchantKeys(keyDir);
+    config = demoConfig({ publicKeyPem: keys.publicKeyPem });
+    demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
+  }
+  const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
+  const store: Store = await openStore(options.dataDir ? { dataDir: options.dataDir } : {});
+  const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
+  const queue: DeliveryQueue = createDeliveryQueue({
+    store,
+    send,
+    retryBaseMs: config.notifications.retryBaseMs,
+    maxFurtherAttempts: config.notifications.maxFurtherAttempts,
+    maxAgeMs: config.notifications.maxAgeMs,
+  });
+  const orders = new LegacyOrders({
+    config,
+    store,
+    queue,
+    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+    callMerchant: (url, body, contentType) => postTo(url, body, contentType, serviceKeys.privateKeyPem),
+    now,
+  });
+
+  const router = new Router();
+  router.on('GET', '/sandbox/health', ({ res }) => sendJson(res, 200, { ok: true }));
+  router.on('GET', '/sandbox/service-certificate.pem', ({ res }) => {
+    res.writeHead(200, { 'content-type': 'application/x-pem-file', 'content-disposition': 'attachment; filename="svc-sandbox.pem"' });
+    res.end(serviceKeys.certificatePem);
+  });
+  router.on('POST', '/sandbox/merchants/:merchantId/connection-test', async (context) => {
+    const merchant = orders.merchant(context.params['merchantId']!);
+    if (context.req.headers['x-svc-api-key'] !== merchant.apiKey) {
+      throw new HttpError(401, 'api_key_invalid', 'Send the merchant\'s API key in X-Svc-Api-Key');
+    }
+    sendJson(context.res, 200, await connectionTest(merchant.callbacks.connectionTestUrl));
+  });
+  mountWidgetApi(router, orders);
+  mountMerchantApiV2(router, orders, now);
+
+  const browserRoot = options.browserRoot ?? join(packageRoot, 'dist', 'browser');
+  const serveBuilt = async (context: RequestContext) => serveFile(context, browserRoot);
+
+  const server: Server = createServer((req, res) => {
+    void router.handle(req, res, serveBuilt);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    config,
+    keyDir,
+    serviceCertificatePem: serviceKeys.certificatePem,
+    ...(demoMerchant && { demoMerchant }),
+    async close() {
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      });
+      await queue.close();
+      send.close();
+      await store.close();
+    },
+  };
+}
+
+/** Sends OPTIONS to the merchant's connection test URL, as the console's "test connection" does. */
+async function connectionTest(url: string | undefined) {
+  if (!url) return { ok: false, status: null, allowMethods: null, message: 'The merchant has no connection test URL configured' };
+  try {
+    const response = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    const allowMethods = response.headers.get('access-control-allow-methods');
+    const allowsPost = (allowMethods ?? '').split(',').some((method) => method.trim().toUpperCase() === 'POST');
+    const ok = response.status === 200 && allowsPost;
+    return {
+      ok,
+      status: response.status,
+      allowMethods,
+      message: ok
+        ? 'The merchant answered 200 and allows POST'
+        : response.status !== 200
+          ? `The merchant answered ${response.status}, not 200`
+          : 'The merchant answered 200 but Access-Control-Allow-Methods does not contain POST',
+    };
+  } catch (error) {
+    return { ok: false, status: null, allowMethods: null, message: `No answer: ${(error as Error).message}` };
+  }
+}
+
+async function serveFile(context: RequestContext, root: string): Promise<void> {
+  const path = normalize(join(root, decodeURIComponent(context.url.pathname)));
+  if (!path.startsWith(root + sep) || context.req.method !== 'GET' || !existsSync(path)) {
+    throw new HttpError(404, 'not_found', `No such endpoint or file: ${context.url.pathname}`);
+  }
+  const body = await readFile(path).catch(() => {
+    throw new HttpError(404, 'not_found', `No such file: ${context.url.pathname}`);
+  });
+  context.res.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+    'content-length': body.length,
+    'cache-control': 'no-cache',
+  });
+  context.res.end(body);
+}

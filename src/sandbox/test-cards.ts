@@ -1,0 +1,89 @@
+/**
+ * The sandbox's test cards (DESIGN.md) and a small BIN table, so that card constraints (issuer, brand,
+ * payment scheme) can be exercised. Any future expiry, any CVC of the right length, any holder name.
+ */
+
+export type TestCardOutcome =
+  | { kind: 'approved' }
+  | { kind: 'declined'; code: 'card_declined' | 'insufficient_funds'; message: string }
+  | { kind: 'challenge' }
+  | { kind: 'processing_error'; code: 'processing_error'; message: string };
+
+export interface TestCard {
+  number: string;
+  scheme: 'VISA' | 'MASTERCARD';
+  brand: string;
+  issuer: string;
+  outcome: TestCardOutcome;
+  description: string;
+}
+
+const approved = { kind: 'approved' } as const;
+
+export const TEST_CARDS: readonly TestCard[] = [
+  { number: '4111111111111111', scheme: 'VISA', brand: 'VISA', issuer: 'SANDBOX BANK', outcome: approved, description: 'Visa, approved' },
+  {
+    number: '5555555555554444',
+    scheme: 'MASTERCARD',
+    brand: 'MASTERCARD',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    description: 'Mastercard, approved',
+  },
+  {
+    number: '4000000000000002',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: { kind: 'declined', code: 'card_declined', message: 'The card was declined' },
+    description: 'declined (card declined)',
+  },
+  {
+    number: '4000000000009995',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: { kind: 'declined', code: 'insufficient_funds', message: 'The card has insufficient funds' },
+    description: 'declined (insufficient funds)',
+  },
+  {
+    number: '4000000000003220',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: { kind: 'challenge' },
+    description: '3-D Secure challenge, then approved or declined as the customer chooses',
+  },
+  {
+    number: '4000000000000119',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: { kind: 'processing_error', code: 'processing_error', message: 'The processor failed; try again' },
+    description: 'processing error (retryable)',
+  },
+  // Cards of other issuers and brands, for card constraints.
+  {
+    number: '4000056655665556',
+    scheme: 'VISA',
+    brand: 'VISA ELECTRON',
+    issuer: 'NORDIC BANK',
+    outcome: approved,
+    description: 'Visa Electron of Nordic Bank, approved',
+  },
+  {
+    number: '5200828282828210',
+    scheme: 'MASTERCARD',
+    brand: 'DEBIT MASTERCARD',
+    issuer: 'NORDIC BANK',
+    outcome: approved,
+    description: 'Debit Mastercard of Nordic Bank, approved',
+  },
+];
+
+const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));
+
+/** The test card with this number (digits only), if any. */
+export function findTestCard(number: string): TestCard | undefined {
+  return byNumber.get(number);
+}

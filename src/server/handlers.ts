@@ -1,0 +1,336 @@
+/**
+ * Ready handlers for the merchant-hosted callback URLs of the legacy interface, written against fetch
+ * `Request`/`Response` so they run in any runtime; {@link toNodeHandler} mounts them on node:http or Express.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decimalText } from '../core/decimal.js';
+import type {
+  OrderVerificationPayload,
+  ShippingCostRequest,
+  ShippingCostResponse,
+} from '../core/legacy-callbacks.js';
+import { AmountError, parseMinorUnits } from '../core/money.js';
+import { importPublicKey } from './keys.js';
+import { verifyOrderVerificationToken } from './order-verification-token.js';
+import { DEFAULT_MAX_BODY_BYTES, RequestBodyError, readFetchBody, readNodeBody } from './raw-request.js';
+import {
+  parseJsonObject,
+  SignatureVerificationError,
+  SVC_SIGNATURE_HEADER,
+  verifySignedRequest,
+} from './signed-request.js';
+
+/** A handler in the fetch style, as Deno, Bun, Cloudflare Workers, Hono and Next.js route handlers take. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** A handler for node:http's `request` event, also mountable as an Express route handler. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Options shared by the handlers that read a body. */
+export interface HandlerOptions {
+  /** The largest body read, in bytes; 1 MiB when left out. */
+  maxBodyBytes?: number;
+  /**
+   * Called with anything the merchant's own callback throws, before the handler answers 500. Logs with
+   * `console.error` when left out, so failures in the merchant's code are not silent.
+   */
+  onError?: (error: unknown) => void;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+function methodNotAllowed(allowed: string): Response {
+  return json(405, { error: 'method_not_allowed', message: `Use ${allowed}` }, { allow: allowed });
+}
+
+/** The answer to a request that failed verification or could not be read. */
+function refusal(error: SignatureVerificationError): Response {
+  const status =
+    error.code === 'body_too_large'
+      ? 413
+      : error.code === 'malformed_body'
+        ? 400
+        : error.code === 'body_unavailable'
+          ? 500
+          : 401;
+  return json(status, { error: error.code, message: error.message });
+}
+
+function reportError(options: HandlerOptions, error: unknown): Response {
+  (options.onError ?? ((cause: unknown) => console.error('svc-checkout handler:', cause)))(error);
+  return json(500, {
+    error: 'server_error',
+    message: 'The merchant callback failed; see the merchant server log',
+  });
+}
+
+/**
+ * The merchant callback URL's connection test: the gateway sends OPTIONS and expects 200 with
+ * `Access-Control-Allow-Methods` containing `POST`. POST answers 200 `{ok: true}`; other methods 405.
+ */
+export function createConnectionTestHandler(): FetchHandler {
+  const allowed = 'POST, OPTIONS';
+  return async (request) => {
+    if (request.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 200,
+        headers: { 'access-control-allow-methods': allowed, allow: allowed },
+      });
+    }
+    if (request.method === 'POST') return json(200, { ok: true });
+    return methodNotAllowed(allowed);
+  };
+}
+
+/** A field of a callback body that is missing or has the wrong form. */
+class InvalidFieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field} ${message}`);
+  }
+}
+
+function requireText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new InvalidFieldError(field, 'must be a non-empty string');
+  return value;
+}
+
+function requireString(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new InvalidFieldError(field, 'must be a string');
+  return value;
+}
+
+function optionalString(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  return requireString(value, field);
+}
+
+function requireObject(value: unknown, field: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidFieldError(field, 'must be an object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Reads a verified shipping cost request body.
+ * @throws InvalidFieldError naming the first field that is missing or malformed.
+ */
+function readShippingCostRequest(body: Record<string, unknown>): ShippingCostRequest {
+  const orderItems = body['order_items'];
+  if (!Array.isArray(orderItems)) throw new InvalidFieldError('order_items', 'must be an array');
+  const address = requireObject(body['address'], 'address');
+  const request: ShippingCostRequest = {
+    order_id: requireText(body['order_id'], 'order_id'),
+    order_items: orderItems.map((raw, index) => {
+      const item = requireObject(raw, `order_items[${index}]`);
+      const quantity = decimalText(item['quantity']);
+      if (quantity === undefined || Number(quantity) <= 0) {
+        throw new InvalidFieldError(`order_items[${index}].quantity`, 'must be a decimal above 0');
+      }
+      return { reference: requireString(item['reference'], `order_items[${index}].reference`), quantity };
+    }),
+    shipping_method_id: requireText(body['shipping_method_id'], 'shipping_method_id'),
+    address: {
+      city: requireString(address['city'], 'address.city'),
+      address: requireString(address['address'], 'address.address'),
+      postal_code: requireString(address['postal_code'], 'address.postal_code'),
+    },
+  };
+  if (body['pickup_point'] !== undefined && body['pickup_point'] !== null) {
+    const point = requireObject(body['pickup_point'], 'pickup_point');
+    request.pickup_point = {
+      external_id: requireString(point['external_id'], 'pickup_point.external_id'),
+      name: requireString(point['name'], 'pickup_point.name'),
+      comments: optionalString(point['comments'], 'pickup_point.comments'),
+      service_hours: optionalString(point['service_hours'], 'pickup_point.service_hours'),
+    };
+  }
+  return request;
+}
+
+/** Why a merchant's quote cannot be sent to the gateway, or undefined when it can. */
+function quoteProblem(quote: ShippingCostResponse): string | undefined {
+  try {
+    if (parseMinorUnits(quote.amount) < 0) return `amount ${quote.amount} is negative`;
+  } catch (error) {
+    if (error instanceof AmountError) return `amount: ${error.message}`;
+    throw error;
+  }
+  if (quote.currency !== undefined && !/^[A-Z]{3}$/.test(quote.currency)) {
+    return `currency ${JSON.stringify(quote.currency)} is not an ISO 4217 code such as EUR`;
+  }
+  if (quote.taxRate !== undefined && decimalText(quote.taxRate) === undefined) {
+    return `taxRate ${JSON.stringify(quote.taxRate)} is not a decimal such as 0.21 or 21`;
+  }
+  return undefined;
+}
+
+/** What {@link createShippingCostHandler} needs: the gateway's key and the merchant's pricing. */
+export interface ShippingCostHandlerOptions extends HandlerOptions {
+  /** The gateway's public key or certificate (PEM) that signs `X-Svc-Signature`. */
+  servicePublicKeyPem: string;
+  /**
+   * Prices the chosen shipping method for the order and address, tax included; `null` when it cannot be
+   * delivered there (answered 422 `{error: 'no_quote'}`).
+   */
+  quote: (request: ShippingCostRequest) => Promise<ShippingCostResponse | null>;
+}
+
+/**
+ * The shipping cost calculation URL, for dynamic delivery pricing: verifies `X-Svc-Signature` over the raw
+ * body (401 when missing or wrong), reads the request (400 naming the bad field), and answers the quote.
+ * @throws KeyFormatError at once when `servicePublicKeyPem` is not an RSA public key or certificate PEM.
+ */
+export function createShippingCostHandler(options: ShippingCostHandlerOptions): FetchHandler {
+  // Read the key now, so a wrong PEM fails at start-up rather than on the gateway's first call.
+  importPublicKey(options.servicePublicKeyPem);
+  return async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    let shippingRequest: ShippingCostRequest;
+    try {
+      const rawBody = await verifySignedRequest(request, options.servicePublicKeyPem, {
+        header: SVC_SIGNATURE_HEADER,
+        maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      });
+      shippingRequest = readShippingCostRequest(parseJsonObject(rawBody, 'shipping cost request'));
+    } catch (error) {
+      if (error instanceof SignatureVerificationError) return refusal(error);
+      if (error instanceof InvalidFieldError) {
+        return json(400, { error: 'malformed_body', field: error.field, message: error.message });
+      }
+      throw error;
+    }
+    let quote: ShippingCostResponse | null;
+    try {
+      quote = await options.quote(shippingRequest);
+    } catch (error) {
+      return reportError(options, error);
+    }
+    if (quote === null) {
+      return json(422, { error: 'no_quote', message: 'No price for this shipping method and address' });
+    }
+    const problem = quoteProblem(quote);
+    if (problem !== undefined)
+      return reportError(options, new TypeError(`The shipping quote is invalid: ${problem}`));
+    return json(200, quote);
+  };
+}
+
+/** What {@link createOrderVerificationHandler} needs: the gateway's key and the merchant's decision. */
+export interface OrderVerificationHandlerOptions extends HandlerOptions {
+  /** The gateway's public key or certificate (PEM) that signs the token. */
+  servicePublicKeyPem: string;
+  /** Decides whether the order may be paid: true to approve, false to reject. */
+  approve: (payload: OrderVerificationPayload) => Promise<boolean>;
+}
+
+/**
+ * The order verification URL of CALLBACK widgets (deprecated by the gateway): the body is the gateway's
+ * RS256 JWS; answers 200 `{approved}` with the merchant's decision, 401 when the token does not verify.
+ * @throws KeyFormatError at once when `servicePublicKeyPem` is not an RSA public key or certificate PEM.
+ */
+export function createOrderVerificationHandler(options: OrderVerificationHandlerOptions): FetchHandler {
+  importPublicKey(options.servicePublicKeyPem);
+  return async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    let payload: OrderVerificationPayload;
+    try {
+      const rawBody = await readFetchBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      payload = verifyOrderVerificationToken(rawBody.toString('utf8'), options.servicePublicKeyPem);
+    } catch (error) {
+      if (error instanceof RequestBodyError || error instanceof SignatureVerificationError) {
+        return refusal(new SignatureVerificationError(error.code, error.message));
+      }
+      throw error;
+    }
+    let approved: boolean;
+    try {
+      approved = await options.approve(payload);
+    } catch (error) {
+      return reportError(options, error);
+    }
+    return json(200, { approved: approved === true });
+  };
+}
+
+/** Options of {@link toNodeHandler}. */
+export interface NodeHandlerOptions {
+  /** The largest body passed to the handler, in bytes; 1 MiB when left out. */
+  maxBodyBytes?: number;
+}
+
+async function toFetchRequest(req: IncomingMessage, maxBodyBytes: number): Promise<Request> {
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    url = new URL(req.url ?? '/', `${protocol}://localhost`);
+  }
+  const headers = new Headers();
+  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
+    try {
+      headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!);
+    } catch {
+      // A header fetch cannot carry (HTTP/2 pseudo-headers, odd bytes) is left out, as fetch would.
+    }
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  // Node's buffers sit on plain ArrayBuffers; DOM typings only ask for that to be said.
+  const body = hasBody ? ((await readNodeBody(req, maxBodyBytes)) as Uint8Array<ArrayBuffer>) : undefined;
+  return new Request(url, { method, headers, ...(body !== undefined && { body }) });
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * Mounts a fetch-style handler on node:http (`http.createServer(toNodeHandler(h))`) or Express
+ * (`app.post('/shipping', toNodeHandler(h))`, before any body parser on that route, or after
+ * `express.raw()`). The body is read once, within `maxBodyBytes`, and handed over as the exact bytes.
+ */
+export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return (req, res) => {
+    toFetchRequest(req, maxBodyBytes)
+      .then(handler)
+      .then((response) => writeResponse(res, response))
+      .catch((error: unknown) => {
+        if (error instanceof RequestBodyError) {
+          writeJson(res, error.code === 'body_too_large' ? 413 : 500, {
+            error: error.code,
+            message: error.message,
+          });
+          return;
+        }
+        console.error('svc-checkout handler:', error);
+        writeJson(res, 500, { error: 'server_error', message: 'The handler failed; see the server log' });
+      });
+  };
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { decodeHtmlEntities, orderFromAttributes } from '../../src/core/order-attributes.js';
+import { type OrderIssue, parseOrder } from '../../src/core/order.js';
+
+const widgetId = 'w-1';
+
+function issues(input: unknown): OrderIssue[] {
+  const { error } = parseOrder(input);
+  assert.ok(error, 'expected the order to be refused');
+  return [...error.issues];
+}
+
+function only(input: unknown): OrderIssue {
+  const found = issues(input);
+  assert.equal(found.length, 1, `expected one issue, got ${found.map((i) => i.message).join(' | ')}`);
+  return found[0]!;
+}
+
+describe('parseOrder', () => {
+  test('reads a full order into exact values with defaults left open', () => {
+    const { value, error } = parseOrder({
+      widgetId,
+      items: [{ amount: '12.50', label: 'Tea', count: '2', taxRate: 21, orderItemId: 7 }, { amount: 1, label: 'Salt', unit: 'KILOGRAM', count: 0.25 }],
+      shippingOptions: [{ id: 'dpd', amount: 3.99, currency: 'EUR' }, { id: 'pickup' }],
+      constraints: { paymentScheme: 'VISA' },
+    });
+    assert.equal(error, undefined);
+    assert.equal(value?.items[0]?.amount, 1250);
+    assert.deepEqual(value?.items[0]?.count, { thousandths: 2000, text: '2' });
+    assert.equal(value?.items[0]?.orderItemId, '7');
+    assert.equal(value?.items[0]?.taxRate?.ppm, 210000);
+    assert.equal(value?.items[1]?.unit, 'KILOGRAM');
+    assert.equal(value?.items[1]?.count.thousandths, 250);
+    assert.equal(value?.items[1]?.currency, undefined);
+    assert.equal(value?.currency, 'EUR');
+    assert.equal(value?.shippingOptions[1]?.amount, undefined);
+  });
+
+  test('names the field and the problem', () => {
+    assert.match(only({ widgetId, items: [{ amount: 1 }] }).message, /^items\[0\]\.label: is required/);
+    assert.equal(only({ widgetId, items: [{ amount: '1.234', label: 'A' }] }).code, 'too_many_decimals');
+    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', count: -1 }] }).code, 'not_positive');
+    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', count: 1.5 }] }).code, 'not_whole');
+    const unit = only({ widgetId, items: [{ amount: 1, label: 'A', unit: 'BOX' }] });
+    assert.equal(unit.code, 'unknown_unit');
+    assert.match(unit.message, /use one of PIECE, KILOGRAM, METER, LITRE, HOUR/);
+    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', taxRate: 250 }] }).code, 'tax_rate_range');
+    assert.equal(only({ widgetId, items: [{ amount: -1, label: 'A' }] }).code, 'negative');
+    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', currency: 'eur' }] }).code, 'invalid_currency');
+    assert.equal(only({ items: [] }).path, 'widgetId');
+    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', qty: 2 }] }).path, 'items[0].qty');
+    assert.equal(only({ widgetId, backToMerchantUrl: 'javascript:alert(1)' }).code, 'invalid_url');
+    assert.equal(
+      only({ widgetId, items: [{ amount: 1, label: 'A', currency: 'EUR' }], shippingOptions: [{ id: 'x', currency: 'USD' }] }).code,
+      'currency_mismatch',
+    );
+    assert.equal(only({ widgetId, shippingOptions: [{ id: 'x' }, { id: 'x' }] }).code, 'duplicate_id');
+    assert.equal(only('nope').code, 'wrong_type');
+  });
+
+  test('collects every problem at once', () => {
+    const found = issues({ widgetId, items: [{ amount: 'x' }, { label: 'B' }] });
+    assert.deepEqual(
+      found.map((i) => i.path),
+      ['items[0].amount', 'items[0].label', 'items[1].amount'],
+    );
+  });
+});
+
+describe('orderFromAttributes', () => {
+  test('the single-item attributes make one item, keeping only what was given', () => {
+    const { value } = orderFromAttributes({ widgetId, amount: '9.99', label: 'Mug', taxRate: '21', orderId: 'A1', currency: null });
+    assert.deepEqual(value, { items: [{ amount: '9.99', label: 'Mug', taxRate: '21' }], widgetId, orderId: 'A1' });
+  });
+
+  test('order JSON as written, HTML-escaped, or set as an object', () => {
+    const json = '{"items":[{"amount":"5.00","label":"Tea & Co"}],"shippingOptions":[{"id":"dpd"}]}';
+    const escaped = json.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+    assert.notEqual(escaped, json);
+    for (const order of [json, escaped, JSON.parse(json)]) {
+      const { value, error } = orderFromAttributes({ widgetId, order, language: 'lv' });
+      assert.equal(error, undefined);
+      assert.equal(value?.items[0]?.label, 'Tea & Co');
+      assert.equal(value?.language, 'lv');
+      assert.equal(value?.shippingOptions?.[0]?.id, 'dpd');
+    }
+    assert.equal(decodeHtmlEntities('&#x41;&#66;&lt;&unknown;'), 'AB<&unknown;');
+  });
+
+  test('problems name the attribute to change', () => {
+    const bad = orderFromAttributes({ widgetId, order: '{"items": [' });
+    assert.equal(bad.error?.issues[0]?.code, 'invalid_json');
+    assert.match(bad.error?.message ?? '', /order: is not valid JSON/);
+    assert.equal(orderFromAttributes({ widgetId, amount: '1.999', label: 'A' }).error?.issues[0]?.path, 'amount');
+    assert.equal(orderFromAttributes({ widgetId, label: 'A', taxRate: 'x', amount: '1' }).error?.issues[0]?.path, 'tax-rate');
+    assert.equal(orderFromAttributes({ amount: '1', label: 'A' }).error?.issues[0]?.path, 'widget-id');
+    assert.equal(orderFromAttributes({ widgetId, order: '{"items":[{"amount":1}]}' }).error?.issues[0]?.path, 'order.items[0].label');
+    assert.equal(orderFromAttributes({ widgetId, order: '{"items":[],"orderId":"x"}' }).error?.issues[0]?.path, 'order.orderId');
+    assert.match(orderFromAttributes({ widgetId, order: '{"items":[]}', amount: '1' }).error?.message ?? '', /not both/);
+    assert.equal(orderFromAttributes({ widgetId, order: '[1]' }).error?.issues[0]?.code, 'wrong_type');
+  });
+
+  test('a fixed-price widget needs nothing but its id', () => {
+    assert.deepEqual(orderFromAttributes({ widgetId }).value, { items: [], widgetId });
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { createHash, createSign } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { createMerchantApiV2Client, MerchantApiError, signOrder } from '../../src/server/index.js';
+import { API_KEY, call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from './support.js';
+
+describe('sandbox merchant API v2', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let orderId: string;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    sandbox = await startTestSandbox(merchant);
+    const input = { widgetId: WIDGETS.checkout, orderId: 'API-1', items: [{ amount: '20.00', label: 'Lamp' }] };
+    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: input,
+      signature: signOrder(input, merchantKeys.main.privateKeyPem),
+      certificateName: 'main',
+    });
+    orderId = created.body['id'];
+    await call(sandbox, 'POST', `/widget-api/v1/orders/${orderId}/payments`, {
+      idempotencyKey: 'api-1',
+      card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' },
+    });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  const client = (overrides: Partial<Parameters<typeof createMerchantApiV2Client>[0]> = {}) =>
+    createMerchantApiV2Client({
+      baseUrl: sandbox.url,
+      merchantId: 'm1',
+      apiKey: API_KEY,
+      certificateName: 'main',
+      privateKeyPem: merchantKeys.main.privateKeyPem,
+      ...overrides,
+    });
+
+  test('reads an order by the gateway id or the merchant id, with every algorithm', async () => {
+    for (const algorithm of ['rsa-sha256', 'rsa-sha384', 'rsa-sh512'] as const) {
+      const order = await client({ algorithm }).getOrder(orderId);
+      assert.equal(order.status, 'PAID');
+      assert.equal(order.totalAmount, '20.00');
+    }
+    assert.equal((await client().getOrder('API-1')).id, orderId);
+    await assert.rejects(client().getOrder('missing'), (e: unknown) => e instanceof MerchantApiError && e.code === 'not_found');
+  });
+
+  test('refunds never exceed what was paid and change the order state', async () => {
+    const partial = await client().refund(orderId, { amount: '5.00', reason: 'OTHER_REFUND', note: 'scratched' });
+    assert.equal(partial.amount, '5.00');
+    assert.equal(partial.order.status, 'PARTIALLY_REFUNDED');
+    assert.equal(partial.order.refundableAmount, '15.00');
+    await assert.rejects(
+      client().refund(orderId, { amount: '15.01', reason: 'OTHER_REFUND', note: '' }),
+      (e: unknown) => e instanceof MerchantApiError && e.status === 409,
+    );
+    const rest = await client({ algorithm: 'rsa-sha384' }).refund(orderId, { amount: 15, reason: 'OTHER_REFUND', note: '' });
+    assert.equal(rest.order.status, 'REFUNDED');
+    assert.equal((await client().getOrder(orderId)).refundableAmount, '0.00');
+  });
+
+  test('refuses bad keys, API keys, digests, dates and missing signatures with a clear 401', async () => {
+    await assert.rejects(client({ privateKeyPem: merchantKeys.cert.privateKeyPem }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401 && /signature/i.test(e.message));
+    await assert.rejects(client({ apiKey: 'nope' }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
+    await assert.rejects(client({ certificateName: 'old', privateKeyPem: merchantKeys.old.privateKeyPem }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
+
+    const path = `/v2/merchants/m1/orders/${orderId}/refunds`;
+    const body = JSON.stringify({ refundRequest: { amount: 1, reason: 'OTHER_REFUND', note: '' } });
+    const handMade = (date: string, digestOf: string) => {
+      const digest = `SHA-256=${createHash('sha256').update(digestOf).digest('base64')}`;
+      const signingString = `(request-target): post ${path}\ndate: ${date}\ndigest: ${digest}\ncontent-type: application/json`;
+      const signature = createSign('RSA-SHA256').update(signingString).sign(merchantKeys.main.privateKeyPem, 'base64');
+      return fetch(`${sandbox.url}${path}`, {
+        method: 'POST',
+        headers: {
+          date,
+          digest,
+          'content-type': 'application/json',
+          'x-svc-api-key': API_KEY,
+          'x-svc-key-id': 'main',
+          authorization: `Signature keyId="main",algorithm="rsa-sha256",headers="(request-target) date digest content-type",signature="${signature}"`,
+        },
+        body,
+      });
+    };
+    const stale = await handMade(new Date(Date.now() - 3_600_000).toUTCString(), body);
+    assert.equal(stale.status, 401);
+    assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'date_skew');
+    const tampered = await handMade(new Date().toUTCString(), `${body} `);
+    assert.equal(((await tampered.json()) as { error: { code: string } }).error.code, 'digest_mismatch');
+    // A correct hand-made request gets past authentication (the order is refunded in full by now: 409).
+    assert.equal((await handMade(new Date().toUTCString(), body)).status, 409);
+    const unsigned = await fetch(`${sandbox.url}/v2/merchants/m1/orders/${orderId}`, { headers: { 'x-svc-api-key': API_KEY } });
+    assert.equal(unsigned.status, 401);
+    assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'missing_authorization');
+  });
+});
