@@ -15,7 +15,10 @@ import { signOrder, verifySignature } from '../src/server/index.js';
 
 const WIDGET = '00000000-0000-4000-8000-0000000000be';
 
-export async function benchSandboxPayments(count = 3000, concurrency = 64): Promise<{ paymentsPerSecond: number; count: number }> {
+export async function benchSandboxPayments(
+  count = 3000,
+  concurrency = 64,
+): Promise<{ paymentsPerSecond: number; count: number }> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   let certificatePem = '';
@@ -53,10 +56,16 @@ export async function benchSandboxPayments(count = 3000, concurrency = 64): Prom
     notifications: { retryBaseMs: 50 },
   };
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
-  const child = fork(new URL('./sandbox-child.ts', import.meta.url).pathname, [JSON.stringify(config), dataDir], {
-    execArgv: ['--import', 'tsx'],
-  });
-  const started = await new Promise<{ url: string; certificatePem: string }>((resolve) => child.once('message', resolve as never));
+  const child = fork(
+    new URL('./sandbox-child.ts', import.meta.url).pathname,
+    [JSON.stringify(config), dataDir],
+    {
+      execArgv: ['--import', 'tsx'],
+    },
+  );
+  const started = await new Promise<{ url: string; certificatePem: string }>((resolve) =>
+    child.once('message', resolve as never),
+  );
   certificatePem = started.certificatePem;
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const sandboxUrl = new URL(started.url);
@@ -75,7 +84,9 @@ export async function benchSandboxPayments(count = 3000, concurrency = 64): Prom
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>));
+          res.on('end', () =>
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>),
+          );
         },
       );
       req.on('error', reject);
@@ -94,8 +105,16 @@ export async function benchSandboxPayments(count = 3000, concurrency = 64): Prom
   await pool(
     Array.from({ length: count }, (_, i) => i),
     async (i) => {
-      const order = { widgetId: WIDGET, orderId: `B-${i}`, items: [{ amount: '9.99', label: 'Bench item', count: 2 }] };
-      const created = await post('/widget-api/v1/orders', { order, signature: signOrder(order, privateKeyPem), certificateName: 'k' });
+      const order = {
+        widgetId: WIDGET,
+        orderId: `B-${i}`,
+        items: [{ amount: '9.99', label: 'Bench item', count: 2 }],
+      };
+      const created = await post('/widget-api/v1/orders', {
+        order,
+        signature: signOrder(order, privateKeyPem),
+        certificateName: 'k',
+      });
       ids.push(created['id'] as string);
     },
   );
@@ -123,5 +142,7 @@ export async function benchSandboxPayments(count = 3000, concurrency = 64): Prom
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await benchSandboxPayments();
-  console.log(`sandbox payments with verified notifications: ${result.paymentsPerSecond.toFixed(0)}/s (${result.count} payments)`);
+  console.log(
+    `sandbox payments with verified notifications: ${result.paymentsPerSecond.toFixed(0)}/s (${result.count} payments)`,
+  );
 }

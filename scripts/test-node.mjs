@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test/core', 'test/server', 'test/sandbox'];
+const roots = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['test/core', 'test/server', 'test/sandbox'];
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir).sort()) {

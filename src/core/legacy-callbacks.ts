@@ -49,7 +49,12 @@ export interface NotificationShipping {
   } | null;
   method: { id: string; name: string };
   contact_phone: string | null;
-  pickup_point: { name: string; comments: string | null; external_id: string; service_hours: string | null } | null;
+  pickup_point: {
+    name: string;
+    comments: string | null;
+    external_id: string;
+    service_hours: string | null;
+  } | null;
 }
 
 /** The body of the PUT to the merchant's purchase notification URL, signed in `X-Svc-Signature`. */

@@ -46,6 +46,5 @@ export interface MerchantApiV2Refund {
 
 /** The error body the sandbox's API v2 answers with on non-2xx (the document does not show one). */
 export interface MerchantApiV2ErrorBody {
-  error: string;
-  message: string;
+  error: { code: string; message: string; field?: string };
 }

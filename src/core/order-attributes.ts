@@ -38,7 +38,14 @@ const JSON_MEMBERS = new Set(['items', 'shippingOptions', 'constraints']);
 
 const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
 
-const NAMED_ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", '#39': "'" };
+const NAMED_ENTITIES: Record<string, string> = {
+  quot: '"',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  apos: "'",
+  '#39': "'",
+};
 
 /** Decodes HTML character references, for `order` JSON that arrives still escaped. */
 export function decodeHtmlEntities(text: string): string {
@@ -93,7 +100,9 @@ export function orderFromAttributes(attributes: OrderAttributes): Result<OrderIn
   const singleItem = SINGLE_ITEM_ATTRIBUTES.some((name) => present(attributes[name]));
   const hasOrder = attributes.order !== undefined && attributes.order !== null && attributes.order !== '';
   if (singleItem && hasOrder) {
-    const given = SINGLE_ITEM_ATTRIBUTES.filter((name) => present(attributes[name])).map((name) => ATTRIBUTE_NAMES[name]);
+    const given = SINGLE_ITEM_ATTRIBUTES.filter((name) => present(attributes[name])).map(
+      (name) => ATTRIBUTE_NAMES[name],
+    );
     return {
       error: new OrderValidationError([
         {
@@ -107,7 +116,10 @@ export function orderFromAttributes(attributes: OrderAttributes): Result<OrderIn
 
   let json: Record<string, unknown> = {};
   if (hasOrder) {
-    const parsed = typeof attributes.order === 'string' ? parseOrderJsonText(attributes.order) : { value: attributes.order };
+    const parsed =
+      typeof attributes.order === 'string'
+        ? parseOrderJsonText(attributes.order)
+        : { value: attributes.order };
     if (parsed.error) return { error: new OrderValidationError([parsed.error]) };
     if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
       return {

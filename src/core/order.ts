@@ -140,7 +140,15 @@ const MAX_ID_LENGTH = 255;
 const MAX_COUNT_THOUSANDTHS = 10 ** 9;
 const CURRENCY = /^[A-Z]{3}$/;
 
-const ORDER_MEMBERS = new Set(['widgetId', 'language', 'backToMerchantUrl', 'orderId', 'items', 'shippingOptions', 'constraints']);
+const ORDER_MEMBERS = new Set([
+  'widgetId',
+  'language',
+  'backToMerchantUrl',
+  'orderId',
+  'items',
+  'shippingOptions',
+  'constraints',
+]);
 const ITEM_MEMBERS = new Set(['amount', 'currency', 'label', 'taxRate', 'orderItemId', 'count', 'unit']);
 const SHIPPING_MEMBERS = new Set(['id', 'amount', 'currency', 'taxRate']);
 const CONSTRAINT_MEMBERS = new Set(['issuer', 'brand', 'paymentScheme']);
@@ -173,9 +181,11 @@ class Reader {
     if (value === undefined || value === null || value === '') {
       return required ? this.add(path, 'required', 'is required') : undefined;
     }
-    if (typeof value !== 'string') return this.add(path, 'wrong_type', `must be a string, not ${typeof value}`);
+    if (typeof value !== 'string')
+      return this.add(path, 'wrong_type', `must be a string, not ${typeof value}`);
     if (value.trim() === '') return this.add(path, 'required', 'is blank');
-    if (value.length > max) return this.add(path, 'too_long', `is ${value.length} characters long; at most ${max}`);
+    if (value.length > max)
+      return this.add(path, 'too_long', `is ${value.length} characters long; at most ${max}`);
     return value;
   }
 
@@ -194,7 +204,11 @@ class Reader {
     const text = this.text(value, path, false);
     if (text === undefined) return undefined;
     if (!CURRENCY.test(text)) {
-      return this.add(path, 'invalid_currency', `${JSON.stringify(text)} is not an ISO 4217 code such as EUR`);
+      return this.add(
+        path,
+        'invalid_currency',
+        `${JSON.stringify(text)} is not an ISO 4217 code such as EUR`,
+      );
     }
     return text;
   }
@@ -202,7 +216,8 @@ class Reader {
   taxRate(value: unknown, path: string): TaxRate | undefined {
     if (value === undefined || value === null || value === '') return undefined;
     const rate = parseDecimal(value);
-    if (!rate) return this.add(path, 'not_a_decimal', `${JSON.stringify(value)} is not a rate; write 0.21 or 21`);
+    if (!rate)
+      return this.add(path, 'not_a_decimal', `${JSON.stringify(value)} is not a rate; write 0.21 or 21`);
     if (rate.units < 0n) return this.add(path, 'tax_rate_range', `${rate.text} is negative`);
     // A value above 1 is a percentage: 21 means 0.21.
     const isPercentage = rate.units > 10n ** BigInt(rate.scale);
@@ -220,13 +235,19 @@ class Reader {
   count(value: unknown, unit: Unit | undefined, path: string): Quantity | undefined {
     if (value === undefined || value === null || value === '') return { thousandths: 1000, text: '1' };
     const count = parseDecimal(value);
-    if (!count) return this.add(path, 'not_a_decimal', `${JSON.stringify(value)} is not a number; write 1 or 1.5`);
+    if (!count)
+      return this.add(path, 'not_a_decimal', `${JSON.stringify(value)} is not a number; write 1 or 1.5`);
     if (count.units <= 0n) return this.add(path, 'not_positive', `${count.text} must be greater than 0`);
     if (count.scale > 3) return this.add(path, 'too_many_decimals', `${count.text} has more than 3 decimals`);
     const thousandths = count.units * 10n ** BigInt(3 - count.scale);
-    if (thousandths > BigInt(MAX_COUNT_THOUSANDTHS)) return this.add(path, 'too_large', `${count.text} is too large`);
+    if (thousandths > BigInt(MAX_COUNT_THOUSANDTHS))
+      return this.add(path, 'too_large', `${count.text} is too large`);
     if ((unit ?? 'PIECE') === 'PIECE' && thousandths % 1000n !== 0n) {
-      return this.add(path, 'not_whole', `${count.text} pieces is not a whole number; use a unit such as KILOGRAM`);
+      return this.add(
+        path,
+        'not_whole',
+        `${count.text} pieces is not a whole number; use a unit such as KILOGRAM`,
+      );
     }
     return { thousandths: Number(thousandths), text: count.text };
   }
@@ -234,7 +255,11 @@ class Reader {
   unit(value: unknown, path: string): Unit | undefined {
     if (value === undefined || value === null || value === '') return undefined;
     if (typeof value === 'string' && (UNITS as readonly string[]).includes(value)) return value as Unit;
-    return this.add(path, 'unknown_unit', `${JSON.stringify(value)} is not a unit; use one of ${UNITS.join(', ')}`);
+    return this.add(
+      path,
+      'unknown_unit',
+      `${JSON.stringify(value)} is not a unit; use one of ${UNITS.join(', ')}`,
+    );
   }
 
   url(value: unknown, path: string): string | undefined {
@@ -253,15 +278,22 @@ function readItem(reader: Reader, value: unknown, path: string): OrderItem | und
   reader.members(value, ITEM_MEMBERS, path);
   const before = reader.issues.length;
   const amount =
-    value['amount'] === undefined ? reader.add(`${path}.amount`, 'required', 'is required') : reader.amount(value['amount'], `${path}.amount`);
+    value['amount'] === undefined
+      ? reader.add(`${path}.amount`, 'required', 'is required')
+      : reader.amount(value['amount'], `${path}.amount`);
   const label = reader.text(value['label'], `${path}.label`, true, MAX_LABEL_LENGTH);
   const currency = reader.currency(value['currency'], `${path}.currency`);
   const taxRate = reader.taxRate(value['taxRate'], `${path}.taxRate`);
   const rawId = value['orderItemId'];
-  const orderItemId = reader.text(typeof rawId === 'number' ? String(rawId) : rawId, `${path}.orderItemId`, false);
+  const orderItemId = reader.text(
+    typeof rawId === 'number' ? String(rawId) : rawId,
+    `${path}.orderItemId`,
+    false,
+  );
   const unit = reader.unit(value['unit'], `${path}.unit`);
   const count = reader.count(value['count'], unit, `${path}.count`);
-  if (reader.issues.length > before || amount === undefined || label === undefined || count === undefined) return undefined;
+  if (reader.issues.length > before || amount === undefined || label === undefined || count === undefined)
+    return undefined;
   return {
     amount,
     label,
@@ -279,7 +311,9 @@ function readShippingOption(reader: Reader, value: unknown, path: string): Shipp
   const before = reader.issues.length;
   const id = reader.text(value['id'], `${path}.id`, true);
   const amount =
-    value['amount'] === undefined || value['amount'] === null ? undefined : reader.amount(value['amount'], `${path}.amount`);
+    value['amount'] === undefined || value['amount'] === null
+      ? undefined
+      : reader.amount(value['amount'], `${path}.amount`);
   const currency = reader.currency(value['currency'], `${path}.currency`);
   const taxRate = reader.taxRate(value['taxRate'], `${path}.taxRate`);
   if (reader.issues.length > before || id === undefined) return undefined;
@@ -310,7 +344,9 @@ function readConstraints(reader: Reader, value: unknown): OrderConstraints {
  * Reads and validates an order, collecting every problem rather than stopping at the first.
  * An order may have no items: a fixed-price widget's order lives in the gateway, not on the page.
  */
-export function parseOrder(input: unknown): { value: Order; error?: undefined } | { value?: undefined; error: OrderValidationError } {
+export function parseOrder(
+  input: unknown,
+): { value: Order; error?: undefined } | { value?: undefined; error: OrderValidationError } {
   const reader = new Reader();
   if (!isObject(input)) {
     reader.add('order', 'wrong_type', 'must be an object with widgetId and items');
@@ -325,33 +361,47 @@ export function parseOrder(input: unknown): { value: Order; error?: undefined } 
   const items: OrderItem[] = [];
   const rawItems = input['items'] ?? [];
   if (!Array.isArray(rawItems)) reader.add('items', 'wrong_type', 'must be an array of items');
-  else rawItems.forEach((raw, index) => {
-    const item = readItem(reader, raw, `items[${index}]`);
-    if (item) items.push(item);
-  });
+  else
+    rawItems.forEach((raw, index) => {
+      const item = readItem(reader, raw, `items[${index}]`);
+      if (item) items.push(item);
+    });
 
   const shippingOptions: ShippingOption[] = [];
   const rawOptions = input['shippingOptions'] ?? [];
-  if (!Array.isArray(rawOptions)) reader.add('shippingOptions', 'wrong_type', 'must be an array of shipping options');
+  if (!Array.isArray(rawOptions))
+    reader.add('shippingOptions', 'wrong_type', 'must be an array of shipping options');
   else {
     const seen = new Set<string>();
     rawOptions.forEach((raw, index) => {
       const option = readShippingOption(reader, raw, `shippingOptions[${index}]`);
       if (!option) return;
-      if (seen.has(option.id)) reader.add(`shippingOptions[${index}].id`, 'duplicate_id', `${JSON.stringify(option.id)} is used twice`);
+      if (seen.has(option.id))
+        reader.add(
+          `shippingOptions[${index}].id`,
+          'duplicate_id',
+          `${JSON.stringify(option.id)} is used twice`,
+        );
       seen.add(option.id);
       shippingOptions.push(option);
     });
   }
   const constraints = readConstraints(reader, input['constraints']);
 
-  const currencies = [...items, ...shippingOptions].map((entry) => entry.currency).filter((c) => c !== undefined);
+  const currencies = [...items, ...shippingOptions]
+    .map((entry) => entry.currency)
+    .filter((c) => c !== undefined);
   const currency = currencies[0];
   if (currencies.some((c) => c !== currency)) {
-    reader.add('currency', 'currency_mismatch', `an order takes one currency, and this one names ${[...new Set(currencies)].join(' and ')}`);
+    reader.add(
+      'currency',
+      'currency_mismatch',
+      `an order takes one currency, and this one names ${[...new Set(currencies)].join(' and ')}`,
+    );
   }
 
-  if (reader.issues.length > 0 || widgetId === undefined) return { error: new OrderValidationError(reader.issues) };
+  if (reader.issues.length > 0 || widgetId === undefined)
+    return { error: new OrderValidationError(reader.issues) };
   return {
     value: {
       input: input as unknown as OrderInput,
@@ -369,7 +419,9 @@ export function parseOrder(input: unknown): { value: Order; error?: undefined } 
  */
 export function parseTaxRate(value: unknown, path = 'taxRate'): TaxRate {
   const reader = new Reader();
-  const rate = reader.taxRate(value, path) ?? (reader.issues.length ? undefined : reader.add(path, 'required', 'is required'));
+  const rate =
+    reader.taxRate(value, path) ??
+    (reader.issues.length ? undefined : reader.add(path, 'required', 'is required'));
   if (!rate) throw new OrderValidationError(reader.issues);
   return rate;
 }

@@ -20,7 +20,9 @@ function given(value: unknown): string {
 }
 
 function amount(value: unknown): string {
-  return value === undefined || value === null || value === '' ? '' : formatMinorUnits(parseMinorUnits(value));
+  return value === undefined || value === null || value === ''
+    ? ''
+    : formatMinorUnits(parseMinorUnits(value));
 }
 
 function decimal(value: unknown): string {
@@ -44,7 +46,12 @@ export function orderSignatureInput(order: OrderInput, options: SignatureInputOp
   const { error } = parseOrder(order);
   if (error) throw error;
   const countForm = options.countForm ?? 'as-given';
-  const parts = [given(order.widgetId), given(order.language), given(order.backToMerchantUrl), given(order.orderId)];
+  const parts = [
+    given(order.widgetId),
+    given(order.language),
+    given(order.backToMerchantUrl),
+    given(order.orderId),
+  ];
   for (const item of order.items ?? []) {
     parts.push(
       amount(item.amount),

@@ -50,7 +50,11 @@ export class PricingError extends SvcError<PricingErrorCode> {}
 const ONE = { thousandths: 1000, text: '1' } as const;
 
 /** The total and tax of one line: `amount` per unit (gross) times `count`, at `rate`. */
-export function lineAmounts(amount: MinorUnits, count: Quantity, rate: TaxRate): { total: MinorUnits; tax: MinorUnits } {
+export function lineAmounts(
+  amount: MinorUnits,
+  count: Quantity,
+  rate: TaxRate,
+): { total: MinorUnits; tax: MinorUnits } {
   const total = divideRoundHalfUp(BigInt(amount) * BigInt(count.thousandths), 1000n);
   const tax = divideRoundHalfUp(total * BigInt(rate.ppm), 1_000_000n + BigInt(rate.ppm));
   return { total: Number(total), tax: Number(tax) };
@@ -77,11 +81,17 @@ export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: Cho
   if (shipping) {
     const option = order.shippingOptions.find((candidate) => candidate.id === shipping.id);
     if (!option) {
-      throw new PricingError('unknown_shipping_option', `Shipping option ${JSON.stringify(shipping.id)} is not in the order`);
+      throw new PricingError(
+        'unknown_shipping_option',
+        `Shipping option ${JSON.stringify(shipping.id)} is not in the order`,
+      );
     }
     const amount = option.amount ?? shipping.amount;
     if (amount === undefined) {
-      throw new PricingError('shipping_not_priced', `Shipping option ${JSON.stringify(shipping.id)} has no price yet`);
+      throw new PricingError(
+        'shipping_not_priced',
+        `Shipping option ${JSON.stringify(shipping.id)} has no price yet`,
+      );
     }
     const taxRate = option.taxRate ?? shipping.taxRate ?? defaults.taxRate;
     lines.push({

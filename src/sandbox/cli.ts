@@ -9,7 +9,8 @@ import { CliArgsError, parseCliArgs } from './cli-args.js';
 import { startSandbox } from './sandbox.js';
 
 const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 
 async function main(): Promise<void> {
   const request = parseCliArgs(process.argv.slice(2));
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
   }
   for (const merchant of sandbox.config.merchants) {
     for (const widget of merchant.widgets) {
-      console.log(`  widget ${widget.id}  ${widget.type} ${widget.validation}${widget.collectCustomerData ? ' full checkout' : ''}  (${merchant.id})`);
+      console.log(
+        `  widget ${widget.id}  ${widget.type} ${widget.validation}${widget.collectCustomerData ? ' full checkout' : ''}  (${merchant.id})`,
+      );
     }
   }
   let stopping = false;

@@ -196,13 +196,12 @@ export class ConfigError extends SvcError<ConfigErrorCode> {
 /** The schema file, published at the package root; `src/sandbox` and `dist/sandbox` both sit two levels down. */
 const SCHEMA_URL = new URL('../../sandbox-config.schema.json', import.meta.url);
 
-const HTTP_URL_MESSAGE = 'must be an absolute http(s) URL such as https://shop.example/path';
 const FORMAT_MESSAGES: Record<string, string> = {
   uuid: 'must be a UUID such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427',
   currency: 'must be an ISO 4217 currency code in capitals, such as EUR',
   origin:
     'must be an origin: scheme, host and port only, such as https://shop.example or http://localhost:5173',
-  'http-url': HTTP_URL_MESSAGE,
+  'http-url': 'must be an absolute http(s) URL such as https://shop.example/path',
 };
 
 function isHttpUrl(text: string): boolean {
@@ -268,8 +267,10 @@ function schemaIssue(error: ErrorObject): ConfigIssue {
         message: `must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`,
       };
     case 'type': {
-      const types = String(params['type']).split(',');
-      return { path: fieldPath(error.instancePath), message: `must be a ${types.join(' or a ')}` };
+      const types = String(params['type'])
+        .split(',')
+        .map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`);
+      return { path: fieldPath(error.instancePath), message: `must be ${types.join(' or ')}` };
     }
     case 'format':
       return {
@@ -281,7 +282,7 @@ function schemaIssue(error: ErrorObject): ConfigIssue {
     case 'minItems':
       return {
         path: fieldPath(error.instancePath),
-        message: `must list at least ${String(params['limit'])}`,
+        message: `must list at least ${String(params['limit'])} entry`,
       };
     default:
       return { path: fieldPath(error.instancePath), message: error.message ?? `fails ${error.keyword}` };

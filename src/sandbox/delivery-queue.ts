@@ -109,7 +109,7 @@ export interface DeliveryQueue {
   deliveries(key: string): Delivery[];
   /** How many deliveries are waiting or in flight. */
   readonly pendingCount: number;
-  /** Resolves once nothing is waiting or in flight (or the queue is closed). */
+  /** Resolves once nothing is waiting or in flight (or the queue is closed); keeps the process alive till then. */
   idle(): Promise<void>;
   /** Stops starting attempts and resolves once those in flight have been recorded. */
   close(): Promise<void>;
@@ -121,22 +121,21 @@ export class DeliveryQueueError extends SvcError<'closed'> {}
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * When further attempts are due, given when the first one was made: `first + base x (2^k - 1)` for attempt k,
- * so the intervals are base, 2 x base, 4 x base, ... When those do not fit before `deadline`, the base shrinks
- * so that the last attempt still falls on or before it. Anchoring on the first attempt keeps slow answers from
- * pushing the schedule past the deadline.
+ * How long to wait after a failed attempt: `base x 2^done`, where `done` further attempts were made already,
+ * so the intervals are base, 2 x base, 4 x base, ... When the attempts still to come would not fit before
+ * `deadline`, the base shrinks so that they do: the last one still falls on or before it. Measured from the
+ * failure, an interval is what the merchant sees, however slowly it answered.
  */
-export function retrySchedule(
-  firstAttemptAt: number,
+export function retryDelay(
+  failedAt: number,
   deadline: number,
   retryBaseMs: number,
+  furtherDone: number,
   maxFurtherAttempts: number,
-): number[] {
-  const span = 2 ** maxFurtherAttempts - 1;
-  const base = Math.min(retryBaseMs, Math.max(0, deadline - firstAttemptAt) / span);
-  return Array.from({ length: maxFurtherAttempts }, (_, index) =>
-    Math.floor(firstAttemptAt + base * (2 ** (index + 1) - 1)),
-  );
+): number {
+  const remainingSpan = 2 ** maxFurtherAttempts - 2 ** furtherDone;
+  const base = Math.min(retryBaseMs, Math.max(0, deadline - failedAt) / remainingSpan);
+  return Math.floor(base * 2 ** furtherDone);
 }
 
 /** Starts the queue, resuming every delivery left pending in the store. */
@@ -255,6 +254,7 @@ class Queue implements DeliveryQueue {
 
   idle(): Promise<void> {
     if (this.closed || this.pending === 0) return Promise.resolve();
+    this.timer?.ref();
     return new Promise((resolveIdle) => this.idleWaiters.push(resolveIdle));
   }
 
@@ -299,7 +299,8 @@ class Queue implements DeliveryQueue {
       },
       Math.max(0, next.at - now),
     );
-    this.timer.unref();
+    // The queue alone does not keep the process alive, unless someone is waiting for it to drain.
+    if (this.idleWaiters.length === 0) this.timer.unref();
   }
 
   private attempt(key: string, now: number): void {
@@ -345,10 +346,10 @@ class Queue implements DeliveryQueue {
       return;
     }
     const deadline = delivery.createdAt + this.maxAgeMs;
-    const planned = retrySchedule(attempts[0]!.at, deadline, this.retryBaseMs, this.maxFurtherAttempts)[
-      furtherDone
-    ]!;
-    const nextAttemptAt = Math.max(planned, finishedAt);
+    // Planned a little before the deadline, so that a timer firing late does not make the last attempt too late.
+    const planTo = deadline - Math.min(this.maxAgeMs * 0.02, 60_000);
+    const nextAttemptAt =
+      finishedAt + retryDelay(finishedAt, planTo, this.retryBaseMs, furtherDone, this.maxFurtherAttempts);
     if (nextAttemptAt > deadline) {
       this.giveUp({ ...delivery, attempts }, 'expired', finishedAt);
       return;

@@ -57,7 +57,12 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promi
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -70,7 +75,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(res, error.status, {
-    error: { code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) },
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.field !== undefined && { field: error.field }),
+    },
   });
 }
 

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { checkCardConstraints, validateCardNumber, validateCvc, validateExpiry } from '../core/card.js';
-import type { LegacyOrderStatus, NotificationItem, PurchaseNotification, ShippingCostResponse } from '../core/legacy-callbacks.js';
+import type {
+  LegacyOrderStatus,
+  NotificationItem,
+  PurchaseNotification,
+  ShippingCostResponse,
+} from '../core/legacy-callbacks.js';
 import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
 import { type Order, type OrderInput, parseOrder, parseTaxRate } from '../core/order.js';
@@ -32,7 +37,12 @@ export interface ShippingChoice {
   amount: MinorUnits;
   type: 'ADDRESS' | 'PICKUP_POINT';
   address: { city: string; address: string; postalCode: string; country: string | null } | null;
-  pickupPoint: { externalId: string; name: string; comments: string | null; serviceHours: string | null } | null;
+  pickupPoint: {
+    externalId: string;
+    name: string;
+    comments: string | null;
+    serviceHours: string | null;
+  } | null;
   contactPhone: string | null;
 }
 
@@ -129,7 +139,13 @@ export interface LegacyOrdersDeps {
   now: () => Date;
 }
 
-const FINAL: ReadonlySet<OrderState> = new Set(['PAID', 'FAILED', 'CANCELLED', 'REFUNDED', 'PARTIALLY_REFUNDED']);
+const FINAL: ReadonlySet<OrderState> = new Set([
+  'PAID',
+  'FAILED',
+  'CANCELLED',
+  'REFUNDED',
+  'PARTIALLY_REFUNDED',
+]);
 
 function orderOf(record: OrderRecord): Order {
   const { value, error } = parseOrder(record.input);
@@ -149,7 +165,12 @@ export class LegacyOrders {
       const widget = merchant.widgets.find((candidate) => candidate.id === widgetId);
       if (widget) return { merchant, widget };
     }
-    throw new HttpError(404, 'unknown_widget', `No widget ${JSON.stringify(widgetId)}; check the widget-id attribute`, 'widgetId');
+    throw new HttpError(
+      404,
+      'unknown_widget',
+      `No widget ${JSON.stringify(widgetId)}; check the widget-id attribute`,
+      'widgetId',
+    );
   }
 
   merchant(merchantId: string): MerchantConfig {
@@ -159,14 +180,26 @@ export class LegacyOrders {
   }
 
   defaults(merchant: MerchantConfig): OrderDefaults {
-    return { currency: merchant.defaults.currency, taxRate: parseTaxRate(merchant.defaults.taxRate, 'defaults.taxRate') };
+    return {
+      currency: merchant.defaults.currency,
+      taxRate: parseTaxRate(merchant.defaults.taxRate, 'defaults.taxRate'),
+    };
   }
 
   /** The priced fixed order of an INSTANT widget, for the frame to show before an order exists. */
-  fixedOrderSummary(widgetId: string): { currency: string; total: string; tax: string; lines: Array<{ label: string; total: string }> } {
+  fixedOrderSummary(widgetId: string): {
+    currency: string;
+    total: string;
+    tax: string;
+    lines: Array<{ label: string; total: string }>;
+  } {
     const { merchant, widget } = this.widget(widgetId);
-    if (widget.type !== 'INSTANT') throw new HttpError(400, 'not_fixed_price', 'Only fixed-price widgets have a fixed order');
-    const priced = priceOrder(orderOf({ input: { widgetId, ...widget.order } } as OrderRecord), this.defaults(merchant));
+    if (widget.type !== 'INSTANT')
+      throw new HttpError(400, 'not_fixed_price', 'Only fixed-price widgets have a fixed order');
+    const priced = priceOrder(
+      orderOf({ input: { widgetId, ...widget.order } } as OrderRecord),
+      this.defaults(merchant),
+    );
     return {
       currency: priced.currency,
       total: formatMinorUnits(priced.total),
@@ -203,8 +236,10 @@ export class LegacyOrders {
     customer?: Partial<CustomerData>;
   }): Promise<OrderRecord> {
     const raw = request.order;
-    const widgetId = typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
-    if (typeof widgetId !== 'string') throw new HttpError(400, 'invalid_order', 'order.widgetId is required', 'order.widgetId');
+    const widgetId =
+      typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
+    if (typeof widgetId !== 'string')
+      throw new HttpError(400, 'invalid_order', 'order.widgetId is required', 'order.widgetId');
     const { merchant, widget } = this.widget(widgetId);
     if (request.pageOrigin !== undefined && !merchant.allowedOrigins.includes(request.pageOrigin)) {
       throw new HttpError(
@@ -216,12 +251,22 @@ export class LegacyOrders {
     }
     const { value: parsed, error } = parseOrder(raw);
     if (error) {
-      throw new HttpError(400, 'invalid_order', error.message, error.issues[0] ? `order.${error.issues[0].path}` : 'order');
+      throw new HttpError(
+        400,
+        'invalid_order',
+        error.message,
+        error.issues[0] ? `order.${error.issues[0].path}` : 'order',
+      );
     }
     let input = parsed.input;
     if (widget.type === 'INSTANT') {
       if (parsed.items.length > 0 || parsed.shippingOptions.length > 0) {
-        throw new HttpError(400, 'invalid_order', 'A fixed-price widget takes its order from the gateway; give no items', 'order.items');
+        throw new HttpError(
+          400,
+          'invalid_order',
+          'A fixed-price widget takes its order from the gateway; give no items',
+          'order.items',
+        );
       }
       // The fixed order comes from the gateway; the page adds only what the merchant may set per page.
       const { language, orderId, backToMerchantUrl } = parsed.input;
@@ -234,9 +279,15 @@ export class LegacyOrders {
       };
     } else {
       if (parsed.items.length === 0) {
-        throw new HttpError(400, 'invalid_order', 'The order has no items; give amount and label, or an order with items', 'order.items');
+        throw new HttpError(
+          400,
+          'invalid_order',
+          'The order has no items; give amount and label, or an order with items',
+          'order.items',
+        );
       }
-      if (widget.validation === 'SIGNATURE') this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
+      if (widget.validation === 'SIGNATURE')
+        this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
     const order = orderOf({ input } as OrderRecord);
     const record: OrderRecord = {
@@ -262,22 +313,49 @@ export class LegacyOrders {
       refunds: [],
       total: priceOrder(order, this.defaults(merchant)).total,
     };
-    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK') await this.askMerchantToApprove(merchant, record);
+    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK')
+      await this.askMerchantToApprove(merchant, record);
     this.orders.put(record.id, record);
     return record;
   }
 
-  private checkSignature(merchant: MerchantConfig, input: OrderInput, signature?: string, certificateName?: string): void {
-    if (!signature) throw new HttpError(401, 'signature_missing', 'This widget takes signed orders; set the signature attribute', 'signature');
+  private checkSignature(
+    merchant: MerchantConfig,
+    input: OrderInput,
+    signature?: string,
+    certificateName?: string,
+  ): void {
+    if (!signature)
+      throw new HttpError(
+        401,
+        'signature_missing',
+        'This widget takes signed orders; set the signature attribute',
+        'signature',
+      );
     if (!certificateName) {
-      throw new HttpError(401, 'certificate_missing', 'Name the certificate that signed the order in certificate-name', 'certificateName');
+      throw new HttpError(
+        401,
+        'certificate_missing',
+        'Name the certificate that signed the order in certificate-name',
+        'certificateName',
+      );
     }
     const certificate = merchant.certificates.find((candidate) => candidate.name === certificateName);
     if (!certificate) {
-      throw new HttpError(401, 'unknown_certificate', `The merchant has no certificate named ${JSON.stringify(certificateName)}`, 'certificateName');
+      throw new HttpError(
+        401,
+        'unknown_certificate',
+        `The merchant has no certificate named ${JSON.stringify(certificateName)}`,
+        'certificateName',
+      );
     }
     if (certificate.revoked) {
-      throw new HttpError(401, 'certificate_revoked', `The certificate ${JSON.stringify(certificateName)} is revoked`, 'certificateName');
+      throw new HttpError(
+        401,
+        'certificate_revoked',
+        `The certificate ${JSON.stringify(certificateName)} is revoked`,
+        'certificateName',
+      );
     }
     if (!verifyOrderSignature(input, signature, certificate.pem)) {
       throw new HttpError(
@@ -292,18 +370,27 @@ export class LegacyOrders {
   private async askMerchantToApprove(merchant: MerchantConfig, record: OrderRecord): Promise<void> {
     const url = merchant.callbacks.orderVerificationUrl!;
     const token = signOrderVerificationToken(
-      { orderId: record.id, externalOrderId: record.input.orderId ?? null, iat: Math.floor(this.deps.now().getTime() / 1000) },
+      {
+        orderId: record.id,
+        externalOrderId: record.input.orderId ?? null,
+        iat: Math.floor(this.deps.now().getTime() / 1000),
+      },
       this.deps.servicePrivateKeyPem,
     );
     let answer: { status: number; body: string };
     try {
       answer = await this.deps.callMerchant(url, token, 'application/jose');
     } catch (error) {
-      throw new HttpError(502, 'verification_unreachable', `The merchant's order verification URL did not answer: ${(error as Error).message}`);
+      throw new HttpError(
+        502,
+        'verification_unreachable',
+        `The merchant's order verification URL did not answer: ${(error as Error).message}`,
+      );
     }
     let approved = false;
     try {
-      approved = answer.status === 200 && (JSON.parse(answer.body) as { approved?: unknown }).approved === true;
+      approved =
+        answer.status === 200 && (JSON.parse(answer.body) as { approved?: unknown }).approved === true;
     } catch {}
     if (!approved) throw new HttpError(403, 'order_rejected', 'The merchant did not approve this order');
   }
@@ -370,20 +457,45 @@ export class LegacyOrders {
     const { widget } = this.widget(record.widgetId);
     const order = orderOf(record);
     const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
-    if (!option) throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(request.optionId)}`, 'optionId');
+    if (!option)
+      throw new HttpError(
+        400,
+        'unknown_shipping_option',
+        `No shipping option ${JSON.stringify(request.optionId)}`,
+        'optionId',
+      );
     const currency = order.currency ?? merchant.defaults.currency;
     if (option.amount !== undefined) return { amount: formatMinorUnits(option.amount), currency };
     const url = merchant.callbacks.shippingCostUrl;
-    if (!url) throw new HttpError(409, 'no_shipping_cost_url', 'The merchant has no shipping cost URL to price this option');
-    const pickup = request.pickupPointId ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId) : undefined;
+    if (!url)
+      throw new HttpError(
+        409,
+        'no_shipping_cost_url',
+        'The merchant has no shipping cost URL to price this option',
+      );
+    const pickup = request.pickupPointId
+      ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId)
+      : undefined;
     if (request.pickupPointId && !pickup) {
-      throw new HttpError(400, 'unknown_pickup_point', `No pickup point ${JSON.stringify(request.pickupPointId)}`, 'pickupPointId');
+      throw new HttpError(
+        400,
+        'unknown_pickup_point',
+        `No pickup point ${JSON.stringify(request.pickupPointId)}`,
+        'pickupPointId',
+      );
     }
     const body = JSON.stringify({
       order_id: record.id,
-      order_items: order.items.map((item, index) => ({ reference: item.orderItemId ?? String(index + 1), quantity: item.count.text })),
+      order_items: order.items.map((item, index) => ({
+        reference: item.orderItemId ?? String(index + 1),
+        quantity: item.count.text,
+      })),
       shipping_method_id: option.id,
-      address: { city: request.address.city, address: request.address.address, postal_code: request.address.postalCode },
+      address: {
+        city: request.address.city,
+        address: request.address.address,
+        postal_code: request.address.postalCode,
+      },
       ...(pickup && {
         pickup_point: {
           external_id: pickup.externalId,
@@ -397,9 +509,18 @@ export class LegacyOrders {
     try {
       answer = await this.deps.callMerchant(url, body, 'application/json');
     } catch (error) {
-      throw new HttpError(502, 'shipping_cost_unreachable', `The merchant's shipping cost URL did not answer: ${(error as Error).message}`);
+      throw new HttpError(
+        502,
+        'shipping_cost_unreachable',
+        `The merchant's shipping cost URL did not answer: ${(error as Error).message}`,
+      );
     }
-    if (answer.status !== 200) throw new HttpError(502, 'shipping_cost_refused', `The merchant's shipping cost URL answered ${answer.status}`);
+    if (answer.status !== 200)
+      throw new HttpError(
+        502,
+        'shipping_cost_refused',
+        `The merchant's shipping cost URL answered ${answer.status}`,
+      );
     let quote: ShippingCostResponse;
     let amount: MinorUnits;
     try {
@@ -407,10 +528,18 @@ export class LegacyOrders {
       amount = parseMinorUnits(quote.amount);
       if (amount < 0) throw new Error('negative amount');
     } catch (error) {
-      throw new HttpError(502, 'shipping_cost_malformed', `The merchant's shipping cost answer is not {amount}: ${(error as Error).message}`);
+      throw new HttpError(
+        502,
+        'shipping_cost_malformed',
+        `The merchant's shipping cost answer is not {amount}: ${(error as Error).message}`,
+      );
     }
     if (quote.currency !== undefined && quote.currency !== currency) {
-      throw new HttpError(502, 'shipping_cost_malformed', `The merchant quoted ${quote.currency} for an order in ${currency}`);
+      throw new HttpError(
+        502,
+        'shipping_cost_malformed',
+        `The merchant quoted ${quote.currency} for an order in ${currency}`,
+      );
     }
     this.orders.update(id, (current) => ({
       ...current,
@@ -435,7 +564,8 @@ export class LegacyOrders {
   pay(id: string, request: PaymentRequest): PaymentResult {
     const record = this.get(id);
     const earlier = record.idempotency[request.idempotencyKey];
-    if (earlier !== undefined || FINAL.has(record.state) || record.state === 'CHALLENGE') return this.result(record);
+    if (earlier !== undefined || FINAL.has(record.state) || record.state === 'CHALLENGE')
+      return this.result(record);
 
     const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
@@ -455,14 +585,18 @@ export class LegacyOrders {
         'card.number',
       );
     }
-    const constraint = checkCardConstraints({ scheme: card.scheme, brand: card.brand, issuer: card.issuer }, order.constraints);
+    const constraint = checkCardConstraints(
+      { scheme: card.scheme, brand: card.brand, issuer: card.issuer },
+      order.constraints,
+    );
     if (!constraint.ok) throw new HttpError(400, 'card_not_accepted', constraint.message, 'card.number');
 
     const customer = { ...record.customer, ...definedOnly(request.customer ?? {}) };
     const shipping = this.shippingChoice(record, order, widget, request.shipping);
     if (widget.collectCustomerData) {
       for (const field of ['firstName', 'lastName', 'email'] as const) {
-        if (!customer[field]) throw new HttpError(400, 'customer_required', `customer.${field} is required`, `customer.${field}`);
+        if (!customer[field])
+          throw new HttpError(400, 'customer_required', `customer.${field} is required`, `customer.${field}`);
       }
       if (order.shippingOptions.length > 0 && !shipping) {
         throw new HttpError(400, 'shipping_required', 'Choose a shipping option', 'shipping.optionId');
@@ -475,7 +609,9 @@ export class LegacyOrders {
       cardLast4: number.number.slice(-4),
       scheme: card.scheme,
       result: card.outcome.kind,
-      ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error' ? { errorCode: card.outcome.code } : {}),
+      ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error'
+        ? { errorCode: card.outcome.code }
+        : {}),
     };
     const updated: OrderRecord = {
       ...record,
@@ -497,7 +633,12 @@ export class LegacyOrders {
         });
       case 'challenge': {
         const challengeId = randomUUID();
-        this.orders.put(id, { ...updated, state: 'CHALLENGE', challengeId, payment: { method, reference: attempt.id } });
+        this.orders.put(id, {
+          ...updated,
+          state: 'CHALLENGE',
+          challengeId,
+          payment: { method, reference: attempt.id },
+        });
         return this.result(this.get(id));
       }
       case 'processing_error': {
@@ -524,16 +665,32 @@ export class LegacyOrders {
   cancel(id: string): PaymentResult {
     const record = this.get(id);
     if (FINAL.has(record.state)) return this.result(record);
-    return this.finish(record, 'CANCELLED', { method: record.payment?.method ?? 'CARD', reference: record.payment?.reference ?? '' });
+    return this.finish(record, 'CANCELLED', {
+      method: record.payment?.method ?? 'CARD',
+      reference: record.payment?.reference ?? '',
+    });
   }
 
   /** A refund through merchant API v2: never more than was paid, and the order's state follows. */
-  refund(record: OrderRecord, request: { amount: MinorUnits; reason: string; note: string }): { refund: Refund; record: OrderRecord } {
+  refund(
+    record: OrderRecord,
+    request: { amount: MinorUnits; reason: string; note: string },
+  ): { refund: Refund; record: OrderRecord } {
     if (record.state !== 'PAID' && record.state !== 'PARTIALLY_REFUNDED') {
-      throw new HttpError(409, 'not_refundable', `Only paid orders can be refunded; this one is ${record.state}`);
+      throw new HttpError(
+        409,
+        'not_refundable',
+        `Only paid orders can be refunded; this one is ${record.state}`,
+      );
     }
     const refundable = record.total - record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
-    if (request.amount <= 0) throw new HttpError(400, 'invalid_amount', 'refundRequest.amount must be greater than 0', 'refundRequest.amount');
+    if (request.amount <= 0)
+      throw new HttpError(
+        400,
+        'invalid_amount',
+        'refundRequest.amount must be greater than 0',
+        'refundRequest.amount',
+      );
     if (request.amount > refundable) {
       throw new HttpError(
         409,
@@ -552,7 +709,8 @@ export class LegacyOrders {
   apiView(record: OrderRecord): MerchantApiV2Order {
     const merchant = this.merchant(record.merchantId);
     const refunded = record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
-    const paid = record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
+    const paid =
+      record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
     const notification = this.notification(record, merchant);
     return {
       id: record.id,
@@ -576,14 +734,32 @@ export class LegacyOrders {
   ): ShippingChoice | null {
     if (!request) return record.shipping;
     const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
-    if (!option) throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(request.optionId)}`, 'shipping.optionId');
+    if (!option)
+      throw new HttpError(
+        400,
+        'unknown_shipping_option',
+        `No shipping option ${JSON.stringify(request.optionId)}`,
+        'shipping.optionId',
+      );
     const amount = option.amount ?? record.quotes[option.id]?.amount;
     if (amount === undefined) {
-      throw new HttpError(409, 'shipping_not_priced', `Shipping option ${option.id} has no price yet; ask for a quote first`, 'shipping.optionId');
+      throw new HttpError(
+        409,
+        'shipping_not_priced',
+        `Shipping option ${option.id} has no price yet; ask for a quote first`,
+        'shipping.optionId',
+      );
     }
-    const pickup = request.pickupPointId ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId) : undefined;
+    const pickup = request.pickupPointId
+      ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId)
+      : undefined;
     if (request.pickupPointId && !pickup) {
-      throw new HttpError(400, 'unknown_pickup_point', `No pickup point ${JSON.stringify(request.pickupPointId)}`, 'shipping.pickupPointId');
+      throw new HttpError(
+        400,
+        'unknown_pickup_point',
+        `No pickup point ${JSON.stringify(request.pickupPointId)}`,
+        'shipping.pickupPointId',
+      );
     }
     return {
       optionId: option.id,
@@ -599,7 +775,12 @@ export class LegacyOrders {
           }
         : null,
       pickupPoint: pickup
-        ? { externalId: pickup.externalId, name: pickup.name, comments: pickup.comments ?? null, serviceHours: pickup.serviceHours ?? null }
+        ? {
+            externalId: pickup.externalId,
+            name: pickup.name,
+            comments: pickup.comments ?? null,
+            serviceHours: pickup.serviceHours ?? null,
+          }
         : null,
       contactPhone: request.contactPhone ?? null,
     };
@@ -607,19 +788,33 @@ export class LegacyOrders {
 
   private result(record: OrderRecord): PaymentResult {
     const order = this.view(record);
-    if (record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED') return { state: 'PAID', order };
+    if (record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED')
+      return { state: 'PAID', order };
     if (record.state === 'CHALLENGE') return { state: 'CHALLENGE', order, challengeId: record.challengeId! };
     if (record.state === 'CANCELLED') return { state: 'CANCELLED', order };
-    const error = record.payment?.error ?? { code: record.state.toLowerCase(), message: `The order is ${record.state}` };
+    const error = record.payment?.error ?? {
+      code: record.state.toLowerCase(),
+      message: `The order is ${record.state}`,
+    };
     if (record.state === 'CREATED') return { state: 'RETRY', order, error };
     return { state: 'FAILED', order, error };
   }
 
   /** Moves an order to a final state and queues its signed notification, in one transaction. */
-  private finish(record: OrderRecord, state: 'PAID' | 'FAILED' | 'CANCELLED', payment: NonNullable<OrderRecord['payment']>): PaymentResult {
+  private finish(
+    record: OrderRecord,
+    state: 'PAID' | 'FAILED' | 'CANCELLED',
+    payment: NonNullable<OrderRecord['payment']>,
+  ): PaymentResult {
     const merchant = this.merchant(record.merchantId);
     const now = this.deps.now().toISOString();
-    const updated: OrderRecord = { ...record, state, payment, challengeId: null, paidAt: state === 'PAID' ? now : record.paidAt };
+    const updated: OrderRecord = {
+      ...record,
+      state,
+      payment,
+      challengeId: null,
+      paidAt: state === 'PAID' ? now : record.paidAt,
+    };
     const body = JSON.stringify(this.notification(updated, merchant));
     this.deps.store.transaction(() => {
       this.orders.put(updated.id, updated);
@@ -627,7 +822,10 @@ export class LegacyOrders {
         key: updated.id,
         url: merchant.callbacks.notificationUrl,
         method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-svc-signature': signBody(body, this.deps.servicePrivateKeyPem) },
+        headers: {
+          'content-type': 'application/json',
+          'x-svc-signature': signBody(body, this.deps.servicePrivateKeyPem),
+        },
         body,
         acceptStatus: 'exactly-200',
       });
@@ -648,7 +846,8 @@ export class LegacyOrders {
       unit: line.unit,
       type: line.type === 'SHIPPING' ? 'SHIPPING' : 'UNKNOWN',
     }));
-    const paymentStatus = record.state === 'PAID' ? 'SUCCEEDED' : record.state === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    const paymentStatus =
+      record.state === 'PAID' ? 'SUCCEEDED' : record.state === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
     const shipping = record.shipping;
     return {
       id: record.id,
@@ -661,7 +860,9 @@ export class LegacyOrders {
         phone_number: record.customer.phone,
       },
       payment: {
-        accountStatementReference: record.payment?.reference ? `SVC-${record.payment.reference.slice(0, 8).toUpperCase()}` : null,
+        accountStatementReference: record.payment?.reference
+          ? `SVC-${record.payment.reference.slice(0, 8).toUpperCase()}`
+          : null,
         method: record.payment?.method ?? null,
         status: paymentStatus,
         ...(record.payment?.error && { error: record.payment.error }),
@@ -702,5 +903,7 @@ export class LegacyOrders {
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+  ) as Partial<T>;
 }

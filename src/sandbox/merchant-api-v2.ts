@@ -5,7 +5,14 @@
 import { formatMinorUnits, parseMinorUnits } from '../core/money.js';
 import { verifyHttpSignature } from '../server/index.js';
 import type { MerchantConfig } from './config.js';
-import { HttpError, parseJsonObject, type RequestContext, type Router, requireString, sendJson } from './http.js';
+import {
+  HttpError,
+  parseJsonObject,
+  type RequestContext,
+  type Router,
+  requireString,
+  sendJson,
+} from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 
 const MAX_SKEW_SECONDS = 300;
@@ -16,10 +23,15 @@ function header(context: RequestContext, name: string): string | undefined {
 }
 
 /** Checks API key, HTTP signature and key id; answers 401 naming what failed. */
-async function authenticate(context: RequestContext, merchant: MerchantConfig, now: () => Date): Promise<Buffer> {
+async function authenticate(
+  context: RequestContext,
+  merchant: MerchantConfig,
+  now: () => Date,
+): Promise<Buffer> {
   const apiKey = header(context, 'x-svc-api-key');
   if (!apiKey) throw new HttpError(401, 'api_key_missing', 'Send the API key in X-Svc-Api-Key');
-  if (apiKey !== merchant.apiKey) throw new HttpError(401, 'api_key_invalid', 'X-Svc-Api-Key is not this merchant\'s API key');
+  if (apiKey !== merchant.apiKey)
+    throw new HttpError(401, 'api_key_invalid', "X-Svc-Api-Key is not this merchant's API key");
   const rawBody = await context.rawBody();
   const result = verifyHttpSignature(
     {
@@ -28,14 +40,19 @@ async function authenticate(context: RequestContext, merchant: MerchantConfig, n
       headers: context.req.headers,
       rawBody,
     },
-    (keyId) => merchant.certificates.find((certificate) => certificate.name === keyId && !certificate.revoked)?.pem,
+    (keyId) =>
+      merchant.certificates.find((certificate) => certificate.name === keyId && !certificate.revoked)?.pem,
     { now: now(), maxSkewSeconds: MAX_SKEW_SECONDS },
   );
   if (!result.ok) throw new HttpError(401, result.code, result.message);
   if (context.req.method !== 'GET') {
     const keyId = header(context, 'x-svc-key-id');
     if (keyId !== result.keyId) {
-      throw new HttpError(401, 'key_id_mismatch', 'X-Svc-Key-ID must name the certificate that signed the request');
+      throw new HttpError(
+        401,
+        'key_id_mismatch',
+        'X-Svc-Key-ID must name the certificate that signed the request',
+      );
     }
   }
   return rawBody;
@@ -51,7 +68,8 @@ export function mountMerchantApiV2(router: Router, orders: LegacyOrders, now: ()
     const { merchant, orderId } = find(context);
     await authenticate(context, merchant, now);
     const record = orders.findForMerchant(merchant.id, orderId);
-    if (!record) throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
+    if (!record)
+      throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
     sendJson(context.res, 200, orders.apiView(record));
   });
 
@@ -60,19 +78,30 @@ export function mountMerchantApiV2(router: Router, orders: LegacyOrders, now: ()
     const body = parseJsonObject(await authenticate(context, merchant, now));
     const request = body['refundRequest'];
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      throw new HttpError(400, 'invalid_request', 'refundRequest is required and must be an object', 'refundRequest');
+      throw new HttpError(
+        400,
+        'invalid_request',
+        'refundRequest is required and must be an object',
+        'refundRequest',
+      );
     }
     const fields = request as Record<string, unknown>;
     let amount: number;
     try {
       amount = parseMinorUnits(fields['amount']);
     } catch (error) {
-      throw new HttpError(400, 'invalid_amount', `refundRequest.amount: ${(error as Error).message}`, 'refundRequest.amount');
+      throw new HttpError(
+        400,
+        'invalid_amount',
+        `refundRequest.amount: ${(error as Error).message}`,
+        'refundRequest.amount',
+      );
     }
     const reason = requireString(fields, 'reason', 'refundRequest.reason');
     const note = typeof fields['note'] === 'string' ? fields['note'] : '';
     const record = orders.findForMerchant(merchant.id, orderId);
-    if (!record) throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
+    if (!record)
+      throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
     const { refund, record: updated } = orders.refund(record, { amount, reason, note });
     const view = orders.apiView(updated);
     sendJson(context.res, 201, {

@@ -104,13 +104,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const router = new Router();
   router.on('GET', '/sandbox/health', ({ res }) => sendJson(res, 200, { ok: true }));
   router.on('GET', '/sandbox/service-certificate.pem', ({ res }) => {
-    res.writeHead(200, { 'content-type': 'application/x-pem-file', 'content-disposition': 'attachment; filename="svc-sandbox.pem"' });
+    res.writeHead(200, {
+      'content-type': 'application/x-pem-file',
+      'content-disposition': 'attachment; filename="svc-sandbox.pem"',
+    });
     res.end(serviceKeys.certificatePem);
   });
   router.on('POST', '/sandbox/merchants/:merchantId/connection-test', async (context) => {
     const merchant = orders.merchant(context.params['merchantId']!);
     if (context.req.headers['x-svc-api-key'] !== merchant.apiKey) {
-      throw new HttpError(401, 'api_key_invalid', 'Send the merchant\'s API key in X-Svc-Api-Key');
+      throw new HttpError(401, 'api_key_invalid', "Send the merchant's API key in X-Svc-Api-Key");
     }
     sendJson(context.res, 200, await connectionTest(merchant.callbacks.connectionTestUrl));
   });
@@ -151,12 +154,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** Sends OPTIONS to the merchant's connection test URL, as the console's "test connection" does. */
 async function connectionTest(url: string | undefined) {
-  if (!url) return { ok: false, status: null, allowMethods: null, message: 'The merchant has no connection test URL configured' };
+  if (!url)
+    return {
+      ok: false,
+      status: null,
+      allowMethods: null,
+      message: 'The merchant has no connection test URL configured',
+    };
   try {
     const response = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(10_000) });
     await response.arrayBuffer();
     const allowMethods = response.headers.get('access-control-allow-methods');
-    const allowsPost = (allowMethods ?? '').split(',').some((method) => method.trim().toUpperCase() === 'POST');
+    const allowsPost = (allowMethods ?? '')
+      .split(',')
+      .some((method) => method.trim().toUpperCase() === 'POST');
     const ok = response.status === 200 && allowsPost;
     return {
       ok,

@@ -13,12 +13,18 @@ export interface ServiceKeys {
   certificatePem: string;
 }
 
-export async function loadOrCreateServiceKeys(dataDir: string, privateKeyFile?: string): Promise<ServiceKeys> {
+export async function loadOrCreateServiceKeys(
+  dataDir: string,
+  privateKeyFile?: string,
+): Promise<ServiceKeys> {
   const dir = join(dataDir, 'service');
   const keyPath = privateKeyFile ?? join(dir, 'private-key.pem');
   const certificatePath = join(dir, 'certificate.pem');
   if (existsSync(keyPath) && existsSync(certificatePath)) {
-    return { privateKeyPem: await readFile(keyPath, 'utf8'), certificatePem: await readFile(certificatePath, 'utf8') };
+    return {
+      privateKeyPem: await readFile(keyPath, 'utf8'),
+      certificatePem: await readFile(certificatePath, 'utf8'),
+    };
   }
   await mkdir(dir, { recursive: true });
   let privateKeyPem: string;

@@ -67,6 +67,7 @@ export interface Collection<T> {
    * @throws StoreError `not_found` when there is no document `id`.
    */
   update(id: string, change: (current: T) => T): T;
+  keys(): IterableIterator<string>;
   values(): IterableIterator<T>;
   entries(): IterableIterator<[string, T]>;
 }
@@ -252,6 +253,10 @@ class JournalStore implements Store {
       if (written !== bytes) throw new Error(`wrote ${written} of ${bytes} bytes`);
       if (this.durability === 'every-change') fdatasyncSync(this.files.journal);
     } catch (error) {
+      // Cut off whatever part of the record got written, so that the next record does not follow a torn one.
+      try {
+        ftruncateSync(this.files.journal, this.journalBytes);
+      } catch {}
       throw new StoreError(
         'write_failed',
         `Cannot write the sandbox journal ${this.files.journalPath}: ${message(error)}`,
@@ -494,6 +499,10 @@ class StoreCollection<T> implements Collection<T> {
     if (current === undefined) throw new StoreError('not_found', `${this.name}/${id} does not exist`);
     this.put(id, change(current));
     return this.get(id)!;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.documents.keys();
   }
 
   values(): IterableIterator<T> {

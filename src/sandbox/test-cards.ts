@@ -21,7 +21,14 @@ export interface TestCard {
 const approved = { kind: 'approved' } as const;
 
 export const TEST_CARDS: readonly TestCard[] = [
-  { number: '4111111111111111', scheme: 'VISA', brand: 'VISA', issuer: 'SANDBOX BANK', outcome: approved, description: 'Visa, approved' },
+  {
+    number: '4111111111111111',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    description: 'Visa, approved',
+  },
   {
     number: '5555555555554444',
     scheme: 'MASTERCARD',
@@ -59,7 +66,11 @@ export const TEST_CARDS: readonly TestCard[] = [
     scheme: 'VISA',
     brand: 'VISA',
     issuer: 'SANDBOX BANK',
-    outcome: { kind: 'processing_error', code: 'processing_error', message: 'The processor failed; try again' },
+    outcome: {
+      kind: 'processing_error',
+      code: 'processing_error',
+      message: 'The processor failed; try again',
+    },
     description: 'processing error (retryable)',
   },
   // Cards of other issuers and brands, for card constraints.

@@ -9,7 +9,8 @@ import type { CustomerData, LegacyOrders, PaymentRequest } from './legacy-orders
 function optionalString(body: Record<string, unknown>, field: string, path: string): string | undefined {
   const value = body[field];
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new HttpError(400, 'invalid_request', `${path} must be a string`, path);
+  if (typeof value !== 'string')
+    throw new HttpError(400, 'invalid_request', `${path} must be a string`, path);
   return value;
 }
 
@@ -62,11 +63,15 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     const customer = body['customer'] === undefined ? {} : customerFrom(object(body, 'customer'), 'customer');
     const record = await orders.create({
       order: object(body, 'order'),
-      ...(optionalString(body, 'signature', 'signature') !== undefined && { signature: body['signature'] as string }),
+      ...(optionalString(body, 'signature', 'signature') !== undefined && {
+        signature: body['signature'] as string,
+      }),
       ...(optionalString(body, 'certificateName', 'certificateName') !== undefined && {
         certificateName: body['certificateName'] as string,
       }),
-      ...(optionalString(body, 'pageOrigin', 'pageOrigin') !== undefined && { pageOrigin: body['pageOrigin'] as string }),
+      ...(optionalString(body, 'pageOrigin', 'pageOrigin') !== undefined && {
+        pageOrigin: body['pageOrigin'] as string,
+      }),
       customer,
     });
     sendJson(context.res, 201, orders.view(record));
@@ -123,7 +128,11 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     if (typeof body['approve'] !== 'boolean') {
       throw new HttpError(400, 'invalid_request', 'approve is required and must be true or false', 'approve');
     }
-    sendJson(context.res, 200, orders.completeChallenge(context.params['id']!, context.params['challengeId']!, body['approve']));
+    sendJson(
+      context.res,
+      200,
+      orders.completeChallenge(context.params['id']!, context.params['challengeId']!, body['approve']),
+    );
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/cancel', ({ res, params }) => {

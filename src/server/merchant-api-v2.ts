@@ -181,7 +181,9 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
   const signingKey = { keyId: certificateName, privateKeyPem: options.privateKeyPem, algorithm };
 
   async function send(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
-    const fullPath = `${basePath}${path}`;
+    const url = new URL(`${basePath}${path}`, base.origin);
+    // Sign the path as the URL parser puts it on the request line, so both sides see the same target.
+    const fullPath = `${url.pathname}${url.search}`;
     const signed = signHttpRequest(
       { method, path: fullPath, ...(body !== undefined && { body }) },
       signingKey,
@@ -195,7 +197,7 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
     let response: Response;
     let text: string;
     try {
-      response = await fetchImpl(new URL(fullPath, base.origin), {
+      response = await fetchImpl(url, {
         method,
         headers,
         ...(body !== undefined && { body }),
@@ -211,7 +213,10 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
     const parsed = parseJson(text);
     if (!response.ok) {
       const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-      const said = [fields['message'], fields['error']].find(
+      const nested = (
+        typeof fields['error'] === 'object' && fields['error'] !== null ? fields['error'] : {}
+      ) as Record<string, unknown>;
+      const said = [nested['message'], fields['message'], fields['error']].find(
         (value) => typeof value === 'string' && value !== '',
       );
       throw new MerchantApiError(

@@ -50,8 +50,13 @@ function isBufferedRequest(request: IncomingRequest): request is BufferedRequest
   return typeof rawBody === 'string' || rawBody instanceof Uint8Array;
 }
 
+/** A fetch `Request`, including look-alikes from other realms or polyfills that instanceof would miss. */
 function isFetchRequest(request: IncomingRequest): request is Request {
-  return typeof Request !== 'undefined' && request instanceof Request;
+  if (typeof Request !== 'undefined' && request instanceof Request) return true;
+  return (
+    typeof (request as Request).arrayBuffer === 'function' &&
+    typeof (request as Request).bodyUsed === 'boolean'
+  );
 }
 
 /** The headers of any accepted request shape. */

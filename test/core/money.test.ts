@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { AmountError, formatMinorUnits, formatMoney, MAX_MINOR_UNITS, parseMinorUnits } from '../../src/core/money.js';
+import {
+  AmountError,
+  formatMinorUnits,
+  formatMoney,
+  MAX_MINOR_UNITS,
+  parseMinorUnits,
+} from '../../src/core/money.js';
 
 describe('money', () => {
   test('reads decimals exactly where floats would not', () => {
@@ -14,13 +20,22 @@ describe('money', () => {
   });
 
   test('refuses what is not a 2-decimal amount, saying what to write', () => {
-    assert.throws(() => parseMinorUnits(0.1 + 0.2), (e: unknown) => e instanceof AmountError && e.code === 'too_many_decimals');
+    assert.throws(
+      () => parseMinorUnits(0.1 + 0.2),
+      (e: unknown) => e instanceof AmountError && e.code === 'too_many_decimals',
+    );
     assert.throws(() => parseMinorUnits('12.345'), /3 decimals; amounts take at most 2/);
-    assert.throws(() => parseMinorUnits('1,50'), (e: unknown) => e instanceof AmountError && e.code === 'not_a_decimal');
+    assert.throws(
+      () => parseMinorUnits('1,50'),
+      (e: unknown) => e instanceof AmountError && e.code === 'not_a_decimal',
+    );
     assert.throws(() => parseMinorUnits('1e3'), /not an amount/);
     assert.throws(() => parseMinorUnits(Number.NaN), /not an amount/);
     assert.throws(() => parseMinorUnits(null), /not an amount/);
-    assert.throws(() => parseMinorUnits('100000000000.01'), (e: unknown) => e instanceof AmountError && e.code === 'too_large');
+    assert.throws(
+      () => parseMinorUnits('100000000000.01'),
+      (e: unknown) => e instanceof AmountError && e.code === 'too_large',
+    );
   });
 
   test('formats with exactly two decimals, a dot and no separators', () => {

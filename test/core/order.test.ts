@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decodeHtmlEntities, orderFromAttributes } from '../../src/core/order-attributes.js';
 import { type OrderIssue, parseOrder } from '../../src/core/order.js';
+import { decodeHtmlEntities, orderFromAttributes } from '../../src/core/order-attributes.js';
 
 const widgetId = 'w-1';
 
@@ -21,7 +21,10 @@ describe('parseOrder', () => {
   test('reads a full order into exact values with defaults left open', () => {
     const { value, error } = parseOrder({
       widgetId,
-      items: [{ amount: '12.50', label: 'Tea', count: '2', taxRate: 21, orderItemId: 7 }, { amount: 1, label: 'Salt', unit: 'KILOGRAM', count: 0.25 }],
+      items: [
+        { amount: '12.50', label: 'Tea', count: '2', taxRate: 21, orderItemId: 7 },
+        { amount: 1, label: 'Salt', unit: 'KILOGRAM', count: 0.25 },
+      ],
       shippingOptions: [{ id: 'dpd', amount: 3.99, currency: 'EUR' }, { id: 'pickup' }],
       constraints: { paymentScheme: 'VISA' },
     });
@@ -47,12 +50,19 @@ describe('parseOrder', () => {
     assert.match(unit.message, /use one of PIECE, KILOGRAM, METER, LITRE, HOUR/);
     assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', taxRate: 250 }] }).code, 'tax_rate_range');
     assert.equal(only({ widgetId, items: [{ amount: -1, label: 'A' }] }).code, 'negative');
-    assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', currency: 'eur' }] }).code, 'invalid_currency');
+    assert.equal(
+      only({ widgetId, items: [{ amount: 1, label: 'A', currency: 'eur' }] }).code,
+      'invalid_currency',
+    );
     assert.equal(only({ items: [] }).path, 'widgetId');
     assert.equal(only({ widgetId, items: [{ amount: 1, label: 'A', qty: 2 }] }).path, 'items[0].qty');
     assert.equal(only({ widgetId, backToMerchantUrl: 'javascript:alert(1)' }).code, 'invalid_url');
     assert.equal(
-      only({ widgetId, items: [{ amount: 1, label: 'A', currency: 'EUR' }], shippingOptions: [{ id: 'x', currency: 'USD' }] }).code,
+      only({
+        widgetId,
+        items: [{ amount: 1, label: 'A', currency: 'EUR' }],
+        shippingOptions: [{ id: 'x', currency: 'USD' }],
+      }).code,
       'currency_mismatch',
     );
     assert.equal(only({ widgetId, shippingOptions: [{ id: 'x' }, { id: 'x' }] }).code, 'duplicate_id');
@@ -70,8 +80,19 @@ describe('parseOrder', () => {
 
 describe('orderFromAttributes', () => {
   test('the single-item attributes make one item, keeping only what was given', () => {
-    const { value } = orderFromAttributes({ widgetId, amount: '9.99', label: 'Mug', taxRate: '21', orderId: 'A1', currency: null });
-    assert.deepEqual(value, { items: [{ amount: '9.99', label: 'Mug', taxRate: '21' }], widgetId, orderId: 'A1' });
+    const { value } = orderFromAttributes({
+      widgetId,
+      amount: '9.99',
+      label: 'Mug',
+      taxRate: '21',
+      orderId: 'A1',
+      currency: null,
+    });
+    assert.deepEqual(value, {
+      items: [{ amount: '9.99', label: 'Mug', taxRate: '21' }],
+      widgetId,
+      orderId: 'A1',
+    });
   });
 
   test('order JSON as written, HTML-escaped, or set as an object', () => {
@@ -92,12 +113,27 @@ describe('orderFromAttributes', () => {
     const bad = orderFromAttributes({ widgetId, order: '{"items": [' });
     assert.equal(bad.error?.issues[0]?.code, 'invalid_json');
     assert.match(bad.error?.message ?? '', /order: is not valid JSON/);
-    assert.equal(orderFromAttributes({ widgetId, amount: '1.999', label: 'A' }).error?.issues[0]?.path, 'amount');
-    assert.equal(orderFromAttributes({ widgetId, label: 'A', taxRate: 'x', amount: '1' }).error?.issues[0]?.path, 'tax-rate');
+    assert.equal(
+      orderFromAttributes({ widgetId, amount: '1.999', label: 'A' }).error?.issues[0]?.path,
+      'amount',
+    );
+    assert.equal(
+      orderFromAttributes({ widgetId, label: 'A', taxRate: 'x', amount: '1' }).error?.issues[0]?.path,
+      'tax-rate',
+    );
     assert.equal(orderFromAttributes({ amount: '1', label: 'A' }).error?.issues[0]?.path, 'widget-id');
-    assert.equal(orderFromAttributes({ widgetId, order: '{"items":[{"amount":1}]}' }).error?.issues[0]?.path, 'order.items[0].label');
-    assert.equal(orderFromAttributes({ widgetId, order: '{"items":[],"orderId":"x"}' }).error?.issues[0]?.path, 'order.orderId');
-    assert.match(orderFromAttributes({ widgetId, order: '{"items":[]}', amount: '1' }).error?.message ?? '', /not both/);
+    assert.equal(
+      orderFromAttributes({ widgetId, order: '{"items":[{"amount":1}]}' }).error?.issues[0]?.path,
+      'order.items[0].label',
+    );
+    assert.equal(
+      orderFromAttributes({ widgetId, order: '{"items":[],"orderId":"x"}' }).error?.issues[0]?.path,
+      'order.orderId',
+    );
+    assert.match(
+      orderFromAttributes({ widgetId, order: '{"items":[]}', amount: '1' }).error?.message ?? '',
+      /not both/,
+    );
     assert.equal(orderFromAttributes({ widgetId, order: '[1]' }).error?.issues[0]?.code, 'wrong_type');
   });
 

@@ -23,7 +23,15 @@ describe('orderSignatureInput', () => {
       widgetId,
       language: 'en',
       items: [
-        { amount: '12.5', currency: 'EUR', label: 'Tea', taxRate: 0.21, orderItemId: 'T1', count: 2, unit: 'PIECE' },
+        {
+          amount: '12.5',
+          currency: 'EUR',
+          label: 'Tea',
+          taxRate: 0.21,
+          orderItemId: 'T1',
+          count: 2,
+          unit: 'PIECE',
+        },
         { amount: 0, label: 'Gift wrap' },
         { amount: 3.3, label: 'Apples', taxRate: '21', count: '1.5', unit: 'KILOGRAM' },
       ],
@@ -42,9 +50,18 @@ describe('orderSignatureInput', () => {
   });
 
   test('counts in the three-decimal form of the prose, on request', () => {
-    const order: OrderInput = { widgetId, items: [{ amount: 1, label: 'A', count: 2 }, { amount: 1, label: 'B', count: '1.5', unit: 'LITRE' }] };
+    const order: OrderInput = {
+      widgetId,
+      items: [
+        { amount: 1, label: 'A', count: 2 },
+        { amount: 1, label: 'B', count: '1.5', unit: 'LITRE' },
+      ],
+    };
     assert.equal(orderSignatureInput(order), `${widgetId}1.00A21.00B1.5LITRE`);
-    assert.equal(orderSignatureInput(order, { countForm: 'three-decimals' }), `${widgetId}1.00A2.0001.00B1.500LITRE`);
+    assert.equal(
+      orderSignatureInput(order, { countForm: 'three-decimals' }),
+      `${widgetId}1.00A2.0001.00B1.500LITRE`,
+    );
   });
 
   test('an invalid order cannot be signed', () => {
@@ -89,9 +106,14 @@ describe('orderSignatureInput', () => {
         const withAmounts = (f: (c: number) => string | number): OrderInput => ({
           ...order,
           items: order.items.map((i) => ({ ...i, amount: f(i.amount) })),
-          shippingOptions: order.shippingOptions?.map((o) => (o.amount === undefined ? o : { ...o, amount: f(o.amount) })),
+          shippingOptions: order.shippingOptions?.map((o) =>
+            o.amount === undefined ? o : { ...o, amount: f(o.amount) },
+          ),
         });
-        assert.equal(orderSignatureInput(withAmounts(asStrings)), orderSignatureInput(withAmounts(asNumbers)));
+        assert.equal(
+          orderSignatureInput(withAmounts(asStrings)),
+          orderSignatureInput(withAmounts(asNumbers)),
+        );
       }),
     );
   });
@@ -102,11 +124,23 @@ describe('orderSignatureInput', () => {
         const order: OrderInput = {
           ...raw,
           items: raw.items.map((i) => ({ ...i, amount: (i.amount / 100).toFixed(2) })),
-          shippingOptions: raw.shippingOptions?.map((o) => ({ ...o, ...(o.amount !== undefined && { amount: (o.amount / 100).toFixed(2) }) })),
+          shippingOptions: raw.shippingOptions?.map((o) => ({
+            ...o,
+            ...(o.amount !== undefined && { amount: (o.amount / 100).toFixed(2) }),
+          })),
         };
         // An independent spelling of the rule: every present field as text, in order.
         const fields = [order.widgetId, order.language, order.backToMerchantUrl, order.orderId];
-        for (const i of order.items) fields.push(String(i.amount), i.currency, i.label, i.taxRate?.toString(), i.orderItemId?.toString(), i.count?.toString(), i.unit);
+        for (const i of order.items)
+          fields.push(
+            String(i.amount),
+            i.currency,
+            i.label,
+            i.taxRate?.toString(),
+            i.orderItemId?.toString(),
+            i.count?.toString(),
+            i.unit,
+          );
         for (const o of order.shippingOptions ?? []) fields.push(o.id, o.amount?.toString(), o.currency);
         assert.equal(orderSignatureInput(order), fields.filter((f) => f !== undefined).join(''));
       }),

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type OrderInput, parseOrder, parseTaxRate, type Quantity, type TaxRate } from '../../src/core/order.js';
+import {
+  type OrderInput,
+  parseOrder,
+  parseTaxRate,
+  type Quantity,
+  type TaxRate,
+} from '../../src/core/order.js';
 import { lineAmounts, PricingError, priceOrder } from '../../src/core/totals.js';
 
 const defaults = { currency: 'EUR', taxRate: parseTaxRate('21') };
@@ -69,15 +75,29 @@ describe('tax and totals', () => {
       taxRate: fc.constantFrom('0', '0.05', '12', '21', 21),
     });
     fc.assert(
-      fc.property(fc.array(item, { minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: 5000 }), (items, ship) => {
-        const priced = priceOrder(order({ items, shippingOptions: [{ id: 'dpd', amount: ship / 100 }] }), defaults, {
-          id: 'dpd',
-        });
-        assert.equal(priced.lines.length, items.length + 1);
-        assert.equal(priced.total, priced.lines.reduce((s, l) => s + l.total, 0));
-        assert.equal(priced.tax, priced.lines.reduce((s, l) => s + l.tax, 0));
-        assert.equal(priced.lines.at(-1)?.total, ship);
-      }),
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (items, ship) => {
+          const priced = priceOrder(
+            order({ items, shippingOptions: [{ id: 'dpd', amount: ship / 100 }] }),
+            defaults,
+            {
+              id: 'dpd',
+            },
+          );
+          assert.equal(priced.lines.length, items.length + 1);
+          assert.equal(
+            priced.total,
+            priced.lines.reduce((s, l) => s + l.total, 0),
+          );
+          assert.equal(
+            priced.tax,
+            priced.lines.reduce((s, l) => s + l.tax, 0),
+          );
+          assert.equal(priced.lines.at(-1)?.total, ship);
+        },
+      ),
     );
   });
 
@@ -86,7 +106,10 @@ describe('tax and totals', () => {
     const priced = priceOrder(o, defaults);
     assert.equal(priced.currency, 'EUR');
     assert.equal(priced.lines[0]?.taxRate.text, '21');
-    assert.throws(() => priceOrder(o, defaults, { id: 'later' }), (e: unknown) => e instanceof PricingError && e.code === 'shipping_not_priced');
+    assert.throws(
+      () => priceOrder(o, defaults, { id: 'later' }),
+      (e: unknown) => e instanceof PricingError && e.code === 'shipping_not_priced',
+    );
     assert.throws(() => priceOrder(o, defaults, { id: 'nope' }), /not in the order/);
     assert.equal(priceOrder(o, defaults, { id: 'later', amount: 499, label: 'Courier' }).total, 1499);
   });

@@ -29,7 +29,9 @@ const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const SPKI_PEM = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const PKCS1_PEM = rsa.publicKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 const PRIVATE_PEM = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const EC_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString();
 /** A self-signed RSA 2048 certificate (`openssl req -x509`, valid until 2126). */
 const CERTIFICATE_PEM = `-----BEGIN CERTIFICATE-----
 MIIDKzCCAhOgAwIBAgIUAr/ZMMqBBeF17WTgZHGegTmk5p4wDQYJKoZIhvcNAQEL
@@ -144,7 +146,10 @@ describe('parseConfig', () => {
 
   test('resolves service.privateKeyFile against the base dir', () => {
     const json = { ...validConfig(), service: { privateKeyFile: 'keys/service.pem' } };
-    assert.equal(parseConfig(json, { baseDir: tmp }).service.privateKeyFile, join(tmp, 'keys', 'service.pem'));
+    assert.equal(
+      parseConfig(json, { baseDir: tmp }).service.privateKeyFile,
+      join(tmp, 'keys', 'service.pem'),
+    );
   });
 
   test('refuses an unknown widget type, naming the field and the allowed values', () => {
@@ -176,7 +181,11 @@ describe('parseConfig', () => {
     json.merchants[0]!.callbacks.notificationUrl = '/notify';
     json.merchants[0]!.allowedOrigins = ['https://shop.example/cart'];
     const error = assertRefused(json, 'merchants[0].callbacks.notificationUrl', /absolute http\(s\) URL/);
-    assert.ok(error.issues.some((issue) => issue.path === 'merchants[0].allowedOrigins[0]' && /origin/.test(issue.message)));
+    assert.ok(
+      error.issues.some(
+        (issue) => issue.path === 'merchants[0].allowedOrigins[0]' && /origin/.test(issue.message),
+      ),
+    );
   });
 
   test('refuses a value of the wrong type', () => {
@@ -276,7 +285,9 @@ describe('parseConfig', () => {
     ];
     json.merchants[0]!.widgets![1]!.pickupPoints = points;
     const error = assertRefused(json, 'merchants[0].widgets[1].pickupPoints', /collectCustomerData/);
-    assert.ok(error.issues.some((issue) => issue.path === 'merchants[0].widgets[1].pickupPoints[1].externalId'));
+    assert.ok(
+      error.issues.some((issue) => issue.path === 'merchants[0].widgets[1].pickupPoints[1].externalId'),
+    );
   });
 
   test('lists every schema problem at once', () => {
@@ -329,13 +340,17 @@ describe('loadConfig', () => {
   test('says when the file cannot be read or is not JSON', () => {
     assert.throws(
       () => loadConfig(join(tmp, 'absent.json')),
-      (error: unknown) => error instanceof ConfigError && error.code === 'unreadable_config' && error.message.includes('absent.json'),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.code === 'unreadable_config' &&
+        error.message.includes('absent.json'),
     );
     const file = join(tmp, 'broken.json');
     writeFileSync(file, '{\n  "merchants": [,]\n}\n');
     assert.throws(
       () => loadConfig(file),
-      (error: unknown) => error instanceof ConfigError && error.code === 'invalid_config' && /is not JSON/.test(error.message),
+      (error: unknown) =>
+        error instanceof ConfigError && error.code === 'invalid_config' && /is not JSON/.test(error.message),
     );
   });
 });
@@ -365,7 +380,10 @@ describe('the demo merchant', () => {
     assert.equal(merchant.certificates[0]!.pem, keys.publicKeyPem);
     assert.ok(merchant.allowedOrigins.includes(DEMO_SHOP_ORIGIN));
     assert.ok(merchant.allowedOrigins.includes('http://127.0.0.1:5173'));
-    assert.equal(merchant.callbacks.notificationUrl, `${DEMO_SHOP_ORIGIN}${DEMO_CALLBACK_PATHS.notification}`);
+    assert.equal(
+      merchant.callbacks.notificationUrl,
+      `${DEMO_SHOP_ORIGIN}${DEMO_CALLBACK_PATHS.notification}`,
+    );
     const widgets = new Map(merchant.widgets.map((widget) => [widget.id, widget]));
     const instant = widgets.get(DEMO_WIDGET_IDS.instant);
     assert.equal(instant?.type, 'INSTANT');

@@ -13,7 +13,11 @@ describe('sandbox merchant API v2', () => {
   before(async () => {
     merchant = await FakeMerchant.start();
     sandbox = await startTestSandbox(merchant);
-    const input = { widgetId: WIDGETS.checkout, orderId: 'API-1', items: [{ amount: '20.00', label: 'Lamp' }] };
+    const input = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'API-1',
+      items: [{ amount: '20.00', label: 'Lamp' }],
+    };
     const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
       order: input,
       signature: signOrder(input, merchantKeys.main.privateKeyPem),
@@ -47,11 +51,18 @@ describe('sandbox merchant API v2', () => {
       assert.equal(order.totalAmount, '20.00');
     }
     assert.equal((await client().getOrder('API-1')).id, orderId);
-    await assert.rejects(client().getOrder('missing'), (e: unknown) => e instanceof MerchantApiError && e.code === 'not_found');
+    await assert.rejects(
+      client().getOrder('missing'),
+      (e: unknown) => e instanceof MerchantApiError && e.code === 'not_found',
+    );
   });
 
   test('refunds never exceed what was paid and change the order state', async () => {
-    const partial = await client().refund(orderId, { amount: '5.00', reason: 'OTHER_REFUND', note: 'scratched' });
+    const partial = await client().refund(orderId, {
+      amount: '5.00',
+      reason: 'OTHER_REFUND',
+      note: 'scratched',
+    });
     assert.equal(partial.amount, '5.00');
     assert.equal(partial.order.status, 'PARTIALLY_REFUNDED');
     assert.equal(partial.order.refundableAmount, '15.00');
@@ -59,22 +70,37 @@ describe('sandbox merchant API v2', () => {
       client().refund(orderId, { amount: '15.01', reason: 'OTHER_REFUND', note: '' }),
       (e: unknown) => e instanceof MerchantApiError && e.status === 409,
     );
-    const rest = await client({ algorithm: 'rsa-sha384' }).refund(orderId, { amount: 15, reason: 'OTHER_REFUND', note: '' });
+    const rest = await client({ algorithm: 'rsa-sha384' }).refund(orderId, {
+      amount: 15,
+      reason: 'OTHER_REFUND',
+      note: '',
+    });
     assert.equal(rest.order.status, 'REFUNDED');
     assert.equal((await client().getOrder(orderId)).refundableAmount, '0.00');
   });
 
   test('refuses bad keys, API keys, digests, dates and missing signatures with a clear 401', async () => {
-    await assert.rejects(client({ privateKeyPem: merchantKeys.cert.privateKeyPem }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401 && /signature/i.test(e.message));
-    await assert.rejects(client({ apiKey: 'nope' }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
-    await assert.rejects(client({ certificateName: 'old', privateKeyPem: merchantKeys.old.privateKeyPem }).getOrder(orderId), (e: unknown) => e instanceof MerchantApiError && e.status === 401);
+    await assert.rejects(
+      client({ privateKeyPem: merchantKeys.cert.privateKeyPem }).getOrder(orderId),
+      (e: unknown) => e instanceof MerchantApiError && e.status === 401 && /signature/i.test(e.message),
+    );
+    await assert.rejects(
+      client({ apiKey: 'nope' }).getOrder(orderId),
+      (e: unknown) => e instanceof MerchantApiError && e.status === 401,
+    );
+    await assert.rejects(
+      client({ certificateName: 'old', privateKeyPem: merchantKeys.old.privateKeyPem }).getOrder(orderId),
+      (e: unknown) => e instanceof MerchantApiError && e.status === 401,
+    );
 
     const path = `/v2/merchants/m1/orders/${orderId}/refunds`;
     const body = JSON.stringify({ refundRequest: { amount: 1, reason: 'OTHER_REFUND', note: '' } });
     const handMade = (date: string, digestOf: string) => {
       const digest = `SHA-256=${createHash('sha256').update(digestOf).digest('base64')}`;
       const signingString = `(request-target): post ${path}\ndate: ${date}\ndigest: ${digest}\ncontent-type: application/json`;
-      const signature = createSign('RSA-SHA256').update(signingString).sign(merchantKeys.main.privateKeyPem, 'base64');
+      const signature = createSign('RSA-SHA256')
+        .update(signingString)
+        .sign(merchantKeys.main.privateKeyPem, 'base64');
       return fetch(`${sandbox.url}${path}`, {
         method: 'POST',
         headers: {
@@ -95,8 +121,13 @@ describe('sandbox merchant API v2', () => {
     assert.equal(((await tampered.json()) as { error: { code: string } }).error.code, 'digest_mismatch');
     // A correct hand-made request gets past authentication (the order is refunded in full by now: 409).
     assert.equal((await handMade(new Date().toUTCString(), body)).status, 409);
-    const unsigned = await fetch(`${sandbox.url}/v2/merchants/m1/orders/${orderId}`, { headers: { 'x-svc-api-key': API_KEY } });
+    const unsigned = await fetch(`${sandbox.url}/v2/merchants/m1/orders/${orderId}`, {
+      headers: { 'x-svc-api-key': API_KEY },
+    });
     assert.equal(unsigned.status, 401);
-    assert.equal(((await unsigned.json()) as { error: { code: string } }).error.code, 'missing_authorization');
+    assert.equal(
+      ((await unsigned.json()) as { error: { code: string } }).error.code,
+      'missing_authorization',
+    );
   });
 });

@@ -3,7 +3,16 @@ import { describe, test } from 'node:test';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { startSandbox } from '../../src/sandbox/sandbox.js';
 import { signOrder } from '../../src/server/index.js';
-import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, tempDir, testConfigFile, WIDGETS } from './support.js';
+import {
+  call,
+  FakeMerchant,
+  merchantKeys,
+  PAGE_ORIGIN,
+  startTestSandbox,
+  tempDir,
+  testConfigFile,
+  WIDGETS,
+} from './support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' };
 
@@ -16,7 +25,10 @@ async function paidOrder(sandbox: Awaited<ReturnType<typeof startTestSandbox>>, 
     pageOrigin: PAGE_ORIGIN,
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${created.body['id']}/payments`, { idempotencyKey: orderId, card });
+  const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${created.body['id']}/payments`, {
+    idempotencyKey: orderId,
+    card,
+  });
   assert.equal(paid.body['state'], 'PAID');
   return created.body['id'] as string;
 }
@@ -59,7 +71,11 @@ describe('purchase notifications', () => {
       assert.equal(status.body['state'], 'PAID');
       const all = await merchant.waitFor('/notify', before + 1, 10_000);
       assert.equal(JSON.parse(all.at(-1)!.body).id, id);
-      assert.equal(second.serviceCertificatePem, first.serviceCertificatePem, 'the service keeps its certificate');
+      assert.equal(
+        second.serviceCertificatePem,
+        first.serviceCertificatePem,
+        'the service keeps its certificate',
+      );
     } finally {
       await second.close();
       await merchant.close();

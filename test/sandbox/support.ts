@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSelfSignedCertificate } from '../../src/server/index.js';
 import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { createSelfSignedCertificate } from '../../src/server/index.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -19,7 +19,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-export type Responder = (request: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string> };
+export type Responder = (request: ReceivedRequest) => {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+};
 
 /** A merchant back end: records every request and answers per path (200 `{}` by default). */
 export class FakeMerchant {
@@ -52,7 +56,8 @@ export class FakeMerchant {
   async waitFor(path: string, count: number, ms = 5000): Promise<ReceivedRequest[]> {
     const deadline = Date.now() + ms;
     while (this.requests(path).length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} requests to ${path}, got ${this.requests(path).length}`);
+      if (Date.now() > deadline)
+        throw new Error(`expected ${count} requests to ${path}, got ${this.requests(path).length}`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -65,7 +70,12 @@ export class FakeMerchant {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       this.received.push(request);
       const answer = this.responders.get(request.path)?.(request) ?? { status: 200, body: '{}' };
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
@@ -131,7 +141,11 @@ export function testConfigFile(merchantUrl: string): SandboxConfigFile {
           { name: 'old', pem: merchantKeys.old.publicKeyPem, revoked: true },
         ],
         widgets: [
-          { id: WIDGETS.instant, type: 'INSTANT', order: { items: [{ amount: '15.00', label: 'Fixed T-shirt' }] } },
+          {
+            id: WIDGETS.instant,
+            type: 'INSTANT',
+            order: { items: [{ amount: '15.00', label: 'Fixed T-shirt' }] },
+          },
           { id: WIDGETS.checkout, type: 'CHECKOUT', validation: 'SIGNATURE' },
           {
             id: WIDGETS.full,
@@ -153,14 +167,21 @@ export async function tempDir(): Promise<string> {
 }
 
 export async function startTestSandbox(merchant: FakeMerchant, dataDir?: string): Promise<Sandbox> {
-  return startSandbox({ port: 0, config: parseConfig(testConfigFile(merchant.url)), dataDir: dataDir ?? (await tempDir()) });
+  return startSandbox({
+    port: 0,
+    config: parseConfig(testConfigFile(merchant.url)),
+    dataDir: dataDir ?? (await tempDir()),
+  });
 }
 
 /** A JSON request to the sandbox, as the frame would make it. */
 export async function call(sandbox: Sandbox, method: string, path: string, body?: unknown) {
   const response = await fetch(`${sandbox.url}${path}`, {
     method,
-    ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body !== undefined && {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
   });
   const text = await response.text();
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
