@@ -10,7 +10,8 @@ export interface MerchantApiV2Order {
   id: string;
   /** The merchant's own order id (`order-id` of the widget), when one was given. */
   orderId: string | null;
-  status: LegacyOrderStatus;
+  /** `PENDING` while the customer has not finished paying; otherwise the notification's status. */
+  status: LegacyOrderStatus | 'PENDING';
   currency: string;
   totalAmount: string;
   refundedAmount: string;

@@ -16,7 +16,7 @@ import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/mone
 import { type Order, type OrderInput, parseOrder, parseTaxRate } from '../core/order.js';
 import { type OrderDefaults, type PricedOrder, priceOrder } from '../core/totals.js';
 import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
-import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
+import type { MerchantConfig, PickupPoint, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { HttpError } from './http.js';
 import type { Store } from './store.js';
@@ -456,14 +456,7 @@ export class LegacyOrders {
     const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
     const order = orderOf(record);
-    const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
-    if (!option)
-      throw new HttpError(
-        400,
-        'unknown_shipping_option',
-        `No shipping option ${JSON.stringify(request.optionId)}`,
-        'optionId',
-      );
+    const option = findShippingOption(order, request.optionId, 'optionId');
     const currency = order.currency ?? merchant.defaults.currency;
     if (option.amount !== undefined) return { amount: formatMinorUnits(option.amount), currency };
     const url = merchant.callbacks.shippingCostUrl;
@@ -473,17 +466,7 @@ export class LegacyOrders {
         'no_shipping_cost_url',
         'The merchant has no shipping cost URL to price this option',
       );
-    const pickup = request.pickupPointId
-      ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId)
-      : undefined;
-    if (request.pickupPointId && !pickup) {
-      throw new HttpError(
-        400,
-        'unknown_pickup_point',
-        `No pickup point ${JSON.stringify(request.pickupPointId)}`,
-        'pickupPointId',
-      );
-    }
+    const pickup = findPickupPoint(widget, request.pickupPointId, 'pickupPointId');
     const body = JSON.stringify({
       order_id: record.id,
       order_items: order.items.map((item, index) => ({
@@ -715,7 +698,7 @@ export class LegacyOrders {
     return {
       id: record.id,
       orderId: record.input.orderId ?? null,
-      status: record.state === 'CREATED' || record.state === 'CHALLENGE' ? 'CANCELLED' : record.state,
+      status: record.state === 'CREATED' || record.state === 'CHALLENGE' ? 'PENDING' : record.state,
       currency: notification.currency,
       totalAmount: formatMinorUnits(record.total),
       refundedAmount: formatMinorUnits(refunded),
@@ -733,14 +716,7 @@ export class LegacyOrders {
     request: PaymentRequest['shipping'],
   ): ShippingChoice | null {
     if (!request) return record.shipping;
-    const option = order.shippingOptions.find((candidate) => candidate.id === request.optionId);
-    if (!option)
-      throw new HttpError(
-        400,
-        'unknown_shipping_option',
-        `No shipping option ${JSON.stringify(request.optionId)}`,
-        'shipping.optionId',
-      );
+    const option = findShippingOption(order, request.optionId, 'shipping.optionId');
     const amount = option.amount ?? record.quotes[option.id]?.amount;
     if (amount === undefined) {
       throw new HttpError(
@@ -750,17 +726,7 @@ export class LegacyOrders {
         'shipping.optionId',
       );
     }
-    const pickup = request.pickupPointId
-      ? widget.pickupPoints.find((point) => point.externalId === request.pickupPointId)
-      : undefined;
-    if (request.pickupPointId && !pickup) {
-      throw new HttpError(
-        400,
-        'unknown_pickup_point',
-        `No pickup point ${JSON.stringify(request.pickupPointId)}`,
-        'shipping.pickupPointId',
-      );
-    }
+    const pickup = findPickupPoint(widget, request.pickupPointId, 'shipping.pickupPointId');
     return {
       optionId: option.id,
       label: pickup ? pickup.name : option.id,
@@ -900,6 +866,25 @@ export class LegacyOrders {
         : null,
     };
   }
+}
+
+function findShippingOption(order: Order, id: string, field: string): Order['shippingOptions'][number] {
+  const option = order.shippingOptions.find((candidate) => candidate.id === id);
+  if (!option)
+    throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(id)}`, field);
+  return option;
+}
+
+function findPickupPoint(
+  widget: WidgetConfig,
+  id: string | undefined,
+  field: string,
+): PickupPoint | undefined {
+  if (id === undefined) return undefined;
+  const point = widget.pickupPoints.find((candidate) => candidate.externalId === id);
+  if (!point)
+    throw new HttpError(400, 'unknown_pickup_point', `No pickup point ${JSON.stringify(id)}`, field);
+  return point;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -51,6 +51,19 @@ describe('sandbox merchant API v2', () => {
       assert.equal(order.totalAmount, '20.00');
     }
     assert.equal((await client().getOrder('API-1')).id, orderId);
+    const open = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'API-OPEN',
+      items: [{ amount: '1.00', label: 'Clip' }],
+    };
+    await call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: open,
+      signature: signOrder(open, merchantKeys.main.privateKeyPem),
+      certificateName: 'main',
+    });
+    const pending = await client().getOrder('API-OPEN');
+    assert.equal(pending.status, 'PENDING');
+    assert.equal(pending.refundableAmount, '0.00');
     await assert.rejects(
       client().getOrder('missing'),
       (e: unknown) => e instanceof MerchantApiError && e.code === 'not_found',
