@@ -1,9 +1,13 @@
 /**
  * svc-checkout core: what every part shares. Pure TypeScript: no DOM, no Node.
  */
+
+export * from './appearance.js';
 export * from './card.js';
 export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';
 export * from './errors.js';
+export * from './frame-channel.js';
+export * from './i18n.js';
 export type * from './legacy-callbacks.js';
 export * from './money.js';
 export * from './order.js';

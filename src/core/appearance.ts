@@ -1,0 +1,402 @@
+/**
+ * Theming across the iframe boundary (DESIGN.md): the element reads its `--svc-*` custom properties, and the
+ * frame, served by the gateway, applies them. The values cross as data, and the frame puts them into CSS of
+ * its own page, so they are held to an allow-list: known token names only, and per kind of token a strict
+ * grammar with no functions but plain colour functions, no `url(`, `var(`, `expression`, `@import`, no `;`,
+ * `{`, `}`, `<`, `>`, backslashes or unbalanced quotes. A sanitized value cannot end its declaration, open a
+ * rule, load anything or reach another property; at worst it makes the payment form ugly.
+ *
+ * The token list is data (`DESIGN_TOKENS`), so the element's `@cssproperty` documentation, the frame's
+ * defaults and these checks come from one place.
+ */
+
+/** The kind of value a token takes, which decides how it is checked. */
+export type TokenKind = 'color' | 'length' | 'font-family';
+
+/**
+ * The lengths a length token takes: `minPx`..`maxPx` for `px`, and for `em`/`rem` at 16px to the em; a
+ * percentage only when `percent` is given. Bounds keep a slip (`400px` for a radius) from breaking the form.
+ */
+export interface LengthRange {
+  readonly minPx: number;
+  readonly maxPx: number;
+  readonly percent?: { readonly min: number; readonly max: number };
+}
+
+interface TokenBase {
+  /** The custom property, as set on the element and in the frame. */
+  readonly name: `--svc-${string}`;
+  /** The value the frame uses when the merchant sets none. */
+  readonly default: string;
+  /** What the token styles, for the element's documentation. */
+  readonly description: string;
+}
+
+/** One design token the merchant may set on the element. */
+export type DesignToken =
+  | (TokenBase & { readonly kind: 'color' })
+  | (TokenBase & { readonly kind: 'font-family' })
+  | (TokenBase & { readonly kind: 'length'; readonly range: LengthRange });
+
+/**
+ * Every token that reaches the frame. Default colours meet WCAG AA on the default background: text and
+ * muted text 4.5:1 or more, borders and focus ring 3:1 or more.
+ */
+export const DESIGN_TOKENS = [
+  {
+    name: '--svc-color-primary',
+    kind: 'color',
+    default: '#1a56db',
+    description: 'Pay button, selected options and links.',
+  },
+  {
+    name: '--svc-color-primary-contrast',
+    kind: 'color',
+    default: '#ffffff',
+    description: 'Text and icons on the primary colour.',
+  },
+  { name: '--svc-color-text', kind: 'color', default: '#1f2937', description: 'Body text and input text.' },
+  {
+    name: '--svc-color-muted',
+    kind: 'color',
+    default: '#4b5563',
+    description: 'Hints, placeholders and secondary text.',
+  },
+  {
+    name: '--svc-color-background',
+    kind: 'color',
+    default: '#ffffff',
+    description: 'Background of the payment form.',
+  },
+  {
+    name: '--svc-color-surface',
+    kind: 'color',
+    default: '#f9fafb',
+    description: 'Background of inputs, the order summary and panels.',
+  },
+  {
+    name: '--svc-color-border',
+    kind: 'color',
+    default: '#6b7280',
+    description: 'Borders of inputs and panels.',
+  },
+  {
+    name: '--svc-color-error',
+    kind: 'color',
+    default: '#b91c1c',
+    description: 'Error messages and the borders of invalid inputs.',
+  },
+  {
+    name: '--svc-color-success',
+    kind: 'color',
+    default: '#047857',
+    description: 'The paid status screen.',
+  },
+  {
+    name: '--svc-color-focus',
+    kind: 'color',
+    default: '#2563eb',
+    description: 'Focus ring of inputs and buttons.',
+  },
+  {
+    name: '--svc-font-family',
+    kind: 'font-family',
+    default: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    description: 'Font of all text; only fonts installed on the device or loaded by the frame apply.',
+  },
+  {
+    name: '--svc-font-size',
+    kind: 'length',
+    default: '16px',
+    description: 'Base font size (10px to 32px, or 62.5% to 200%).',
+    range: { minPx: 10, maxPx: 32, percent: { min: 62.5, max: 200 } },
+  },
+  {
+    name: '--svc-border-radius',
+    kind: 'length',
+    default: '6px',
+    description: 'Corner radius of inputs, buttons and panels (0 to 32px, or up to 50%).',
+    range: { minPx: 0, maxPx: 32, percent: { min: 0, max: 50 } },
+  },
+  {
+    name: '--svc-spacing',
+    kind: 'length',
+    default: '12px',
+    description: 'Base gap between fields and sections (0 to 48px).',
+    range: { minPx: 0, maxPx: 48 },
+  },
+  {
+    name: '--svc-input-height',
+    kind: 'length',
+    default: '44px',
+    description: 'Height of inputs and buttons (24px to 96px; 44px or more suits touch screens).',
+    range: { minPx: 24, maxPx: 96 },
+  },
+] as const satisfies readonly DesignToken[];
+
+/** The name of a design token, such as `--svc-color-primary`. */
+export type TokenName = (typeof DESIGN_TOKENS)[number]['name'];
+
+/** The allow-listed appearance the element sends and the frame applies: sanitized values by token. */
+export type Appearance = Partial<Record<TokenName, string>>;
+
+/** Every token name, in the order of `DESIGN_TOKENS`. */
+export const TOKEN_NAMES: readonly TokenName[] = /* @__PURE__ */ DESIGN_TOKENS.map((token) => token.name);
+
+/** Every token's default value. */
+export const DEFAULT_APPEARANCE: Readonly<Record<TokenName, string>> = /* @__PURE__ */ Object.fromEntries(
+  /* @__PURE__ */ DESIGN_TOKENS.map((token) => [token.name, token.default]),
+) as Record<TokenName, string>;
+
+// Module-level calls are marked pure so that bundlers drop what a bundle does not use: the element may
+// import only `TOKEN_NAMES` and leave the checks to the frame.
+const TOKENS_BY_NAME: ReadonlyMap<string, DesignToken> = /* @__PURE__ */ new Map(
+  /* @__PURE__ */ DESIGN_TOKENS.map((token) => [token.name, token as DesignToken]),
+);
+
+/** Whether a string names a design token. */
+export function isTokenName(name: string): name is TokenName {
+  return TOKENS_BY_NAME.has(name);
+}
+
+/**
+ * `var(--svc-..., default)` for the frame's stylesheet, so a token the merchant did not set falls back to
+ * the default written in one place.
+ */
+export function tokenVar(name: TokenName): string {
+  return `var(${name}, ${DEFAULT_APPEARANCE[name]})`;
+}
+
+/** Why a value of the raw appearance was not kept. */
+export type AppearanceRejectionCode =
+  | 'unknown_token'
+  | 'not_a_string'
+  | 'too_long'
+  | 'invalid_color'
+  | 'invalid_length'
+  | 'length_out_of_range'
+  | 'invalid_font_family';
+
+/** One value left out of the appearance, with a message for the merchant's console. */
+export interface AppearanceRejection {
+  name: string;
+  code: AppearanceRejectionCode;
+  message: string;
+}
+
+/** The sanitized appearance and what was left out of it. */
+export interface AppearanceCheck {
+  appearance: Appearance;
+  rejected: AppearanceRejection[];
+}
+
+const MAX_LENGTH: Readonly<Record<TokenKind, number>> = { color: 64, length: 16, 'font-family': 200 };
+
+const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+// A colour function's argument: a plain number, optionally a percentage or (for a hue) degrees.
+const ARG = '[+-]?(?:\\d{1,3}(?:\\.\\d{1,6})?|\\.\\d{1,6})(?:%|deg)?';
+const SPACES = '[ \\t]*';
+const COLOR_FUNCTION_COMMAS = /* @__PURE__ */ new RegExp(
+  `^(?:rgba?|hsla?)\\(${SPACES}${ARG}${SPACES},${SPACES}${ARG}${SPACES},${SPACES}${ARG}${SPACES}(?:,${SPACES}${ARG}${SPACES})?\\)$`,
+  'i',
+);
+const COLOR_FUNCTION_SPACES = /* @__PURE__ */ new RegExp(
+  `^(?:rgba?|hsla?)\\(${SPACES}${ARG}[ \\t]+${ARG}[ \\t]+${ARG}${SPACES}(?:/${SPACES}${ARG}${SPACES})?\\)$`,
+  'i',
+);
+
+/** CSS named colours (CSS Color Module Level 4) and `transparent`, built on first use. */
+let namedColors: ReadonlySet<string> | undefined;
+const NAMED_COLOR_LIST =
+  'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown ' +
+  'burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan ' +
+  'darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid ' +
+  'darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet ' +
+  'deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ' +
+  'ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
+  'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow ' +
+  'lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray ' +
+  'lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine ' +
+  'mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen ' +
+  'mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace ' +
+  'olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred ' +
+  'papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue ' +
+  'saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey ' +
+  'snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
+  'yellowgreen transparent';
+
+function isNamedColor(lowercase: string): boolean {
+  namedColors ??= new Set(NAMED_COLOR_LIST.split(' '));
+  return namedColors.has(lowercase);
+}
+
+const LENGTH = /^(\d{1,4}(?:\.\d{1,4})?|\.\d{1,4})(px|rem|em|%)?$/i;
+const PX_PER_EM = 16;
+
+// One family: a quoted name (closed by the same quote) or unquoted words of letters, digits and hyphens.
+const FONT_FAMILY = /^(?:"[A-Za-z0-9 -]+"|'[A-Za-z0-9 -]+'|[A-Za-z0-9-]+(?: +[A-Za-z0-9-]+)*)$/;
+// CSS-wide keywords would make the token inherit or reset instead of naming a font.
+const CSS_WIDE_KEYWORDS = /* @__PURE__ */ new Set([
+  'inherit',
+  'initial',
+  'unset',
+  'revert',
+  'revert-layer',
+  'default',
+]);
+
+type ValueCheck = { ok: true; value: string } | { ok: false; code: AppearanceRejectionCode; message: string };
+
+function checkColor(name: string, value: string): ValueCheck {
+  if (HEX_COLOR.test(value) || COLOR_FUNCTION_COMMAS.test(value) || COLOR_FUNCTION_SPACES.test(value)) {
+    return { ok: true, value };
+  }
+  const lower = value.toLowerCase();
+  if (isNamedColor(lower)) return { ok: true, value: lower };
+  return {
+    ok: false,
+    code: 'invalid_color',
+    message: `${name} takes a colour as #rgb, #rrggbb (with optional alpha), rgb()/rgba()/hsl()/hsla() with numbers, or a CSS colour name.`,
+  };
+}
+
+function checkLength(name: string, value: string, range: LengthRange): ValueCheck {
+  const match = LENGTH.exec(value);
+  const allowed = describeRange(range);
+  if (!match) {
+    return {
+      ok: false,
+      code: 'invalid_length',
+      message: `${name} takes a length as a number with px, rem, em${range.percent ? ' or %' : ''} (${allowed}).`,
+    };
+  }
+  const amount = Number(match[1]);
+  const unit = (match[2] ?? '').toLowerCase();
+  let inRange: boolean;
+  if (unit === '') inRange = amount === 0 && range.minPx === 0;
+  else if (unit === '%')
+    inRange = range.percent !== undefined && within(amount, range.percent.min, range.percent.max);
+  else inRange = within(unit === 'px' ? amount : amount * PX_PER_EM, range.minPx, range.maxPx);
+  if (!inRange) {
+    return { ok: false, code: 'length_out_of_range', message: `${name} must be ${allowed}.` };
+  }
+  return { ok: true, value };
+}
+
+function within(amount: number, min: number, max: number): boolean {
+  return amount >= min && amount <= max;
+}
+
+function describeRange(range: LengthRange): string {
+  const px = `${range.minPx}px to ${range.maxPx}px`;
+  return range.percent ? `${px}, or ${range.percent.min}% to ${range.percent.max}%` : px;
+}
+
+function checkFontFamily(name: string, value: string): ValueCheck {
+  const families = value.split(',').map((family) => family.trim());
+  const valid =
+    families.every((family) => FONT_FAMILY.test(family)) &&
+    !CSS_WIDE_KEYWORDS.has(value.toLowerCase()) &&
+    !/expression/i.test(value);
+  if (valid) return { ok: true, value: families.join(', ') };
+  return {
+    ok: false,
+    code: 'invalid_font_family',
+    message: `${name} takes a comma-separated list of font names: letters, digits, spaces and hyphens, each name optionally in quotes.`,
+  };
+}
+
+function checkValue(token: DesignToken, value: string): ValueCheck {
+  if (value.length > MAX_LENGTH[token.kind]) {
+    return {
+      ok: false,
+      code: 'too_long',
+      message: `${token.name} is longer than ${MAX_LENGTH[token.kind]} characters.`,
+    };
+  }
+  switch (token.kind) {
+    case 'color':
+      return checkColor(token.name, value);
+    case 'length':
+      return checkLength(token.name, value, token.range);
+    case 'font-family':
+      return checkFontFamily(token.name, value);
+  }
+}
+
+/**
+ * Checks a raw appearance (from the element's computed style, or from a message the frame received) and
+ * says what was left out and why, so the element can warn the merchant once. Values are trimmed; an empty
+ * value means the token is not set and is skipped without a warning. Only own properties are read.
+ */
+export function checkAppearance(raw: unknown): AppearanceCheck {
+  const appearance: Appearance = {};
+  const rejected: AppearanceRejection[] = [];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { appearance, rejected };
+  const record = raw as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    const token = TOKENS_BY_NAME.get(name);
+    if (token === undefined) {
+      rejected.push({
+        name,
+        code: 'unknown_token',
+        message: `${name} is not a design token of svc-checkout; the tokens are ${TOKEN_NAMES.join(', ')}.`,
+      });
+      continue;
+    }
+    const value = record[name];
+    if (typeof value !== 'string') {
+      rejected.push({ name, code: 'not_a_string', message: `${name} must be a string.` });
+      continue;
+    }
+    const trimmed = value.trim();
+    if (trimmed === '') continue;
+    const check = checkValue(token, trimmed);
+    if (check.ok) appearance[token.name as TokenName] = check.value;
+    else rejected.push({ name, code: check.code, message: check.message });
+  }
+  return { appearance, rejected };
+}
+
+/** The allow-listed part of a raw appearance: known tokens whose values pass their kind's check. */
+export function sanitizeAppearance(raw: Readonly<Record<string, unknown>>): Appearance {
+  return checkAppearance(raw).appearance;
+}
+
+/**
+ * Reads every token through `read` (in the element: the host's computed style, `getPropertyValue`) and
+ * sanitizes the result. Kept free of the DOM so that core stays pure.
+ */
+export function collectAppearance(read: (name: TokenName) => string | null | undefined): AppearanceCheck {
+  const raw: Record<string, string> = {};
+  for (const name of TOKEN_NAMES) {
+    const value = read(name);
+    if (typeof value === 'string') raw[name] = value;
+  }
+  return checkAppearance(raw);
+}
+
+/**
+ * The sanitized declarations of an appearance, in token order, for `style.setProperty(name, value)` (which
+ * a strict Content-Security-Policy allows where a `<style>` element with inline text is refused). Values
+ * are checked again here, so an object that was not built by `sanitizeAppearance` is safe too.
+ */
+export function appearanceEntries(appearance: Appearance): Array<[TokenName, string]> {
+  const clean = sanitizeAppearance(appearance);
+  const entries: Array<[TokenName, string]> = [];
+  for (const name of TOKEN_NAMES) {
+    const value = clean[name];
+    if (value !== undefined) entries.push([name, value]);
+  }
+  return entries;
+}
+
+/**
+ * The appearance as one rule, `:root{--svc-...:...;}`, for a constructed stylesheet in the frame. Values are
+ * checked again, as in `appearanceEntries`.
+ */
+export function appearanceToCss(appearance: Appearance): string {
+  return `:root{${appearanceEntries(appearance)
+    .map(([name, value]) => `${name}:${value};`)
+    .join('')}}`;
+}

@@ -1,0 +1,176 @@
+/**
+ * The messages between `<svc-checkout>` on the merchant page and its payment frame on the gateway's origin.
+ * Element and frame never import each other: this union is all they share. Card data has no place in it
+ * by construction; each side posts to an exact origin, checks `event.origin` and `event.source`, and reads
+ * incoming data only through the readers below, which refuse anything not of this exact shape.
+ */
+import type { OrderInput } from './order.js';
+
+export const CHANNEL_PROTOCOL = 'svc-checkout';
+export const CHANNEL_VERSION = 1;
+
+/** What every message carries: the protocol, its version and the element instance's channel id. */
+export interface ChannelEnvelope {
+  protocol: typeof CHANNEL_PROTOCOL;
+  version: typeof CHANNEL_VERSION;
+  channel: string;
+}
+
+/** What the element shows; the frame reports it so the element can reflect it (`state` attribute). */
+export const WIDGET_STATES = [
+  'loading',
+  'form',
+  'processing',
+  'challenge',
+  'paid',
+  'failed',
+  'cancelled',
+  'error',
+] as const;
+export type WidgetState = (typeof WIDGET_STATES)[number];
+
+/** Why a widget cannot take a payment; each names something the merchant can fix or the customer can retry. */
+export const WIDGET_ERROR_CODES = [
+  'missing_widget_id',
+  'unknown_widget',
+  'invalid_order',
+  'signature_refused',
+  'origin_not_allowed',
+  'order_rejected',
+  'gateway_unreachable',
+  'frame_timeout',
+  'internal_error',
+] as const;
+export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
+
+/** Customer data the merchant may prefill (attributes `email`, `phone`, `first-name`, `last-name`). */
+export interface CustomerPrefill {
+  email?: string;
+  phone?: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+/** Element to frame: the order to pay, once; later, changes of language or appearance. */
+export type ElementToFrameMessage =
+  | (ChannelEnvelope & {
+      type: 'init';
+      order: OrderInput;
+      signature?: string;
+      certificateName?: string;
+      /** Resolved by the element (attribute, then `<html lang>`); the frame falls back to the merchant's. */
+      language?: string;
+      customer: CustomerPrefill;
+      /** Allow-listed `--svc-*` values, sanitized again by the frame. */
+      appearance: Record<string, string>;
+      /** Per-key text overrides from the merchant. */
+      texts: Record<string, string>;
+    })
+  | (ChannelEnvelope & { type: 'update'; language?: string; appearance?: Record<string, string> });
+
+/** Frame to element: readiness, size, state, the documented events, and errors. */
+export type FrameToElementMessage =
+  | (ChannelEnvelope & { type: 'ready' })
+  | (ChannelEnvelope & { type: 'resize'; height: number })
+  | (ChannelEnvelope & { type: 'state'; state: WidgetState })
+  | (ChannelEnvelope & { type: 'paymentCompleted'; orderId: string; paymentSucceeded: boolean })
+  | (ChannelEnvelope & { type: 'navigateBackToCart' })
+  | (ChannelEnvelope & { type: 'error'; code: WidgetErrorCode; message: string; field?: string });
+
+/** A message body without its envelope, as the sender writes it. */
+export type Unenveloped<M> = M extends ChannelEnvelope ? Omit<M, keyof ChannelEnvelope> : never;
+
+/** A fresh, unguessable channel id for one element instance. */
+export function createChannelId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Wraps a body in the envelope of `channel`. */
+export function envelope<M extends ChannelEnvelope>(channel: string, body: Unenveloped<M>): M {
+  return { protocol: CHANNEL_PROTOCOL, version: CHANNEL_VERSION, channel, ...body } as unknown as M;
+}
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  isObject(value) && Object.values(value).every(isString);
+
+/** True when `data` has exactly the envelope of `channel` and only the `allowed` members besides. */
+function hasEnvelope(data: unknown, channel: string, allowed: readonly string[]): data is Fields {
+  if (!isObject(data)) return false;
+  if (
+    data['protocol'] !== CHANNEL_PROTOCOL ||
+    data['version'] !== CHANNEL_VERSION ||
+    data['channel'] !== channel
+  ) {
+    return false;
+  }
+  const members = new Set(['protocol', 'version', 'channel', 'type', ...allowed]);
+  return Object.keys(data).every((key) => members.has(key));
+}
+
+const FRAME_MESSAGE_MEMBERS: Record<FrameToElementMessage['type'], readonly string[]> = {
+  ready: [],
+  resize: ['height'],
+  state: ['state'],
+  paymentCompleted: ['orderId', 'paymentSucceeded'],
+  navigateBackToCart: [],
+  error: ['code', 'message', 'field'],
+};
+
+/** Reads a message from the frame, or `undefined` when it is not one of ours for this channel. */
+export function readFrameMessage(data: unknown, channel: string): FrameToElementMessage | undefined {
+  const type = isObject(data) ? data['type'] : undefined;
+  if (!isString(type) || !Object.hasOwn(FRAME_MESSAGE_MEMBERS, type)) return undefined;
+  const kind = type as FrameToElementMessage['type'];
+  if (!hasEnvelope(data, channel, FRAME_MESSAGE_MEMBERS[kind])) return undefined;
+  const ok = FRAME_MESSAGE_CHECKS[kind](data);
+  return ok ? (data as unknown as FrameToElementMessage) : undefined;
+}
+
+const FRAME_MESSAGE_CHECKS: Record<FrameToElementMessage['type'], (data: Fields) => boolean> = {
+  ready: () => true,
+  navigateBackToCart: () => true,
+  resize: ({ height }) =>
+    typeof height === 'number' && Number.isFinite(height) && height >= 0 && height <= 100_000,
+  state: ({ state }) => (WIDGET_STATES as readonly unknown[]).includes(state),
+  paymentCompleted: ({ orderId, paymentSucceeded }) =>
+    isString(orderId) && typeof paymentSucceeded === 'boolean',
+  error: ({ code, message, field }) =>
+    (WIDGET_ERROR_CODES as readonly unknown[]).includes(code) && isString(message) && isOptionalString(field),
+};
+
+/** Reads a message from the element, or `undefined` when it is not one of ours for this channel. */
+export function readElementMessage(data: unknown, channel: string): ElementToFrameMessage | undefined {
+  const type = isObject(data) ? data['type'] : undefined;
+  if (type === 'init') {
+    const members = ['order', 'signature', 'certificateName', 'language', 'customer', 'appearance', 'texts'];
+    if (!hasEnvelope(data, channel, members)) return undefined;
+    const ok =
+      isObject(data['order']) &&
+      isOptionalString(data['signature']) &&
+      isOptionalString(data['certificateName']) &&
+      isOptionalString(data['language']) &&
+      isStringRecord(data['customer']) &&
+      isStringRecord(data['appearance']) &&
+      isStringRecord(data['texts']);
+    return ok ? (data as unknown as ElementToFrameMessage) : undefined;
+  }
+  if (type === 'update') {
+    if (!hasEnvelope(data, channel, ['language', 'appearance'])) return undefined;
+    const ok =
+      isOptionalString(data['language']) &&
+      (data['appearance'] === undefined || isStringRecord(data['appearance']));
+    return ok ? (data as unknown as ElementToFrameMessage) : undefined;
+  }
+  return undefined;
+}

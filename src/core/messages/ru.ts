@@ -1,0 +1,143 @@
+/**
+ * Russian texts. Addressed to the customer with the polite `вы`; phrased so that any number fits without
+ * plural forms (`из {length} цифр` reads right for 3 and for 4), and written with `ё` throughout.
+ */
+import type { ElementMessages, FrameMessages } from '../i18n.js';
+
+/** Russian texts the element shows itself, with or without the frame. */
+export const ruElement: ElementMessages = {
+  'frame.title': 'Защищённая форма оплаты',
+  'loading.text': 'Загрузка формы оплаты…',
+
+  'error.title': 'Оплата недоступна',
+  'error.missingWidgetId': 'Форма оплаты не настроена: отсутствует атрибут widget-id.',
+  'error.unknownWidget': 'Такой формы оплаты не существует; проверьте атрибут widget-id.',
+  'error.invalidOrder': 'Данные заказа неверны; проверьте атрибут {attribute}.',
+  'error.signatureRefused': 'Подпись заказа не принята, поэтому оплату невозможно начать.',
+  'error.orderRejected': 'Магазин не подтвердил этот заказ, поэтому оплату невозможно начать.',
+  'error.originNotAllowed': 'Для этого сайта ({origin}) приём платежей не разрешён.',
+  'error.gatewayUnreachable':
+    'Платёжный сервис недоступен. Проверьте подключение к интернету и повторите попытку.',
+  'error.frameTimeout':
+    'Форма оплаты загружается слишком долго. Проверьте подключение к интернету и повторите попытку.',
+  'error.generic': 'Что-то пошло не так. Пожалуйста, повторите попытку позже.',
+  'error.contactMerchant': 'Если проблема повторяется, свяжитесь с магазином.',
+  'error.retry': 'Повторить попытку',
+};
+
+/** Russian texts of the payment frame. */
+export const ruFrame: FrameMessages = {
+  'card.title': 'Данные карты',
+  'card.number.label': 'Номер карты',
+  'card.number.placeholder': '1234 1234 1234 1234',
+  'card.expiry.label': 'Срок действия',
+  'card.expiry.placeholder': 'ММ/ГГ',
+  'card.expiry.hint': 'Месяц и год, как указано на карте',
+  'card.cvc.label': 'Код безопасности (CVC)',
+  'card.cvc.placeholder': '123',
+  'card.cvc.hint': 'Последние 3 цифры на обороте карты (для American Express — 4 цифры на лицевой стороне)',
+  'card.holder.label': 'Имя владельца карты',
+  'card.holder.placeholder': 'Как указано на карте',
+  'card.holder.error.empty': 'Введите имя владельца, как указано на карте.',
+  'card.scheme.detected': 'Тип карты: {scheme}',
+
+  'card.number.error.empty': 'Введите номер карты.',
+  'card.number.error.not_digits': 'Номер карты может содержать только цифры.',
+  'card.number.error.wrong_length': 'Номер карты неполный или слишком длинный; проверьте его.',
+  'card.number.error.luhn_failed': 'Этот номер карты недействителен; проверьте, нет ли опечаток.',
+  'card.number.error.scheme_not_accepted': 'Карты этого типа здесь не принимаются. Принимаются: {accepted}.',
+  'card.expiry.error.empty': 'Введите срок действия (ММ/ГГ).',
+  'card.expiry.error.malformed': 'Введите срок действия в формате ММ/ГГ, как на карте, например 04/29.',
+  'card.expiry.error.bad_month': 'Месяц должен быть от 01 до 12.',
+  'card.expiry.error.expired': 'Срок действия карты истёк; проверьте дату или используйте другую карту.',
+  'card.expiry.error.too_far': 'Срок действия указан слишком далеко в будущем; проверьте год.',
+  'card.cvc.error.empty': 'Введите код безопасности (CVC).',
+  'card.cvc.error.not_digits': 'Код безопасности может содержать только цифры.',
+  'card.cvc.error.wrong_length': 'Код безопасности состоит из {length} цифр.',
+  'card.constraint.paymentScheme': 'Для этого заказа принимаются только карты {expected}.',
+  'card.constraint.brand': 'Для этого заказа принимаются только карты {expected}.',
+  'card.constraint.issuer': 'Для этого заказа принимаются только карты, эмитент которых — {expected}.',
+
+  'scheme.VISA': 'Visa',
+  'scheme.MASTERCARD': 'Mastercard',
+  'scheme.AMEX': 'American Express',
+  'scheme.MAESTRO': 'Maestro',
+  'scheme.UNKNOWN': 'Неизвестная карта',
+
+  'pay.button': 'Оплатить {amount}',
+  'pay.processing': 'Платёж обрабатывается…',
+  'pay.cancel': 'Отменить оплату',
+  'pay.secureNote': 'Данные карты передаются напрямую платёжному сервису; магазин их не видит.',
+
+  'summary.title': 'Состав заказа',
+  'summary.orderId': 'Заказ {orderId}',
+  'summary.items': 'Товары',
+  'summary.quantity': 'Количество',
+  'summary.subtotal': 'Промежуточный итог',
+  'summary.taxIncluded': 'В том числе НДС {tax}',
+  'summary.shipping': 'Доставка',
+  'summary.total': 'Итого',
+
+  'unit.PIECE': '{count} шт.',
+  'unit.KILOGRAM': '{count} кг',
+  'unit.METER': '{count} м',
+  'unit.LITRE': '{count} л',
+  'unit.HOUR': '{count} ч',
+
+  'customer.title': 'Контактные данные',
+  'customer.firstName': 'Имя',
+  'customer.lastName': 'Фамилия',
+  'customer.email': 'Электронная почта',
+  'customer.phone': 'Телефон',
+  'customer.email.invalid': 'Введите корректный адрес электронной почты, например name@example.com.',
+  'customer.phone.invalid': 'Введите корректный номер телефона, например +371 20000000.',
+  'field.required': 'Это поле обязательно для заполнения.',
+  'field.optional': 'необязательно',
+
+  'delivery.title': 'Доставка',
+  'delivery.method': 'Способ доставки',
+  'delivery.chooseOption': 'Выберите способ доставки.',
+  'delivery.address': 'Адрес',
+  'delivery.city': 'Город',
+  'delivery.postalCode': 'Почтовый индекс',
+  'delivery.country': 'Страна',
+  'delivery.pickupPoint': 'Пункт выдачи',
+  'delivery.choosePickupPoint': 'Выберите пункт выдачи.',
+  'delivery.serviceHours': 'Часы работы: {hours}',
+  'delivery.priceOnRequest': 'Стоимость будет рассчитана после ввода адреса',
+  'delivery.calculating': 'Расчёт стоимости доставки…',
+  'delivery.free': 'Бесплатно',
+  'delivery.quoteFailed':
+    'Не удалось рассчитать стоимость доставки. Проверьте адрес или выберите другой способ доставки.',
+
+  'terms.link': 'Условия покупки',
+  'terms.agree': 'Я принимаю условия покупки',
+  'terms.required': 'Чтобы продолжить, примите условия покупки.',
+
+  'threeDs.title': 'Проверка 3-D Secure',
+  'threeDs.sandboxExplanation':
+    'Это тестовая проверка в песочнице (sandbox): банк не участвует, деньги не списываются. Выберите, как ответит эмитент карты.',
+  'threeDs.approve': 'Подтвердить платёж',
+  'threeDs.deny': 'Отклонить платёж',
+  'threeDs.waiting': 'Ожидание ответа эмитента карты…',
+
+  'status.paid.title': 'Оплата прошла успешно',
+  'status.paid.text': 'Спасибо! Ваш платёж на сумму {amount} получен.',
+  'status.failed.title': 'Платёж не прошёл',
+  'status.failed.text': 'Платёж не выполнен. {reason}',
+  'status.failed.reason.card_declined':
+    'Карта отклонена; используйте другую карту или обратитесь в свой банк.',
+  'status.failed.reason.insufficient_funds': 'На карте недостаточно средств.',
+  'status.failed.reason.processing_error': 'Не удалось обработать платёж; пожалуйста, повторите попытку.',
+  'status.failed.reason.authentication_failed': 'Эмитент карты не подтвердил платёж.',
+  'status.failed.reason.unknown': 'Причина не указана.',
+  'status.cancelled.title': 'Оплата отменена',
+  'status.cancelled.text': 'Оплата отменена, деньги не списаны.',
+  'status.orderClosed': 'Этот заказ больше нельзя оплатить.',
+  'status.backToMerchant': 'Вернуться в магазин',
+  'status.tryAgain': 'Попробовать снова',
+  'status.networkError':
+    'Соединение с платёжным сервисом прервано. Повторите попытку, чтобы проверить, прошёл ли платёж.',
+  'status.retry': 'Повторить',
+  'status.checking': 'Проверка статуса заказа…',
+};
