@@ -4,6 +4,7 @@
  * gateway that merchants run in their tests should install nothing beyond what it uses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestBodyError, readNodeBody } from '../server/raw-request.js';
 
 /** An error answered as `{error: {code, message, field?}}` with its HTTP status. */
 export class HttpError extends Error {
@@ -37,24 +38,16 @@ interface Route {
   handler: RouteHandler;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
-
-export function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new HttpError(413, 'body_too_large', `The body is larger than ${limit} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The raw body, with the server toolkit's reader (which drains and bounds it); too large is a 413. */
+async function readRawBody(req: IncomingMessage): Promise<Buffer> {
+  try {
+    return await readNodeBody(req);
+  } catch (error) {
+    if (error instanceof RequestBodyError && error.code === 'body_too_large') {
+      throw new HttpError(413, 'body_too_large', error.message);
+    }
+    throw error;
+  }
 }
 
 export function sendJson(
@@ -166,4 +159,30 @@ export function requireString(body: Record<string, unknown>, field: string, path
     throw new HttpError(400, 'invalid_request', `${path} is required and must be a non-empty string`, path);
   }
   return value;
+}
+
+/** Reads an optional string member of a JSON body; absent, null and empty read as undefined. */
+export function optionalString(
+  body: Record<string, unknown>,
+  field: string,
+  path = field,
+): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string')
+    throw new HttpError(400, 'invalid_request', `${path} must be a string`, path);
+  return value;
+}
+
+/** Reads a required object member of a JSON body, or a 400 naming it. */
+export function requireObject(
+  body: Record<string, unknown>,
+  field: string,
+  path = field,
+): Record<string, unknown> {
+  const value = body[field];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_request', `${path} is required and must be an object`, path);
+  }
+  return value as Record<string, unknown>;
 }

@@ -15,6 +15,7 @@ import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
 import { type Order, type OrderInput, parseOrder, parseTaxRate } from '../core/order.js';
 import { type OrderDefaults, type PricedOrder, priceOrder } from '../core/totals.js';
+import { BoundedCache } from '../server/bounded-cache.js';
 import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
 import type { MerchantConfig, PickupPoint, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
@@ -81,7 +82,6 @@ export interface OrderRecord {
   challengeId: string | null;
   payment: { method: string; reference: string; error?: { code: string; message: string } } | null;
   refunds: Refund[];
-  total: MinorUnits;
 }
 
 /** The public view of an order for the frame: never card data, never merchant secrets. */
@@ -147,14 +147,16 @@ const FINAL: ReadonlySet<OrderState> = new Set([
   'PARTIALLY_REFUNDED',
 ]);
 
-function orderOf(record: OrderRecord): Order {
-  const { value, error } = parseOrder(record.input);
+function orderOf(input: OrderInput): Order {
+  const { value, error } = parseOrder(input);
   if (error) throw error;
   return value;
 }
 
 export class LegacyOrders {
   private readonly orders;
+  /** Stored orders keep the merchant's input, which never changes; reading it once per order is enough. */
+  private readonly parsedOrders = new BoundedCache<string, Order>(10_000);
 
   constructor(private readonly deps: LegacyOrdersDeps) {
     this.orders = deps.store.collection<OrderRecord>('legacy-orders');
@@ -196,16 +198,22 @@ export class LegacyOrders {
     const { merchant, widget } = this.widget(widgetId);
     if (widget.type !== 'INSTANT')
       throw new HttpError(400, 'not_fixed_price', 'Only fixed-price widgets have a fixed order');
-    const priced = priceOrder(
-      orderOf({ input: { widgetId, ...widget.order } } as OrderRecord),
-      this.defaults(merchant),
-    );
+    const priced = priceOrder(orderOf({ widgetId, ...widget.order }), this.defaults(merchant));
     return {
       currency: priced.currency,
       total: formatMinorUnits(priced.total),
       tax: formatMinorUnits(priced.tax),
       lines: priced.lines.map((line) => ({ label: line.label, total: formatMinorUnits(line.total) })),
     };
+  }
+
+  private order(record: OrderRecord): Order {
+    let order = this.parsedOrders.get(record.id);
+    if (!order) {
+      order = orderOf(record.input);
+      this.parsedOrders.set(record.id, order);
+    }
+    return order;
   }
 
   get(id: string): OrderRecord {
@@ -289,7 +297,6 @@ export class LegacyOrders {
       if (widget.validation === 'SIGNATURE')
         this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
-    const order = orderOf({ input } as OrderRecord);
     const record: OrderRecord = {
       id: randomUUID(),
       merchantId: merchant.id,
@@ -311,7 +318,6 @@ export class LegacyOrders {
       challengeId: null,
       payment: null,
       refunds: [],
-      total: priceOrder(order, this.defaults(merchant)).total,
     };
     if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK')
       await this.askMerchantToApprove(merchant, record);
@@ -398,8 +404,8 @@ export class LegacyOrders {
   view(record: OrderRecord): OrderView {
     const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
-    const order = orderOf(record);
-    const priced = this.price(record, merchant, order);
+    const order = this.order(record);
+    const priced = this.price(record, merchant);
     const last = record.payment?.error ?? null;
     return {
       id: record.id,
@@ -430,7 +436,8 @@ export class LegacyOrders {
     };
   }
 
-  private price(record: OrderRecord, merchant: MerchantConfig, order = orderOf(record)): PricedOrder {
+  private price(record: OrderRecord, merchant: MerchantConfig): PricedOrder {
+    const order = this.order(record);
     const defaults = this.defaults(merchant);
     if (!record.shipping) return priceOrder(order, defaults);
     const quote = record.quotes[record.shipping.optionId];
@@ -455,7 +462,7 @@ export class LegacyOrders {
     this.assertPayable(record);
     const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
-    const order = orderOf(record);
+    const order = this.order(record);
     const option = findShippingOption(order, request.optionId, 'optionId');
     const currency = order.currency ?? merchant.defaults.currency;
     if (option.amount !== undefined) return { amount: formatMinorUnits(option.amount), currency };
@@ -550,9 +557,8 @@ export class LegacyOrders {
     if (earlier !== undefined || FINAL.has(record.state) || record.state === 'CHALLENGE')
       return this.result(record);
 
-    const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
-    const order = orderOf(record);
+    const order = this.order(record);
     const number = validateCardNumber(request.card.number);
     if (!number.valid) throw new HttpError(400, `card_${number.code}`, number.message, 'card.number');
     const expiry = validateExpiry(request.card.expiry, this.deps.now());
@@ -603,7 +609,6 @@ export class LegacyOrders {
       attempts: [...record.attempts, attempt],
       idempotency: { ...record.idempotency, [request.idempotencyKey]: attempt.id },
     };
-    updated.total = this.price(updated, merchant, order).total;
     const method = card.scheme === 'VISA' ? 'VISA' : 'MASTERCARD';
     switch (card.outcome.kind) {
       case 'approved':
@@ -666,7 +671,8 @@ export class LegacyOrders {
         `Only paid orders can be refunded; this one is ${record.state}`,
       );
     }
-    const refundable = record.total - record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+    const { total } = this.price(record, this.merchant(record.merchantId));
+    const refundable = total - record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
     if (request.amount <= 0)
       throw new HttpError(
         400,
@@ -694,16 +700,16 @@ export class LegacyOrders {
     const refunded = record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
     const paid =
       record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
-    const notification = this.notification(record, merchant);
+    const priced = this.price(record, merchant);
     return {
       id: record.id,
       orderId: record.input.orderId ?? null,
       status: record.state === 'CREATED' || record.state === 'CHALLENGE' ? 'PENDING' : record.state,
-      currency: notification.currency,
-      totalAmount: formatMinorUnits(record.total),
+      currency: priced.currency,
+      totalAmount: formatMinorUnits(priced.total),
       refundedAmount: formatMinorUnits(refunded),
-      refundableAmount: formatMinorUnits(paid ? record.total - refunded : 0),
-      items: notification.items,
+      refundableAmount: formatMinorUnits(paid ? priced.total - refunded : 0),
+      items: notificationItems(priced),
       createdAt: record.createdAt,
       paidAt: record.paidAt,
     };
@@ -801,17 +807,7 @@ export class LegacyOrders {
 
   notification(record: OrderRecord, merchant: MerchantConfig): PurchaseNotification {
     const priced = this.price(record, merchant);
-    const items: NotificationItem[] = priced.lines.map((line) => ({
-      amount: formatMinorUnits(line.unitAmount),
-      label: line.label,
-      tax_amount: formatMinorUnits(line.tax),
-      total_amount: formatMinorUnits(line.total),
-      tax_rate: line.taxRate.text,
-      order_item_id: line.orderItemId ?? null,
-      quantity: line.count.text,
-      unit: line.unit,
-      type: line.type === 'SHIPPING' ? 'SHIPPING' : 'UNKNOWN',
-    }));
+    const items = notificationItems(priced);
     const paymentStatus =
       record.state === 'PAID' ? 'SUCCEEDED' : record.state === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
     const shipping = record.shipping;
@@ -866,6 +862,21 @@ export class LegacyOrders {
         : null,
     };
   }
+}
+
+/** The lines of a priced order as the notification (and merchant API v2) write them. */
+function notificationItems(priced: PricedOrder): NotificationItem[] {
+  return priced.lines.map((line) => ({
+    amount: formatMinorUnits(line.unitAmount),
+    label: line.label,
+    tax_amount: formatMinorUnits(line.tax),
+    total_amount: formatMinorUnits(line.total),
+    tax_rate: line.taxRate.text,
+    order_item_id: line.orderItemId ?? null,
+    quantity: line.count.text,
+    unit: line.unit,
+    type: line.type === 'SHIPPING' ? 'SHIPPING' : 'UNKNOWN',
+  }));
 }
 
 function findShippingOption(order: Order, id: string, field: string): Order['shippingOptions'][number] {

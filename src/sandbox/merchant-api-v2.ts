@@ -10,6 +10,7 @@ import {
   parseJsonObject,
   type RequestContext,
   type Router,
+  requireObject,
   requireString,
   sendJson,
 } from './http.js';
@@ -76,16 +77,7 @@ export function mountMerchantApiV2(router: Router, orders: LegacyOrders, now: ()
   router.on('POST', '/v2/merchants/:merchantId/orders/:orderId/refunds', async (context) => {
     const { merchant, orderId } = find(context);
     const body = parseJsonObject(await authenticate(context, merchant, now));
-    const request = body['refundRequest'];
-    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      throw new HttpError(
-        400,
-        'invalid_request',
-        'refundRequest is required and must be an object',
-        'refundRequest',
-      );
-    }
-    const fields = request as Record<string, unknown>;
+    const fields = requireObject(body, 'refundRequest');
     let amount: number;
     try {
       amount = parseMinorUnits(fields['amount']);

@@ -44,7 +44,7 @@ export interface Sandbox {
   serviceCertificatePem: string;
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
-  /** Waits for pending notifications to be attempted, then stops. */
+  /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
   close(): Promise<void>;
 }
 
@@ -75,10 +75,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const keyDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-sandbox-')));
   let config: SandboxConfig;
   let demoMerchant: Sandbox['demoMerchant'];
-  if (typeof options.config === 'string') config = await loadConfig(options.config);
+  if (typeof options.config === 'string') config = loadConfig(options.config);
   else if (options.config) config = options.config;
   else {
-    const keys = await ensureDemoMerchantKeys(keyDir);
+    const keys = ensureDemoMerchantKeys(keyDir);
     config = demoConfig({ publicKeyPem: keys.publicKeyPem });
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }

@@ -3,24 +3,16 @@
  * All under `/widget-api/v1/`. The frame is served from the gateway's origin, so these routes answer
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
-import { HttpError, type RequestContext, type Router, requireString, sendJson } from './http.js';
+import {
+  HttpError,
+  optionalString,
+  type RequestContext,
+  type Router,
+  requireObject,
+  requireString,
+  sendJson,
+} from './http.js';
 import type { CustomerData, LegacyOrders, PaymentRequest } from './legacy-orders.js';
-
-function optionalString(body: Record<string, unknown>, field: string, path: string): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string')
-    throw new HttpError(400, 'invalid_request', `${path} must be a string`, path);
-  return value;
-}
-
-function object(body: Record<string, unknown>, field: string, path = field): Record<string, unknown> {
-  const value = body[field];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, 'invalid_request', `${path} is required and must be an object`, path);
-  }
-  return value as Record<string, unknown>;
-}
 
 function customerFrom(body: Record<string, unknown>, path: string): Partial<CustomerData> {
   return {
@@ -32,12 +24,11 @@ function customerFrom(body: Record<string, unknown>, path: string): Partial<Cust
 }
 
 function addressFrom(body: Record<string, unknown>, path: string) {
-  const country = optionalString(body, 'country', `${path}.country`);
   return {
     city: requireString(body, 'city', `${path}.city`),
     address: requireString(body, 'address', `${path}.address`),
     postalCode: requireString(body, 'postalCode', `${path}.postalCode`),
-    ...(country !== undefined && { country }),
+    country: optionalString(body, 'country', `${path}.country`),
   };
 }
 
@@ -60,18 +51,13 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {
     const body = await context.json();
-    const customer = body['customer'] === undefined ? {} : customerFrom(object(body, 'customer'), 'customer');
+    const customer =
+      body['customer'] === undefined ? {} : customerFrom(requireObject(body, 'customer'), 'customer');
     const record = await orders.create({
-      order: object(body, 'order'),
-      ...(optionalString(body, 'signature', 'signature') !== undefined && {
-        signature: body['signature'] as string,
-      }),
-      ...(optionalString(body, 'certificateName', 'certificateName') !== undefined && {
-        certificateName: body['certificateName'] as string,
-      }),
-      ...(optionalString(body, 'pageOrigin', 'pageOrigin') !== undefined && {
-        pageOrigin: body['pageOrigin'] as string,
-      }),
+      order: requireObject(body, 'order'),
+      signature: optionalString(body, 'signature'),
+      certificateName: optionalString(body, 'certificateName'),
+      pageOrigin: optionalString(body, 'pageOrigin'),
       customer,
     });
     sendJson(context.res, 201, orders.view(record));
@@ -85,17 +71,15 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     const body = await context.json();
     const quote = await orders.quoteShipping(context.params['id']!, {
       optionId: requireString(body, 'optionId'),
-      address: addressFrom(object(body, 'address'), 'address'),
-      ...(optionalString(body, 'pickupPointId', 'pickupPointId') !== undefined && {
-        pickupPointId: body['pickupPointId'] as string,
-      }),
+      address: addressFrom(requireObject(body, 'address'), 'address'),
+      pickupPointId: optionalString(body, 'pickupPointId'),
     });
     sendJson(context.res, 200, quote);
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/payments', async (context) => {
     const body = await context.json();
-    const card = object(body, 'card');
+    const card = requireObject(body, 'card');
     const request: PaymentRequest = {
       idempotencyKey: requireString(body, 'idempotencyKey'),
       card: {
@@ -105,18 +89,18 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
         holder: optionalString(card, 'holder', 'card.holder') ?? '',
       },
     };
-    if (body['customer'] !== undefined) request.customer = customerFrom(object(body, 'customer'), 'customer');
+    if (body['customer'] !== undefined)
+      request.customer = customerFrom(requireObject(body, 'customer'), 'customer');
     if (body['shipping'] !== undefined) {
-      const shipping = object(body, 'shipping');
-      const pickupPointId = optionalString(shipping, 'pickupPointId', 'shipping.pickupPointId');
-      const contactPhone = optionalString(shipping, 'contactPhone', 'shipping.contactPhone');
+      const shipping = requireObject(body, 'shipping');
       request.shipping = {
         optionId: requireString(shipping, 'optionId', 'shipping.optionId'),
-        ...(shipping['address'] !== undefined && {
-          address: addressFrom(object(shipping, 'address', 'shipping.address'), 'shipping.address'),
-        }),
-        ...(pickupPointId !== undefined && { pickupPointId }),
-        ...(contactPhone !== undefined && { contactPhone }),
+        address:
+          shipping['address'] === undefined
+            ? undefined
+            : addressFrom(requireObject(shipping, 'address', 'shipping.address'), 'shipping.address'),
+        pickupPointId: optionalString(shipping, 'pickupPointId', 'shipping.pickupPointId'),
+        contactPhone: optionalString(shipping, 'contactPhone', 'shipping.contactPhone'),
       };
     }
     const result = orders.pay(context.params['id']!, request);

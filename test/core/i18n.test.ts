@@ -47,28 +47,18 @@ const { en, lv, ru } = MESSAGES;
 
 const EN_KEYS = Object.keys(en).sort();
 
-// Texts that are the same in every language: brand names, digits and SI unit symbols.
+// Texts that are the same in every language: brand names, digits and (in Latvian) SI unit symbols.
+const BRANDS_AND_DIGITS = [
+  'card.number.placeholder',
+  'card.cvc.placeholder',
+  'scheme.VISA',
+  'scheme.MASTERCARD',
+  'scheme.AMEX',
+  'scheme.MAESTRO',
+];
 const SAME_AS_ENGLISH: Readonly<Record<'lv' | 'ru', readonly string[]>> = {
-  lv: [
-    'card.number.placeholder',
-    'card.cvc.placeholder',
-    'scheme.VISA',
-    'scheme.MASTERCARD',
-    'scheme.AMEX',
-    'scheme.MAESTRO',
-    'unit.KILOGRAM',
-    'unit.METER',
-    'unit.LITRE',
-    'unit.HOUR',
-  ],
-  ru: [
-    'card.number.placeholder',
-    'card.cvc.placeholder',
-    'scheme.VISA',
-    'scheme.MASTERCARD',
-    'scheme.AMEX',
-    'scheme.MAESTRO',
-  ],
+  lv: [...BRANDS_AND_DIGITS, 'unit.KILOGRAM', 'unit.METER', 'unit.LITRE', 'unit.HOUR'],
+  ru: BRANDS_AND_DIGITS,
 };
 
 describe('catalogs', () => {
