@@ -1,15 +1,19 @@
-// Browser tests run in one real Chromium: Debian's, or the one named by CHROME_PATH.
+// Browser tests run in one real Chromium: Debian's, or the one named by CHROME_PATH. A real sandbox gateway
+// runs beside them on a second origin (test/support/wtr-gateway-plugin.mjs).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { gatewayMiddleware, gatewayPlugin } from './test/support/wtr-gateway-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 export default {
   files: ['test/element/**/*.test.ts', 'test/frame/**/*.test.ts', 'test/browser/**/*.test.ts'],
   nodeResolve: true,
+  port: 8000,
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  middleware: [gatewayMiddleware],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), gatewayPlugin()],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

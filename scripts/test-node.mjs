@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Node's test runner over every test of the Node parts (core, server, sandbox) with tsx as the
+// Runs Node's test runner over the Node tests (core, server, sandbox, bundle sizes) with tsx as the
 // TypeScript loader. Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const roots = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : ['test/core', 'test/server', 'test/sandbox'];
+  : ['test/core', 'test/server', 'test/sandbox', 'test/bundle'];
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir).sort()) {

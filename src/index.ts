@@ -1,6 +1,13 @@
 /**
- * `svc-checkout`: the browser entry. It carries no Node built-ins and no server code, and importing it in
- * Node (server-side rendering) does not throw. The `<svc-checkout>` element joins it in the next release;
- * today it offers the order model, money, tax and card checks the element and frame are built on.
+ * `svc-checkout`: the browser entry. Importing it defines `<svc-checkout>` (unless that tag is defined
+ * already) and offers the element's class and event types with the core they are built on: the order
+ * model, money, tax, card checks, texts and the frame channel's message types. It carries no Node built-ins
+ * and no server code, and importing it in Node (server-side rendering) does not throw.
  */
+import './element/define.js';
+
 export * from './core/index.js';
+export { CheckoutStateError, type CheckoutStateErrorCode } from './element/checkout-state-error.js';
+export * from './element/events.js';
+export { defineSvcCheckout, SVC_CHECKOUT_TAG } from './element/register.js';
+export { SvcCheckout } from './element/svc-checkout.js';

@@ -10,6 +10,8 @@
  * defaults and these checks come from one place.
  */
 
+import { DESIGN_TOKEN_NAMES } from './design-token-names.js';
+
 /** The kind of value a token takes, which decides how it is checked. */
 export type TokenKind = 'color' | 'length' | 'font-family';
 
@@ -38,9 +40,15 @@ export type DesignToken =
   | (TokenBase & { readonly kind: 'font-family' })
   | (TokenBase & { readonly kind: 'length'; readonly range: LengthRange });
 
+/** A tuple of tokens named, in order, exactly as `Names` lists them. */
+type TokensNamed<Names extends readonly string[]> = {
+  readonly [Index in keyof Names]: DesignToken & { readonly name: Names[Index] };
+};
+
 /**
- * Every token that reaches the frame. Default colours meet WCAG AA on the default background: text and
- * muted text 4.5:1 or more, borders and focus ring 3:1 or more.
+ * Every token that reaches the frame, named and ordered exactly as `DESIGN_TOKEN_NAMES` (a compile error
+ * otherwise). Default colours meet WCAG AA on the default background: text and muted text 4.5:1 or more,
+ * borders and focus ring 3:1 or more.
  */
 export const DESIGN_TOKENS = [
   {
@@ -132,7 +140,7 @@ export const DESIGN_TOKENS = [
     description: 'Height of inputs and buttons (24px to 96px; 44px or more suits touch screens).',
     range: { minPx: 24, maxPx: 96 },
   },
-] as const satisfies readonly DesignToken[];
+] as const satisfies TokensNamed<typeof DESIGN_TOKEN_NAMES>;
 
 /** The name of a design token, such as `--svc-color-primary`. */
 export type TokenName = (typeof DESIGN_TOKENS)[number]['name'];
@@ -140,16 +148,15 @@ export type TokenName = (typeof DESIGN_TOKENS)[number]['name'];
 /** The allow-listed appearance the element sends and the frame applies: sanitized values by token. */
 export type Appearance = Partial<Record<TokenName, string>>;
 
-/** Every token name, in the order of `DESIGN_TOKENS`. */
-export const TOKEN_NAMES: readonly TokenName[] = /* @__PURE__ */ DESIGN_TOKENS.map((token) => token.name);
+/** Every token name, in the order of `DESIGN_TOKENS` (the same list as `DESIGN_TOKEN_NAMES`). */
+export const TOKEN_NAMES: readonly TokenName[] = DESIGN_TOKEN_NAMES;
 
 /** Every token's default value. */
 export const DEFAULT_APPEARANCE: Readonly<Record<TokenName, string>> = /* @__PURE__ */ Object.fromEntries(
   /* @__PURE__ */ DESIGN_TOKENS.map((token) => [token.name, token.default]),
 ) as Record<TokenName, string>;
 
-// Module-level calls are marked pure so that bundlers drop what a bundle does not use: the element may
-// import only `TOKEN_NAMES` and leave the checks to the frame.
+// Module-level calls are marked pure so that bundlers drop what a bundle does not use.
 const TOKENS_BY_NAME: ReadonlyMap<string, DesignToken> = /* @__PURE__ */ new Map(
   /* @__PURE__ */ DESIGN_TOKENS.map((token) => [token.name, token as DesignToken]),
 );

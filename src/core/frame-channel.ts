@@ -32,6 +32,7 @@ export type WidgetState = (typeof WIDGET_STATES)[number];
 /** Why a widget cannot take a payment; each names something the merchant can fix or the customer can retry. */
 export const WIDGET_ERROR_CODES = [
   'missing_widget_id',
+  'missing_gateway',
   'unknown_widget',
   'invalid_order',
   'signature_refused',
@@ -73,7 +74,14 @@ export type FrameToElementMessage =
   | (ChannelEnvelope & { type: 'ready' })
   | (ChannelEnvelope & { type: 'resize'; height: number })
   | (ChannelEnvelope & { type: 'state'; state: WidgetState })
-  | (ChannelEnvelope & { type: 'paymentCompleted'; orderId: string; paymentSucceeded: boolean })
+  | (ChannelEnvelope & {
+      type: 'paymentCompleted';
+      /** The gateway's order id: the notification's `id` and merchant API v2's `{order_id}`. */
+      orderId: string;
+      /** The page's `order-id`, when it gave one. */
+      merchantOrderId?: string;
+      paymentSucceeded: boolean;
+    })
   | (ChannelEnvelope & { type: 'navigateBackToCart' })
   | (ChannelEnvelope & { type: 'error'; code: WidgetErrorCode; message: string; field?: string });
 
@@ -122,7 +130,7 @@ const FRAME_MESSAGE_MEMBERS: Record<FrameToElementMessage['type'], readonly stri
   ready: [],
   resize: ['height'],
   state: ['state'],
-  paymentCompleted: ['orderId', 'paymentSucceeded'],
+  paymentCompleted: ['orderId', 'merchantOrderId', 'paymentSucceeded'],
   navigateBackToCart: [],
   error: ['code', 'message', 'field'],
 };
@@ -143,8 +151,8 @@ const FRAME_MESSAGE_CHECKS: Record<FrameToElementMessage['type'], (data: Fields)
   resize: ({ height }) =>
     typeof height === 'number' && Number.isFinite(height) && height >= 0 && height <= 100_000,
   state: ({ state }) => (WIDGET_STATES as readonly unknown[]).includes(state),
-  paymentCompleted: ({ orderId, paymentSucceeded }) =>
-    isString(orderId) && typeof paymentSucceeded === 'boolean',
+  paymentCompleted: ({ orderId, merchantOrderId, paymentSucceeded }) =>
+    isString(orderId) && isOptionalString(merchantOrderId) && typeof paymentSucceeded === 'boolean',
   error: ({ code, message, field }) =>
     (WIDGET_ERROR_CODES as readonly unknown[]).includes(code) && isString(message) && isOptionalString(field),
 };

@@ -76,6 +76,8 @@ export interface ElementMessages {
   readonly 'error.title': string;
   /** The element has no `widget-id` attribute. */
   readonly 'error.missingWidgetId': string;
+  /** The element does not know which gateway to load the form from (`gateway` attribute). */
+  readonly 'error.missingGateway': string;
   /** The gateway knows no widget with this id. */
   readonly 'error.unknownWidget': string;
   /** The order given on the page does not validate. `{attribute}`: the attribute to fix, such as `order`. */
@@ -145,6 +147,8 @@ export interface FrameMessages
   readonly 'pay.cancel': string;
   /** A short note under the form on where card data goes. */
   readonly 'pay.secureNote': string;
+  /** The gateway turned a request down for a reason no field shows; the customer may try again later. */
+  readonly 'pay.error': string;
 
   /** Heading of the order summary. */
   readonly 'summary.title': string;
@@ -243,6 +247,9 @@ export type MessageKey = keyof Messages;
 
 /** The key of one of the element's own texts. */
 export type ElementMessageKey = keyof ElementMessages;
+
+/** The key of one of the frame's texts. */
+export type FrameMessageKey = keyof FrameMessages;
 
 /** Texts the merchant puts in place of ours, by key. */
 export type MessageOverrides = Partial<Record<MessageKey, string>>;
@@ -357,6 +364,9 @@ export function validateOverrides(overrides: Readonly<Record<string, unknown>> |
 /** Looks up one text and fills in its parameters. */
 export type Translate<K extends string = MessageKey> = (key: K, params?: MessageParams) => string;
 
+/** Looks up one of the frame's texts and fills in its parameters. */
+export type FrameTranslate = Translate<FrameMessageKey>;
+
 /** Overrides as they may arrive: typed from code, or any record from the page or a message. */
 type RawOverrides = MessageOverrides | Readonly<Record<string, unknown>> | null | undefined;
 
@@ -406,39 +416,49 @@ export function createElementTranslator(
   return translator([ELEMENT_MESSAGES[known]], isElementMessageKey, overrides);
 }
 
+/**
+ * `createTranslator` over one catalog of the frame's texts that the caller gives, with the same override
+ * rules; overrides of keys the catalog does not hold are passed over. It reaches none of the catalogs
+ * itself, so the frame, which loads its language's catalog on demand, carries no other language's texts.
+ */
+export function createFrameTranslator(catalog: FrameMessages, overrides?: RawOverrides): FrameTranslate {
+  return translator([catalog], (key): key is FrameMessageKey => Object.hasOwn(catalog, key), overrides);
+}
+
 /** The key of a card number refusal's text. */
-export function cardNumberErrorKey(code: CardNumberErrorCode): MessageKey {
+export function cardNumberErrorKey(code: CardNumberErrorCode): FrameMessageKey {
   return `card.number.error.${code}`;
 }
 
 /** The key of an expiry date refusal's text. */
-export function expiryErrorKey(code: ExpiryErrorCode): MessageKey {
+export function expiryErrorKey(code: ExpiryErrorCode): FrameMessageKey {
   return `card.expiry.error.${code}`;
 }
 
 /** The key of a CVC refusal's text. */
-export function cvcErrorKey(code: CvcErrorCode): MessageKey {
+export function cvcErrorKey(code: CvcErrorCode): FrameMessageKey {
   return `card.cvc.error.${code}`;
 }
 
 /** The key of the refusal of a card that misses the order's constraint on `field`; its `{expected}` is the constraint. */
-export function constraintErrorKey(field: ConstraintField): MessageKey {
+export function constraintErrorKey(field: ConstraintField): FrameMessageKey {
   return `card.constraint.${field}`;
 }
 
 /** The key of a scheme's name. */
-export function schemeNameKey(scheme: CardScheme): MessageKey {
+export function schemeNameKey(scheme: CardScheme): FrameMessageKey {
   return `scheme.${scheme}`;
 }
 
 /** The key of a quantity with its unit (`{count}`). */
-export function unitKey(unit: Unit): MessageKey {
+export function unitKey(unit: Unit): FrameMessageKey {
   return `unit.${unit}`;
 }
 
 // Typed by the channel's codes, so a new code does not compile until it has a text.
 const WIDGET_ERROR_KEYS: Readonly<Record<WidgetErrorCode, ElementMessageKey>> = {
   missing_widget_id: 'error.missingWidgetId',
+  missing_gateway: 'error.missingGateway',
   unknown_widget: 'error.unknownWidget',
   invalid_order: 'error.invalidOrder',
   signature_refused: 'error.signatureRefused',
@@ -464,7 +484,7 @@ export function widgetErrorKey(code: string): ElementMessageKey {
  * The key of the sentence that explains a payment failure, for any code the gateway sends: codes we have no
  * text for, and a missing code, get the `unknown` sentence.
  */
-export function failureReasonKey(code: string | null | undefined): MessageKey {
+export function failureReasonKey(code: string | null | undefined): FrameMessageKey {
   const known = (PAYMENT_FAILURE_REASONS as readonly string[]).includes(code ?? '');
   return `status.failed.reason.${known ? (code as PaymentFailureReason) : 'unknown'}`;
 }

@@ -5,6 +5,7 @@
 export * from './appearance.js';
 export * from './card.js';
 export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';
+export * from './design-token-names.js';
 export * from './errors.js';
 export * from './frame-channel.js';
 export * from './i18n.js';

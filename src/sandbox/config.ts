@@ -625,8 +625,11 @@ export const DEMO_WIDGET_IDS = {
 } as const;
 
 /** The demo merchant's config file, with `publicKeyPem` as its certificate `demo`. */
-export function demoConfigFile(publicKeyPem: string): SandboxConfigFile {
-  const callback = (path: string) => `${DEMO_SHOP_ORIGIN}${path}`;
+export function demoConfigFile(
+  publicKeyPem: string,
+  shopOrigin: string = DEMO_SHOP_ORIGIN,
+): SandboxConfigFile {
+  const callback = (path: string) => `${shopOrigin}${path}`;
   return {
     merchants: [
       {
@@ -636,10 +639,13 @@ export function demoConfigFile(publicKeyPem: string): SandboxConfigFile {
         v1: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
         defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
         allowedOrigins: [
-          'http://localhost:5173',
-          'http://127.0.0.1:5173',
-          'http://localhost:4173',
-          'http://127.0.0.1:4173',
+          ...new Set([
+            shopOrigin,
+            'http://localhost:5173',
+            'http://127.0.0.1:5173',
+            'http://localhost:4173',
+            'http://127.0.0.1:4173',
+          ]),
         ],
         callbacks: {
           notificationUrl: callback(DEMO_CALLBACK_PATHS.notification),
@@ -685,8 +691,8 @@ export function demoConfigFile(publicKeyPem: string): SandboxConfigFile {
 }
 
 /** The config the sandbox runs with when none is given: the demo merchant, checked like any config. */
-export function demoConfig(options: { publicKeyPem: string }): SandboxConfig {
-  return parseConfig(demoConfigFile(options.publicKeyPem), { source: 'demo config' });
+export function demoConfig(options: { publicKeyPem: string; shopOrigin?: string }): SandboxConfig {
+  return parseConfig(demoConfigFile(options.publicKeyPem, options.shopOrigin), { source: 'demo config' });
 }
 
 /** The demo merchant's key pair as kept in the data dir. */

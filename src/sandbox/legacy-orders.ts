@@ -108,6 +108,8 @@ export interface OrderView {
   customer: CustomerData;
   backToMerchantUrl: string | null;
   lastError: { code: string; message: string } | null;
+  /** The open 3-D Secure challenge while the state is CHALLENGE, so a reloaded frame can show it again. */
+  challengeId: string | null;
 }
 
 export interface PaymentRequest {
@@ -294,9 +296,23 @@ export class LegacyOrders {
           'order.items',
         );
       }
+      if (!widget.collectCustomerData) {
+        // Pricing later needs the customer's address, which only the full checkout collects.
+        const unpriced = parsed.shippingOptions.findIndex((option) => option.amount === undefined);
+        if (unpriced !== -1) {
+          throw new HttpError(
+            400,
+            'invalid_order',
+            `Shipping option ${parsed.shippingOptions[unpriced]!.id} has no amount; options priced later through the shipping cost URL need a full-checkout widget (collectCustomerData)`,
+            `order.shippingOptions[${unpriced}].amount`,
+          );
+        }
+      }
       if (widget.validation === 'SIGNATURE')
         this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
+    const same = this.sameOrder(widget.id, input);
+    if (same) return same;
     const record: OrderRecord = {
       id: randomUUID(),
       merchantId: merchant.id,
@@ -323,6 +339,25 @@ export class LegacyOrders {
       await this.askMerchantToApprove(merchant, record);
     this.orders.put(record.id, record);
     return record;
+  }
+
+  /**
+   * The order already taken for this widget with the same merchant order id and identical content, if any:
+   * a page reloaded after paying (or a frame reloaded mid-payment) gets that order back, with its state,
+   * instead of a second one that could be charged again.
+   */
+  private sameOrder(widgetId: string, input: OrderInput): OrderRecord | undefined {
+    if (input.orderId === undefined) return undefined;
+    const content = JSON.stringify(input);
+    for (const record of this.orders.values()) {
+      if (
+        record.widgetId === widgetId &&
+        record.input.orderId === input.orderId &&
+        JSON.stringify(record.input) === content
+      )
+        return record;
+    }
+    return undefined;
   }
 
   private checkSignature(
@@ -433,6 +468,7 @@ export class LegacyOrders {
       customer: record.customer,
       backToMerchantUrl: record.input.backToMerchantUrl ?? null,
       lastError: last,
+      challengeId: record.state === 'CHALLENGE' ? record.challengeId : null,
     };
   }
 
@@ -587,9 +623,9 @@ export class LegacyOrders {
         if (!customer[field])
           throw new HttpError(400, 'customer_required', `customer.${field} is required`, `customer.${field}`);
       }
-      if (order.shippingOptions.length > 0 && !shipping) {
-        throw new HttpError(400, 'shipping_required', 'Choose a shipping option', 'shipping.optionId');
-      }
+    }
+    if (order.shippingOptions.length > 0 && !shipping) {
+      throw new HttpError(400, 'shipping_required', 'Choose a shipping option', 'shipping.optionId');
     }
 
     const attempt: PaymentAttempt = {

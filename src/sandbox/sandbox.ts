@@ -1,22 +1,22 @@
 /**
  * Assembles the sandbox gateway: config, state, the service's keys, the delivery queue and the HTTP routes.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signBody } from '../server/index.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
-import { HttpError, type RequestContext, Router, sendJson } from './http.js';
+import { HttpError, Router, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store } from './store.js';
 import { mountWidgetApi } from './widget-api.js';
+import { mountWidgetPages } from './widget-pages.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -29,6 +29,11 @@ export interface SandboxOptions {
   dataDir?: string;
   /** The clock, for tests. */
   now?: () => Date;
+  /**
+   * Without `config`: the origin of the shop the demo merchant runs on (its page origin and callback URLs).
+   * Default `http://localhost:5173`, the demo shop's.
+   */
+  demoShopOrigin?: string;
   /** Where built browser files (widget script, frame) are served from. Default: the package's `dist/browser`. */
   browserRoot?: string;
 }
@@ -47,16 +52,6 @@ export interface Sandbox {
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
   close(): Promise<void>;
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -79,7 +74,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   else if (options.config) config = options.config;
   else {
     const keys = ensureDemoMerchantKeys(keyDir);
-    config = demoConfig({ publicKeyPem: keys.publicKeyPem });
+    config = demoConfig({
+      publicKeyPem: keys.publicKeyPem,
+      ...(options.demoShopOrigin !== undefined && { shopOrigin: options.demoShopOrigin }),
+    });
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
@@ -117,14 +115,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     sendJson(context.res, 200, await connectionTest(merchant.callbacks.connectionTestUrl));
   });
+  const browserRoot = options.browserRoot ?? join(packageRoot, 'dist', 'browser');
   mountWidgetApi(router, orders);
+  mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now);
 
-  const browserRoot = options.browserRoot ?? join(packageRoot, 'dist', 'browser');
-  const serveBuilt = async (context: RequestContext) => serveFile(context, browserRoot);
-
   const server: Server = createServer((req, res) => {
-    void router.handle(req, res, serveBuilt);
+    void router.handle(req, res);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {
@@ -182,20 +179,4 @@ async function connectionTest(url: string | undefined) {
   } catch (error) {
     return { ok: false, status: null, allowMethods: null, message: `No answer: ${(error as Error).message}` };
   }
-}
-
-async function serveFile(context: RequestContext, root: string): Promise<void> {
-  const path = normalize(join(root, decodeURIComponent(context.url.pathname)));
-  if (!path.startsWith(root + sep) || context.req.method !== 'GET' || !existsSync(path)) {
-    throw new HttpError(404, 'not_found', `No such endpoint or file: ${context.url.pathname}`);
-  }
-  const body = await readFile(path).catch(() => {
-    throw new HttpError(404, 'not_found', `No such file: ${context.url.pathname}`);
-  });
-  context.res.writeHead(200, {
-    'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
-    'content-length': body.length,
-    'cache-control': 'no-cache',
-  });
-  context.res.end(body);
 }

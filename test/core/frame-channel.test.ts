@@ -19,6 +19,12 @@ const frameMessages: FrameToElementMessage[] = [
   envelope(channel, { type: 'resize', height: 412 }),
   envelope(channel, { type: 'state', state: 'challenge' }),
   envelope(channel, { type: 'paymentCompleted', orderId: 'o-1', paymentSucceeded: false }),
+  envelope(channel, {
+    type: 'paymentCompleted',
+    orderId: 'o-2',
+    merchantOrderId: 'A-1',
+    paymentSucceeded: true,
+  }),
   envelope(channel, { type: 'navigateBackToCart' }),
   envelope(channel, { type: 'error', code: 'unknown_widget', message: 'No widget', field: 'widget-id' }),
 ];
@@ -49,6 +55,16 @@ describe('frame channel', () => {
       assert.deepEqual(readFrameMessage(structuredClone(message), channel), message);
     for (const message of elementMessages)
       assert.deepEqual(readElementMessage(structuredClone(message), channel), message);
+  });
+
+  test('refuses a merchant order id that is not a string', () => {
+    const completed = envelope<FrameToElementMessage>(channel, {
+      type: 'paymentCompleted',
+      orderId: 'o-3',
+      paymentSucceeded: true,
+    });
+    assert.equal(readFrameMessage({ ...completed, merchantOrderId: 7 }, channel), undefined);
+    assert.equal(readFrameMessage({ ...completed, merchantOrderId: null }, channel), undefined);
   });
 
   test('refuses other channels, protocols, versions and directions', () => {

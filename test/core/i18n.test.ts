@@ -13,6 +13,7 @@ import {
   cardNumberErrorKey,
   constraintErrorKey,
   createElementTranslator,
+  createFrameTranslator,
   createTranslator,
   cvcErrorKey,
   ELEMENT_MESSAGES,
@@ -419,6 +420,62 @@ describe('createElementTranslator', () => {
     assert.equal(isElementMessageKey('pay.button'), false);
     assert.equal(isElementMessageKey('error.generic'), true);
     assert.equal(isElementMessageKey('constructor'), false);
+  });
+});
+
+describe('createFrameTranslator', () => {
+  test('speaks the catalog it is given, exactly as createTranslator does for the frame’s texts', () => {
+    for (const language of LANGUAGES) {
+      const t = createFrameTranslator(FRAME_MESSAGES[language]);
+      const full = createTranslator(language);
+      for (const key of Object.keys(FRAME_MESSAGES.en) as Array<keyof typeof FRAME_MESSAGES.en>) {
+        assert.equal(
+          t(key, { amount: '1', reason: 'r', count: '2' }),
+          full(key, { amount: '1', reason: 'r', count: '2' }),
+        );
+      }
+    }
+    assert.equal(
+      createFrameTranslator(FRAME_MESSAGES.lv)('pay.button', { amount: '5,00 €' }),
+      'Maksāt 5,00 €',
+    );
+  });
+
+  test('takes overrides of the catalog’s keys only, with the same rules', () => {
+    const overrides = JSON.parse(
+      '{"pay.button": "Buy {amount}", "error.title": "x", "loading.text": "y", "toString": "z", "pay.cancel": " ", "summary.total": 5}',
+    );
+    const t = createFrameTranslator(FRAME_MESSAGES.en, overrides);
+    assert.equal(t('pay.button', { amount: '€1' }), 'Buy €1');
+    assert.equal(t('pay.cancel'), 'Cancel payment');
+    assert.equal(t('summary.total'), 'Total');
+    // The element's texts are not in a frame catalog: their keys come back as themselves.
+    assert.equal(t('error.title' as never), 'error.title');
+    assert.equal(t('toString' as never), 'toString');
+    overrides['pay.button'] = 'Changed {amount}';
+    assert.equal(t('pay.button', { amount: '€1' }), 'Buy €1');
+  });
+
+  test('the keys derived from other modules name frame texts', () => {
+    const frameKeys = Object.keys(FRAME_MESSAGES.en);
+    for (const key of [
+      cardNumberErrorKey('luhn_failed'),
+      expiryErrorKey('expired'),
+      cvcErrorKey('wrong_length'),
+      constraintErrorKey('brand'),
+      schemeNameKey('VISA'),
+      unitKey('KILOGRAM'),
+      failureReasonKey('card_declined'),
+      failureReasonKey('something_new'),
+    ]) {
+      assert.ok(frameKeys.includes(key), key);
+    }
+  });
+
+  test('the frame has a text of its own for a refusal no field shows', () => {
+    for (const language of LANGUAGES) {
+      assert.equal(FRAME_MESSAGES[language]['pay.error'], ELEMENT_MESSAGES[language]['error.generic']);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ export const enElement: ElementMessages = {
 
   'error.title': 'Payment is not available',
   'error.missingWidgetId': 'The payment form is not set up: the widget-id attribute is missing.',
+  'error.missingGateway': 'The payment form is not set up: the gateway attribute is missing.',
   'error.unknownWidget': 'This payment form does not exist; check the widget-id attribute.',
   'error.invalidOrder': 'The order details are not valid; check the {attribute} attribute.',
   'error.signatureRefused': 'The order signature was not accepted, so the payment cannot start.',
@@ -67,6 +68,7 @@ export const enFrame: FrameMessages = {
   'pay.processing': 'Processing the payment…',
   'pay.cancel': 'Cancel payment',
   'pay.secureNote': 'Card details go straight to the payment service; the shop does not see them.',
+  'pay.error': 'Something went wrong. Please try again later.',
 
   'summary.title': 'Order summary',
   'summary.orderId': 'Order {orderId}',

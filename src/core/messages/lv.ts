@@ -11,6 +11,7 @@ export const lvElement: ElementMessages = {
 
   'error.title': 'Maksājums nav pieejams',
   'error.missingWidgetId': 'Maksājuma forma nav iestatīta: trūkst atribūta widget-id.',
+  'error.missingGateway': 'Maksājumu forma nav iestatīta: trūkst atribūta gateway.',
   'error.unknownWidget': 'Šāda maksājuma forma nepastāv; pārbaudiet atribūtu widget-id.',
   'error.invalidOrder': 'Pasūtījuma dati nav derīgi; pārbaudiet atribūtu {attribute}.',
   'error.signatureRefused': 'Pasūtījuma paraksts netika pieņemts, tāpēc maksājumu nevar sākt.',
@@ -70,6 +71,7 @@ export const lvFrame: FrameMessages = {
   'pay.processing': 'Maksājums tiek apstrādāts…',
   'pay.cancel': 'Atcelt maksājumu',
   'pay.secureNote': 'Kartes dati tiek nosūtīti tieši maksājumu pakalpojumam; veikals tos neredz.',
+  'pay.error': 'Radās kļūda. Lūdzu, mēģiniet vēlreiz vēlāk.',
 
   'summary.title': 'Pasūtījuma kopsavilkums',
   'summary.orderId': 'Pasūtījums {orderId}',

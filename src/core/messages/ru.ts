@@ -11,6 +11,7 @@ export const ruElement: ElementMessages = {
 
   'error.title': 'Оплата недоступна',
   'error.missingWidgetId': 'Форма оплаты не настроена: отсутствует атрибут widget-id.',
+  'error.missingGateway': 'Платёжная форма не настроена: отсутствует атрибут gateway.',
   'error.unknownWidget': 'Такой формы оплаты не существует; проверьте атрибут widget-id.',
   'error.invalidOrder': 'Данные заказа неверны; проверьте атрибут {attribute}.',
   'error.signatureRefused': 'Подпись заказа не принята, поэтому оплату невозможно начать.',
@@ -68,6 +69,7 @@ export const ruFrame: FrameMessages = {
   'pay.processing': 'Платёж обрабатывается…',
   'pay.cancel': 'Отменить оплату',
   'pay.secureNote': 'Данные карты передаются напрямую платёжному сервису; магазин их не видит.',
+  'pay.error': 'Что-то пошло не так. Пожалуйста, повторите попытку позже.',
 
   'summary.title': 'Состав заказа',
   'summary.orderId': 'Заказ {orderId}',

@@ -1,0 +1,161 @@
+/**
+ * The widget in a real Chromium on loopback, the page and the gateway on two origins:
+ * - time from the page's navigation start to a focusable card number field (script tag, fixed-price widget);
+ * - time from navigation start until an order of 1,000 items is rendered in the frame's summary.
+ * Medians over `runs` fresh page loads (a new browser context each, so nothing is cached between runs).
+ * Needs `npm run build:browser`: the sandbox serves the built files.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { OrderInput } from '../src/core/index.js';
+import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS, startSandbox } from '../src/sandbox/index.js';
+import { signOrder } from '../src/server/index.js';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function paymentFrame(page: Page): Promise<Frame> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const frame = page.frames().find((candidate) => candidate.url().includes('/widget/frame/'));
+    if (frame) return frame;
+    if (Date.now() > deadline) throw new Error('the payment frame never appeared');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+type Milestone = 'cardFieldFocusable' | 'lastItemRendered';
+
+/**
+ * Runs in the frame on every animation frame until the milestone is reached, then answers the time on the
+ * frame's clock. A function, not a string: the frame's CSP forbids eval, and the bench honours the CSP.
+ * It searches through shadow roots too, since the frame's layout is its own business.
+ */
+function reached(milestone: Milestone): number | false {
+  // No named inner functions: tsx would wrap them in a helper that does not exist in the page.
+  const elements: Element[] = [];
+  const roots: Array<Document | ShadowRoot> = [document];
+  while (roots.length > 0) {
+    for (const node of roots.pop()!.querySelectorAll('*')) {
+      elements.push(node);
+      if (node.shadowRoot) roots.push(node.shadowRoot);
+    }
+  }
+  if (milestone === 'cardFieldFocusable') {
+    const input = elements.find((node) => node.getAttribute('autocomplete') === 'cc-number') as
+      | HTMLInputElement
+      | undefined;
+    if (!input || input.disabled || input.getClientRects().length === 0) return false;
+    input.focus();
+    if ((input.getRootNode() as Document | ShadowRoot).activeElement !== input) return false;
+  } else if (
+    !elements.some((node) => node.childElementCount === 0 && node.textContent?.trim() === 'Item 1000')
+  ) {
+    return false;
+  }
+  return performance.timeOrigin + performance.now();
+}
+
+/** Milliseconds from the page's navigation start until `milestone` in the frame (both clocks' origins). */
+async function msUntil(page: Page, milestone: Milestone): Promise<number> {
+  const frame = await paymentFrame(page);
+  const handle = await frame.waitForFunction(reached, milestone, { polling: 'raf', timeout: 15_000 });
+  const at = (await handle.jsonValue()) as number;
+  const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+  return at - pageOrigin;
+}
+
+export interface BrowserFigures {
+  runs: number;
+  cardFieldFocusableMs: number;
+  thousandItemsRenderedMs: number;
+}
+
+export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
+  const pages = createServer();
+  await new Promise<void>((resolve) => pages.listen(0, 'localhost', resolve));
+  const pageOrigin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const sandbox = await startSandbox({
+    port: 0,
+    demoShopOrigin: pageOrigin,
+    dataDir: await mkdtemp(join(tmpdir(), 'svc-bench-browser-')),
+  });
+  const script = `<script type="module" src="${sandbox.url}/widget/svc-checkout.js"></script>`;
+  const bigOrder: OrderInput = {
+    widgetId: DEMO_WIDGET_IDS.checkout,
+    items: Array.from({ length: 1000 }, (_, index) => ({
+      amount: `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`,
+      label: `Item ${index + 1}`,
+      count: (index % 3) + 1,
+    })),
+  };
+  const bigSignature = signOrder(bigOrder, sandbox.demoMerchant!.privateKeyPem);
+  const html = (body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
+  const documents: Record<string, string> = {
+    '/': html(`<svc-checkout widget-id="${DEMO_WIDGET_IDS.instant}"></svc-checkout>`),
+    '/big': html(
+      `<svc-checkout widget-id="${bigOrder.widgetId}" order="${escapeAttribute(
+        JSON.stringify({ items: bigOrder.items }),
+      )}" signature="${bigSignature}" certificate-name="${DEMO_CERTIFICATE_NAME}"></svc-checkout>`,
+    ),
+  };
+  pages.on('request', (req, res) => {
+    const body = documents[req.url ?? ''];
+    if (body === undefined) res.writeHead(404).end();
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const measure = async (path: string, milestone: Milestone) => {
+    const times: number[] = [];
+    // One warm-up load, so the first run does not time the browser's own start.
+    for (let run = 0; run <= runs; run++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${pageOrigin}${path}`);
+      const ms = await msUntil(page, milestone);
+      if (run > 0) times.push(ms);
+      await context.close();
+    }
+    return median(times);
+  };
+  try {
+    return {
+      runs,
+      cardFieldFocusableMs: await measure('/', 'cardFieldFocusable'),
+      thousandItemsRenderedMs: await measure('/big', 'lastItemRendered'),
+    };
+  } finally {
+    await browser.close();
+    await sandbox.close();
+    await new Promise<void>((resolve) => pages.close(() => resolve()));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchBrowser());
+}

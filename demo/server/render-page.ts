@@ -1,0 +1,98 @@
+/**
+ * What the shop's server does to a page before sending it, as a merchant's template engine would: fill in
+ * the gateway's origin, the shop's origin and a fresh order id per visit, and sign each
+ * `<svc-checkout data-sign>` with the merchant's key. The order is read from the tag's own attributes by
+ * the same function the element uses, so the signature covers exactly what the element will send.
+ */
+import {
+  decodeHtmlEntities,
+  type OrderAttributes,
+  orderFromAttributes,
+} from '../../src/core/order-attributes.js';
+import type { OrderInput } from '../../src/server/index.js';
+
+export interface RenderOptions {
+  /** The gateway's origin, such as `http://127.0.0.1:4010`. */
+  gatewayUrl: string;
+  /** The shop's own origin, such as `http://127.0.0.1:5173` (back-to-merchant URLs are absolute). */
+  shopUrl: string;
+  /** Signs an order; the merchant app's `signOrder`. */
+  sign: (order: OrderInput) => string;
+  /** The certificate name written beside each signature. */
+  certificateName: string;
+  /** A fresh merchant order id with the given prefix; by default prefix + time + counter. */
+  newOrderId?: (prefix: string) => string;
+}
+
+/** A tag the page marks for signing could not be signed: the page is wrong, so it should fail loudly. */
+export class PageRenderError extends Error {}
+
+let counter = 0;
+function defaultOrderId(prefix: string): string {
+  counter = (counter + 1) % 1296;
+  return `${prefix}-${Date.now().toString(36).toUpperCase()}${counter.toString(36).toUpperCase().padStart(2, '0')}`;
+}
+
+const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+const SIGNED_TAG = /<svc-checkout\b([^>]*?)\sdata-sign\b([^>]*)>/g;
+
+/** The attributes of a start tag, values decoded as the browser decodes them. */
+export function readAttributes(source: string): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (const match of source.matchAll(ATTRIBUTE)) {
+    const value = match[2] ?? match[3] ?? match[4] ?? '';
+    attributes.set(match[1]!.toLowerCase(), decodeHtmlEntities(value));
+  }
+  return attributes;
+}
+
+/** The order an element with these attributes sends: what its signature must cover. */
+export function orderOfAttributes(attributes: Map<string, string>): OrderInput {
+  const get = (name: string) => attributes.get(name) ?? null;
+  const input: OrderAttributes = {
+    widgetId: get('widget-id'),
+    language: get('language'),
+    amount: get('amount'),
+    currency: get('currency'),
+    label: get('label'),
+    taxRate: get('tax-rate'),
+    count: get('count'),
+    unit: get('unit'),
+    orderId: get('order-id'),
+    order: get('order'),
+    backToMerchantUrl: get('back-to-merchant-url'),
+  };
+  const { value, error } = orderFromAttributes(input);
+  if (error) throw new PageRenderError(`<svc-checkout data-sign> cannot be signed: ${error.message}`);
+  return value;
+}
+
+/**
+ * Renders a page: `{{gateway}}`, `{{shop}}` and `{{order-id:PREFIX}}` are replaced first (one order id per
+ * prefix per render, so a page can name its order twice), then every `<svc-checkout ... data-sign>` gets
+ * `signature` and `certificate-name` in place of `data-sign`.
+ * @throws PageRenderError when a tag marked for signing has an order that is not valid.
+ */
+export function renderPage(html: string, options: RenderOptions): string {
+  const newOrderId = options.newOrderId ?? defaultOrderId;
+  const orderIds = new Map<string, string>();
+  const filled = html
+    .replaceAll('{{gateway}}', options.gatewayUrl)
+    .replaceAll('{{shop}}', options.shopUrl)
+    .replace(/\{\{order-id:([A-Za-z0-9-]+)\}\}/g, (_whole, prefix: string) => {
+      const known = orderIds.get(prefix);
+      if (known !== undefined) return known;
+      const id = newOrderId(prefix);
+      orderIds.set(prefix, id);
+      return id;
+    });
+  return filled.replace(SIGNED_TAG, (_whole, before: string, after: string) => {
+    const order = orderOfAttributes(readAttributes(`${before} ${after}`));
+    const signature = options.sign(order);
+    return `<svc-checkout${before} signature="${escapeAttribute(signature)}" certificate-name="${escapeAttribute(options.certificateName)}"${after}>`;
+  });
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&"<]/g, (char) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;' })[char]!);
+}

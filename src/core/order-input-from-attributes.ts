@@ -1,0 +1,161 @@
+/**
+ * The order as `<svc-checkout>`'s attributes give it, assembled exactly as given: the `order` JSON (as
+ * written or HTML-escaped) or the single-item attributes as one item, with the element-level attributes
+ * beside it. Only the attributes' shape is checked here (the JSON parses to an object of order members, and
+ * not both forms at once); the order's values are checked by the gateway at intake and by
+ * `orderFromAttributes` (order-attributes.ts) for servers and tools. Apart from the order model, so that the
+ * element's script-tag file carries none of it.
+ */
+import type { Result } from './errors.js';
+import type { OrderInput, OrderIssue } from './order.js';
+
+/** The order-related attributes of `<svc-checkout>`, as strings (or absent). */
+export interface OrderAttributes {
+  widgetId?: string | null;
+  language?: string | null;
+  amount?: string | null;
+  currency?: string | null;
+  label?: string | null;
+  taxRate?: string | null;
+  count?: string | null;
+  unit?: string | null;
+  orderId?: string | null;
+  /** The `order` attribute's JSON text (HTML-escaped or not), or an order object set as a property. */
+  order?: string | object | null;
+  backToMerchantUrl?: string | null;
+}
+
+/** The single-item attributes, by property name: when any is given, the order is one item made of them. */
+export const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
+
+/** The attributes that sit beside the order's contents, whichever form those take. */
+const ELEMENT_LEVEL_ATTRIBUTES = ['widgetId', 'language', 'backToMerchantUrl', 'orderId'] as const;
+
+/** What the `order` JSON may hold: the order's contents (the element-level fields are attributes). */
+const JSON_MEMBERS = new Set(['items', 'shippingOptions', 'constraints']);
+
+const NAMED_ENTITIES: Record<string, string> = {
+  quot: '"',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  apos: "'",
+  '#39': "'",
+};
+
+/** Decodes HTML character references, for `order` JSON that arrives still escaped. */
+export function decodeHtmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10));
+    return NAMED_ENTITIES[lower] ?? whole;
+  });
+}
+
+/**
+ * Reads the `order` attribute: JSON as written, or JSON that is still HTML-escaped (`&quot;items&quot;`),
+ * which the document asks merchants to write and some templates escape twice.
+ */
+export function parseOrderJsonText(text: string): Result<unknown, OrderIssue> {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    if (/&(#x?[0-9a-f]+|[a-z]+);/i.test(text)) {
+      try {
+        return { value: JSON.parse(decodeHtmlEntities(text)) };
+      } catch {}
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      error: {
+        path: 'order',
+        code: 'invalid_json',
+        message: `order: is not valid JSON (${reason}); write {"items":[{"amount":"9.99","label":"..."}]}, HTML-escaped in the attribute`,
+      },
+    };
+  }
+}
+
+function present(value: string | null | undefined): value is string {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/** Whether the attributes give the order in the single-item form (`amount`, `label`, ...). */
+export function givesSingleItem(attributes: OrderAttributes): boolean {
+  return SINGLE_ITEM_ATTRIBUTES.some((name) => present(attributes[name]));
+}
+
+/**
+ * The attributes' order input and the problems of their shape. `input` is absent when the order cannot be
+ * assembled at all (the JSON does not parse, is not an object, or comes with the single-item attributes);
+ * members of the JSON that are not order contents are left out of `input` and named in `issues`.
+ */
+export interface AssembledOrderInput {
+  input?: OrderInput;
+  issues: OrderIssue[];
+}
+
+/**
+ * Assembles the order input from the attributes, for `orderInputFromAttributes` and `orderFromAttributes`
+ * (which reports the shape's issues together with the values' ones). Nothing is filled in.
+ */
+export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderInput {
+  const singleItem = givesSingleItem(attributes);
+  const { order } = attributes;
+  const hasOrder = order !== undefined && order !== null && order !== '';
+  const problem = (code: OrderIssue['code'], message: string): AssembledOrderInput => ({
+    issues: [{ path: 'order', code, message: `order: ${message}` }],
+  });
+  if (singleItem && hasOrder) {
+    const given = SINGLE_ITEM_ATTRIBUTES.filter((name) => present(attributes[name])).map((name) =>
+      name === 'taxRate' ? 'tax-rate' : name,
+    );
+    return problem(
+      'unknown_member',
+      `give either the order attribute or the single-item attributes (${given.join(', ')}), not both`,
+    );
+  }
+
+  const input: Record<string, unknown> = { items: [] };
+  const issues: OrderIssue[] = [];
+  if (hasOrder) {
+    const parsed = typeof order === 'string' ? parseOrderJsonText(order) : { value: order };
+    if (parsed.error) return { issues: [parsed.error] };
+    if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
+      return problem('wrong_type', 'must be a JSON object with items');
+    }
+    for (const [key, value] of Object.entries(parsed.value)) {
+      if (JSON_MEMBERS.has(key)) input[key] = value;
+      else
+        issues.push({
+          path: `order.${key}`,
+          code: 'unknown_member',
+          message: `order.${key}: is not a member of the order JSON; use items, shippingOptions, constraints`,
+        });
+    }
+  } else if (singleItem) {
+    const item: Record<string, string> = {};
+    for (const name of SINGLE_ITEM_ATTRIBUTES) {
+      const value = attributes[name];
+      if (present(value)) item[name] = value;
+    }
+    input['items'] = [item];
+  }
+  for (const name of ELEMENT_LEVEL_ATTRIBUTES) {
+    const value = attributes[name];
+    if (present(value)) input[name] = value;
+  }
+  return { input: input as unknown as OrderInput, issues };
+}
+
+/**
+ * The order input the attributes give, exactly as given, or the problems of the attributes' shape, each
+ * naming the `order` attribute (its JSON does not parse, is not an object, holds members other than
+ * `items`, `shippingOptions` and `constraints`, or comes with the single-item attributes). The values are
+ * not checked: see `orderFromAttributes`.
+ */
+export function orderInputFromAttributes(attributes: OrderAttributes): Result<OrderInput, OrderIssue[]> {
+  const { input, issues } = assembleOrderInput(attributes);
+  return input && issues.length === 0 ? { value: input } : { error: issues };
+}

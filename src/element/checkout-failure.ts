@@ -1,0 +1,116 @@
+/**
+ * What the element says when the widget cannot take a payment: what to blame (an attribute, or the script
+ * call that added a refused item or option) and a fix for the merchant's console. The customer sees a
+ * translated text instead (core's `widgetErrorKey`).
+ */
+import type { WidgetErrorCode } from '../core/frame-channel.js';
+import type { CheckoutAttribute, CheckoutErrorDetail } from './events.js';
+
+/** A reason the widget cannot take a payment, as the element reports it. */
+export type CheckoutFailure = CheckoutErrorDetail;
+
+/** Where the order the element sent came from, to name what to fix for a field the gateway refused. */
+export interface OrderLayout {
+  /** The attributes gave the order in the single-item form (`amount`, `label`, ...). */
+  singleItem: boolean;
+  /** How many items and shipping options came from the attributes; those after them came by script. */
+  items: number;
+  options: number;
+}
+
+/** The codes whose error view offers a retry: the customer's connection or the gateway may recover. */
+export function isRetryable(code: WidgetErrorCode): boolean {
+  return code === 'gateway_unreachable' || code === 'frame_timeout';
+}
+
+const FIELD_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
+  'order.widgetId': 'widget-id',
+  'order.language': 'language',
+  'order.orderId': 'order-id',
+  'order.backToMerchantUrl': 'back-to-merchant-url',
+  signature: 'signature',
+  certificateName: 'certificate-name',
+  'customer.email': 'email',
+  'customer.phone': 'phone',
+  'customer.firstName': 'first-name',
+  'customer.lastName': 'last-name',
+};
+
+const ITEM_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
+  amount: 'amount',
+  currency: 'currency',
+  label: 'label',
+  taxRate: 'tax-rate',
+  count: 'count',
+  unit: 'unit',
+};
+
+/** What to blame for a field, and what to say before the gateway's message. */
+interface Blame {
+  attribute?: CheckoutAttribute;
+  /** Names the script call, whose index in the gateway's field is not the page's own count. */
+  call?: string;
+}
+
+/**
+ * What to blame for a field the gateway names (`order.items[0].amount`, `signature`, ...) in an order laid
+ * out as `layout`; without a field, what the code itself points at.
+ */
+export function blame(field: string | undefined, code: WidgetErrorCode, layout: OrderLayout): Blame {
+  if (field === undefined) {
+    const attribute =
+      code === 'unknown_widget' ? 'widget-id' : code === 'signature_refused' ? 'signature' : undefined;
+    return attribute ? { attribute } : {};
+  }
+  if (Object.hasOwn(FIELD_ATTRIBUTES, field)) return { attribute: FIELD_ATTRIBUTES[field] };
+  if (!/^order\b/.test(field)) return {};
+  const [, list, index, member = ''] =
+    /^order\.(items|shippingOptions)\[(\d+)\](?:\.(\w+))?/.exec(field) ?? [];
+  const added = Number(index) - (list === 'items' ? layout.items : layout.options);
+  if (added >= 0) {
+    return list === 'items'
+      ? { attribute: 'addOrderItem', call: `Item ${added + 1} added by addOrderItem()` }
+      : { attribute: 'addShippingOption', call: `Shipping option ${added + 1} added by addShippingOption()` };
+  }
+  if (layout.singleItem) {
+    if (list === 'items' && Object.hasOwn(ITEM_ATTRIBUTES, member))
+      return { attribute: ITEM_ATTRIBUTES[member] };
+    if (field === 'order.currency') return { attribute: 'currency' };
+    if (field.startsWith('order.items')) return { attribute: 'amount' };
+  }
+  return { attribute: 'order' };
+}
+
+function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string {
+  switch (code) {
+    case 'missing_widget_id':
+      return 'Add widget-id="<the widget id from the merchant console>" to <svc-checkout>.';
+    case 'missing_gateway':
+      return 'Add gateway="<the gateway origin, such as http://127.0.0.1:4010>" to <svc-checkout>, or load the element with the gateway\'s own script (/widget/svc-checkout.js), which knows its gateway.';
+    case 'invalid_order':
+      return `Fix ${
+        attribute?.startsWith('add')
+          ? `what the page passes to ${attribute}()`
+          : `the ${attribute ?? 'order'} attribute`
+      } as the message says.`;
+    case 'unknown_widget':
+      return 'Check widget-id against the merchant console, and that gateway names the same environment (test or production).';
+    case 'signature_refused':
+      return 'Sign exactly the order on the page (widget id, language, back-to-merchant URL, order id, items, shipping options; only the values given) with the private key of the certificate named in certificate-name, for example with signOrder from svc-checkout/server.';
+    case 'origin_not_allowed':
+      return `Add ${pageOrigin} to the widget's allowed origins in the merchant console.`;
+    case 'order_rejected':
+      return 'The merchant\'s order verification URL must answer {"approved": true} for this order.';
+    case 'gateway_unreachable':
+    case 'frame_timeout':
+      return 'Check the network and that gateway names a running gateway; the customer can retry.';
+    case 'internal_error':
+      return 'Retry later; if it persists, tell the gateway the time and the widget id.';
+  }
+}
+
+/** The one console line for a failure: code, what went wrong, what to blame, and the fix. */
+export function consoleMessage(failure: CheckoutFailure, pageOrigin: string): string {
+  const attribute = failure.attribute ? ` [attribute: ${failure.attribute}]` : '';
+  return `<svc-checkout> ${failure.code}${attribute}: ${failure.message} ${fixOf(failure, pageOrigin)}`;
+}

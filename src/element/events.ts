@@ -1,0 +1,89 @@
+/**
+ * The events `<svc-checkout>` dispatches on itself. The two of the legacy document keep its names exactly
+ * (`paymentCompleted`, `navigateBackToCart`); `checkoutError` is ours and follows the same naming. All
+ * bubble and are composed, so a listener on `document` or on a shadow root above the element hears them.
+ * None carries card data: the frame never sends any (the channel's message types have no place for it).
+ */
+import type { WidgetErrorCode } from '../core/frame-channel.js';
+
+/** `paymentCompleted`'s detail: the outcome of the payment, just before the frame shows its status screen. */
+export interface PaymentCompletedDetail {
+  /** The gateway's order id: the purchase notification's `id` and merchant API v2's `{order_id}`. */
+  readonly orderId: string;
+  /** The page's `order-id` attribute, or `null` when the page gave none. */
+  readonly merchantOrderId: string | null;
+  /** `true` when the payment was collected; `false` when it failed. */
+  readonly paymentSucceeded: boolean;
+}
+
+/**
+ * The payment succeeded or failed. The outcome for fulfilment is the purchase notification to the
+ * merchant's back end, which is signed; this event is for the page (for example, to empty the cart).
+ */
+export class PaymentCompletedEvent extends CustomEvent<PaymentCompletedDetail> {
+  static readonly eventName = 'paymentCompleted';
+
+  constructor(detail: PaymentCompletedDetail) {
+    super(PaymentCompletedEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+/**
+ * The customer pressed the back-to-merchant button on the failed or cancelled screen. Cancelable: unless a
+ * listener calls `preventDefault()`, the element goes to its `back-to-merchant-url` when it has one.
+ */
+export class NavigateBackToCartEvent extends Event {
+  static readonly eventName = 'navigateBackToCart';
+
+  constructor() {
+    super(NavigateBackToCartEvent.eventName, { bubbles: true, composed: true, cancelable: true });
+  }
+}
+
+/**
+ * What a `checkoutError` can point at: the attribute the merchant changes in the page to fix it, or the
+ * script method (`addOrderItem`, `addShippingOption`) whose item or shipping option the gateway refused.
+ */
+export type CheckoutAttribute =
+  | 'widget-id'
+  | 'gateway'
+  | 'order'
+  | 'order-id'
+  | 'language'
+  | 'back-to-merchant-url'
+  | 'amount'
+  | 'currency'
+  | 'label'
+  | 'tax-rate'
+  | 'count'
+  | 'unit'
+  | 'signature'
+  | 'certificate-name'
+  | 'email'
+  | 'phone'
+  | 'first-name'
+  | 'last-name'
+  | 'addOrderItem'
+  | 'addShippingOption';
+
+/** `checkoutError`'s detail. */
+export interface CheckoutErrorDetail {
+  /** Why the widget cannot take a payment. */
+  readonly code: WidgetErrorCode;
+  /** For the developer: what went wrong and what to change (the customer sees a translated text). */
+  readonly message: string;
+  /** The attribute to fix (or the script method whose item or option was refused), when one is to blame. */
+  readonly attribute?: CheckoutAttribute;
+}
+
+/**
+ * The widget cannot take a payment: it is set up wrong (no `widget-id`, an invalid order, a refused
+ * signature, ...) or the gateway cannot be reached. The element shows its error view instead of the form.
+ */
+export class CheckoutErrorEvent extends CustomEvent<CheckoutErrorDetail> {
+  static readonly eventName = 'checkoutError';
+
+  constructor(detail: CheckoutErrorDetail) {
+    super(CheckoutErrorEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}

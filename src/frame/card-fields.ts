@@ -1,0 +1,182 @@
+/**
+ * `<svc-card-fields>`: card number, expiry date, security code and the holder's name, formatted while they
+ * are typed. The card data lives only here, in the frame, until the frame sends it to the gateway.
+ */
+import { html, LitElement } from 'lit';
+import {
+  type CardScheme,
+  cardSchemeOf,
+  type FrameTranslate,
+  formatCardNumber,
+  formatExpiryInput,
+  type Language,
+  normalizeCardNumber,
+  type OrderConstraints,
+  schemeNameKey,
+} from '../core/index.js';
+import { AnnounceEvent } from './announce.js';
+import { type CardErrors, type CardValues, cardErrors, schemeConstraintError } from './card-checks.js';
+import { cardFieldsStyles } from './card-fields.styles.js';
+import { reformat } from './caret.js';
+import { adoptDocumentStyles } from './document-styles.js';
+import { type FieldError, type TextFieldOptions, textField } from './form-fields.js';
+import { schemeLogo } from './scheme-logos.js';
+
+type CardField = keyof CardValues;
+
+/** Each field's text as it is typed: the number in groups, the expiry with its slash, the CVC in digits. */
+const FORMATS: Readonly<Record<CardField, (text: string) => string>> = {
+  number: formatCardNumber,
+  expiry: formatExpiryInput,
+  cvc: (text) => text.replace(/\D/g, '').slice(0, 4),
+  holder: (text) => text,
+};
+
+/**
+ * The card fields of the payment form. Rendered into the light DOM so that the browser's card autofill,
+ * which does not reach into shadow roots, fills all four fields.
+ *
+ * @fires svc-announce - When the scheme of the typed number becomes known, to be read out.
+ */
+export class SvcCardFields extends LitElement {
+  static override properties = {
+    t: { attribute: false },
+    language: { attribute: false },
+    constraints: { attribute: false },
+    readonly: { type: Boolean },
+    values: { state: true },
+    errors: { state: true },
+  };
+
+  /** Texts in the frame's language. */
+  t!: FrameTranslate;
+  /** The frame's language, for lists in texts. */
+  language: Language = 'en';
+  /** The order's card constraints; a scheme constraint is checked as the number is typed. */
+  constraints: OrderConstraints = {};
+  /** While a payment runs the fields keep their values and focus but take no typing. */
+  readonly = false;
+
+  private values: CardValues = { number: '', expiry: '', cvc: '', holder: '' };
+  private errors: CardErrors = {};
+  #announcedScheme: CardScheme = 'UNKNOWN';
+
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    adoptDocumentStyles(this.ownerDocument, [cardFieldsStyles]);
+  }
+
+  /** Checks every field and shows what is wrong; the card when it can be sent. */
+  check(now: Date = new Date()): CardValues | undefined {
+    this.errors = cardErrors(this.values, this.constraints, this.t, this.language, now);
+    if (Object.keys(this.errors).length > 0) return undefined;
+    return {
+      ...this.values,
+      number: normalizeCardNumber(this.values.number),
+      holder: this.values.holder.trim(),
+    };
+  }
+
+  /** Shows an error that the gateway found in one field. */
+  showError(field: CardField, error: FieldError): void {
+    this.errors = { ...this.errors, [field]: error };
+  }
+
+  /** Why the field's text (with the other fields as they are) cannot be sent, if it cannot. */
+  #check(field: CardField, value: string): FieldError | undefined {
+    return cardErrors(
+      { ...this.values, [field]: value },
+      this.constraints,
+      this.t,
+      this.language,
+      new Date(),
+    )[field];
+  }
+
+  #set(field: CardField, value: string, error: FieldError | undefined): void {
+    this.values = { ...this.values, [field]: value };
+    const errors = { ...this.errors };
+    if (error) errors[field] = error;
+    else delete errors[field];
+    this.errors = errors;
+  }
+
+  /**
+   * Formats the field as it is typed. A field that shows an error is checked at each keystroke, so the
+   * error goes as soon as it is fixed; a scheme the order excludes shows from the number's first digits.
+   */
+  #onInput(field: CardField, event: InputEvent): void {
+    const input = event.target as HTMLInputElement;
+    const value = FORMATS[field](input.value);
+    reformat(input, value);
+    const byConstraint = field === 'number' && schemeConstraintError(value, this.constraints, this.t);
+    this.#set(field, value, byConstraint || (this.errors[field] ? this.#check(field, value) : undefined));
+    if (field !== 'number') return;
+    // The CVC's length depends on the scheme.
+    if (this.errors.cvc) this.#set('cvc', this.values.cvc, this.#check('cvc', this.values.cvc));
+    const scheme = cardSchemeOf(value);
+    if (scheme !== this.#announcedScheme) {
+      this.#announcedScheme = scheme;
+      if (scheme !== 'UNKNOWN') {
+        this.dispatchEvent(
+          new AnnounceEvent(this.t('card.scheme.detected', { scheme: this.t(schemeNameKey(scheme)) })),
+        );
+      }
+    }
+  }
+
+  /** Leaving a field the customer filled in shows what is wrong with it. */
+  #onChange(field: CardField): void {
+    const value = this.values[field];
+    if (value.trim() !== '') this.#set(field, value, this.#check(field, value));
+  }
+
+  protected override render() {
+    const { t } = this;
+    const scheme = cardSchemeOf(this.values.number);
+    const field = (
+      field: CardField,
+      name: string,
+      autocomplete: string,
+      maxlength: number,
+      more: Partial<TextFieldOptions> = {},
+    ) =>
+      textField({
+        id: `svc-card-${field}`,
+        name,
+        label: t(`card.${field}.label`),
+        value: this.values[field],
+        autocomplete,
+        placeholder: t(`card.${field}.placeholder`),
+        maxlength,
+        error: this.errors[field],
+        readonly: this.readonly,
+        t,
+        onInput: (event) => this.#onInput(field, event),
+        onChange: () => this.#onChange(field),
+        ...(field !== 'holder' && { inputmode: 'numeric' }),
+        ...more,
+      });
+    return html`<fieldset class="svc-card-fields">
+      <legend>${t('card.title')}</legend>
+      ${field('number', 'cardnumber', 'cc-number', 23, { adornment: schemeLogo(scheme, t(schemeNameKey(scheme))) })}
+      <div class="svc-card-row">
+        ${field('expiry', 'exp-date', 'cc-exp', 7, { hint: t('card.expiry.hint') })}
+        ${field('cvc', 'cvc', 'cc-csc', 4, { hint: t('card.cvc.hint') })}
+      </div>
+      ${field('holder', 'ccname', 'cc-name', 100)}
+    </fieldset>`;
+  }
+}
+
+customElements.define('svc-card-fields', SvcCardFields);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-card-fields': SvcCardFields;
+  }
+}

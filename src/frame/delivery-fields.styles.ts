@@ -1,0 +1,47 @@
+/** Styles of `<svc-delivery-fields>`: the shipping options as a list of radio rows with their prices. */
+import { css } from 'lit';
+import { token } from './tokens.js';
+
+export const deliveryFieldsStyles = css`
+  svc-delivery-fields {
+    display: block;
+  }
+
+  svc-delivery-fields .svc-shipping-option {
+    display: flex;
+    gap: 8px;
+    align-items: center;
+    min-height: ${token('--svc-input-height')};
+    padding: 0 12px;
+    margin-bottom: 6px;
+    border: 1px solid ${token('--svc-color-border')};
+    border-radius: ${token('--svc-border-radius')};
+  }
+
+  svc-delivery-fields .svc-shipping-option:has(input:checked) {
+    border-color: ${token('--svc-color-primary')};
+    border-width: 2px;
+  }
+
+  svc-delivery-fields .svc-shipping-option input {
+    width: 1.2em;
+    height: 1.2em;
+    margin: 0;
+    accent-color: ${token('--svc-color-primary')};
+  }
+
+  svc-delivery-fields .svc-shipping-option label {
+    display: flex;
+    flex: 1;
+    gap: 8px;
+    justify-content: space-between;
+    margin: 0;
+    padding: 8px 0;
+    cursor: pointer;
+  }
+
+  svc-delivery-fields .svc-shipping-price {
+    color: ${token('--svc-color-muted')};
+    font-weight: 400;
+  }
+`;

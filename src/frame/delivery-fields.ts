@@ -1,0 +1,351 @@
+/**
+ * `<svc-delivery-fields>`: the shipping method of an order that offers shipping options. On the full
+ * checkout also the delivery address and, where the widget offers them, a pickup point: options the order
+ * prices itself show their price; the others are priced by the merchant's shipping cost URL once the
+ * address is known, through the `quote` function the frame gives. On any other widget only the choice
+ * among options with fixed prices (the gateway refuses unpriced ones there).
+ */
+import { html, LitElement, nothing } from 'lit';
+import {
+  type FrameMessageKey,
+  type FrameTranslate,
+  formatMoney,
+  type Language,
+  localeFor,
+  type MinorUnits,
+  parseMinorUnits,
+} from '../core/index.js';
+import { AnnounceEvent } from './announce.js';
+import { deliveryFieldsStyles } from './delivery-fields.styles.js';
+import { adoptDocumentStyles } from './document-styles.js';
+import { errorText, type FieldError, textField } from './form-fields.js';
+import type {
+  AddressInput,
+  PickupPointView,
+  ShippingInput,
+  ShippingQuoteRequest,
+} from './widget-api-types.js';
+
+/** What the merchant's shipping cost URL said, through the gateway. */
+export type QuoteAnswer = { kind: 'priced'; amount: MinorUnits } | { kind: 'failed' };
+
+/** Asks the gateway to price an option for an address. */
+export type QuoteShipping = (request: ShippingQuoteRequest) => Promise<QuoteAnswer>;
+
+/** A shipping option of the order: `amount` null when the merchant's shipping cost URL prices it. */
+export interface ShippingOptionView {
+  id: string;
+  amount: string | null;
+}
+
+/** Fired when the chosen option or its price changes, so the summary and the pay button show the total. */
+export class ShippingChangeEvent extends Event {
+  static readonly type = 'svc-shipping-change';
+
+  constructor(
+    readonly optionId: string | undefined,
+    /** The chosen option's price; undefined while it is not known. */
+    readonly amount: MinorUnits | undefined,
+  ) {
+    super(ShippingChangeEvent.type, { bubbles: true });
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'svc-shipping-change': ShippingChangeEvent;
+  }
+  interface HTMLElementTagNameMap {
+    'svc-delivery-fields': SvcDeliveryFields;
+  }
+}
+
+type AddressField = keyof Required<AddressInput>;
+type DeliveryField = 'option' | AddressField;
+
+interface QuoteState {
+  key: string;
+  status: 'pending' | 'priced' | 'failed';
+  amount?: MinorUnits;
+  done: Promise<void>;
+}
+
+const ADDRESS_FIELDS: ReadonlyArray<{ field: AddressField; label: FrameMessageKey; autocomplete: string }> = [
+  { field: 'address', label: 'delivery.address', autocomplete: 'street-address' },
+  { field: 'city', label: 'delivery.city', autocomplete: 'address-level2' },
+  { field: 'postalCode', label: 'delivery.postalCode', autocomplete: 'postal-code' },
+  { field: 'country', label: 'delivery.country', autocomplete: 'country-name' },
+];
+
+/**
+ * The shipping choice, with the delivery address on the full checkout.
+ *
+ * @fires svc-shipping-change - When the chosen option or its price changes.
+ * @fires svc-announce - When a price could not be calculated, to be read out.
+ */
+export class SvcDeliveryFields extends LitElement {
+  static override properties = {
+    t: { attribute: false },
+    language: { attribute: false },
+    currency: { attribute: false },
+    options: { attribute: false },
+    pickupPoints: { attribute: false },
+    quote: { attribute: false },
+    collectAddress: { attribute: false },
+    readonly: { type: Boolean },
+    optionId: { state: true },
+    address: { state: true },
+    pickupPointId: { state: true },
+    quotes: { state: true },
+    errors: { state: true },
+  };
+
+  /** Texts in the frame's language. */
+  t!: FrameTranslate;
+  /** The frame's language, for amounts. */
+  language: Language = 'en';
+  /** The order's currency. */
+  currency = 'EUR';
+  /** The order's shipping options. */
+  options: readonly ShippingOptionView[] = [];
+  /** The widget's pickup points; none hides the choice. */
+  pickupPoints: readonly PickupPointView[] = [];
+  /** Prices an option without an amount. */
+  quote?: QuoteShipping;
+  /**
+   * Whether the address (and pickup point) is asked for: only the full checkout collects delivery data.
+   * Without it the fields are the choice among fixed-price options, the only one preselected.
+   */
+  collectAddress = true;
+  /** While a payment runs the fields keep their values but take no changes. */
+  readonly = false;
+
+  private optionId = '';
+  private address: Required<AddressInput> = { address: '', city: '', postalCode: '', country: '' };
+  private pickupPointId = '';
+  private quotes: Readonly<Record<string, QuoteState>> = {};
+  private errors: Partial<Record<DeliveryField, FieldError>> = {};
+  #reported: string | undefined;
+
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    adoptDocumentStyles(this.ownerDocument, [deliveryFieldsStyles]);
+  }
+
+  /**
+   * Checks the choice and the address, waits for the price of an option priced by the merchant, and shows
+   * what is wrong; the delivery data when it can be sent.
+   */
+  async check(): Promise<ShippingInput | undefined> {
+    const errors: Partial<Record<DeliveryField, FieldError>> = {};
+    const option = this.#selected;
+    if (!option) errors.option = { key: 'delivery.chooseOption' };
+    for (const { field } of this.collectAddress ? ADDRESS_FIELDS : []) {
+      if (field !== 'country' && this.address[field].trim() === '') errors[field] = { key: 'field.required' };
+    }
+    if (option && Object.keys(errors).length === 0 && option.amount === null) {
+      await this.#requestQuote();
+      if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: 'delivery.quoteFailed' };
+    }
+    this.errors = errors;
+    if (!option || Object.keys(errors).length > 0) return undefined;
+    if (!this.collectAddress) return { optionId: option.id };
+    return {
+      optionId: option.id,
+      address: this.#addressInput(),
+      ...(this.pickupPointId !== '' && { pickupPointId: this.pickupPointId }),
+    };
+  }
+
+  get #selected(): ShippingOptionView | undefined {
+    return this.options.find((option) => option.id === this.optionId);
+  }
+
+  /** The price of an option, when known. */
+  #priceOf(option: ShippingOptionView): MinorUnits | undefined {
+    if (option.amount !== null) return parseMinorUnits(option.amount);
+    const quote = this.quotes[option.id];
+    return quote?.status === 'priced' ? quote.amount : undefined;
+  }
+
+  #addressInput(): AddressInput {
+    const { address, city, postalCode, country } = this.address;
+    return {
+      address: address.trim(),
+      city: city.trim(),
+      postalCode: postalCode.trim(),
+      ...(country.trim() !== '' && { country: country.trim() }),
+    };
+  }
+
+  /** Asks for the chosen option's price when it needs one and the address is complete; its answer when asked. */
+  #requestQuote(): Promise<void> | undefined {
+    const option = this.#selected;
+    const address = this.#addressInput();
+    if (!option || option.amount !== null || !this.quote) return undefined;
+    if (address.address === '' || address.city === '' || address.postalCode === '') return undefined;
+    const request: ShippingQuoteRequest = {
+      optionId: option.id,
+      address,
+      ...(this.pickupPointId !== '' && { pickupPointId: this.pickupPointId }),
+    };
+    const key = JSON.stringify(request);
+    const current = this.quotes[option.id];
+    if (current?.key === key && current.status !== 'failed') return current.done;
+    const done = this.quote(request).then((answer) => {
+      // An answer for an address changed meanwhile is dropped; the newer request's answer counts.
+      if (this.quotes[option.id]?.key !== key) return;
+      const settled: QuoteState =
+        answer.kind === 'priced'
+          ? { key, status: 'priced', amount: answer.amount, done }
+          : { key, status: 'failed', done };
+      this.quotes = { ...this.quotes, [option.id]: settled };
+      if (option.id !== this.optionId) return;
+      const errors = { ...this.errors };
+      if (answer.kind === 'failed') {
+        errors.option = { key: 'delivery.quoteFailed' };
+        this.dispatchEvent(new AnnounceEvent(this.t('delivery.quoteFailed')));
+      } else delete errors.option;
+      this.errors = errors;
+    });
+    this.quotes = { ...this.quotes, [option.id]: { key, status: 'pending', done } };
+    return done;
+  }
+
+  #choose(optionId: string): void {
+    this.optionId = optionId;
+    const { option: _cleared, ...errors } = this.errors;
+    this.errors = errors;
+    void this.#requestQuote();
+  }
+
+  #setAddress(field: AddressField, value: string): void {
+    this.address = { ...this.address, [field]: value };
+    if (this.errors[field] && value.trim() !== '') {
+      const errors = { ...this.errors };
+      delete errors[field];
+      this.errors = errors;
+    }
+  }
+
+  protected override willUpdate(): void {
+    // A single fixed-price option is no choice to make; the full checkout still asks for it, as it always did.
+    const only = this.options.length === 1 ? this.options[0] : undefined;
+    if (!this.collectAddress && only && this.optionId === '') this.optionId = only.id;
+  }
+
+  protected override updated(): void {
+    const option = this.#selected;
+    const amount = option ? this.#priceOf(option) : undefined;
+    const report = `${option?.id ?? ''}|${amount ?? ''}`;
+    if (report === this.#reported) return;
+    this.#reported = report;
+    this.dispatchEvent(new ShippingChangeEvent(option?.id, amount));
+  }
+
+  #priceText(option: ShippingOptionView): string {
+    const amount = this.#priceOf(option);
+    if (amount !== undefined) {
+      return amount === 0
+        ? this.t('delivery.free')
+        : formatMoney(amount, this.currency, localeFor(this.language));
+    }
+    return this.quotes[option.id]?.status === 'pending' && option.id === this.optionId
+      ? this.t('delivery.calculating')
+      : this.t('delivery.priceOnRequest');
+  }
+
+  /** The options as a radio group, with the error of the choice. */
+  #renderOptions() {
+    const { t, errors } = this;
+    return html`<fieldset class="svc-shipping-options" aria-describedby=${errors.option ? 'svc-shipping-option-error' : nothing}>
+        <legend>${t('delivery.method')}</legend>
+        ${this.options.map(
+          (option, index) => html`<div class="svc-shipping-option">
+            <input
+              type="radio"
+              id="svc-shipping-option-${index}"
+              name="svc-shipping-option"
+              .value=${option.id}
+              .checked=${option.id === this.optionId}
+              ?disabled=${this.readonly && option.id !== this.optionId}
+              aria-invalid=${errors.option ? 'true' : 'false'}
+              @change=${() => this.#choose(option.id)}
+            />
+            <label for="svc-shipping-option-${index}"
+              ><span class="svc-shipping-name">${option.id}</span>
+              <span class="svc-shipping-price">${this.#priceText(option)}</span></label
+            >
+          </div>`,
+        )}
+        ${errorText('svc-shipping-option', errors.option, t)}
+      </fieldset>`;
+  }
+
+  protected override render() {
+    const { t, errors } = this;
+    if (!this.collectAddress) return this.#renderOptions();
+    const point = this.pickupPoints.find((candidate) => candidate.externalId === this.pickupPointId);
+    const pointHint = point
+      ? [point.comments, point.serviceHours && t('delivery.serviceHours', { hours: point.serviceHours })]
+      : [];
+    return html`<fieldset class="svc-delivery-fields">
+      <legend>${t('delivery.title')}</legend>
+      ${this.#renderOptions()}
+      ${ADDRESS_FIELDS.map(({ field, label, autocomplete }) =>
+        textField({
+          id: `svc-delivery-${field}`,
+          name: field === 'address' ? 'street-address' : field,
+          label: t(label),
+          value: this.address[field],
+          autocomplete,
+          optional: field === 'country',
+          maxlength: field === 'address' ? 200 : 100,
+          error: errors[field],
+          readonly: this.readonly,
+          t,
+          onInput: (event) => this.#setAddress(field, (event.target as HTMLInputElement).value),
+          onChange: () => void this.#requestQuote(),
+        }),
+      )}
+      ${
+        this.pickupPoints.length === 0
+          ? nothing
+          : html`<div class="svc-field">
+              <label for="svc-delivery-pickup"
+                >${t('delivery.pickupPoint')} <span class="svc-optional">(${t('field.optional')})</span></label
+              >
+              <select
+                id="svc-delivery-pickup"
+                name="pickup-point"
+                ?disabled=${this.readonly}
+                aria-describedby=${point ? 'svc-delivery-pickup-hint' : nothing}
+                @change=${(event: Event) => {
+                  this.pickupPointId = (event.target as HTMLSelectElement).value;
+                  void this.#requestQuote();
+                }}
+              >
+                <option value="" ?selected=${this.pickupPointId === ''}>${t('delivery.choosePickupPoint')}</option>
+                ${this.pickupPoints.map(
+                  (candidate) =>
+                    html`<option value=${candidate.externalId} ?selected=${candidate.externalId === this.pickupPointId}>
+                      ${candidate.name}
+                    </option>`,
+                )}
+              </select>
+              ${
+                point
+                  ? html`<p id="svc-delivery-pickup-hint" class="svc-hint">${pointHint.filter(Boolean).join(' · ')}</p>`
+                  : nothing
+              }
+            </div>`
+      }
+    </fieldset>`;
+  }
+}
+
+customElements.define('svc-delivery-fields', SvcDeliveryFields);

@@ -1,0 +1,52 @@
+/**
+ * The screens that end a payment: paid, failed (with the reason) and cancelled. Failed and cancelled offer
+ * the way back to the shop, which the element carries out (`navigateBackToCart`).
+ */
+import { html, nothing, svg, type TemplateResult } from 'lit';
+import type { FrameMessageKey, FrameTranslate } from '../core/index.js';
+
+/** What one status screen says. */
+export type StatusView =
+  | { kind: 'paid'; amount: string }
+  | { kind: 'failed'; reason: FrameMessageKey }
+  | { kind: 'cancelled' };
+
+/** The id of the screen's heading, which takes the focus when the screen shows. */
+export const STATUS_HEADING_ID = 'svc-status-title';
+
+const ICONS = {
+  paid: svg`<circle cx="12" cy="12" r="11" fill="currentColor"/><path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/>`,
+  failed: svg`<circle cx="12" cy="12" r="11" fill="currentColor"/><path d="M8.5 8.5l7 7m0-7l-7 7" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/>`,
+  cancelled: svg`<circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="2"/><path d="M7.5 12h9" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/>`,
+};
+
+/** The title and the sentence of a status screen. */
+export function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
+  switch (view.kind) {
+    case 'paid':
+      return { title: t('status.paid.title'), text: t('status.paid.text', { amount: view.amount }) };
+    case 'failed':
+      return { title: t('status.failed.title'), text: t('status.failed.text', { reason: t(view.reason) }) };
+    case 'cancelled':
+      return { title: t('status.cancelled.title'), text: t('status.cancelled.text') };
+  }
+}
+
+/** One status screen; `onBack` runs when the customer asks to go back to the shop. */
+export function renderStatus(view: StatusView, t: FrameTranslate, onBack: () => void): TemplateResult {
+  const { title, text } = statusTexts(view, t);
+  return html`<section class="svc-status svc-status--${view.kind}" aria-labelledby=${STATUS_HEADING_ID}>
+    <svg class="svc-status-icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" focusable="false">
+      ${ICONS[view.kind]}
+    </svg>
+    <h2 id=${STATUS_HEADING_ID} tabindex="-1">${title}</h2>
+    <p class="svc-status-text">${text}</p>
+    ${
+      view.kind === 'paid'
+        ? nothing
+        : html`<button type="button" class="svc-button svc-button--secondary" @click=${onBack}>
+            ${t('status.backToMerchant')}
+          </button>`
+    }
+  </section>`;
+}

@@ -1,0 +1,117 @@
+/**
+ * A typed client over `fetch` for the widget API. Every call resolves, never rejects: the frame must tell
+ * "the gateway said no" (an HTTP error with the gateway's code) from "we do not know what happened" (the
+ * request or its answer was lost), because after a lost payment answer the only safe move is to ask the
+ * gateway what became of the order before paying again.
+ */
+import type {
+  ApiErrorBody,
+  CreateOrderRequest,
+  OrderView,
+  PaymentRequest,
+  PaymentResult,
+  ShippingQuote,
+  ShippingQuoteRequest,
+  WidgetConfigView,
+} from './widget-api-types.js';
+
+/** The outcome of one widget API call. */
+export type ApiResult<T> =
+  | { kind: 'ok'; value: T }
+  /** The gateway answered with an error status; `error` is its body (or a stand-in when it had none). */
+  | { kind: 'http-error'; status: number; error: ApiErrorBody }
+  /** No answer arrived: the connection failed or was cut. The request may or may not have been handled. */
+  | { kind: 'network-error'; message: string };
+
+/** The widget API under `${apiBase}/widget-api/v1`. */
+export class WidgetApiClient {
+  /** @param apiBase Prefix of `/widget-api/v1/...`: `''` in the frame (same origin as the gateway). */
+  constructor(private readonly apiBase: string) {}
+
+  widget(widgetId: string): Promise<ApiResult<WidgetConfigView>> {
+    return this.call('GET', `/widgets/${encodeURIComponent(widgetId)}`);
+  }
+
+  createOrder(request: CreateOrderRequest): Promise<ApiResult<OrderView>> {
+    return this.call('POST', '/orders', request);
+  }
+
+  order(orderId: string): Promise<ApiResult<OrderView>> {
+    return this.call('GET', orderPath(orderId));
+  }
+
+  quoteShipping(orderId: string, request: ShippingQuoteRequest): Promise<ApiResult<ShippingQuote>> {
+    return this.call('POST', orderPath(orderId, 'shipping-quotes'), request);
+  }
+
+  pay(orderId: string, request: PaymentRequest): Promise<ApiResult<PaymentResult>> {
+    return this.call('POST', orderPath(orderId, 'payments'), request);
+  }
+
+  answerChallenge(orderId: string, challengeId: string, approve: boolean): Promise<ApiResult<PaymentResult>> {
+    return this.call('POST', orderPath(orderId, 'challenges', challengeId), { approve });
+  }
+
+  cancel(orderId: string): Promise<ApiResult<PaymentResult>> {
+    return this.call('POST', orderPath(orderId, 'cancel'), {});
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.apiBase}/widget-api/v1${path}`, {
+        method,
+        credentials: 'same-origin',
+        cache: 'no-store',
+        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      text = await response.text();
+    } catch (error) {
+      // Only the error's own text: the request (which may hold card data) is never echoed.
+      return { kind: 'network-error', message: error instanceof Error ? error.message : 'fetch failed' };
+    }
+    const parsed = parseJson(text);
+    if (response.ok) {
+      if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
+        return { kind: 'ok', value: parsed as T };
+      }
+      return {
+        kind: 'http-error',
+        status: response.status,
+        error: { code: 'malformed_response', message: 'The gateway answered with something other than JSON' },
+      };
+    }
+    return { kind: 'http-error', status: response.status, error: errorBodyOf(parsed, response.status) };
+  }
+}
+
+/** `/orders/<id>/<segments...>`, each part encoded. */
+function orderPath(orderId: string, ...segments: string[]): string {
+  return ['', 'orders', orderId, ...segments].map(encodeURIComponent).join('/');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorBodyOf(parsed: unknown, status: number): ApiErrorBody {
+  const error = (parsed as { error?: unknown } | undefined)?.error;
+  if (typeof error === 'object' && error !== null) {
+    const { code, message, field } = error as Record<string, unknown>;
+    if (typeof code === 'string' && typeof message === 'string') {
+      return { code, message, ...(typeof field === 'string' && { field }) };
+    }
+  }
+  return { code: `http_${status}`, message: `The gateway answered HTTP ${status}` };
+}
+
+/** Whether a failed call left the outcome unknown: no answer, or the gateway (or a proxy) broke down. */
+export function outcomeUnknown(result: ApiResult<unknown>): boolean {
+  return result.kind === 'network-error' || (result.kind === 'http-error' && result.status >= 500);
+}

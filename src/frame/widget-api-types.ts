@@ -1,0 +1,161 @@
+/**
+ * The wire types of the widget API (`/widget-api/v1/...`) as the frame reads and writes them. The sandbox
+ * declares its own (src/sandbox/legacy-orders.ts, src/sandbox/widget-api.ts); the frame may import only core
+ * and lit, so the shapes are written again here and kept in step by the frame's tests against a real sandbox.
+ */
+import type { CustomerPrefill, OrderConstraints, OrderInput } from '../core/index.js';
+
+/** A language code as the gateway writes it in a merchant's defaults. */
+export type WireLanguage = 'lv' | 'en' | 'ru';
+
+/** A pickup point a full-checkout widget offers. */
+export interface PickupPointView {
+  externalId: string;
+  name: string;
+  comments?: string;
+  serviceHours?: string;
+}
+
+/** `GET /widget-api/v1/widgets/:id`. */
+export interface WidgetConfigView {
+  id: string;
+  type: 'INSTANT' | 'CHECKOUT';
+  validation: 'SIGNATURE' | 'CALLBACK';
+  collectCustomerData: boolean;
+  merchant: { name: string; termsUrl: string };
+  defaults: { currency: string; taxRate: string; language: WireLanguage };
+  pickupPoints: PickupPointView[];
+}
+
+/** The state of an order at the gateway. */
+export type OrderState =
+  | 'CREATED'
+  | 'CHALLENGE'
+  | 'PAID'
+  | 'FAILED'
+  | 'CANCELLED'
+  | 'REFUNDED'
+  | 'PARTIALLY_REFUNDED';
+
+/** One priced line of an order; amounts are decimal strings in major units (`12.50`). */
+export interface OrderLineView {
+  type: 'ITEM' | 'SHIPPING';
+  label: string;
+  unitAmount: string;
+  count: string;
+  unit: string;
+  taxRate: string;
+  total: string;
+  tax: string;
+}
+
+/** Customer data the gateway keeps with an order. */
+export interface CustomerView {
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+/** The public view of an order: never card data. */
+export interface OrderView {
+  /** The gateway's order id. */
+  id: string;
+  state: OrderState;
+  /** The merchant's order id, when the page gave one. */
+  orderId: string | null;
+  currency: string;
+  lines: OrderLineView[];
+  total: string;
+  tax: string;
+  /** `amount` is null for an option priced later by the merchant's shipping cost URL (until quoted). */
+  shippingOptions: Array<{ id: string; amount: string | null }>;
+  constraints: OrderConstraints;
+  collectCustomerData: boolean;
+  customer: CustomerView;
+  backToMerchantUrl: string | null;
+  lastError: { code: string; message: string } | null;
+  /** The open 3-D Secure challenge of an order in `CHALLENGE`, when the gateway says it. */
+  challengeId?: string | null;
+}
+
+/** `POST /widget-api/v1/orders`. */
+export interface CreateOrderRequest {
+  order: OrderInput;
+  signature?: string;
+  certificateName?: string;
+  pageOrigin: string;
+  customer: CustomerPrefill;
+}
+
+/** A delivery address as the widget API takes it. */
+export interface AddressInput {
+  address: string;
+  city: string;
+  postalCode: string;
+  country?: string;
+}
+
+/** `POST .../orders/:id/shipping-quotes`. */
+export interface ShippingQuoteRequest {
+  optionId: string;
+  address: AddressInput;
+  pickupPointId?: string;
+}
+
+/** The price of a shipping option, decimal string in major units. */
+export interface ShippingQuote {
+  amount: string;
+  currency: string;
+}
+
+/** Customer data sent with a payment (full checkout). */
+export interface CustomerInput {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+}
+
+/**
+ * The delivery choice sent with a payment of an order with shipping options: only `optionId` on a plain
+ * widget; the address, pickup point and contact phone on the full checkout.
+ */
+export interface ShippingInput {
+  optionId: string;
+  address?: AddressInput;
+  pickupPointId?: string;
+  contactPhone?: string;
+}
+
+/**
+ * `POST .../orders/:id/payments`. The only request that carries card data: in its body, to the gateway's
+ * own origin, never in a URL.
+ */
+export interface PaymentRequest {
+  idempotencyKey: string;
+  card: { number: string; expiry: string; cvc: string; holder: string };
+  customer?: CustomerInput;
+  shipping?: ShippingInput;
+}
+
+/** A gateway error code with its reason. */
+export interface GatewayFailure {
+  code: string;
+  message: string;
+}
+
+/** The answer to a payment, a challenge answer or a cancellation. */
+export type PaymentResult =
+  | { state: 'PAID'; order: OrderView }
+  | { state: 'FAILED'; order: OrderView; error: GatewayFailure }
+  | { state: 'CANCELLED'; order: OrderView }
+  | { state: 'CHALLENGE'; order: OrderView; challengeId: string }
+  | { state: 'RETRY'; order: OrderView; error: GatewayFailure };
+
+/** The body of every 4xx and 5xx answer of the widget API. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  field?: string;
+}

@@ -1,0 +1,48 @@
+import { expect } from '@open-wc/testing';
+
+interface GatewayInfo {
+  gatewayUrl: string;
+  merchantUrl: string;
+  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation', string>;
+  certificateName: string;
+}
+
+describe('the browser tests’ gateway', () => {
+  it('runs on a second origin, and the widget API is reachable through this origin', async () => {
+    const info = (await (await fetch('/__gateway')).json()) as GatewayInfo;
+    expect(new URL(info.gatewayUrl).origin).to.not.equal(location.origin);
+    const response = await fetch(`/widget-api/v1/widgets/${info.widgets.checkout}`);
+    expect(response.status).to.equal(200);
+    expect(((await response.json()) as { type: string }).type).to.equal('CHECKOUT');
+  });
+
+  it('takes an order signed through /__sign, posted from this page’s origin', async () => {
+    const info = (await (await fetch('/__gateway')).json()) as GatewayInfo;
+    const order = { widgetId: info.widgets.checkout, items: [{ amount: '1.00', label: 'Tea' }] };
+    const { signature } = (await (
+      await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) })
+    ).json()) as { signature: string };
+    const response = await fetch('/widget-api/v1/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        order,
+        signature,
+        certificateName: info.certificateName,
+        pageOrigin: location.origin,
+      }),
+    });
+    expect(response.status).to.equal(201);
+    const tampered = await fetch('/widget-api/v1/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        order: { ...order, items: [{ amount: '0.01', label: 'Tea' }] },
+        signature,
+        certificateName: info.certificateName,
+        pageOrigin: location.origin,
+      }),
+    });
+    expect(tampered.status).to.equal(401);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The demo shop's own pages pass axe, with the widget loaded and after a payment. The frame's documents are
+ * the frame's tests' business (they run axe inside it); here axe sees the shop's document and the element.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './support/browser.js';
+import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { CARDS, ShopPage } from './support/shop-page.js';
+
+let demo: DemoEnv;
+let browser: Browser;
+let axeSource: string;
+
+before(async () => {
+  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  demo = await startDemoEnv();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/** Runs axe on the page's document (not inside the cross-origin frame); the violations, described. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate<AxeViolation[]>(
+    `axe.run(document, { iframes: false }).then((result) => result.violations)`,
+  );
+  return violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`,
+  );
+}
+
+const PAGES_WITH_WIDGET = [
+  '/instant.html',
+  '/single-item.html',
+  '/order-json.html',
+  '/full-checkout.html',
+  '/script-tag.html',
+  '/script-tag-classic.html',
+  '/strict-csp.html',
+];
+
+describe('the demo pages are accessible', () => {
+  for (const path of ['/index.html', '/notifications.html', '/cart.html', '/lazy.html']) {
+    test(path, async () => {
+      const shop = await ShopPage.open(browser, demo.shopUrl, path);
+      try {
+        assert.deepEqual(await axeViolations(shop.page), []);
+      } finally {
+        await shop.close();
+      }
+    });
+  }
+
+  for (const path of PAGES_WITH_WIDGET) {
+    test(`${path} with the payment form`, async () => {
+      const shop = await ShopPage.open(browser, demo.shopUrl, path);
+      try {
+        await shop.frame.waitForForm();
+        assert.deepEqual(await axeViolations(shop.page), []);
+      } finally {
+        await shop.close();
+      }
+    });
+  }
+
+  test('/single-item.html after a payment, with its event log filled', async () => {
+    const shop = await ShopPage.open(browser, demo.shopUrl, '/single-item.html');
+    try {
+      await shop.frame.payWith({ number: CARDS.visa });
+      await shop.frame.waitForStatus('Payment successful');
+      await shop.paymentCompleted();
+      assert.deepEqual(await axeViolations(shop.page), []);
+    } finally {
+      await shop.close();
+    }
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * The demo merchant's back end against a real sandbox: the sandbox signs and delivers, the merchant verifies.
+ * Orders are created and paid over the widget API, as the payment frame does, so no browser is involved.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  DEMO_API_KEY,
+  DEMO_CERTIFICATE_NAME,
+  DEMO_MERCHANT_ID,
+  DEMO_WIDGET_IDS,
+} from '../../src/sandbox/index.js';
+import { generateMerchantKeyPair, type OrderInput, signBody } from '../../src/server/index.js';
+import { type MerchantWithSandbox, request, startMerchantWithSandbox } from './support/merchant-server.js';
+
+const VISA = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Test Buyer' };
+
+let env: MerchantWithSandbox;
+before(async () => {
+  env = await startMerchantWithSandbox();
+});
+after(async () => {
+  await env.close();
+});
+
+async function signed(order: OrderInput) {
+  const answer = await request(`${env.merchantUrl}/api/sign`, 'POST', order);
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body as { signature: string; certificateName: string };
+}
+
+/** Creates an order over the widget API, as the frame does for the shop's page. */
+async function createOrder(order: OrderInput, signature?: { signature: string; certificateName: string }) {
+  return request(`${env.sandbox.url}/widget-api/v1/orders`, 'POST', {
+    order,
+    ...signature,
+    pageOrigin: env.merchantUrl,
+  });
+}
+
+async function pay(orderId: string, body: Record<string, unknown> = {}) {
+  return request(`${env.sandbox.url}/widget-api/v1/orders/${orderId}/payments`, 'POST', {
+    idempotencyKey: `${orderId}-${Math.random()}`,
+    card: VISA,
+    ...body,
+  });
+}
+
+describe('demo merchant back end', () => {
+  test('signs orders the sandbox accepts, and refuses invalid ones naming the field', async () => {
+    const order: OrderInput = {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      orderId: 'SIGN-1',
+      items: [{ amount: '12.50', label: 'Mug', count: 2 }],
+    };
+    const signature = await signed(order);
+    assert.equal(signature.certificateName, DEMO_CERTIFICATE_NAME);
+    const created = await createOrder(order, signature);
+    assert.equal(created.status, 201, created.text);
+
+    const tampered = await createOrder(
+      { ...order, items: [{ amount: '0.01', label: 'Mug', count: 2 }] },
+      signature,
+    );
+    assert.equal(tampered.status, 401, 'a changed order does not pass with the old signature');
+
+    const invalid = await request(`${env.merchantUrl}/api/sign`, 'POST', {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      items: [{ amount: '-1', label: 'Mug' }],
+    });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.body['error'], 'invalid_order');
+    assert.match(String(invalid.body['message']), /items\[0\]\.amount/);
+
+    const notJson = await request(`${env.merchantUrl}/api/sign`, 'POST', '{oops');
+    assert.equal(notJson.status, 400);
+    assert.equal((await request(`${env.merchantUrl}/api/sign`, 'GET')).status, 405);
+  });
+
+  test('keeps exactly one verified notification for a paid order', async () => {
+    const order: OrderInput = {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      orderId: 'PAID-1',
+      items: [{ amount: '20.00', label: 'Book' }],
+    };
+    const created = await createOrder(order, await signed(order));
+    const id = String(created.body['id']);
+    const paid = await pay(id);
+    assert.equal(paid.body['state'], 'PAID', paid.text);
+
+    const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
+    assert.equal(entry.notification.status, 'PAID');
+    assert.equal(entry.notification.order_id, 'PAID-1');
+    assert.equal(entry.notification.total_amount, '20.00');
+    // Give a retry (there should be none after a 200) time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(env.merchant.notifications.filter((n) => n.notification.id === id).length, 1);
+    assert.equal(entry.deliveries, 1, 'answered 200 the first time, so the gateway does not retry');
+
+    const listed = await request(`${env.merchantUrl}/api/notifications`, 'GET');
+    assert.equal(listed.status, 200);
+    const ids = (listed.body['notifications'] as Array<{ notification: { id: string } }>).map(
+      (n) => n.notification.id,
+    );
+    assert.ok(ids.includes(id));
+  });
+
+  test('refuses a forged or altered notification with 401 and keeps nothing of it', async () => {
+    const before = env.merchant.notifications.length;
+    const body = JSON.stringify({ id: 'forged-1', status: 'PAID', order_id: 'X' });
+    const forger = await generateMerchantKeyPair();
+    const forged = await request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
+      'x-svc-signature': signBody(body, forger.privateKeyPem),
+    });
+    assert.equal(forged.status, 401);
+    assert.equal(forged.body['error'], 'signature_invalid');
+
+    const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
+    const altered = await request(
+      `${env.merchantUrl}/api/notification`,
+      'PUT',
+      body.replace('PAID', 'CANCELLED'),
+      { 'x-svc-signature': signBody(body, servicePrivateKeyPem) },
+    );
+    assert.equal(altered.status, 401);
+
+    const unsigned = await request(`${env.merchantUrl}/api/notification`, 'PUT', body);
+    assert.equal(unsigned.status, 401);
+    assert.equal(unsigned.body['error'], 'signature_missing');
+
+    assert.equal(env.merchant.notifications.length, before);
+    assert.deepEqual(
+      env.merchant.refusedNotifications.slice(-3).map((r) => r.code),
+      ['signature_invalid', 'signature_invalid', 'signature_missing'],
+    );
+  });
+
+  test('tells a repeated delivery from a new notification by order id and status', async () => {
+    const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
+    const put = (status: string) => {
+      const body = JSON.stringify({ id: 'dup-1', status, order_id: 'DUP-1' });
+      return request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
+        'x-svc-signature': signBody(body, servicePrivateKeyPem),
+      });
+    };
+    assert.equal((await put('PAID')).status, 200);
+    assert.equal((await put('PAID')).status, 200, 'a repeat is still answered 200, or the gateway retries');
+    assert.equal((await put('REFUNDED')).status, 200);
+    const kept = env.merchant.notifications.filter((n) => n.notification.id === 'dup-1');
+    assert.deepEqual(
+      kept.map((n) => [n.notification.status, n.deliveries]),
+      [
+        ['PAID', 2],
+        ['REFUNDED', 1],
+      ],
+    );
+  });
+
+  test('prices dynamic shipping by city and pickup point through the sandbox', async () => {
+    const order: OrderInput = {
+      widgetId: DEMO_WIDGET_IDS.fullCheckout,
+      orderId: 'SHIP-1',
+      items: [{ amount: '30.00', label: 'Lamp' }],
+      shippingOptions: [{ id: 'courier' }, { id: 'pickup-point' }, { id: 'latvian-post', amount: '2.80' }],
+    };
+    const created = await createOrder(order, await signed(order));
+    assert.equal(created.status, 201, created.text);
+    const id = String(created.body['id']);
+    const quote = (body: Record<string, unknown>) =>
+      request(`${env.sandbox.url}/widget-api/v1/orders/${id}/shipping-quotes`, 'POST', body);
+    const address = (city: string) => ({ city, address: 'Brivibas iela 1', postalCode: 'LV-1010' });
+
+    assert.deepEqual((await quote({ optionId: 'courier', address: address('Rīga') })).body, {
+      amount: '3.50',
+      currency: 'EUR',
+    });
+    assert.equal((await quote({ optionId: 'courier', address: address('Valmiera') })).body['amount'], '7.90');
+    const unserved = await quote({ optionId: 'courier', address: address('Nowhere') });
+    assert.equal(unserved.status, 502, 'the merchant refused: the sandbox reports it');
+    assert.equal(
+      (await quote({ optionId: 'pickup-point', address: address('Riga'), pickupPointId: 'riga-old-town' }))
+        .body['amount'],
+      '2.49',
+    );
+
+    const paid = await pay(id, {
+      customer: { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com', phone: '+37120000000' },
+      shipping: { optionId: 'pickup-point', address: address('Riga'), pickupPointId: 'riga-old-town' },
+    });
+    assert.equal(paid.body['state'], 'PAID', paid.text);
+    const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
+    assert.equal(entry.notification.total_amount, '32.49');
+    assert.equal(entry.notification.shipping?.pickup_point?.external_id, 'riga-old-town');
+  });
+
+  test('refuses a shipping cost request that the gateway did not sign', async () => {
+    const answer = await request(`${env.merchantUrl}/api/shipping-cost`, 'POST', {
+      order_id: 'x',
+      order_items: [],
+      shipping_method_id: 'courier',
+      address: { city: 'Riga', address: 'a', postal_code: 'b' },
+    });
+    assert.equal(answer.status, 401);
+  });
+
+  test('approves orders of the callback-validation widget, except REJECT- order ids', async () => {
+    const approved = await createOrder({
+      widgetId: DEMO_WIDGET_IDS.callbackValidation,
+      orderId: 'CB-1',
+      items: [{ amount: '5.00', label: 'Pen' }],
+    });
+    assert.equal(approved.status, 201, approved.text);
+    const rejected = await createOrder({
+      widgetId: DEMO_WIDGET_IDS.callbackValidation,
+      orderId: 'REJECT-1',
+      items: [{ amount: '5.00', label: 'Pen' }],
+    });
+    assert.equal(rejected.status, 403);
+  });
+
+  test("passes the gateway console's connection test and serves the terms page", async () => {
+    const connection = await request(
+      `${env.sandbox.url}/sandbox/merchants/${DEMO_MERCHANT_ID}/connection-test`,
+      'POST',
+      undefined,
+      { 'x-svc-api-key': DEMO_API_KEY },
+    );
+    assert.equal(connection.body['ok'], true, connection.text);
+
+    const terms = await request(`${env.merchantUrl}/api/terms`, 'GET');
+    assert.equal(terms.status, 200);
+    assert.match(terms.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(terms.text, /<h1>Terms of sale<\/h1>/);
+  });
+
+  test('streams notifications as server-sent events', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${env.merchantUrl}/api/notifications/events`, {
+      signal: controller.signal,
+    });
+    assert.match(response.headers.get('content-type') ?? '', /text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const readUntil = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      await readUntil(/event: snapshot\n/);
+      const order: OrderInput = {
+        widgetId: DEMO_WIDGET_IDS.checkout,
+        orderId: 'SSE-1',
+        items: [{ amount: '1.00', label: 'Sticker' }],
+      };
+      const created = await createOrder(order, await signed(order));
+      await pay(String(created.body['id']));
+      await readUntil(/event: notification\ndata: .*"SSE-1"/);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  test('leaves other paths to the host server', async () => {
+    assert.equal((await request(`${env.merchantUrl}/index.html`, 'GET')).status, 404);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The whole demo (sandbox + shop) on free ports and a temp data dir, so tests never collide with a running
+ * `npm start` on 4010/5173 or with each other's orders.
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Demo, startDemo } from '../../../demo/start.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** What the sandbox serves to browsers; built by `npm run build:browser`. */
+const BUILT_FILES = ['svc-checkout.js', 'svc-checkout.classic.js', 'frame/assets/frame.js'];
+
+export interface DemoEnv extends Demo {
+  dataDir: string;
+}
+
+/**
+ * Starts the demo for a test file.
+ * @throws Error naming the command to run when the browser files are not built, rather than letting every
+ *   test time out waiting for a frame that cannot load.
+ */
+export async function startDemoEnv(): Promise<DemoEnv> {
+  const missing = BUILT_FILES.filter((file) => !existsSync(join(repoRoot, 'dist', 'browser', file)));
+  if (missing.length > 0) {
+    throw new Error(`dist/browser lacks ${missing.join(', ')}: run \`npm run build:browser\` first`);
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-demo-e2e-'));
+  // A copy: `npm run build:browser` elsewhere empties dist/browser while it rebuilds, which would take the
+  // frame away in the middle of a test.
+  const browserRoot = join(dataDir, 'browser');
+  await cp(join(repoRoot, 'dist', 'browser'), browserRoot, { recursive: true });
+  const demo = await startDemo({
+    sandboxPort: 0,
+    shopPort: 0,
+    dataDir,
+    announce: false,
+    liveReload: false,
+    browserRoot,
+  });
+  return {
+    ...demo,
+    dataDir,
+    async close() {
+      await demo.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

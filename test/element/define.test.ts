@@ -1,0 +1,68 @@
+// Defining the tag is safe to repeat (the npm package and the gateway's script on one page, a bundle
+// loaded twice), and the manifest that editors and docs read documents the element's tokens and events.
+import { expect } from '@open-wc/testing';
+import { DESIGN_TOKEN_NAMES } from '../../src/core/design-token-names.js';
+import '../../src/element/define.js';
+import { defineSvcCheckout, SVC_CHECKOUT_TAG } from '../../src/element/register.js';
+import { SvcCheckout } from '../../src/element/svc-checkout.js';
+
+/** Loads a classic script and resolves with the errors it raised (uncaught errors do not reject). */
+function runClassicScript(src: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
+    window.addEventListener('error', onError);
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => {
+      window.removeEventListener('error', onError);
+      script.remove();
+      resolve(errors);
+    };
+    script.onerror = () => reject(new Error(`${src} did not load; run npm run build:browser`));
+    document.head.append(script);
+  });
+}
+
+describe('defining <svc-checkout>', () => {
+  it('defines the tag once, with the class, and ignores repeated definitions', async () => {
+    expect(customElements.get(SVC_CHECKOUT_TAG)).to.equal(SvcCheckout);
+    expect(() => defineSvcCheckout()).to.not.throw();
+    // A second evaluation of the defining module, as a page that bundles it twice would run it.
+    const again = new URL('../../src/element/define.ts?again', import.meta.url).href;
+    await import(/* @vite-ignore */ again);
+    expect(customElements.get('svc-checkout')).to.equal(SvcCheckout);
+  });
+
+  it('survives the gateway’s built scripts on a page that already has the element, twice each', async () => {
+    const module = `/dist/browser/svc-checkout.js`;
+    await import(/* @vite-ignore */ module);
+    await import(/* @vite-ignore */ `${module}?twice`);
+    expect(await runClassicScript('/dist/browser/svc-checkout.classic.js')).to.deep.equal([]);
+    expect(await runClassicScript('/dist/browser/svc-checkout.classic.js?twice')).to.deep.equal([]);
+    expect(customElements.get('svc-checkout')).to.equal(SvcCheckout);
+  });
+
+  it('is documented in custom-elements.json with every design token, its events and its parts', async () => {
+    const manifest = (await (await fetch('/custom-elements.json')).json()) as {
+      modules: Array<{ path: string; declarations?: Array<Record<string, unknown>> }>;
+    };
+    const declaration = manifest.modules
+      .flatMap((module) => module.declarations ?? [])
+      .find((entry) => entry['tagName'] === 'svc-checkout');
+    expect(declaration, 'no svc-checkout in custom-elements.json').to.not.equal(undefined);
+    const names = (key: string) => (declaration![key] as Array<{ name: string }>).map((entry) => entry.name);
+    expect(names('cssProperties')).to.deep.equal([...DESIGN_TOKEN_NAMES]);
+    expect(names('events')).to.deep.equal(['paymentCompleted', 'navigateBackToCart', 'checkoutError']);
+    expect(names('cssParts')).to.deep.equal(['frame', 'loading', 'error', 'retry-button']);
+    expect(names('attributes')).to.include.members([
+      'widget-id',
+      'order',
+      'lazy',
+      'gateway',
+      'texts',
+      'first-name',
+      'back-to-merchant-url',
+    ]);
+  });
+});

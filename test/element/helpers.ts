@@ -1,0 +1,130 @@
+// Helpers of the element's browser tests. In the unit tests the element's gateway is this page's own origin:
+// the iframe then loads a same-origin page (web-test-runner's 404), so a test can play the frame's side of
+// the channel with core's own envelope and reader: it hears what the element posts to the iframe's window,
+// and hands the element messages whose origin and source are exactly those a real frame's would have.
+// The real frame and gateway are used in svc-checkout.gateway.test.ts.
+import { waitUntil } from '@open-wc/testing';
+import {
+  type ElementToFrameMessage,
+  envelope,
+  type FrameToElementMessage,
+  readElementMessage,
+  type Unenveloped,
+} from '../../src/core/frame-channel.js';
+import type { SvcCheckout } from '../../src/element/svc-checkout.js';
+
+/** What the wtr gateway plugin tells about the real sandbox (test/support/wtr-gateway-plugin.mjs). */
+export interface GatewayInfo {
+  gatewayUrl: string;
+  merchantUrl: string;
+  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation', string>;
+  certificateName: string;
+}
+
+let info: Promise<GatewayInfo> | undefined;
+
+export function gatewayInfo(): Promise<GatewayInfo> {
+  info ??= fetch('/__gateway').then((response) => response.json() as Promise<GatewayInfo>);
+  return info;
+}
+
+/** The demo merchant's signature of an order, as its back end would put it in the page. */
+export async function sign(order: object): Promise<string> {
+  const response = await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) });
+  return ((await response.json()) as { signature: string }).signature;
+}
+
+export function shadow(element: SvcCheckout): ShadowRoot {
+  if (!element.shadowRoot) throw new Error('no shadow root');
+  return element.shadowRoot;
+}
+
+export async function iframeOf(element: SvcCheckout): Promise<HTMLIFrameElement> {
+  await waitUntil(() => shadow(element).querySelector('iframe'), 'the element loads no iframe');
+  return shadow(element).querySelector('iframe')!;
+}
+
+/** The channel id in an iframe's URL. */
+export function channelOf(iframe: HTMLIFrameElement): string {
+  return new URLSearchParams(new URL(iframe.src).hash.slice(1)).get('channel') ?? '';
+}
+
+/** Resolves once the iframe's document at its `src` has loaded. */
+async function loaded(iframe: HTMLIFrameElement): Promise<void> {
+  const target = iframe.src.split('#')[0];
+  await waitUntil(() => {
+    try {
+      const href = iframe.contentWindow?.location.href.split('#')[0];
+      return href === target && iframe.contentDocument?.readyState === 'complete';
+    } catch {
+      return false;
+    }
+  }, 'the iframe does not load');
+}
+
+/** The frame's side of the channel, played by a test. */
+export interface TestFrame {
+  iframe: HTMLIFrameElement;
+  channel: string;
+  /** What the element posted to this frame, read with core's `readElementMessage`. */
+  received: ElementToFrameMessage[];
+  /** Sends a message to the element as the frame would; `as` forges origin, source or channel. */
+  send(
+    body: Unenveloped<FrameToElementMessage>,
+    as?: { origin?: string; source?: Window | null; channel?: string },
+  ): void;
+  /** Waits for the next message of a type not taken before (the first, then the second, ...). */
+  next<T extends ElementToFrameMessage['type']>(
+    type: T,
+  ): Promise<Extract<ElementToFrameMessage, { type: T }>>;
+}
+
+/** Plays the frame of an element whose gateway is this page's origin, once its iframe has loaded. */
+export async function testFrame(element: SvcCheckout): Promise<TestFrame> {
+  const iframe = await iframeOf(element);
+  await loaded(iframe);
+  const channel = channelOf(iframe);
+  const received: ElementToFrameMessage[] = [];
+  const taken = new Map<string, number>();
+  const frameWindow = iframe.contentWindow!;
+  frameWindow.addEventListener('message', (event: MessageEvent) => {
+    if (event.origin !== location.origin) return;
+    const message = readElementMessage(event.data, channel);
+    if (message) received.push(message);
+  });
+  return {
+    iframe,
+    channel,
+    received,
+    send(body, as = {}) {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: envelope<FrameToElementMessage>(as.channel ?? channel, body),
+          origin: as.origin ?? location.origin,
+          source: as.source === undefined ? frameWindow : as.source,
+        }),
+      );
+    },
+    async next(type) {
+      const index = taken.get(type) ?? 0;
+      const ofType = () => received.filter((message) => message.type === type);
+      await waitUntil(() => ofType().length > index, `the element posts no ${type} (number ${index + 1})`);
+      taken.set(type, index + 1);
+      return ofType()[index] as never;
+    },
+  };
+}
+
+/** Collects console.error calls while `run` runs (the element logs each failure once). */
+export async function capturingConsoleErrors<T>(run: (errors: string[]) => Promise<T>): Promise<T> {
+  const errors: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    errors.push(args.map(String).join(' '));
+  };
+  try {
+    return await run(errors);
+  } finally {
+    console.error = original;
+  }
+}

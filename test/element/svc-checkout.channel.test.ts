@@ -1,0 +1,327 @@
+// The element's side of the frame channel: which messages it accepts, what it sends, and what it makes of
+// the frame's messages (state, size, the documented events, errors).
+import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/element/define.js';
+import type { CheckoutErrorEvent, PaymentCompletedEvent } from '../../src/element/events.js';
+import type { SvcCheckout } from '../../src/element/svc-checkout.js';
+import { capturingConsoleErrors, gatewayInfo, shadow, testFrame } from './helpers.js';
+
+describe('<svc-checkout> channel', () => {
+  let widgetId: string;
+  before(async () => {
+    widgetId = (await gatewayInfo()).widgets.checkout;
+  });
+
+  const checkout = (extra = html``) =>
+    fixture<SvcCheckout>(html`<div>
+      <svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1.00" label="Tea" order-id="A-1"
+        back-to-merchant-url=${`${location.href.split('#')[0]}#cart`}></svc-checkout>${extra}
+    </div>`).then((wrapper) => wrapper.querySelector('svc-checkout')!);
+
+  it('ignores messages of another origin, another window or another channel', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' }, { origin: 'http://127.0.0.1:1' });
+    frame.send({ type: 'ready' }, { source: window });
+    frame.send({ type: 'ready' }, { source: null });
+    frame.send({ type: 'ready' }, { channel: `${frame.channel}0` });
+    frame.send({ type: 'state', state: 'paid' }, { channel: 'another' });
+    await aTimeout(50);
+    expect(frame.received).to.deep.equal([]);
+    expect(element.state).to.equal('loading');
+    frame.send({ type: 'ready' });
+    expect((await frame.next('init')).type).to.equal('init');
+  });
+
+  it('ignores messages that are not exactly of the channel’s shape', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { protocol: 'svc-checkout', version: 1, channel: frame.channel, type: 'ready', card: '4111' },
+        origin: location.origin,
+        source: frame.iframe.contentWindow,
+      }),
+    );
+    frame.send({ type: 'resize', height: -5 });
+    await aTimeout(50);
+    expect(frame.received).to.deep.equal([]);
+  });
+
+  it('shows the frame once it leaves loading, reflects its state and takes the height it reports', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    await frame.next('init');
+    expect(frame.iframe.classList.contains('pending')).to.equal(true);
+    expect(shadow(element).querySelector('[role="status"]')).to.not.equal(null);
+    frame.send({ type: 'state', state: 'loading' });
+    frame.send({ type: 'resize', height: 432 });
+    await element.updateComplete;
+    expect(frame.iframe.classList.contains('pending')).to.equal(true);
+    frame.send({ type: 'state', state: 'form' });
+    await element.updateComplete;
+    expect(element.state).to.equal('form');
+    expect(element.getAttribute('state')).to.equal('form');
+    expect(frame.iframe.classList.contains('pending')).to.equal(false);
+    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
+    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
+    frame.send({ type: 'resize', height: 610 });
+    await element.updateComplete;
+    expect(frame.iframe.getBoundingClientRect().height).to.equal(610);
+    expect(frame.iframe.getAttribute('part')).to.equal('frame');
+    expect(frame.iframe.title).to.equal('Secure payment form');
+    frame.send({ type: 'state', state: 'processing' });
+    expect(element.getAttribute('state')).to.equal('processing');
+  });
+
+  it('re-dispatches paymentCompleted with the documented detail, bubbling and composed', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const heard = oneEvent(document, 'paymentCompleted') as Promise<PaymentCompletedEvent>;
+    frame.send({ type: 'paymentCompleted', orderId: 'gw-1', merchantOrderId: 'A-1', paymentSucceeded: true });
+    const event = await heard;
+    expect(event.target).to.equal(element);
+    expect(event.bubbles && event.composed).to.equal(true);
+    expect(event.detail).to.deep.equal({ orderId: 'gw-1', merchantOrderId: 'A-1', paymentSucceeded: true });
+
+    const failed = oneEvent(element, 'paymentCompleted') as Promise<PaymentCompletedEvent>;
+    frame.send({ type: 'paymentCompleted', orderId: 'gw-2', paymentSucceeded: false });
+    expect((await failed).detail).to.deep.equal({
+      orderId: 'gw-2',
+      merchantOrderId: null,
+      paymentSucceeded: false,
+    });
+  });
+
+  it('fires navigateBackToCart, cancelable; unless prevented it goes to back-to-merchant-url', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const start = location.href;
+    try {
+      element.addEventListener('navigateBackToCart', (event) => event.preventDefault(), { once: true });
+      const prevented = oneEvent(document, 'navigateBackToCart');
+      frame.send({ type: 'navigateBackToCart' });
+      const event = await prevented;
+      expect(event.cancelable && event.bubbles && event.composed).to.equal(true);
+      expect(event.defaultPrevented).to.equal(true);
+      expect(location.hash).to.equal('');
+
+      const heard = oneEvent(element, 'navigateBackToCart');
+      frame.send({ type: 'navigateBackToCart' });
+      await heard;
+      expect(location.hash).to.equal('#cart');
+    } finally {
+      history.replaceState(null, '', start);
+    }
+  });
+
+  it('shows the error view for an error of the frame, logs it once and fires checkoutError', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const element = await checkout();
+      const frame = await testFrame(element);
+      frame.send({ type: 'ready' });
+      frame.send({ type: 'state', state: 'loading' });
+      const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      frame.send({
+        type: 'error',
+        code: 'signature_refused',
+        message: 'The signature does not match the order',
+        field: 'signature',
+      });
+      frame.send({ type: 'state', state: 'error' });
+      const event = await heard;
+      expect(event.detail).to.deep.equal({
+        code: 'signature_refused',
+        message: 'The signature does not match the order',
+        attribute: 'signature',
+      });
+      expect(event.bubbles && event.composed).to.equal(true);
+      await element.updateComplete;
+      expect(shadow(element).querySelector('iframe')).to.equal(null);
+      const alert = shadow(element).querySelector('[role="alert"]')!;
+      expect(alert.textContent).to.contain('The order signature was not accepted');
+      expect(alert.querySelector('button')).to.equal(null);
+      expect(element.state).to.equal('error');
+      expect(errors).to.have.length(1);
+      expect(errors[0])
+        .to.contain('signature_refused')
+        .and.contain('signature')
+        .and.contain('certificate-name');
+      await expect(element).to.be.accessible();
+    });
+  });
+
+  it('names the attribute behind a field of an invalid order: single-item attributes or order', async () => {
+    await capturingConsoleErrors(async () => {
+      const element = await checkout();
+      const frame = await testFrame(element);
+      frame.send({ type: 'ready' });
+      const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      frame.send({
+        type: 'error',
+        code: 'invalid_order',
+        message: 'items[0].amount: too large',
+        field: 'order.items[0].amount',
+      });
+      expect((await heard).detail.attribute).to.equal('amount');
+      await element.updateComplete;
+      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+        'check the amount attribute',
+      );
+    });
+  });
+
+  it('names the script call and its item or option number for a field past the attributes’ own', async () => {
+    const cases = [
+      ['order.items[2].amount', 'addOrderItem', 'Item 1 added by addOrderItem(): '],
+      ['order.items[3].label', 'addOrderItem', 'Item 2 added by addOrderItem(): '],
+      ['order.items[1].label', 'order', ''],
+      [
+        'order.shippingOptions[1].id',
+        'addShippingOption',
+        'Shipping option 1 added by addShippingOption(): ',
+      ],
+      ['order.shippingOptions[0].amount', 'order', ''],
+      ['order.constraints.brand', 'order', ''],
+      ['order.orderId', 'order-id', ''],
+    ] as const;
+    for (const [field, attribute, call] of cases) {
+      await capturingConsoleErrors(async (errors) => {
+        const element = await fixture<SvcCheckout>(html`<svc-checkout
+          lazy="true"
+          gateway=${location.origin}
+          widget-id=${widgetId}
+          order=${JSON.stringify({
+            items: [
+              { amount: '1.00', label: 'Cup' },
+              { amount: '2.00', label: 'Saucer' },
+            ],
+            shippingOptions: [{ id: 'pickup' }],
+          })}
+        ></svc-checkout>`);
+        element.addOrderItem({ amount: '3.00', label: 'Spoon' });
+        element.addOrderItem({ amount: '4.00', label: 'Fork' });
+        element.addShippingOption({ id: 'courier' });
+        element.init();
+        const frame = await testFrame(element);
+        frame.send({ type: 'ready' });
+        await frame.next('init');
+        const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
+        frame.send({ type: 'error', code: 'invalid_order', message: 'Invalid order: it is wrong', field });
+        const { detail } = await heard;
+        expect(detail, field).to.deep.equal({
+          code: 'invalid_order',
+          message: `${call}Invalid order: it is wrong`,
+          attribute,
+        });
+        expect(errors).to.have.length(1);
+        expect(errors[0]).to.contain(`[attribute: ${attribute}]`);
+        if (call)
+          expect(errors[0]).to.contain(call).and.contain(`Fix what the page passes to ${attribute}()`);
+        await element.updateComplete;
+        // The customer's text names no script call: it points at the order.
+        expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+          attribute.startsWith('add') ? 'check the order attribute' : `check the ${attribute} attribute`,
+        );
+      });
+    }
+  });
+
+  it('sends the resolved language: the attribute, else <html lang>, else none (the merchant’s default)', async () => {
+    const html_ = document.documentElement;
+    const before = html_.lang;
+    try {
+      html_.lang = 'ru-RU';
+      let element = await checkout();
+      let frame = await testFrame(element);
+      frame.send({ type: 'ready' });
+      let init = await frame.next('init');
+      expect(init.language).to.equal('ru');
+      expect(init.order).to.not.have.property('language');
+      expect(shadow(element).querySelector('iframe')!.title).to.equal('Защищённая форма оплаты');
+
+      element.language = 'lv';
+      expect((await frame.next('update')).language).to.equal('lv');
+      await element.updateComplete;
+      expect(shadow(element).querySelector('iframe')!.title).to.equal('Droša maksājuma forma');
+      expect(shadow(element).querySelector('[role="status"]')!.getAttribute('lang')).to.equal('lv');
+
+      html_.lang = 'de';
+      element = await checkout();
+      frame = await testFrame(element);
+      frame.send({ type: 'ready' });
+      init = await frame.next('init');
+      expect(init).to.not.have.property('language');
+    } finally {
+      html_.lang = before;
+    }
+  });
+
+  it('sends the --svc-* values the page sets, and again on refreshAppearance()', async () => {
+    const element = await checkout();
+    element.parentElement!.style.setProperty('--svc-color-primary', '#005f73');
+    element.style.setProperty('--svc-border-radius', ' 2px ');
+    element.style.setProperty('--not-ours', 'red');
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const init = await frame.next('init');
+    expect(init.appearance).to.deep.equal({ '--svc-color-primary': '#005f73', '--svc-border-radius': '2px' });
+    element.style.setProperty('--svc-color-primary', 'rebeccapurple');
+    element.refreshAppearance();
+    const update = await frame.next('update');
+    expect(update.appearance?.['--svc-color-primary']).to.equal('rebeccapurple');
+    expect(update).to.not.have.property('language');
+  });
+
+  it('uses the texts overrides for its own texts and passes them all to the frame', async () => {
+    const element = await fixture<SvcCheckout>(html`<svc-checkout
+      gateway=${location.origin}
+      widget-id=${widgetId}
+      amount="1.00"
+      label="Tea"
+      language="en"
+      texts=${JSON.stringify({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}', broken: 3 })}
+    ></svc-checkout>`);
+    await element.updateComplete;
+    expect(shadow(element).querySelector('[role="status"]')!.textContent!.trim()).to.equal('Just a moment…');
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const init = await frame.next('init');
+    expect(init.texts).to.deep.equal({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}' });
+  });
+
+  it('sends init again when the frame says ready again (its page reloaded)', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    await frame.next('init');
+    frame.send({ type: 'ready' });
+    await frame.next('init');
+    expect(frame.received.filter((message) => message.type === 'init')).to.have.length(2);
+  });
+
+  it('loads a new frame on a new channel when the element is moved', async () => {
+    const element = await checkout();
+    const first = await testFrame(element);
+    first.send({ type: 'ready' });
+    await first.next('init');
+    const target = document.createElement('div');
+    document.body.append(target);
+    try {
+      target.append(element);
+      await element.updateComplete;
+      const second = await testFrame(element);
+      expect(second.channel).to.not.equal(first.channel);
+      first.send({ type: 'state', state: 'paid' }, { source: second.iframe.contentWindow });
+      await aTimeout(20);
+      expect(element.state).to.equal('loading');
+      second.send({ type: 'ready' });
+      expect((await second.next('init')).order.orderId).to.equal('A-1');
+    } finally {
+      target.remove();
+    }
+  });
+});

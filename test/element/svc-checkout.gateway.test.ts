@@ -1,0 +1,248 @@
+// The element with the real payment frame, served by a real sandbox gateway on a second origin
+// (test/support/wtr-gateway-plugin.mjs; the frame and widget scripts as `npm run build:browser` built them).
+// Paying means typing into the cross-origin frame, which these tests cannot do: the demo's Playwright tests
+// pay, and the channel tests check what the element makes of paymentCompleted.
+import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import '../../src/element/define.js';
+import { envelope, type FrameToElementMessage } from '../../src/core/frame-channel.js';
+import type { CheckoutErrorEvent } from '../../src/element/events.js';
+import { explainFrameFailure } from '../../src/element/frame-host.js';
+import type { SvcCheckout } from '../../src/element/svc-checkout.js';
+import {
+  capturingConsoleErrors,
+  channelOf,
+  type GatewayInfo,
+  gatewayInfo,
+  iframeOf,
+  shadow,
+  sign,
+} from './helpers.js';
+
+const FRAME_WAIT = { timeout: 8000 };
+
+describe('<svc-checkout> with the real gateway', function () {
+  this.timeout(20000);
+  let info: GatewayInfo;
+  before(async () => {
+    info = await gatewayInfo();
+  });
+
+  /** A signed single-item order for the checkout widget, with a fresh order id. */
+  async function signedOrder() {
+    const orderId = `wtr-${crypto.randomUUID()}`;
+    const order = {
+      widgetId: info.widgets.checkout,
+      orderId,
+      items: [{ amount: '12.50', currency: 'EUR', label: 'Green tea' }],
+    };
+    return { orderId, signature: await sign(order) };
+  }
+
+  it('loads the frame, which takes the signed order, shows its form and sets its height', async () => {
+    const { orderId, signature } = await signedOrder();
+    const element = await fixture<SvcCheckout>(html`<svc-checkout
+      gateway=${info.gatewayUrl}
+      widget-id=${info.widgets.checkout}
+      order-id=${orderId}
+      amount="12.50"
+      currency="EUR"
+      label="Green tea"
+      signature=${signature}
+      certificate-name=${info.certificateName}
+    ></svc-checkout>`);
+    const iframe = await iframeOf(element);
+    expect(
+      iframe.src.startsWith(`${info.gatewayUrl}/widget/frame/${info.widgets.checkout}#channel=`),
+    ).to.equal(true);
+    await waitUntil(
+      () => element.state === 'form',
+      `the frame shows no form (state ${element.state})`,
+      FRAME_WAIT,
+    );
+    await element.updateComplete;
+    expect(iframe.classList.contains('pending')).to.equal(false);
+    await waitUntil(
+      () => Number.parseFloat(iframe.style.height) > 100,
+      'the frame reports no height',
+      FRAME_WAIT,
+    );
+    expect(iframe.getBoundingClientRect().height).to.equal(Number.parseFloat(iframe.style.height));
+    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
+    await expect(element).to.be.accessible();
+
+    // Messages forged on the page count only with the frame's origin, its window and its channel.
+    const forge = (origin: string, source: Window | null, channel: string) =>
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: envelope<FrameToElementMessage>(channel, { type: 'state', state: 'paid' }),
+          origin,
+          source,
+        }),
+      );
+    forge(location.origin, iframe.contentWindow, channelOf(iframe));
+    forge(info.gatewayUrl, window, channelOf(iframe));
+    forge(info.gatewayUrl, iframe.contentWindow, 'f'.repeat(32));
+    await aTimeout(50);
+    expect(element.state).to.equal('form');
+  });
+
+  it('explains a frame of an unknown widget with the gateway’s embedding check: unknown_widget', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const heard = oneEvent(document, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      const element = await fixture<SvcCheckout>(html`<svc-checkout
+        gateway=${info.gatewayUrl}
+        widget-id="00000000-0000-4000-8000-00000000dead"
+        amount="1.00"
+        label="Tea"
+      ></svc-checkout>`);
+      const event = await heard;
+      expect(event.detail.code).to.equal('unknown_widget');
+      expect(event.detail.attribute).to.equal('widget-id');
+      await element.updateComplete;
+      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+        'This payment form does not exist',
+      );
+      expect(shadow(element).querySelector('iframe')).to.equal(null);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.contain('unknown_widget').and.contain('widget-id');
+    });
+  });
+
+  it('reads the embedding check: unknown widget, origin not allowed, and no problem', async () => {
+    const { gatewayUrl, widgets } = info;
+    expect((await explainFrameFailure(gatewayUrl, 'nope', location.origin))?.code).to.equal('unknown_widget');
+    const elsewhere = await explainFrameFailure(gatewayUrl, widgets.checkout, 'https://elsewhere.example');
+    expect(elsewhere?.code).to.equal('origin_not_allowed');
+    expect(elsewhere?.message).to.contain('https://elsewhere.example');
+    expect(await explainFrameFailure(gatewayUrl, widgets.checkout, location.origin)).to.equal(undefined);
+    expect(
+      (await explainFrameFailure('http://127.0.0.1:1', widgets.checkout, location.origin))?.code,
+    ).to.equal('gateway_unreachable');
+  });
+
+  it('shows signature_refused when the signature is not the order’s', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const { orderId, signature } = await signedOrder();
+      const heard = oneEvent(document, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      const element = await fixture<SvcCheckout>(html`<svc-checkout
+        gateway=${info.gatewayUrl}
+        widget-id=${info.widgets.checkout}
+        order-id=${orderId}
+        amount="0.01"
+        currency="EUR"
+        label="Green tea"
+        signature=${signature}
+        certificate-name=${info.certificateName}
+      ></svc-checkout>`);
+      const event = await heard;
+      expect(event.detail.code).to.equal('signature_refused');
+      expect(event.detail.attribute).to.equal('signature');
+      await element.updateComplete;
+      expect(element.state).to.equal('error');
+      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+        'The order signature was not accepted',
+      );
+      expect(shadow(element).querySelector('iframe')).to.equal(null);
+      expect(errors).to.have.length(1);
+      await expect(element).to.be.accessible();
+    });
+  });
+
+  /**
+   * Starts a lazy element on the real gateway with these single-item attributes (plus what `add` adds by
+   * script), and returns the checkoutError and console lines the gateway's refusal of the order gives.
+   */
+  async function refused(attributes: Record<string, string>, add: (element: SvcCheckout) => void = () => {}) {
+    return capturingConsoleErrors(async (errors) => {
+      const element = await fixture<SvcCheckout>(html`<svc-checkout
+        lazy="true"
+        gateway=${info.gatewayUrl}
+        widget-id=${info.widgets.checkout}
+        order-id=${`wtr-${crypto.randomUUID()}`}
+      ></svc-checkout>`);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      add(element);
+      const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      element.init();
+      const { detail } = await heard;
+      await element.updateComplete;
+      expect(element.state).to.equal('error');
+      expect(shadow(element).querySelector('iframe')).to.equal(null);
+      expect(errors).to.have.length(1);
+      return { element, detail, error: errors[0]! };
+    });
+  }
+
+  it('an amount the gateway refuses names the amount attribute', async () => {
+    const { element, detail, error } = await refused({ amount: '12,50', label: 'Tea' });
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'amount' });
+    expect(detail.message).to.contain('items[0].amount');
+    expect(error).to.contain('[attribute: amount]').and.contain('Fix the amount attribute');
+    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+      'check the amount attribute',
+    );
+    await expect(element).to.be.accessible();
+  });
+
+  it('an item added by script that the gateway refuses names addOrderItem and the item’s number', async () => {
+    const { detail, error } = await refused({ amount: '1.00', label: 'Tea' }, (element) => {
+      element.addOrderItem({ amount: '2.00', label: 'Honey' });
+      element.addOrderItem({ amount: '1.999', label: 'Lemon' });
+    });
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'addOrderItem' });
+    expect(detail.message).to.match(/^Item 2 added by addOrderItem\(\): .*items\[2\]\.amount/);
+    expect(error).to.contain('[attribute: addOrderItem]').and.contain('Item 2 added by addOrderItem()');
+  });
+
+  it('a shipping option added by script that the gateway refuses names addShippingOption', async () => {
+    const { detail } = await refused({ amount: '1.00', label: 'Tea' }, (element) => {
+      element.addShippingOption({ id: 'courier', amount: '-4.99' });
+    });
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'addShippingOption' });
+    expect(detail.message).to.match(/^Shipping option 1 added by addShippingOption\(\): /);
+  });
+
+  it('script items in another currency than the attributes’ item: the gateway refuses the order, naming currency', async () => {
+    const { detail } = await refused({ amount: '1.00', currency: 'EUR', label: 'Tea' }, (element) => {
+      element.addOrderItem({ amount: '1.00', currency: 'USD', label: 'Honey' });
+    });
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'currency' });
+    expect(detail.message).to.contain('one currency');
+  });
+
+  for (const [kind, scriptTag] of [
+    ['classic', (gateway: string) => `<script src="${gateway}/widget/svc-checkout.classic.js"></script>`],
+    [
+      'module',
+      (gateway: string) => `<script type="module" src="${gateway}/widget/svc-checkout.js"></script>`,
+    ],
+  ] as const) {
+    it(`the gateway's ${kind} script knows its gateway: a page needs no gateway attribute`, async () => {
+      const { orderId, signature } = await signedOrder();
+      const page = document.createElement('iframe');
+      page.style.width = '600px';
+      page.srcdoc = `<!doctype html><html lang="en"><head>${scriptTag(info.gatewayUrl)}</head><body>
+        <svc-checkout widget-id="${info.widgets.checkout}" order-id="${orderId}" amount="12.50" currency="EUR"
+          label="Green tea" signature="${signature}" certificate-name="${info.certificateName}"></svc-checkout>
+      </body></html>`;
+      document.body.append(page);
+      try {
+        const inner = () => page.contentDocument?.querySelector('svc-checkout') ?? null;
+        await waitUntil(
+          () => inner()?.shadowRoot?.querySelector('iframe'),
+          'the script does not start the element',
+          FRAME_WAIT,
+        );
+        const frame = inner()!.shadowRoot!.querySelector('iframe')!;
+        expect(frame.src.startsWith(`${info.gatewayUrl}/widget/frame/`)).to.equal(true);
+        await waitUntil(
+          () => inner()!.getAttribute('state') === 'form',
+          `no form (state ${inner()!.getAttribute('state')})`,
+          FRAME_WAIT,
+        );
+      } finally {
+        page.remove();
+      }
+    });
+  }
+});

@@ -1,0 +1,265 @@
+/**
+ * What the frame's tests share: an in-memory channel that stands where the element would be, the real
+ * sandbox gateway behind wtr's `/widget-api/*` (test/support/wtr-gateway-plugin.mjs), and the steps a
+ * customer takes. Nothing of ours is replaced: the channel is the frame's own `ParentChannel` seam, and the
+ * gateway answers over HTTP.
+ */
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import {
+  type ElementToFrameMessage,
+  envelope,
+  type FrameToElementMessage,
+  type OrderInput,
+  type Unenveloped,
+  type WidgetState,
+} from '../../src/core/index.js';
+import type { ParentChannel } from '../../src/frame/parent-channel.js';
+import '../../src/frame/payment-frame.js';
+import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
+
+export const CHANNEL = 'test-channel-0001';
+
+type Posted = Unenveloped<FrameToElementMessage>;
+type Init = Extract<Unenveloped<ElementToFrameMessage>, { type: 'init' }>;
+
+/** The element's side of the channel, in memory: records what the frame posts, and sends it messages. */
+export class MemoryChannel implements ParentChannel {
+  readonly posted: Posted[] = [];
+  private readonly listeners = new Set<(message: ElementToFrameMessage) => void>();
+
+  post(message: Posted): void {
+    // A copy, as postMessage would make: later changes by the frame cannot rewrite the record.
+    this.posted.push(structuredClone(message));
+  }
+
+  onMessage(listener: (message: ElementToFrameMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  send(message: Unenveloped<ElementToFrameMessage>): void {
+    const full = envelope<ElementToFrameMessage>(CHANNEL, message);
+    for (const listener of this.listeners) listener(full);
+  }
+
+  get states(): WidgetState[] {
+    return this.posted.flatMap((message) => (message.type === 'state' ? [message.state] : []));
+  }
+
+  get types(): string[] {
+    return this.posted.map((message) => message.type);
+  }
+
+  async waitForState(state: WidgetState, timeout = 8000): Promise<void> {
+    await waitUntil(
+      () => this.states.includes(state),
+      `no state ${state}; states: ${this.states.join(', ')}`,
+      {
+        timeout,
+      },
+    );
+  }
+}
+
+/** What `/__gateway` says about the test gateway. */
+export interface GatewayInfo {
+  gatewayUrl: string;
+  merchantUrl: string;
+  widgets: { instant: string; checkout: string; fullCheckout: string; callbackValidation: string };
+  certificateName: string;
+}
+
+let info: Promise<GatewayInfo> | undefined;
+
+export function gateway(): Promise<GatewayInfo> {
+  info ??= fetch('/__gateway').then((response) => response.json() as Promise<GatewayInfo>);
+  return info;
+}
+
+/** The demo merchant's signature of exactly this order. */
+export async function sign(order: OrderInput): Promise<string> {
+  const response = await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) });
+  return ((await response.json()) as { signature: string }).signature;
+}
+
+/** A new merchant order id, so that each test gets an order of its own. */
+export function newOrderId(): string {
+  return `T-${crypto.randomUUID().slice(0, 18)}`;
+}
+
+/** An order of the payment-option widget, with a fresh order id. */
+export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<OrderInput> {
+  const { widgets } = await gateway();
+  return {
+    widgetId: widgets.checkout,
+    orderId: newOrderId(),
+    items: [
+      { amount: '12.50', currency: 'EUR', label: 'Green tea', count: 2 },
+      { amount: '3.99', currency: 'EUR', label: 'Tea strainer' },
+    ],
+    ...extra,
+  };
+}
+
+/** Mounts the frame for `widgetId` with a fresh channel; resolves once it said `ready`. */
+export async function mountFrame(
+  widgetId: string,
+  options: { apiBase?: string; pageOrigin?: string } = {},
+): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
+  const channel = new MemoryChannel();
+  const frame = await fixture<SvcPaymentFrame>(
+    html`<svc-payment-frame
+      .widgetId=${widgetId}
+      .pageOrigin=${options.pageOrigin ?? location.origin}
+      .apiBase=${options.apiBase ?? ''}
+      .channel=${channel}
+    ></svc-payment-frame>`,
+  );
+  await waitUntil(() => channel.types.includes('ready'), 'the frame never said ready');
+  return { frame, channel };
+}
+
+/** Sends `init` with the order signed by the demo merchant (unless `signature` is given, even as undefined). */
+export async function init(
+  channel: MemoryChannel,
+  order: OrderInput,
+  options: Partial<Omit<Init, 'type' | 'order'>> = {},
+): Promise<void> {
+  const { certificateName } = await gateway();
+  const signature = 'signature' in options ? options.signature : await sign(order);
+  channel.send({
+    type: 'init',
+    order,
+    ...(signature !== undefined && { signature }),
+    certificateName: options.certificateName ?? certificateName,
+    ...(options.language !== undefined && { language: options.language }),
+    customer: options.customer ?? {},
+    appearance: options.appearance ?? {},
+    texts: options.texts ?? {},
+  });
+}
+
+/** Mounts a frame and brings it to the payment form for `order`. */
+export async function openForm(
+  order: OrderInput,
+  options: Partial<Omit<Init, 'type' | 'order'>> = {},
+): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
+  const mounted = await mountFrame(order.widgetId);
+  await init(mounted.channel, order, options);
+  await mounted.channel.waitForState('form');
+  await mounted.frame.updateComplete;
+  return mounted;
+}
+
+/** An expiry date three years ahead, as the customer types it (digits only; the field adds the slash). */
+export function futureExpiryDigits(): string {
+  return `12${String((new Date().getFullYear() + 3) % 100).padStart(2, '0')}`;
+}
+
+/** The input with this id inside the frame. */
+export function input(frame: HTMLElement, id: string): HTMLInputElement {
+  const found = frame.querySelector<HTMLInputElement>(`#${id}`);
+  if (!found) throw new Error(`no #${id}`);
+  return found;
+}
+
+/** Clicks into a field and types, as a customer does. */
+export async function typeInto(frame: HTMLElement, id: string, text: string): Promise<void> {
+  const field = input(frame, id);
+  field.focus();
+  field.select();
+  await sendKeys({ type: text });
+}
+
+export interface TestCard {
+  number: string;
+  expiry?: string;
+  cvc?: string;
+  holder?: string;
+}
+
+/** Types a card into the card fields. */
+export async function typeCard(frame: HTMLElement, card: TestCard): Promise<void> {
+  await typeInto(frame, 'svc-card-number', card.number);
+  await typeInto(frame, 'svc-card-expiry', card.expiry ?? futureExpiryDigits());
+  await typeInto(frame, 'svc-card-cvc', card.cvc ?? '123');
+  await typeInto(frame, 'svc-card-holder', card.holder ?? 'Anna Berzina');
+}
+
+/** The pay button. */
+export function payButton(frame: HTMLElement): HTMLButtonElement {
+  const button = frame.querySelector<HTMLButtonElement>('button.svc-pay');
+  if (!button) throw new Error('no pay button');
+  return button;
+}
+
+/** A button by its visible text. */
+export function buttonNamed(frame: HTMLElement, text: string): HTMLButtonElement {
+  const button = [...frame.querySelectorAll('button')].find(
+    (candidate) => candidate.textContent?.trim() === text,
+  );
+  if (!button) throw new Error(`no button "${text}"`);
+  return button;
+}
+
+/** The frame's live region. */
+export function liveRegion(frame: HTMLElement): HTMLElement {
+  return frame.querySelector<HTMLElement>('[role="status"]')!;
+}
+
+/**
+ * Watches the page's `fetch` without changing what it does, so a test can see the requests the frame made
+ * (how many payment attempts, with which idempotency keys). `fail` can make one request's answer get lost,
+ * as a dropped connection would: the gateway still handles the request.
+ */
+export interface FetchWatch {
+  requests: Array<{ method: string; url: string; body: Record<string, unknown> | undefined }>;
+  /** Requests whose URL contains `urlPart`. */
+  to(urlPart: string): FetchWatch['requests'];
+  /** The next request to `urlPart` fails as a dropped connection would, before or after the gateway got it. */
+  loseNextAnswer(urlPart: string, when: 'before-sending' | 'after-sending'): void;
+  /** The next request to `urlPart` waits until `release` is called, as on a slow network. */
+  holdNext(urlPart: string): { release(): void };
+  restore(): void;
+}
+
+export function watchFetch(): FetchWatch {
+  const original = window.fetch;
+  const requests: FetchWatch['requests'] = [];
+  let lose: { urlPart: string; when: 'before-sending' | 'after-sending' } | undefined;
+  let hold: { urlPart: string; released: Promise<void> } | undefined;
+  window.fetch = async (resource, options) => {
+    const url = String(resource);
+    const body = typeof options?.body === 'string' ? JSON.parse(options.body) : undefined;
+    requests.push({ method: options?.method ?? 'GET', url, body });
+    if (hold && url.includes(hold.urlPart)) {
+      const { released } = hold;
+      hold = undefined;
+      await released;
+    }
+    if (lose && url.includes(lose.urlPart)) {
+      const { when } = lose;
+      lose = undefined;
+      if (when === 'before-sending') throw new TypeError('Failed to fetch');
+      await original(resource, options);
+      throw new TypeError('Failed to fetch');
+    }
+    return original(resource, options);
+  };
+  return {
+    requests,
+    to: (urlPart) => requests.filter((request) => request.url.includes(urlPart)),
+    loseNextAnswer(urlPart, when) {
+      lose = { urlPart, when };
+    },
+    holdNext(urlPart) {
+      let release = () => {};
+      hold = { urlPart, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { release: () => release() };
+    },
+    restore() {
+      window.fetch = original;
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// Shipping options on a plain widget (one that collects no customer or delivery data): the customer picks
+// among fixed prices, with no address, pickup point or contact fields; the summary and the pay button
+// include the choice, and the payment names it. The gateway refuses options it could not price there.
+import { expect, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { createTranslator, formatMoney, type ShippingOptionInput } from '../../src/core/index.js';
+import {
+  checkoutOrder,
+  type FetchWatch,
+  init,
+  input,
+  liveRegion,
+  mountFrame,
+  openForm,
+  payButton,
+  typeCard,
+  watchFetch,
+} from './harness.js';
+
+const en = createTranslator('en');
+const eur = (minor: number) => formatMoney(minor, 'EUR', 'en-GB');
+
+/** The items of `checkoutOrder()`: two teas at 12.50 and a strainer at 3.99. */
+const ITEMS = 2899;
+const POST: ShippingOptionInput = { id: 'latvian-post', amount: '2.80', currency: 'EUR' };
+const EXPRESS: ShippingOptionInput = { id: 'express', amount: '6.90', currency: 'EUR' };
+
+function radio(frame: HTMLElement, index: number): HTMLInputElement {
+  return input(frame, `svc-shipping-option-${index}`);
+}
+
+function summaryTotal(frame: HTMLElement): string {
+  return frame.querySelector('.svc-summary-total dd')!.textContent!.trim();
+}
+
+function summaryShipping(frame: HTMLElement): string | undefined {
+  const rows = [...frame.querySelectorAll('.svc-summary-totals > div')];
+  const row = rows.find((candidate) => candidate.querySelector('dt')?.textContent === en('summary.shipping'));
+  return row?.querySelector('dd')?.textContent?.trim();
+}
+
+function payText(frame: HTMLElement): string {
+  return payButton(frame).textContent!.trim();
+}
+
+async function waitForTotal(frame: HTMLElement, minor: number): Promise<void> {
+  const amount = eur(minor);
+  await waitUntil(
+    () => summaryTotal(frame) === amount && payText(frame) === en('pay.button', { amount }),
+    `total ${summaryTotal(frame)} and "${payText(frame)}", not ${amount}`,
+  );
+}
+
+describe('shipping choice on a plain widget', () => {
+  let watch: FetchWatch;
+
+  beforeEach(() => {
+    watch = watchFetch();
+  });
+
+  afterEach(() => watch.restore());
+
+  it('shows the options with their prices as a radio group, and no delivery or contact fields', async () => {
+    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    const group = frame.querySelector('fieldset.svc-shipping-options')!;
+    expect(group.querySelector('legend')!.textContent).to.equal(en('delivery.method'));
+    expect(
+      [...group.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map((r) => r.value),
+    ).to.deep.equal(['latvian-post', 'express']);
+    const prices = [...group.querySelectorAll('.svc-shipping-price')].map((node) => node.textContent!.trim());
+    expect(prices).to.deep.equal(['€2.80', '€6.90']);
+    expect(radio(frame, 0).checked || radio(frame, 1).checked).to.equal(false);
+    for (const absent of [
+      '#svc-delivery-address',
+      '#svc-delivery-city',
+      '#svc-delivery-pickup',
+      'svc-customer-fields',
+      '#svc-terms',
+    ]) {
+      expect(frame.querySelector(absent), absent).to.equal(null);
+    }
+    // Until a choice is made, the total is the items' alone.
+    expect(summaryTotal(frame)).to.equal(eur(ITEMS));
+    expect(summaryShipping(frame)).to.equal(undefined);
+  });
+
+  it('pays the chosen option once, with the total that includes it', async () => {
+    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    radio(frame, 1).click();
+    await waitForTotal(frame, ITEMS + 690);
+    expect(summaryShipping(frame)).to.equal('€6.90');
+    radio(frame, 0).click();
+    await waitForTotal(frame, ITEMS + 280);
+    expect(summaryShipping(frame)).to.equal('€2.80');
+    await typeCard(frame, { number: '4111111111111111' });
+    payButton(frame).click();
+    await channel.waitForState('paid');
+    const payments = watch.to('/payments');
+    expect(payments).to.have.length(1);
+    expect(payments[0]!.body!['shipping']).to.deep.equal({ optionId: 'latvian-post' });
+    expect(payments[0]!.body).to.not.have.property('customer');
+    expect(channel.states.filter((state) => state === 'paid')).to.have.length(1);
+    await waitUntil(() => frame.querySelector('.svc-status-text'), 'no status screen');
+    // The amount on the status screen is the gateway's total of the paid order.
+    expect(frame.querySelector('.svc-status-text')!.textContent).to.equal(
+      en('status.paid.text', { amount: eur(ITEMS + 280) }),
+    );
+  });
+
+  it('preselects the only option and pays it', async () => {
+    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [EXPRESS] }));
+    await waitForTotal(frame, ITEMS + 690);
+    expect(radio(frame, 0).checked).to.equal(true);
+    expect(summaryShipping(frame)).to.equal('€6.90');
+    await expect(frame).to.be.accessible();
+    await typeCard(frame, { number: '5555555555554444' });
+    payButton(frame).click();
+    await channel.waitForState('paid');
+    expect(watch.to('/payments')[0]!.body!['shipping']).to.deep.equal({ optionId: 'express' });
+  });
+
+  it('refuses to pay without a choice, says why and focuses the options; axe passes', async () => {
+    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    await expect(frame).to.be.accessible();
+    await typeCard(frame, { number: '4111111111111111' });
+    payButton(frame).click();
+    await waitUntil(() => document.activeElement === radio(frame, 0), 'focus not on the first option');
+    const error = frame.querySelector('#svc-shipping-option-error')!;
+    expect(error.textContent).to.equal(en('delivery.chooseOption'));
+    expect(radio(frame, 0).getAttribute('aria-invalid')).to.equal('true');
+    expect(frame.querySelector('fieldset.svc-shipping-options')!.getAttribute('aria-describedby')).to.equal(
+      'svc-shipping-option-error',
+    );
+    expect(liveRegion(frame).textContent).to.include(en('delivery.chooseOption'));
+    expect(watch.to('/payments')).to.have.length(0);
+    expect(channel.states).to.not.include('processing');
+    await expect(frame).to.be.accessible();
+    // Choosing clears the error.
+    radio(frame, 1).click();
+    await waitUntil(() => !frame.querySelector('#svc-shipping-option-error'), 'the error stayed');
+    expect(radio(frame, 1).getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('is chosen with the keyboard: Space picks, the arrow keys move, Enter pays', async () => {
+    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    await typeCard(frame, { number: '4111111111111111' });
+    (document.activeElement as HTMLElement | null)?.blur();
+    const first = radio(frame, 0);
+    for (let presses = 0; presses < 10 && document.activeElement !== first; presses++) {
+      await sendKeys({ press: 'Tab' });
+    }
+    expect(document.activeElement).to.equal(first);
+    await sendKeys({ press: 'Space' });
+    await waitForTotal(frame, ITEMS + 280);
+    await sendKeys({ press: 'ArrowDown' });
+    await waitForTotal(frame, ITEMS + 690);
+    expect(radio(frame, 1).checked).to.equal(true);
+    expect(document.activeElement).to.equal(radio(frame, 1));
+    // From the group, Tab leads on to the card fields and, past them, to the pay button.
+    await sendKeys({ press: 'Tab' });
+    expect(document.activeElement).to.equal(input(frame, 'svc-card-number'));
+    for (let presses = 0; presses < 6 && document.activeElement !== payButton(frame); presses++) {
+      await sendKeys({ press: 'Tab' });
+    }
+    expect(document.activeElement).to.equal(payButton(frame));
+    await sendKeys({ press: 'Enter' });
+    await channel.waitForState('paid');
+    expect(watch.to('/payments')[0]!.body!['shipping']).to.deep.equal({ optionId: 'express' });
+  });
+
+  it('is refused at intake when an option has no price, naming the option', async () => {
+    const order = await checkoutOrder({ shippingOptions: [POST, { id: 'courier' }] });
+    const { channel } = await mountFrame(order.widgetId);
+    await init(channel, order);
+    await channel.waitForState('error');
+    expect(channel.posted.find((message) => message.type === 'error')).to.include({
+      code: 'invalid_order',
+      field: 'order.shippingOptions[1].amount',
+    });
+  });
+});

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { OrderInput } from '../../src/core/index.js';
+import { parseConfig } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { signOrder } from '../../src/server/index.js';
+import {
+  call,
+  FakeMerchant,
+  merchantKeys,
+  PAGE_ORIGIN,
+  tempDir,
+  testConfigFile,
+  WIDGETS,
+} from './support.js';
+
+/** A GET written by hand, so the path reaches the sandbox exactly as given (fetch would normalise `..`). */
+function rawGet(sandbox: Sandbox, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${sandbox.url}${path}`, { method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('sandbox: widget script, frame page, embedding check and intake rules', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let browserRoot: string;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    browserRoot = await tempDir();
+    await mkdir(join(browserRoot, 'frame', 'assets'), { recursive: true });
+    await writeFile(join(browserRoot, 'svc-checkout.js'), 'export const element = 1;\n');
+    await writeFile(join(browserRoot, 'frame', 'assets', 'frame.js'), 'export const frame = 1;\n');
+    await writeFile(join(browserRoot, 'secret.txt'), 'not for the web');
+    sandbox = await startSandbox({
+      port: 0,
+      config: parseConfig(testConfigFile(merchant.url)),
+      dataDir: await tempDir(),
+      browserRoot,
+    });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('the widget module is served to any page, with CORS, as JavaScript', async () => {
+    const response = await fetch(`${sandbox.url}/widget/svc-checkout.js`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.equal(await response.text(), 'export const element = 1;\n');
+  });
+
+  test('a widget file that was not built answers 404 and says to build', async () => {
+    const response = await fetch(`${sandbox.url}/widget/svc-checkout.classic.js`);
+    assert.equal(response.status, 404);
+    assert.match(((await response.json()) as { error: { message: string } }).error.message, /npm run build/);
+  });
+
+  test('only the widget files are served: other names and paths out of the folder are not', async () => {
+    assert.equal((await fetch(`${sandbox.url}/widget/secret.txt`)).status, 404);
+    assert.equal((await rawGet(sandbox, '/widget/frame/assets/../../secret.txt')).status, 404);
+    assert.equal((await rawGet(sandbox, '/widget/frame/assets/..%2F..%2Fsecret.txt')).status, 404);
+    assert.equal((await rawGet(sandbox, '/svc-checkout.js')).status, 404);
+  });
+
+  test('the frame page carries a strict CSP framed only by the merchant origins', async () => {
+    const response = await fetch(`${sandbox.url}/widget/frame/${WIDGETS.checkout}`);
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    const directives = new Map(
+      csp.split(';').map((part) => {
+        const [name, ...values] = part.trim().split(/\s+/);
+        return [name, values.join(' ')];
+      }),
+    );
+    assert.equal(directives.get('default-src'), "'none'");
+    assert.equal(directives.get('script-src'), "'self'");
+    assert.equal(directives.get('style-src'), "'self'");
+    assert.equal(directives.get('connect-src'), "'self'");
+    assert.equal(directives.get('frame-ancestors'), PAGE_ORIGIN);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    const html = await response.text();
+    assert.match(html, /<html lang="lv">/);
+    assert.match(html, /<script type="module" src="\/widget\/frame\/assets\/frame.js"><\/script>/);
+    assert.doesNotMatch(html, /<script>|<style|style=/, 'nothing inline');
+    const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
+    assert.equal(frameScript.status, 200);
+    assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('an unknown widget gets no form and may not be framed', async () => {
+    const response = await fetch(`${sandbox.url}/widget/frame/no-such-widget`);
+    assert.equal(response.status, 404);
+    assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+  });
+
+  test('the embedding check tells an allowed origin, a foreign origin and an unknown widget apart', async () => {
+    const check = async (widgetId: string, origin: string) => {
+      const response = await fetch(
+        `${sandbox.url}/widget-api/v1/widgets/${widgetId}/embedding?origin=${encodeURIComponent(origin)}`,
+      );
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      return (await response.json()) as { ok: boolean; code?: string; message?: string };
+    };
+    assert.deepEqual(await check(WIDGETS.checkout, PAGE_ORIGIN), { ok: true });
+    const foreign = await check(WIDGETS.checkout, 'https://evil.example');
+    assert.equal(foreign.code, 'origin_not_allowed');
+    assert.match(foreign.message ?? '', /https:\/\/evil\.example/);
+    assert.equal((await check('nope', PAGE_ORIGIN)).code, 'unknown_widget');
+  });
+
+  test('the same order taken twice is one order, so a reload after paying charges nothing', async () => {
+    const order: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'reload-1',
+      items: [{ amount: '9.99', label: 'Socks' }],
+    };
+    const intake = (input: OrderInput) =>
+      call(sandbox, 'POST', '/widget-api/v1/orders', {
+        order: input,
+        signature: signOrder(input, merchantKeys.main.privateKeyPem),
+        certificateName: 'main',
+        pageOrigin: PAGE_ORIGIN,
+      });
+    const first = await intake(order);
+    assert.equal(first.status, 201);
+    const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${first.body['id']}/payments`, {
+      idempotencyKey: 'reload-key',
+      card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'A B' },
+    });
+    assert.equal(paid.body['state'], 'PAID');
+    const again = await intake(order);
+    assert.equal(again.body['id'], first.body['id']);
+    assert.equal(again.body['state'], 'PAID');
+    const changed = await intake({ ...order, items: [{ amount: '10.99', label: 'Socks' }] });
+    assert.notEqual(changed.body['id'], first.body['id']);
+    assert.equal(changed.body['state'], 'CREATED');
+  });
+
+  test('a plain widget takes fixed-price shipping only, and a payment must choose one', async () => {
+    const intake = (input: OrderInput) =>
+      call(sandbox, 'POST', '/widget-api/v1/orders', {
+        order: input,
+        signature: signOrder(input, merchantKeys.main.privateKeyPem),
+        certificateName: 'main',
+        pageOrigin: PAGE_ORIGIN,
+      });
+    const items = [{ amount: '20.00', label: 'Boots' }];
+    const later = await intake({ widgetId: WIDGETS.checkout, items, shippingOptions: [{ id: 'courier' }] });
+    assert.equal(later.status, 400);
+    assert.equal(later.body['error'].field, 'order.shippingOptions[0].amount');
+    assert.match(later.body['error'].message, /full-checkout widget/);
+
+    const fixed = await intake({
+      widgetId: WIDGETS.checkout,
+      items,
+      shippingOptions: [{ id: 'courier', amount: '3.50' }],
+    });
+    assert.equal(fixed.status, 201);
+    const pay = (shipping?: { optionId: string }) =>
+      call(sandbox, 'POST', `/widget-api/v1/orders/${fixed.body['id']}/payments`, {
+        idempotencyKey: `plain-${shipping?.optionId ?? 'none'}`,
+        card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'A B' },
+        ...(shipping && { shipping }),
+      });
+    const without = await pay();
+    assert.equal(without.status, 400);
+    assert.equal(without.body['error'].code, 'shipping_required');
+    const paid = await pay({ optionId: 'courier' });
+    assert.equal(paid.body['state'], 'PAID');
+    assert.equal(paid.body['order'].total, '23.50');
+  });
+});
