@@ -333,6 +333,9 @@ export class SvcCheckout extends ReactiveElement {
       iframe.setAttribute('part', 'frame');
       iframe.title = t('frame.title');
       iframe.className = view.revealed ? '' : 'pending';
+      // Out of sight and out of reach while loading, yet rendered: a hidden frame would not lay out its form
+      // (nor report its height) until revealed.
+      iframe.inert = !view.revealed;
       iframe.style.height = view.revealed && view.height !== undefined ? `${view.height}px` : '';
       this.#place(view.revealed ? [iframe] : [loading, iframe]);
     } else {

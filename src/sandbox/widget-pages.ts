@@ -94,8 +94,13 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     }
     const { merchant } = found;
     const language = merchant.defaults.language;
-    const stylesheet = existsSync(join(browserRoot, 'frame', 'assets', 'frame.css'))
+    const assets = join(browserRoot, 'frame', 'assets');
+    const stylesheet = existsSync(join(assets, 'frame.css'))
       ? '<link rel="stylesheet" href="/widget/frame/assets/frame.css">'
+      : '';
+    // The merchant's language is the likely one: its texts load beside the frame's code, not after it.
+    const texts = existsSync(join(assets, `messages-${language}.js`))
+      ? `<link rel="modulepreload" href="/widget/frame/assets/messages-${language}.js">`
       : '';
     const html = `<!doctype html>
 <html lang="${language}">
@@ -106,6 +111,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
 <title>${escapeHtml(ELEMENT_MESSAGES[language]['frame.title'])}</title>
 ${stylesheet}
 <script type="module" src="/widget/frame/assets/frame.js"></script>
+${texts}
 </head>
 <body></body>
 </html>

@@ -54,6 +54,9 @@ describe('<svc-checkout> channel', () => {
     frame.send({ type: 'ready' });
     await frame.next('init');
     expect(frame.iframe.classList.contains('pending')).to.equal(true);
+    // Rendered while loading, so the form is laid out before it shows, but out of reach.
+    expect(frame.iframe.inert).to.equal(true);
+    expect(getComputedStyle(frame.iframe).visibility).to.equal('visible');
     expect(shadow(element).querySelector('[role="status"]')).to.not.equal(null);
     frame.send({ type: 'state', state: 'loading' });
     frame.send({ type: 'resize', height: 432 });
@@ -64,6 +67,7 @@ describe('<svc-checkout> channel', () => {
     expect(element.state).to.equal('form');
     expect(element.getAttribute('state')).to.equal('form');
     expect(frame.iframe.classList.contains('pending')).to.equal(false);
+    expect(frame.iframe.inert).to.equal(false);
     expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
     expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
     frame.send({ type: 'resize', height: 610 });

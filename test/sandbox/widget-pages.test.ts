@@ -41,6 +41,7 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     await mkdir(join(browserRoot, 'frame', 'assets'), { recursive: true });
     await writeFile(join(browserRoot, 'svc-checkout.js'), 'export const element = 1;\n');
     await writeFile(join(browserRoot, 'frame', 'assets', 'frame.js'), 'export const frame = 1;\n');
+    await writeFile(join(browserRoot, 'frame', 'assets', 'messages-lv.js'), 'export const lv = 1;\n');
     await writeFile(join(browserRoot, 'secret.txt'), 'not for the web');
     sandbox = await startSandbox({
       port: 0,
@@ -95,6 +96,8 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     assert.match(html, /<html lang="lv">/);
     assert.match(html, /<script type="module" src="\/widget\/frame\/assets\/frame.js"><\/script>/);
     assert.doesNotMatch(html, /<script>|<style|style=/, 'nothing inline');
+    // The merchant's default language (lv) is preloaded beside the frame's code.
+    assert.match(html, /<link rel="modulepreload" href="\/widget\/frame\/assets\/messages-lv.js">/);
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
