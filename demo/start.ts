@@ -78,6 +78,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
       privateKeyPem: sandbox.demoMerchant.privateKeyPem,
       serviceCertificatePem: sandbox.serviceCertificatePem,
       certificateName: DEMO_CERTIFICATE_NAME,
+      shopUrl,
     });
     vite = await createServer({
       configFile: false,

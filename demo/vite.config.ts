@@ -50,7 +50,9 @@ export function createDemoViteConfig(options: DemoViteOptions = {}): UserConfig 
       port: options.port ?? 5173,
       strictPort: true,
       host: options.host ?? '127.0.0.1',
-      fs: { allow: [repoRoot] },
+      // The shop's pages, the library's source and its dependencies; never the rest of the repository,
+      // where `.sandbox/` holds the demo merchant's private key.
+      fs: { allow: [demoRoot, resolve(repoRoot, 'src'), resolve(repoRoot, 'node_modules')] },
       // Vite's CORS layer would answer every OPTIONS itself (204), before the back end: the gateway's
       // connection test wants the merchant's own 200. The pages need no CORS: they call their own origin.
       cors: false,

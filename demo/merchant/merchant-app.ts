@@ -10,7 +10,8 @@
  *   POST    /api/shipping-cost         price of a delivery (see shipping-prices.ts)
  *   POST    /api/order-verification    approves orders of CALLBACK widgets (except order ids REJECT-...)
  *   OPTIONS /api/connection-test       the gateway console's connection test
- *   POST    /api/sign                  the shop's pages: OrderInput JSON → {signature, certificateName}
+ *   POST    /api/sign                  the lazy page's cart {items: [{id, count}], shippingOptionId?} →
+ *                                      {order, signature, certificateName}: priced and signed here
  *   GET     /api/notifications         the kept notifications as JSON
  *   GET     /api/notifications/events  the same, live, as server-sent events
  */
@@ -34,6 +35,8 @@ import {
   type RefusedNotification,
   type VerifiedNotification,
 } from './notification-log.js';
+import { newOrderId } from './order-ids.js';
+import { pantryOrder } from './pantry-cart.js';
 import { quoteShipping } from './shipping-prices.js';
 import { termsPage } from './terms-page.js';
 
@@ -63,6 +66,11 @@ export interface MerchantAppOptions {
   certificateName: string;
   /** Shown on the terms page. Default `Demo Shop`. */
   shopName?: string;
+  /**
+   * The shop's origin, such as `http://127.0.0.1:5173`: the orders the back end builds (the lazy page's
+   * cart) lead back to its cart page. Without it they have no back-to-merchant URL.
+   */
+  shopUrl?: string;
   /** The clock, for tests. */
   now?: () => Date;
 }
@@ -84,7 +92,7 @@ export interface MerchantApp {
     match: (entry: VerifiedNotification) => boolean,
     timeoutMs?: number,
   ): Promise<VerifiedNotification>;
-  /** The `signature` attribute for an order, as POST /api/sign answers it. */
+  /** The `signature` attribute for an order the shop built (the pages the server renders). */
   signOrder(order: OrderInput): string;
   /** Ends the open server-sent event streams, so the server holding them can close. */
   close(): void;
@@ -109,10 +117,6 @@ function refusalStatus(error: SignatureVerificationError): number {
   return 400;
 }
 
-function isInvalidOrder(error: unknown): error is Error & { code: 'invalid_order'; issues?: unknown } {
-  return error instanceof Error && (error as { code?: unknown }).code === 'invalid_order';
-}
-
 /** Creates the demo merchant's back end. Keys are read at once, so a wrong PEM fails here. */
 export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
   importPrivateKey(options.privateKeyPem);
@@ -134,30 +138,24 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     return json(200, { received: true });
   };
 
+  // The lazy page's cart: the page names products and counts, and the order is built here from the shop's
+  // own prices, then signed. The back end never signs an order a browser wrote.
   const sign: FetchHandler = async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
     // toNodeHandler has bounded the body to MAX_BODY_BYTES already.
-    const text = await request.text();
-    let order: unknown;
+    let cart: unknown;
     try {
-      order = JSON.parse(text);
+      cart = JSON.parse(await request.text());
     } catch {
-      return json(400, { error: 'malformed_body', message: 'The body must be the order as JSON' });
+      return json(400, { error: 'malformed_body', message: 'The body must be the cart as JSON' });
     }
-    if (typeof order !== 'object' || order === null || Array.isArray(order)) {
-      return json(400, { error: 'malformed_body', message: 'The body must be a JSON object (OrderInput)' });
-    }
-    try {
-      // A real shop signs the order it builds from its own cart, never one a browser sends: here the
-      // pages are the demonstration, so they say what to sign.
-      const signature = signOrder(order as OrderInput, options.privateKeyPem);
-      return json(200, { signature, certificateName: options.certificateName });
-    } catch (error) {
-      if (isInvalidOrder(error)) {
-        return json(400, { error: 'invalid_order', message: error.message, issues: error.issues ?? [] });
-      }
-      throw error;
-    }
+    const { order, error } = pantryOrder(cart, {
+      orderId: newOrderId('PANTRY'),
+      ...(options.shopUrl !== undefined && { shopUrl: options.shopUrl }),
+    });
+    if (error !== undefined) return json(400, { error: 'invalid_cart', message: error });
+    const signature = signOrder(order, options.privateKeyPem);
+    return json(200, { order, signature, certificateName: options.certificateName });
   };
 
   const notificationList: FetchHandler = async (request) => {

@@ -10,6 +10,7 @@ import {
   orderFromAttributes,
 } from '../../src/core/order-attributes.js';
 import type { OrderInput } from '../../src/server/index.js';
+import { newOrderId as defaultOrderId } from '../merchant/order-ids.js';
 
 export interface RenderOptions {
   /** The gateway's origin, such as `http://127.0.0.1:4010`. */
@@ -26,12 +27,6 @@ export interface RenderOptions {
 
 /** A tag the page marks for signing could not be signed: the page is wrong, so it should fail loudly. */
 export class PageRenderError extends Error {}
-
-let counter = 0;
-function defaultOrderId(prefix: string): string {
-  counter = (counter + 1) % 1296;
-  return `${prefix}-${Date.now().toString(36).toUpperCase()}${counter.toString(36).toUpperCase().padStart(2, '0')}`;
-}
 
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const SIGNED_TAG = /<svc-checkout\b([^>]*?)\sdata-sign\b([^>]*)>/g;

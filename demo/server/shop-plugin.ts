@@ -52,7 +52,12 @@ export function shopPlugin(options: ShopPluginOptions): Plugin {
   let shopUrl = options.shopUrl;
 
   const merchantApp = (): Promise<MerchantApp> => {
-    merchant ??= loadMerchantFromSandbox(options.gatewayUrl, options.dataDir ?? '.sandbox', certificateName);
+    merchant ??= loadMerchantFromSandbox(
+      options.gatewayUrl,
+      options.dataDir ?? '.sandbox',
+      certificateName,
+      shopUrl,
+    );
     // A failed attempt (sandbox not started yet) is retried on the next request.
     merchant.catch(() => {
       merchant = undefined;
@@ -111,6 +116,7 @@ async function loadMerchantFromSandbox(
   gatewayUrl: string,
   dataDir: string,
   certificateName: string,
+  shopUrl: string | undefined,
 ): Promise<MerchantApp> {
   const privateKeyFile = join(dataDir, 'demo-merchant', 'private-key.pem');
   const privateKeyPem = await readFile(privateKeyFile, 'utf8').catch((error: Error) => {
@@ -123,5 +129,10 @@ async function loadMerchantFromSandbox(
   });
   if (!response.ok)
     throw new Error(`${gatewayUrl}/sandbox/service-certificate.pem answered ${response.status}`);
-  return createMerchantApp({ privateKeyPem, serviceCertificatePem: await response.text(), certificateName });
+  return createMerchantApp({
+    privateKeyPem,
+    serviceCertificatePem: await response.text(),
+    certificateName,
+    ...(shopUrl !== undefined && { shopUrl }),
+  });
 }

@@ -1,59 +1,51 @@
 /**
- * The lazy page: the cart is built in the page, signed by the shop's back end, and handed to the element
- * with its script API. The key stays on the server; the page only asks it to sign.
+ * The lazy page: the customer fills the cart in the page; the shop's back end prices it from its own
+ * product list, builds the order and signs it (the key and the prices stay on the server; the page says
+ * only which products and how many). The page hands that order to the element with its script API.
  */
 import 'svc-checkout';
-import type { OrderInput, OrderItemInput, ShippingOptionInput } from 'svc-checkout';
+import type { OrderInput } from 'svc-checkout';
 
-const PRODUCTS: Record<string, Omit<OrderItemInput, 'count'>> = {
-  tea: { amount: '6.40', label: 'Tea, 100 g', orderItemId: 'tea' },
-  honey: { amount: '8.90', label: 'Honey, 0.5 kg', orderItemId: 'honey', unit: 'PIECE' },
-};
-const SHIPPING: ShippingOptionInput[] = [{ id: 'latvian-post', amount: '2.80' }];
+/** The one shipping option of the cart; its price is the back end's. */
+const SHIPPING_OPTION_ID = 'latvian-post';
+
+/** What the back end answers: the order it built, and its signature. */
+interface SignedCart {
+  order: Omit<OrderInput, 'constraints'>;
+  signature: string;
+  certificateName: string;
+}
 
 const form = document.querySelector<HTMLFormElement>('#cart')!;
 const error = document.querySelector<HTMLElement>('#cart-error')!;
 const checkout = document.querySelector('svc-checkout')!;
 
-function cartItems(): OrderItemInput[] {
-  const data = new FormData(form);
-  return Object.entries(PRODUCTS).flatMap(([name, product]) => {
-    const count = Number(data.get(name));
-    return Number.isInteger(count) && count > 0 ? [{ ...product, count }] : [];
+/** The cart as the back end takes it: product ids (the quantity fields' names) and counts. */
+function cartLines(): Array<{ id: string; count: number }> {
+  return [...form.querySelectorAll<HTMLInputElement>('input[type="number"]')].flatMap((input) => {
+    const count = Number(input.value);
+    return Number.isInteger(count) && count > 0 ? [{ id: input.name, count }] : [];
   });
 }
 
-/** The order exactly as the element will send it: its attributes, then the items and options added. */
-function orderToSign(items: OrderItemInput[]): OrderInput {
-  const attribute = (name: string) => checkout.getAttribute(name) ?? undefined;
-  const order: OrderInput = { widgetId: attribute('widget-id') ?? '', items, shippingOptions: SHIPPING };
-  const orderId = attribute('order-id');
-  const backToMerchantUrl = attribute('back-to-merchant-url');
-  const language = attribute('language');
-  if (orderId !== undefined) order.orderId = orderId;
-  if (backToMerchantUrl !== undefined) order.backToMerchantUrl = backToMerchantUrl;
-  if (language !== undefined) order.language = language;
-  return order;
-}
-
-async function sign(order: OrderInput): Promise<{ signature: string; certificateName: string }> {
+async function orderFor(items: Array<{ id: string; count: number }>): Promise<SignedCart> {
   const response = await fetch('/api/sign', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(order),
+    body: JSON.stringify({ items, shippingOptionId: SHIPPING_OPTION_ID }),
   });
-  const body = (await response.json()) as { signature?: string; certificateName?: string; message?: string };
-  if (!response.ok || !body.signature || !body.certificateName) {
-    throw new Error(body.message ?? `The shop could not sign the order (HTTP ${response.status})`);
+  const body = (await response.json()) as Partial<SignedCart> & { message?: string };
+  if (!response.ok || !body.order || !body.signature || !body.certificateName) {
+    throw new Error(body.message ?? `The shop could not prepare the order (HTTP ${response.status})`);
   }
-  return { signature: body.signature, certificateName: body.certificateName };
+  return body as SignedCart;
 }
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   error.textContent = '';
-  const items = cartItems();
-  if (items.length === 0) {
+  const lines = cartLines();
+  if (lines.length === 0) {
     error.textContent = 'Your cart is empty: add at least one product.';
     return;
   }
@@ -61,11 +53,13 @@ form.addEventListener('submit', async (event) => {
   button.disabled = true;
   try {
     await customElements.whenDefined('svc-checkout');
-    const { signature, certificateName } = await sign(orderToSign(items));
-    checkout.signature = signature;
-    checkout.certificateName = certificateName;
+    const { order, signature, certificateName } = await orderFor(lines);
+    // Exactly the order that was signed: its fields as the element's properties, then its items and
+    // shipping options by script.
+    const { items, shippingOptions = [], ...fields } = order;
+    Object.assign(checkout, fields, { signature, certificateName });
     for (const item of items) checkout.addOrderItem(item);
-    for (const option of SHIPPING) checkout.addShippingOption(option);
+    for (const option of shippingOptions) checkout.addShippingOption(option);
     checkout.init();
     // The order is signed as it is: the cart is closed from here on.
     for (const input of form.querySelectorAll('input')) input.disabled = true;

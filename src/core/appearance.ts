@@ -332,8 +332,8 @@ function checkValue(token: DesignToken, value: string): ValueCheck {
 }
 
 /**
- * Checks a raw appearance (from the element's computed style, or from a message the frame received) and
- * says what was left out and why, so the element can warn the merchant once. Values are trimmed; an empty
+ * Checks a raw appearance (from an element's computed style, or from a message the frame received) and
+ * says what was left out and why, so that the merchant can be warned once. Values are trimmed; an empty
  * value means the token is not set and is skipped without a warning. Only own properties are read.
  */
 export function checkAppearance(raw: unknown): AppearanceCheck {
@@ -371,8 +371,9 @@ export function sanitizeAppearance(raw: Readonly<Record<string, unknown>>): Appe
 }
 
 /**
- * Reads every token through `read` (in the element: the host's computed style, `getPropertyValue`) and
- * sanitizes the result. Kept free of the DOM so that core stays pure.
+ * Reads every token through `read` (for example an element's computed style, `getPropertyValue`) and
+ * sanitizes the result, with what was left out. `<svc-checkout>` itself sends the raw values and leaves the
+ * check to the frame, which keeps its script-tag file small. Kept free of the DOM so that core stays pure.
  */
 export function collectAppearance(read: (name: TokenName) => string | null | undefined): AppearanceCheck {
   const raw: Record<string, string> = {};

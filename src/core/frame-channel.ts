@@ -4,7 +4,7 @@
  * by construction; each side posts to an exact origin, checks `event.origin` and `event.source`, and reads
  * incoming data only through the readers below, which refuse anything not of this exact shape.
  */
-import type { OrderInput } from './order.js';
+import type { UncheckedOrderInput } from './order-input-from-attributes.js';
 
 export const CHANNEL_PROTOCOL = 'svc-checkout';
 export const CHANNEL_VERSION = 1;
@@ -56,7 +56,8 @@ export interface CustomerPrefill {
 export type ElementToFrameMessage =
   | (ChannelEnvelope & {
       type: 'init';
-      order: OrderInput;
+      /** As the page gave it, unchecked: the gateway checks it at intake, and the frame passes it on. */
+      order: UncheckedOrderInput;
       signature?: string;
       certificateName?: string;
       /** Resolved by the element (attribute, then `<html lang>`); the frame falls back to the merchant's. */

@@ -7,33 +7,33 @@
 import type { Result } from './errors.js';
 import type { OrderInput } from './order.js';
 import { OrderValidationError, parseOrder } from './order.js';
-import { assembleOrderInput, givesSingleItem, type OrderAttributes } from './order-input-from-attributes.js';
+import {
+  assembleOrderInput,
+  givesSingleItem,
+  ORDER_ATTRIBUTE_NAMES,
+  type OrderAttributes,
+} from './order-input-from-attributes.js';
 
 export {
   decodeHtmlEntities,
   type OrderAttributes,
   orderInputFromAttributes,
   parseOrderJsonText,
+  type UncheckedOrderInput,
 } from './order-input-from-attributes.js';
 
-const ATTRIBUTE_NAMES: Record<string, string> = {
-  widgetId: 'widget-id',
-  language: 'language',
-  orderId: 'order-id',
-  backToMerchantUrl: 'back-to-merchant-url',
-  amount: 'amount',
-  currency: 'currency',
-  label: 'label',
-  taxRate: 'tax-rate',
-  count: 'count',
-  unit: 'unit',
-};
+/** The attribute of an order field, when the field is one the attributes give. */
+function attributeOf(field: string | undefined): string | undefined {
+  return field !== undefined && Object.hasOwn(ORDER_ATTRIBUTE_NAMES, field)
+    ? ORDER_ATTRIBUTE_NAMES[field as keyof typeof ORDER_ATTRIBUTE_NAMES]
+    : undefined;
+}
 
 function attributePath(path: string, singleItem: boolean): string {
   const field = /^items\[0\]\.(\w+)$/.exec(path)?.[1];
-  if (singleItem && field && ATTRIBUTE_NAMES[field]) return ATTRIBUTE_NAMES[field];
-  if (ATTRIBUTE_NAMES[path]) return ATTRIBUTE_NAMES[path];
-  return path === 'order' || path === 'currency' ? path : `order.${path}`;
+  const item = singleItem ? attributeOf(field) : undefined;
+  if (item) return item;
+  return attributeOf(path) ?? (path === 'order' || path === 'currency' ? path : `order.${path}`);
 }
 
 /**

@@ -7,7 +7,7 @@
  * element's script-tag file carries none of it.
  */
 import type { Result } from './errors.js';
-import type { OrderInput, OrderIssue } from './order.js';
+import type { OrderIssue } from './order.js';
 
 /** The order-related attributes of `<svc-checkout>`, as strings (or absent). */
 export interface OrderAttributes {
@@ -25,11 +25,51 @@ export interface OrderAttributes {
   backToMerchantUrl?: string | null;
 }
 
+/**
+ * The attribute of each order-related property of `<svc-checkout>` (`taxRate` is `tax-rate`): the one map
+ * that turns an order field into the attribute a merchant writes, for the checks' messages and the
+ * element's errors.
+ */
+export const ORDER_ATTRIBUTE_NAMES = {
+  widgetId: 'widget-id',
+  language: 'language',
+  orderId: 'order-id',
+  backToMerchantUrl: 'back-to-merchant-url',
+  amount: 'amount',
+  currency: 'currency',
+  label: 'label',
+  taxRate: 'tax-rate',
+  count: 'count',
+  unit: 'unit',
+} as const satisfies Record<Exclude<keyof OrderAttributes, 'order'>, string>;
+
+/** A property of `<svc-checkout>` that is part of the order, other than `order` itself. */
+export type OrderAttributeProperty = keyof typeof ORDER_ATTRIBUTE_NAMES;
+
 /** The single-item attributes, by property name: when any is given, the order is one item made of them. */
-export const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
+const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
 
 /** The attributes that sit beside the order's contents, whichever form those take. */
 const ELEMENT_LEVEL_ATTRIBUTES = ['widgetId', 'language', 'backToMerchantUrl', 'orderId'] as const;
+
+/**
+ * An order as the attributes give it, before any check of its values: the element-level attributes as
+ * strings, and the order's contents exactly as the `order` JSON (or object) held them, of any type. The
+ * gateway checks it at intake; `orderFromAttributes` checks it into an `OrderInput`.
+ */
+export interface UncheckedOrderInput {
+  widgetId?: string;
+  language?: string;
+  orderId?: string;
+  backToMerchantUrl?: string;
+  /**
+   * The single item of the attributes, the JSON's `items` as written (of any type: the gateway refuses
+   * what is not a list of items), or `[]` when neither gives any.
+   */
+  items: unknown;
+  shippingOptions?: unknown;
+  constraints?: unknown;
+}
 
 /** What the `order` JSON may hold: the order's contents (the element-level fields are attributes). */
 const JSON_MEMBERS = new Set(['items', 'shippingOptions', 'constraints']);
@@ -92,7 +132,7 @@ export function givesSingleItem(attributes: OrderAttributes): boolean {
  * members of the JSON that are not order contents are left out of `input` and named in `issues`.
  */
 export interface AssembledOrderInput {
-  input?: OrderInput;
+  input?: UncheckedOrderInput;
   issues: OrderIssue[];
 }
 
@@ -108,8 +148,8 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
     issues: [{ path: 'order', code, message: `order: ${message}` }],
   });
   if (singleItem && hasOrder) {
-    const given = SINGLE_ITEM_ATTRIBUTES.filter((name) => present(attributes[name])).map((name) =>
-      name === 'taxRate' ? 'tax-rate' : name,
+    const given = SINGLE_ITEM_ATTRIBUTES.filter((name) => present(attributes[name])).map(
+      (name) => ORDER_ATTRIBUTE_NAMES[name],
     );
     return problem(
       'unknown_member',
@@ -117,7 +157,7 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
     );
   }
 
-  const input: Record<string, unknown> = { items: [] };
+  const input: UncheckedOrderInput & Record<string, unknown> = { items: [] };
   const issues: OrderIssue[] = [];
   if (hasOrder) {
     const parsed = typeof order === 'string' ? parseOrderJsonText(order) : { value: order };
@@ -146,7 +186,7 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
     const value = attributes[name];
     if (present(value)) input[name] = value;
   }
-  return { input: input as unknown as OrderInput, issues };
+  return { input, issues };
 }
 
 /**
@@ -155,7 +195,9 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
  * `items`, `shippingOptions` and `constraints`, or comes with the single-item attributes). The values are
  * not checked: see `orderFromAttributes`.
  */
-export function orderInputFromAttributes(attributes: OrderAttributes): Result<OrderInput, OrderIssue[]> {
+export function orderInputFromAttributes(
+  attributes: OrderAttributes,
+): Result<UncheckedOrderInput, OrderIssue[]> {
   const { input, issues } = assembleOrderInput(attributes);
   return input && issues.length === 0 ? { value: input } : { error: issues };
 }

@@ -4,6 +4,7 @@
  * translated text instead (core's `widgetErrorKey`).
  */
 import type { WidgetErrorCode } from '../core/frame-channel.js';
+import { ORDER_ATTRIBUTE_NAMES, type OrderAttributeProperty } from '../core/order-input-from-attributes.js';
 import type { CheckoutAttribute, CheckoutErrorDetail } from './events.js';
 
 /** A reason the widget cannot take a payment, as the element reports it. */
@@ -23,11 +24,8 @@ export function isRetryable(code: WidgetErrorCode): boolean {
   return code === 'gateway_unreachable' || code === 'frame_timeout';
 }
 
-const FIELD_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
-  'order.widgetId': 'widget-id',
-  'order.language': 'language',
-  'order.orderId': 'order-id',
-  'order.backToMerchantUrl': 'back-to-merchant-url',
+/** The attributes behind the fields of `init` that are not the order's own. */
+const NON_ORDER_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
   signature: 'signature',
   certificateName: 'certificate-name',
   'customer.email': 'email',
@@ -36,14 +34,12 @@ const FIELD_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
   'customer.lastName': 'last-name',
 };
 
-const ITEM_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
-  amount: 'amount',
-  currency: 'currency',
-  label: 'label',
-  taxRate: 'tax-rate',
-  count: 'count',
-  unit: 'unit',
-};
+/** The attribute that gives an order field (`widgetId`, or an item's `taxRate`), when one does. */
+function orderAttribute(member: string | undefined): CheckoutAttribute | undefined {
+  return member !== undefined && Object.hasOwn(ORDER_ATTRIBUTE_NAMES, member)
+    ? ORDER_ATTRIBUTE_NAMES[member as OrderAttributeProperty]
+    : undefined;
+}
 
 /** What to blame for a field, and what to say before the gateway's message. */
 interface Blame {
@@ -62,23 +58,28 @@ export function blame(field: string | undefined, code: WidgetErrorCode, layout: 
       code === 'unknown_widget' ? 'widget-id' : code === 'signature_refused' ? 'signature' : undefined;
     return attribute ? { attribute } : {};
   }
-  if (Object.hasOwn(FIELD_ATTRIBUTES, field)) return { attribute: FIELD_ATTRIBUTES[field] };
+  if (Object.hasOwn(NON_ORDER_ATTRIBUTES, field)) return { attribute: NON_ORDER_ATTRIBUTES[field] };
   if (!/^order\b/.test(field)) return {};
-  const [, list, index, member = ''] =
-    /^order\.(items|shippingOptions)\[(\d+)\](?:\.(\w+))?/.exec(field) ?? [];
-  const added = Number(index) - (list === 'items' ? layout.items : layout.options);
-  if (added >= 0) {
-    return list === 'items'
-      ? { attribute: 'addOrderItem', call: `Item ${added + 1} added by addOrderItem()` }
-      : { attribute: 'addShippingOption', call: `Shipping option ${added + 1} added by addShippingOption()` };
+  const [, list, index, member] = /^order\.(items|shippingOptions)\[(\d+)\](?:\.(\w+))?/.exec(field) ?? [];
+  if (list) {
+    const added = Number(index) - (list === 'items' ? layout.items : layout.options);
+    if (added >= 0) {
+      return list === 'items'
+        ? { attribute: 'addOrderItem', call: `Item ${added + 1} added by addOrderItem()` }
+        : {
+            attribute: 'addShippingOption',
+            call: `Shipping option ${added + 1} added by addShippingOption()`,
+          };
+    }
+    // The single item's members are attributes of their own; a member without one is the item's amount's.
+    if (layout.singleItem && list === 'items') return { attribute: orderAttribute(member) ?? 'amount' };
+    return { attribute: 'order' };
   }
-  if (layout.singleItem) {
-    if (list === 'items' && Object.hasOwn(ITEM_ATTRIBUTES, member))
-      return { attribute: ITEM_ATTRIBUTES[member] };
-    if (field === 'order.currency') return { attribute: 'currency' };
-    if (field.startsWith('order.items')) return { attribute: 'amount' };
-  }
-  return { attribute: 'order' };
+  const top = /^order\.(\w+)$/.exec(field)?.[1];
+  if (layout.singleItem && top === 'items') return { attribute: 'amount' };
+  // The order's currency is the single item's attribute; in the order JSON it is the JSON's.
+  const attribute = top === 'currency' && !layout.singleItem ? undefined : orderAttribute(top);
+  return { attribute: attribute ?? 'order' };
 }
 
 function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string {

@@ -17,8 +17,10 @@ export interface PaymentCompletedDetail {
 }
 
 /**
- * The payment succeeded or failed. The outcome for fulfilment is the purchase notification to the
- * merchant's back end, which is signed; this event is for the page (for example, to empty the cart).
+ * The payment succeeded or failed. Fired once, when the payment ends while the form is open: a form that
+ * opens on an order that had already ended (after a reload, or when the element was moved) shows its status
+ * without firing it again. The outcome for fulfilment is the purchase notification to the merchant's back
+ * end, which is signed; this event is for the page (for example, to empty the cart).
  */
 export class PaymentCompletedEvent extends CustomEvent<PaymentCompletedDetail> {
   static readonly eventName = 'paymentCompleted';

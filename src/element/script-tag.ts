@@ -4,22 +4,22 @@
  * legacy widget did, so a merchant needs no `gateway` attribute. Evaluated in Node (server-side rendering)
  * it defines nothing it cannot and throws nothing.
  */
-import { defineSvcCheckout } from './register.js';
+import { gatewayOrigin } from './frame-host.js';
+import { defineSvcCheckout, SVC_CHECKOUT_TAG } from './register.js';
 import { SvcCheckout } from './svc-checkout.js';
 
 /** The origin of the script that is running: the classic file's `<script src>`, else this module's URL. */
 function ownOrigin(): string | undefined {
   const classic =
     typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
-  for (const candidate of [classic, import.meta.url]) {
-    if (!candidate) continue;
-    try {
-      const url = new URL(candidate);
-      if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
-    } catch {}
-  }
-  return undefined;
+  return (classic && gatewayOrigin(classic)) || gatewayOrigin(import.meta.url);
 }
 
-SvcCheckout.defaultGateway ??= ownOrigin();
+// The class the tag already has, when the npm package (or a subclass) defined it first: that class makes
+// the page's elements, so it is the one that needs the gateway.
+const registered =
+  typeof customElements === 'undefined'
+    ? undefined
+    : (customElements.get(SVC_CHECKOUT_TAG) as typeof SvcCheckout | undefined);
+(registered ?? SvcCheckout).defaultGateway ??= ownOrigin();
 defineSvcCheckout();

@@ -15,8 +15,12 @@ import {
   type Translate,
   widgetErrorKey,
 } from '../core/i18n.js';
-import type { OrderInput, OrderItemInput, OrderJson, ShippingOptionInput } from '../core/order.js';
-import { givesSingleItem, orderInputFromAttributes } from '../core/order-input-from-attributes.js';
+import type { OrderItemInput, OrderJson, ShippingOptionInput } from '../core/order.js';
+import {
+  givesSingleItem,
+  orderInputFromAttributes,
+  type UncheckedOrderInput,
+} from '../core/order-input-from-attributes.js';
 import {
   blame,
   type CheckoutFailure,
@@ -38,8 +42,17 @@ type View =
 /** What the element fixed when it started: the gateway, and what `init` carries besides the looks and texts. */
 interface Prepared extends OrderLayout {
   gateway: string;
-  init: { order: OrderInput; customer: CustomerPrefill; signature?: string; certificateName?: string };
+  widgetId: string;
+  init: {
+    order: UncheckedOrderInput;
+    customer: CustomerPrefill;
+    signature?: string;
+    certificateName?: string;
+  };
 }
+
+/** How long a new status region stays empty, so that screen readers take it in before its text comes. */
+const LIVE_REGION_DELAY_MS = 100;
 
 /** The language the element's own texts fall back to when neither the element nor the page names one. */
 const FALLBACK_LANGUAGE: Language = 'en';
@@ -75,9 +88,9 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
  * The items (or shipping options) the attributes gave with those added by script after them. A value that
  * is not a list goes as given, for the gateway to refuse.
  */
-function appended<T>(given: T[] | undefined, added: readonly T[]): T[] | undefined {
+function appended(given: unknown, added: readonly object[]): unknown {
   return added.length > 0 && (given === undefined || Array.isArray(given))
-    ? [...(given ?? []), ...added]
+    ? [...((given as unknown[] | undefined) ?? []), ...added]
     : given;
 }
 
@@ -94,7 +107,7 @@ function appended<T>(given: T[] | undefined, added: readonly T[]): T[] | undefin
  *
  * @tagname svc-checkout
  *
- * @fires {PaymentCompletedEvent} paymentCompleted - The payment succeeded or failed, just before the status screen. `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
+ * @fires {PaymentCompletedEvent} paymentCompleted - The payment succeeded or failed, just before the status screen; once, when it ends while the form is open (a form that opens on an order that had already ended shows its status without the event). `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
  * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. Cancelable: otherwise the element goes to `back-to-merchant-url` when set.
  * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable). `detail`: `{code, message, attribute?}`.
  *
@@ -325,9 +338,9 @@ export class SvcCheckout extends ReactiveElement {
     this.#loading ??= make('p', { class: 'loading', part: 'loading', role: 'status', tabindex: '-1' });
     const loading = this.#loading;
     loading.lang = this.#textLanguage;
-    loading.textContent = t('loading.text');
+    let nodes: Node[];
     if (view.kind === 'idle') {
-      this.#place(this.lazy ? [] : [loading]);
+      nodes = this.lazy ? [] : [loading];
     } else if (view.kind === 'frame') {
       const { iframe } = view.host;
       iframe.setAttribute('part', 'frame');
@@ -337,10 +350,19 @@ export class SvcCheckout extends ReactiveElement {
       // (nor report its height) until revealed.
       iframe.inert = !view.revealed;
       iframe.style.height = view.revealed && view.height !== undefined ? `${view.height}px` : '';
-      this.#place(view.revealed ? [iframe] : [loading, iframe]);
+      nodes = view.revealed ? [iframe] : [loading, iframe];
     } else {
-      this.#place([this.#errorBox(view.failure, t)]);
+      nodes = [this.#errorBox(view.failure, t)];
     }
+    if (nodes.includes(loading) && loading.parentNode !== this.renderRoot) {
+      // A status region is announced when its text changes, not with the text it is inserted with: it goes
+      // in empty, and the next update, once screen readers know the region, gives it its text.
+      loading.textContent = '';
+      setTimeout(() => this.requestUpdate(), LIVE_REGION_DELAY_MS);
+    } else {
+      loading.textContent = t('loading.text');
+    }
+    this.#place(nodes);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -435,14 +457,25 @@ export class SvcCheckout extends ReactiveElement {
 
   /** What the start fixes, or why the widget cannot start. The order goes as given: the gateway checks it. */
   #prepare(): Prepared | CheckoutFailure {
-    if (!this.widgetId?.trim()) {
+    const { widgetId } = this;
+    if (!widgetId?.trim()) {
       return {
         code: 'missing_widget_id',
         message: 'The widget-id attribute is missing.',
         attribute: 'widget-id',
       };
     }
-    const given = this.gateway || SvcCheckout.defaultGateway;
+    // Not trimmed here: the widget id is signed as the page writes it.
+    if (widgetId !== widgetId.trim()) {
+      return {
+        code: 'invalid_order',
+        message: `widget-id: ${JSON.stringify(widgetId)} has white space around it; write the widget id alone.`,
+        attribute: 'widget-id',
+      };
+    }
+    // The class registered for the tag: the gateway's script sets the default on it, which may be another
+    // copy of this class (the npm package defined the tag first) or a subclass.
+    const given = this.gateway || (this.constructor as typeof SvcCheckout).defaultGateway;
     const gateway = given && gatewayOrigin(given);
     if (!gateway) {
       return {
@@ -453,7 +486,7 @@ export class SvcCheckout extends ReactiveElement {
         attribute: 'gateway',
       };
     }
-    const { value: order, error } = orderInputFromAttributes(this);
+    const { value: assembled, error } = orderInputFromAttributes(this);
     if (error) {
       return {
         code: 'invalid_order',
@@ -463,13 +496,24 @@ export class SvcCheckout extends ReactiveElement {
     }
     const layout: OrderLayout = {
       singleItem: givesSingleItem(this),
-      items: order.items?.length ?? 0,
-      options: order.shippingOptions?.length ?? 0,
+      items: Array.isArray(assembled.items) ? assembled.items.length : 0,
+      options: Array.isArray(assembled.shippingOptions) ? assembled.shippingOptions.length : 0,
     };
-    const items = appended(order.items, this.#items);
-    const options = appended(order.shippingOptions, this.#shippingOptions);
-    if (items) order.items = items;
-    if (options) order.shippingOptions = options;
+    const items = appended(assembled.items, this.#items);
+    const options = appended(assembled.shippingOptions, this.#shippingOptions);
+    if (items) assembled.items = items;
+    if (options) assembled.shippingOptions = options;
+    let order: UncheckedOrderInput;
+    try {
+      // A copy of the page's objects: changing them after the start must not change what a retry sends.
+      order = structuredClone(assembled);
+    } catch {
+      return {
+        code: 'invalid_order',
+        message: 'order: holds a value that cannot be sent, such as a function; give strings and numbers.',
+        attribute: 'order',
+      };
+    }
     const customer: CustomerPrefill = {};
     for (const key of ['email', 'phone', 'firstName', 'lastName'] as const) {
       if (this[key]) customer[key] = this[key];
@@ -478,6 +522,7 @@ export class SvcCheckout extends ReactiveElement {
     return {
       ...layout,
       gateway,
+      widgetId,
       init: { order, customer, ...(signature && { signature }), ...(certificateName && { certificateName }) },
     };
   }
@@ -490,7 +535,7 @@ export class SvcCheckout extends ReactiveElement {
     const host: FrameHost = new FrameHost(
       {
         gateway: prepared.gateway,
-        widgetId: prepared.init.order.widgetId,
+        widgetId: prepared.widgetId,
         // The document's origin, which the frame sees as `event.origin` (`location.origin` is "null" in an
         // about:srcdoc page that inherits its parent's origin).
         pageOrigin: window.origin,
@@ -515,9 +560,11 @@ export class SvcCheckout extends ReactiveElement {
         for (const [key, value] of Object.entries(this.texts ?? {})) {
           if (typeof value === 'string') texts[key] = value;
         }
+        const { order, ...init } = this.#prepared!.init;
         host.post({
           type: 'init',
-          ...this.#prepared!.init,
+          ...init,
+          order,
           appearance: this.#appearance(),
           texts,
           ...(language && { language }),
@@ -557,9 +604,9 @@ export class SvcCheckout extends ReactiveElement {
   }
 
   // The values go as the page computes them: the frame holds them to core's allow-list (it must not trust
-  // any message), and the warning about values left out belongs there too (core's checkAppearance; the
-  // frame's console shows in the page's developer tools). Checking here as well would cost the script-tag
-  // file about 1.6 KB gzip (core's colour names and value grammars).
+  // any message) and warns in its console, which the page's developer tools show, about each value it
+  // leaves out. Checking here as well would cost the script-tag file about 1.6 KB gzip (core's colour
+  // names and value grammars).
   #appearance(): Record<string, string> {
     const style = getComputedStyle(this);
     const appearance: Record<string, string> = {};

@@ -9,8 +9,6 @@ const PREFIX = 'svc-checkout.attempt.';
 
 /** The keys of the attempts still waiting for an answer, by gateway order id. */
 export interface AttemptKeys {
-  /** The key of the attempt without an answer yet, if any. */
-  pending(orderId: string): string | undefined;
   /** The key to send: the unanswered attempt's, or a new one that is kept until `settle`. */
   begin(orderId: string): string;
   /** The attempt has its answer; the next payment is a new attempt. */
@@ -35,7 +33,6 @@ export function createAttemptKeys(
     return memory.get(orderId);
   };
   return {
-    pending: read,
     begin(orderId) {
       const existing = read(orderId);
       if (existing) return existing;

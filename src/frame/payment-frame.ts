@@ -10,6 +10,7 @@ import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import {
   appearanceEntries,
   type CustomerPrefill,
+  checkAppearance,
   createFrameTranslator,
   type ElementToFrameMessage,
   type FrameMessageKey,
@@ -68,6 +69,13 @@ type Phase =
   | { kind: 'error' };
 
 type Init = Extract<ElementToFrameMessage, { type: 'init' }>;
+
+/** How `#showOrder` reads an order: a payment answer's own failure and challenge, and whether its end is news. */
+interface ShownOrder {
+  failure?: { code: string } | null | undefined;
+  challengeId?: string | null | undefined;
+  news?: boolean;
+}
 
 /** What the form gives for one payment request. */
 interface Collected {
@@ -169,6 +177,8 @@ export class SvcPaymentFrame extends LitElement {
   #reportedState?: WidgetState;
   #reportedHeight?: number;
   #focusTarget?: string;
+  /** The `--svc-*` values already warned about, so that each is named once however often it is sent. */
+  readonly #warnedAppearance = new Set<string>();
 
   protected override createRenderRoot(): HTMLElement {
     return this;
@@ -273,7 +283,9 @@ export class SvcPaymentFrame extends LitElement {
       });
     }
     this.config = config.value;
-    this.#showOrder(created.value);
+    // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
+    // tells of a payment that ends while the form is open, and none ended in this load.
+    this.#showOrder(created.value, { news: false });
   }
 
   /**
@@ -300,11 +312,21 @@ export class SvcPaymentFrame extends LitElement {
     return (config.kind === 'ok' && normalizeLanguage(config.value.defaults.language)) || 'en';
   }
 
-  /** Applies the element's appearance again checked here: the frame trusts no value it did not check itself. */
+  /**
+   * Applies the element's appearance again checked here: the frame trusts no value it did not check itself.
+   * Each value left out is named once in the console, which the page's developer tools show.
+   */
   #applyAppearance(raw: Record<string, string>): void {
+    const { appearance, rejected } = checkAppearance(raw);
+    for (const { name, message } of rejected) {
+      const value = `${name}: ${raw[name]}`;
+      if (this.#warnedAppearance.has(value)) continue;
+      this.#warnedAppearance.add(value);
+      console.warn(`<svc-checkout> ${value} is not used: ${message}`);
+    }
     const style = this.ownerDocument.documentElement.style;
     for (const name of TOKEN_NAMES) style.removeProperty(name);
-    for (const [name, value] of appearanceEntries(raw)) style.setProperty(name, value);
+    for (const [name, value] of appearanceEntries(appearance)) style.setProperty(name, value);
   }
 
   /** Tells the element why the widget cannot take a payment; the element shows it and removes the frame. */
@@ -371,9 +393,13 @@ export class SvcPaymentFrame extends LitElement {
 
   /**
    * The order's state as the screen to show: the form while it can be paid, else how it ended. A payment
-   * answer gives its own failure and challenge; a reloaded frame finds them in the order.
+   * answer gives its own failure and challenge; a reloaded frame finds them in the order. `news` is false
+   * for the order as intake found it, whose end (if it had ended) happened before this load of the frame.
    */
-  #showOrder(order: OrderView, failure = order.lastError, challengeId = order.challengeId): void {
+  #showOrder(
+    order: OrderView,
+    { failure = order.lastError, challengeId = order.challengeId, news = true }: ShownOrder = {},
+  ): void {
     this.order = order;
     const { state } = order;
     if (state === 'CHALLENGE' && challengeId) {
@@ -381,15 +407,18 @@ export class SvcPaymentFrame extends LitElement {
     } else if (state === 'CANCELLED') {
       this.#setPhase({ kind: 'cancelled' });
     } else if (state === 'FAILED' || PAID_STATES.has(state)) {
-      // `paymentCompleted` first, then the status screen, as the documented event promises.
       const paid = state !== 'FAILED';
       this.#attempts.settle(order.id);
-      this.channel?.post({
-        type: 'paymentCompleted',
-        orderId: order.id,
-        ...(order.orderId !== null && { merchantOrderId: order.orderId }),
-        paymentSucceeded: paid,
-      });
+      // `paymentCompleted` first, then the status screen, as the documented event promises; once, in the
+      // load of the frame in which the payment ended.
+      if (news) {
+        this.channel?.post({
+          type: 'paymentCompleted',
+          orderId: order.id,
+          ...(order.orderId !== null && { merchantOrderId: order.orderId }),
+          paymentSucceeded: paid,
+        });
+      }
       this.#setPhase(
         paid
           ? { kind: 'paid', amount: this.#money(parseMinorUnits(order.total)) }
@@ -403,11 +432,10 @@ export class SvcPaymentFrame extends LitElement {
       this.order = result.order;
       this.#setPhase({ kind: 'form', notice: { kind: 'text', key: failureReasonKey(result.error.code) } });
     } else {
-      this.#showOrder(
-        result.order,
-        result.state === 'FAILED' ? result.error : undefined,
-        result.state === 'CHALLENGE' ? result.challengeId : undefined,
-      );
+      this.#showOrder(result.order, {
+        failure: result.state === 'FAILED' ? result.error : undefined,
+        challengeId: result.state === 'CHALLENGE' ? result.challengeId : undefined,
+      });
     }
   }
 
@@ -415,33 +443,57 @@ export class SvcPaymentFrame extends LitElement {
     return formatMoney(minor, this.order!.currency, localeFor(this.language));
   }
 
+  /** A payment is checked or sent, or one is in doubt: the form then takes no changes. */
   get #busy(): boolean {
+    return this.#working || this.#inDoubt;
+  }
+
+  /** A submit is being checked or sent. */
+  get #working(): boolean {
     return this.submitting || this.phase.kind === 'processing';
+  }
+
+  /**
+   * No answer came to what was sent: its retry sends the same idempotency key, so it must send the same
+   * data, and the fields keep what they hold until then.
+   */
+  get #inDoubt(): boolean {
+    return this.phase.kind === 'form' && this.phase.notice?.kind === 'network';
   }
 
   get #fullCheckout(): boolean {
     return this.order?.collectCustomerData ?? false;
   }
 
-  readonly #onSubmit = async (event: SubmitEvent) => {
+  readonly #onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
-    // One attempt at a time: a second click or Enter while one is checked or sent does nothing.
-    if (this.phase.kind !== 'form' || this.phase.notice?.kind === 'network' || this.submitting) return;
+    if (this.phase.kind !== 'form' || this.#inDoubt) return;
+    void this.#attempt(() => this.#submit());
+  };
+
+  /**
+   * Runs one attempt at paying (a submit, or the retry after a lost answer): while it runs, a second click,
+   * Enter or retry does nothing, and the form takes no changes.
+   */
+  async #attempt(run: () => Promise<boolean>): Promise<void> {
+    if (this.submitting) return;
     this.submitting = true;
+    let invalid = false;
     try {
-      await this.#submit();
+      invalid = !(await run());
     } finally {
       this.submitting = false;
     }
-  };
+    // Once the form takes input again: a shipping option disabled while busy could not take the focus.
+    if (invalid) await this.#showInvalid();
+  }
 
-  /** Pays with what the form holds when all of it is in order, else shows what is wrong. */
-  async #submit(): Promise<void> {
+  /** Pays with what the form holds when all of it is in order; false when something in it is wrong. */
+  async #submit(): Promise<boolean> {
     const collected = await this.#collect();
-    if (collected) return this.#sendPayment(collected);
-    // The form takes input again first: a shipping option disabled while busy could not take the focus.
-    this.submitting = false;
-    await this.#showInvalid();
+    if (!collected) return false;
+    await this.#sendPayment(collected);
+    return true;
   }
 
   /** Checks every part of the form; what to send when all is in order. */
@@ -492,16 +544,19 @@ export class SvcPaymentFrame extends LitElement {
     }
     this.#attempts.settle(id);
     if (result.kind === 'ok') this.#showResult(result.value);
-    else await this.#showRefusal(result.status, result.error);
+    else await this.#showRefusal(result.status, result.error, collected.card.number);
   }
 
-  /** The gateway turned the payment request down: an error on the card field it names, or a notice. */
-  async #showRefusal(status: number, error: ApiErrorBody): Promise<void> {
+  /**
+   * The gateway turned the payment request down: an error on the card field it names, or a notice.
+   * `number` is the card number that was sent.
+   */
+  async #showRefusal(status: number, error: ApiErrorBody, number: string): Promise<void> {
     if (status === 409 && error.code === 'order_final') return this.#refreshOrder();
     const field = /^card\.(number|expiry|cvc)$/.exec(error.field ?? '')?.[1] as CardField | undefined;
     const cardFields = this.querySelector('svc-card-fields');
     if (field && cardFields) {
-      cardFields.showError(field, this.#cardFieldError(field, error));
+      cardFields.showError(field, this.#cardFieldError(field, error, number));
       this.#setPhase({ kind: 'form' });
       await this.#showInvalid();
     } else {
@@ -515,10 +570,9 @@ export class SvcPaymentFrame extends LitElement {
     }
   }
 
-  #cardFieldError(field: CardField, error: ApiErrorBody): FieldError {
+  #cardFieldError(field: CardField, error: ApiErrorBody, number: string): FieldError {
     // Only the sandbox refuses a number for being no test card; its words name the cards to use.
     if (error.code === 'unknown_test_card') return { text: error.message };
-    const number = this.querySelector<HTMLInputElement>('#svc-card-number')?.value ?? '';
     const byConstraint =
       error.code === 'card_not_accepted' && gatewayConstraintError(number, this.order!.constraints, this.t!);
     if (byConstraint) return byConstraint;
@@ -545,28 +599,40 @@ export class SvcPaymentFrame extends LitElement {
    * After a lost answer: asks the gateway what became of the order first. An order that ended shows how;
    * one still open gets the same request again, with the same idempotency key.
    */
-  readonly #retryUnknown = async () => {
+  readonly #retryUnknown = () => {
     const { phase } = this;
     if (phase.kind !== 'form' || phase.notice?.kind !== 'network') return;
     const { notice } = phase;
-    this.#setPhase({ kind: 'processing', checking: true });
-    const current = await this.#api.order(this.order!.id);
-    if (outcomeUnknown(current)) return this.#setPhase({ kind: 'form', notice });
-    if (current.kind !== 'ok') return this.#setPhase({ kind: 'form', notice: ERROR_NOTICE });
-    const view = current.value;
-    if (view.state !== 'CREATED' && (view.state !== 'CHALLENGE' || view.challengeId)) {
-      this.#attempts.settle(view.id);
-      return this.#showOrder(view);
-    }
-    this.order = view;
-    if (notice.action === 'cancel') return this.#cancelOrder();
-    // The fields still hold what was sent; they are checked again since the customer may have typed since.
-    this.#setPhase({ kind: 'form' });
-    await this.#submit();
+    void this.#attempt(async () => {
+      this.#setPhase({ kind: 'processing', checking: true });
+      const current = await this.#api.order(this.order!.id);
+      if (outcomeUnknown(current)) {
+        this.#setPhase({ kind: 'form', notice });
+        return true;
+      }
+      if (current.kind !== 'ok') {
+        this.#setPhase({ kind: 'form', notice: ERROR_NOTICE });
+        return true;
+      }
+      const view = current.value;
+      if (view.state !== 'CREATED' && (view.state !== 'CHALLENGE' || view.challengeId)) {
+        this.#attempts.settle(view.id);
+        this.#showOrder(view);
+        return true;
+      }
+      this.order = view;
+      if (notice.action === 'cancel') {
+        await this.#cancelOrder();
+        return true;
+      }
+      // The fields hold what was sent (they took no changes since); they are read again, as sent then.
+      this.#setPhase({ kind: 'form' });
+      return this.#submit();
+    });
   };
 
   readonly #onCancel = () => {
-    if (this.#busy || this.phase.kind !== 'form' || this.phase.notice?.kind === 'network') return;
+    if (this.#busy || this.phase.kind !== 'form') return;
     void this.#cancelOrder();
   };
 
@@ -647,7 +713,7 @@ export class SvcPaymentFrame extends LitElement {
     const notice = phase.kind === 'form' ? phase.notice : undefined;
     const full = this.#fullCheckout;
     return html`${renderOrderSummary(order, this.shipping, t, language)}
-      <form class="svc-form" novalidate aria-busy=${busy} @submit=${this.#onSubmit}>
+      <form class="svc-form" novalidate aria-busy=${this.#working} @submit=${this.#onSubmit}>
         ${full ? html`<svc-customer-fields .t=${t} .prefill=${this.prefill} ?readonly=${busy}></svc-customer-fields>` : nothing}
         ${
           // Shipping options count on every widget; only the full checkout asks where to deliver.
@@ -692,7 +758,7 @@ export class SvcPaymentFrame extends LitElement {
           <button
             type="button"
             class="svc-button svc-button--link svc-cancel"
-            aria-disabled=${busy || notice?.kind === 'network'}
+            aria-disabled=${busy}
             @click=${this.#onCancel}
           >
             ${t('pay.cancel')}

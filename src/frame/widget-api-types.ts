@@ -3,10 +3,10 @@
  * declares its own (src/sandbox/legacy-orders.ts, src/sandbox/widget-api.ts); the frame may import only core
  * and lit, so the shapes are written again here and kept in step by the frame's tests against a real sandbox.
  */
-import type { CustomerPrefill, OrderConstraints, OrderInput } from '../core/index.js';
+import type { CustomerPrefill, Language, OrderConstraints, UncheckedOrderInput } from '../core/index.js';
 
-/** A language code as the gateway writes it in a merchant's defaults. */
-export type WireLanguage = 'lv' | 'en' | 'ru';
+/** A language code as the gateway writes it in a merchant's defaults: one of core's languages. */
+export type WireLanguage = Language;
 
 /** A pickup point a full-checkout widget offers. */
 export interface PickupPointView {
@@ -49,14 +49,6 @@ export interface OrderLineView {
   tax: string;
 }
 
-/** Customer data the gateway keeps with an order. */
-export interface CustomerView {
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-}
-
 /** The public view of an order: never card data. */
 export interface OrderView {
   /** The gateway's order id. */
@@ -72,7 +64,6 @@ export interface OrderView {
   shippingOptions: Array<{ id: string; amount: string | null }>;
   constraints: OrderConstraints;
   collectCustomerData: boolean;
-  customer: CustomerView;
   backToMerchantUrl: string | null;
   lastError: { code: string; message: string } | null;
   /** The open 3-D Secure challenge of an order in `CHALLENGE`, when the gateway says it. */
@@ -81,7 +72,8 @@ export interface OrderView {
 
 /** `POST /widget-api/v1/orders`. */
 export interface CreateOrderRequest {
-  order: OrderInput;
+  /** As the page gave it (the element's `init`): the gateway checks it. */
+  order: UncheckedOrderInput;
   signature?: string;
   certificateName?: string;
   pageOrigin: string;
@@ -109,13 +101,8 @@ export interface ShippingQuote {
   currency: string;
 }
 
-/** Customer data sent with a payment (full checkout). */
-export interface CustomerInput {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  phone?: string;
-}
+/** Customer data sent with a payment (full checkout): the fields the merchant may prefill. */
+export type CustomerInput = CustomerPrefill;
 
 /**
  * The delivery choice sent with a payment of an order with shipping options: only `optionId` on a plain

@@ -105,7 +105,6 @@ export interface OrderView {
   shippingOptions: Array<{ id: string; amount: string | null }>;
   constraints: Order['constraints'];
   collectCustomerData: boolean;
-  customer: CustomerData;
   backToMerchantUrl: string | null;
   lastError: { code: string; message: string } | null;
   /** The open 3-D Secure challenge while the state is CHALLENGE, so a reloaded frame can show it again. */
@@ -255,7 +254,7 @@ export class LegacyOrders {
       throw new HttpError(
         403,
         'origin_not_allowed',
-        `The page origin ${request.pageOrigin} is not among the merchant's allowed origins (${merchant.allowedOrigins.join(', ')})`,
+        `The page origin ${request.pageOrigin} is not among the merchant's allowed origins (the config's merchants[].allowedOrigins)`,
         'pageOrigin',
       );
     }
@@ -311,7 +310,12 @@ export class LegacyOrders {
       if (widget.validation === 'SIGNATURE')
         this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
-    const same = this.sameOrder(widget.id, input);
+    // Only a signed order proves it comes from the merchant's page; an unsigned one (fixed-price or
+    // CALLBACK widgets) could name another customer's order id, so it is always a new order.
+    const same =
+      widget.validation === 'SIGNATURE' && widget.type !== 'INSTANT'
+        ? this.sameOrder(widget.id, input)
+        : undefined;
     if (same) return same;
     const record: OrderRecord = {
       id: randomUUID(),
@@ -342,7 +346,7 @@ export class LegacyOrders {
   }
 
   /**
-   * The order already taken for this widget with the same merchant order id and identical content, if any:
+   * The signed order already taken for this widget with the same merchant order id and identical content:
    * a page reloaded after paying (or a frame reloaded mid-payment) gets that order back, with its state,
    * instead of a second one that could be charged again.
    */
@@ -465,7 +469,6 @@ export class LegacyOrders {
       }),
       constraints: order.constraints,
       collectCustomerData: widget.collectCustomerData,
-      customer: record.customer,
       backToMerchantUrl: record.input.backToMerchantUrl ?? null,
       lastError: last,
       challengeId: record.state === 'CHALLENGE' ? record.challengeId : null,

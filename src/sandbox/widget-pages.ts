@@ -84,6 +84,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     try {
       found = orders.widget(params['widgetId']!);
     } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
       // An unknown widget gets no form, and may be framed by nobody.
       res.writeHead(404, {
         'content-type': 'text/plain; charset=utf-8',
@@ -134,6 +135,7 @@ ${texts}
     try {
       found = orders.widget(params['widgetId']!);
     } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
       sendJson(res, 200, { ok: false, code: 'unknown_widget', message: (error as Error).message }, cors);
       return;
     }
@@ -145,7 +147,7 @@ ${texts}
         {
           ok: false,
           code: 'origin_not_allowed',
-          message: `The page origin ${origin || '(none given)'} is not among the merchant's allowed origins (${allowedOrigins.join(', ')})`,
+          message: `The page origin ${origin || '(none given)'} is not among the merchant's allowed origins (the config's merchants[].allowedOrigins)`,
         },
         cors,
       );

@@ -1,15 +1,9 @@
 import { expect } from '@open-wc/testing';
-
-interface GatewayInfo {
-  gatewayUrl: string;
-  merchantUrl: string;
-  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation', string>;
-  certificateName: string;
-}
+import { gatewayInfo, sign } from '../support/gateway-info.js';
 
 describe('the browser tests’ gateway', () => {
   it('runs on a second origin, and the widget API is reachable through this origin', async () => {
-    const info = (await (await fetch('/__gateway')).json()) as GatewayInfo;
+    const info = await gatewayInfo();
     expect(new URL(info.gatewayUrl).origin).to.not.equal(location.origin);
     const response = await fetch(`/widget-api/v1/widgets/${info.widgets.checkout}`);
     expect(response.status).to.equal(200);
@@ -17,11 +11,9 @@ describe('the browser tests’ gateway', () => {
   });
 
   it('takes an order signed through /__sign, posted from this page’s origin', async () => {
-    const info = (await (await fetch('/__gateway')).json()) as GatewayInfo;
+    const info = await gatewayInfo();
     const order = { widgetId: info.widgets.checkout, items: [{ amount: '1.00', label: 'Tea' }] };
-    const { signature } = (await (
-      await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) })
-    ).json()) as { signature: string };
+    const signature = await sign(order);
     const response = await fetch('/widget-api/v1/orders', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -4,7 +4,9 @@
  * belongs.
  */
 import assert from 'node:assert/strict';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
   orderOfAttributes,
   PageRenderError,
@@ -15,6 +17,8 @@ import { DEMO_API_KEY, DEMO_MERCHANT_ID } from '../../src/sandbox/index.js';
 import type { OrderInput } from '../../src/server/index.js';
 import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const SIGNED_PAGES = [
   '/single-item.html',
@@ -123,6 +127,16 @@ describe('demo shop server', () => {
     const terms = await request(`${demo.shopUrl}/api/terms`, 'GET');
     assert.equal(terms.status, 200);
     assert.match(terms.text, /Terms of sale/);
+  });
+
+  test('the dev server serves the shop, the library and its dependencies, and no other file', async () => {
+    const served = async (path: string) => (await request(`${demo.shopUrl}/@fs${path}`, 'GET')).status;
+    assert.equal(await served(join(repoRoot, 'src', 'index.ts')), 200);
+    assert.equal(await served(join(repoRoot, 'node_modules', 'lit', 'package.json')), 200);
+    // The rest of the repository (where `npm start` keeps the demo merchant's key, in `.sandbox/`), and
+    // the sandbox's data dir, key included.
+    assert.equal(await served(join(repoRoot, 'package.json')), 403);
+    assert.equal(await served(join(demo.dataDir, 'demo-merchant', 'private-key.pem')), 403);
   });
 
   test('only the strict page carries the strict policy', async () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { PANTRY_WIDGET_ID } from '../../demo/merchant/pantry-cart.js';
 import {
   DEMO_API_KEY,
   DEMO_CERTIFICATE_NAME,
@@ -25,10 +26,9 @@ after(async () => {
   await env.close();
 });
 
-async function signed(order: OrderInput) {
-  const answer = await request(`${env.merchantUrl}/api/sign`, 'POST', order);
-  assert.equal(answer.status, 200, answer.text);
-  return answer.body as { signature: string; certificateName: string };
+/** The shop's signature of an order it built, as its server-rendered pages carry it. */
+function signed(order: OrderInput) {
+  return { signature: env.merchant.signOrder(order), certificateName: DEMO_CERTIFICATE_NAME };
 }
 
 /** Creates an order over the widget API, as the frame does for the shop's page. */
@@ -49,33 +49,86 @@ async function pay(orderId: string, body: Record<string, unknown> = {}) {
 }
 
 describe('demo merchant back end', () => {
-  test('signs orders the sandbox accepts, and refuses invalid ones naming the field', async () => {
-    const order: OrderInput = {
-      widgetId: DEMO_WIDGET_IDS.checkout,
-      orderId: 'SIGN-1',
-      items: [{ amount: '12.50', label: 'Mug', count: 2 }],
+  test('prices the lazy page’s cart from its own list and signs that order, which the sandbox accepts', async () => {
+    const answer = await request(`${env.merchantUrl}/api/sign`, 'POST', {
+      items: [
+        { id: 'tea', count: 2 },
+        { id: 'honey', count: 1 },
+      ],
+      shippingOptionId: 'latvian-post',
+    });
+    assert.equal(answer.status, 200, answer.text);
+    const { order, signature, certificateName } = answer.body as {
+      order: OrderInput;
+      signature: string;
+      certificateName: string;
     };
-    const signature = await signed(order);
-    assert.equal(signature.certificateName, DEMO_CERTIFICATE_NAME);
-    const created = await createOrder(order, signature);
+    assert.equal(certificateName, DEMO_CERTIFICATE_NAME);
+    assert.match(order.orderId ?? '', /^PANTRY-\w+$/);
+    assert.deepEqual(order, {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      orderId: order.orderId,
+      backToMerchantUrl: `${env.merchantUrl}/cart.html`,
+      items: [
+        { amount: '6.40', label: 'Tea, 100 g', orderItemId: 'tea', count: 2 },
+        { amount: '8.90', label: 'Honey, 0.5 kg', orderItemId: 'honey', unit: 'PIECE', count: 1 },
+      ],
+      shippingOptions: [{ id: 'latvian-post', amount: '2.80' }],
+    });
+    const created = await createOrder(order, { signature, certificateName });
     assert.equal(created.status, 201, created.text);
+    // 2 teas at 6.40 and a honey at 8.90; the shipping option counts once the customer chooses it.
+    assert.equal(created.body['total'], '21.70');
 
     const tampered = await createOrder(
-      { ...order, items: [{ amount: '0.01', label: 'Mug', count: 2 }] },
-      signature,
+      { ...order, items: [{ amount: '0.01', label: 'Tea, 100 g', orderItemId: 'tea', count: 2 }] },
+      { signature, certificateName },
     );
-    assert.equal(tampered.status, 401, 'a changed order does not pass with the old signature');
+    assert.equal(tampered.status, 401, 'a changed order does not pass with the shop’s signature');
 
-    const invalid = await request(`${env.merchantUrl}/api/sign`, 'POST', {
-      widgetId: DEMO_WIDGET_IDS.checkout,
-      items: [{ amount: '-1', label: 'Mug' }],
-    });
-    assert.equal(invalid.status, 400);
-    assert.equal(invalid.body['error'], 'invalid_order');
-    assert.match(String(invalid.body['message']), /items\[0\]\.amount/);
+    const again = await request(`${env.merchantUrl}/api/sign`, 'POST', { items: [{ id: 'tea', count: 1 }] });
+    assert.equal(again.status, 200, again.text);
+    const second = again.body['order'] as OrderInput;
+    assert.notEqual(second.orderId, order.orderId, 'each cart is an order of its own');
+    assert.equal(second.shippingOptions, undefined, 'no shipping unless the cart names it');
+  });
+
+  test('signs no price a browser sends, and refuses carts it cannot price, saying why', async () => {
+    const refused = async (body: unknown, pattern: RegExp) => {
+      const answer = await request(`${env.merchantUrl}/api/sign`, 'POST', body);
+      assert.equal(answer.status, 400, `${JSON.stringify(body)}: ${answer.text}`);
+      assert.equal(answer.body['error'], 'invalid_cart');
+      assert.match(String(answer.body['message']), pattern);
+    };
+    // The old way: an order of the browser's own making.
+    await refused(
+      { widgetId: PANTRY_WIDGET_ID, items: [{ amount: '0.01', label: 'Tea' }] },
+      /widgetId: the cart takes only items/,
+    );
+    await refused({ items: [{ id: 'tea', count: 1, amount: '0.01' }] }, /items\[0\]\.amount: .*prices/);
+    await refused({ items: [] }, /^items: must list/);
+    await refused({ items: [{ id: 'caviar', count: 1 }] }, /items\[0\]\.id: is none of the products/);
+    for (const count of [0, 1.5, 21, '2']) {
+      await refused(
+        { items: [{ id: 'tea', count }] },
+        /items\[0\]\.count: must be a whole number from 1 to 20/,
+      );
+    }
+    await refused(
+      {
+        items: [
+          { id: 'tea', count: 1 },
+          { id: 'tea', count: 2 },
+        ],
+      },
+      /items\[1\]\.id: tea is in the cart twice/,
+    );
+    await refused({ items: [{ id: 'tea', count: 1 }], shippingOptionId: 'teleport' }, /^shippingOptionId:/);
+    await refused([{ id: 'tea', count: 1 }], /must be a JSON object/);
 
     const notJson = await request(`${env.merchantUrl}/api/sign`, 'POST', '{oops');
     assert.equal(notJson.status, 400);
+    assert.equal(notJson.body['error'], 'malformed_body');
     assert.equal((await request(`${env.merchantUrl}/api/sign`, 'GET')).status, 405);
   });
 
@@ -85,7 +138,7 @@ describe('demo merchant back end', () => {
       orderId: 'PAID-1',
       items: [{ amount: '20.00', label: 'Book' }],
     };
-    const created = await createOrder(order, await signed(order));
+    const created = await createOrder(order, signed(order));
     const id = String(created.body['id']);
     const paid = await pay(id);
     assert.equal(paid.body['state'], 'PAID', paid.text);
@@ -165,7 +218,7 @@ describe('demo merchant back end', () => {
       items: [{ amount: '30.00', label: 'Lamp' }],
       shippingOptions: [{ id: 'courier' }, { id: 'pickup-point' }, { id: 'latvian-post', amount: '2.80' }],
     };
-    const created = await createOrder(order, await signed(order));
+    const created = await createOrder(order, signed(order));
     assert.equal(created.status, 201, created.text);
     const id = String(created.body['id']);
     const quote = (body: Record<string, unknown>) =>
@@ -258,7 +311,7 @@ describe('demo merchant back end', () => {
         orderId: 'SSE-1',
         items: [{ amount: '1.00', label: 'Sticker' }],
       };
-      const created = await createOrder(order, await signed(order));
+      const created = await createOrder(order, signed(order));
       await pay(String(created.body['id']));
       await readUntil(/event: notification\ndata: .*"SSE-1"/);
     } finally {

@@ -34,8 +34,11 @@ describe('each demo page takes a payment', () => {
       test(`${page.path} with ${card.name}`, async () => {
         const shop = await ShopPage.open(browser, demo.shopUrl, page.path);
         try {
-          const merchantOrderId = await shop.element.getAttribute('order-id');
           await page.prepare(shop, variant);
+          // After the preparation: the lazy page's order id comes from the shop's back end with its cart.
+          const merchantOrderId = await shop.element.evaluate(
+            (element) => (element as HTMLElement & { orderId?: string }).orderId ?? null,
+          );
           await shop.frame.payWith({ number: card.number });
           await shop.frame.waitForStatus('Payment successful');
 

@@ -36,11 +36,41 @@ describe('defining <svc-checkout>', () => {
 
   it('survives the gateway’s built scripts on a page that already has the element, twice each', async () => {
     const module = `/dist/browser/svc-checkout.js`;
-    await import(/* @vite-ignore */ module);
-    await import(/* @vite-ignore */ `${module}?twice`);
-    expect(await runClassicScript('/dist/browser/svc-checkout.classic.js')).to.deep.equal([]);
-    expect(await runClassicScript('/dist/browser/svc-checkout.classic.js?twice')).to.deep.equal([]);
-    expect(customElements.get('svc-checkout')).to.equal(SvcCheckout);
+    try {
+      expect(SvcCheckout.defaultGateway).to.equal(undefined);
+      await import(/* @vite-ignore */ module);
+      // The built script has its own copy of the class; the page's elements are made by the one defined
+      // first (the npm package's), so that one gets the gateway: the origin the script came from.
+      expect(SvcCheckout.defaultGateway).to.equal(location.origin);
+      await import(/* @vite-ignore */ `${module}?twice`);
+      SvcCheckout.defaultGateway = undefined;
+      expect(await runClassicScript('/dist/browser/svc-checkout.classic.js')).to.deep.equal([]);
+      expect(SvcCheckout.defaultGateway, 'the classic script’s own address').to.equal(location.origin);
+      expect(await runClassicScript('/dist/browser/svc-checkout.classic.js?twice')).to.deep.equal([]);
+      expect(customElements.get('svc-checkout')).to.equal(SvcCheckout);
+    } finally {
+      SvcCheckout.defaultGateway = undefined;
+    }
+  });
+
+  it('uses the default gateway of the class that made it, such as a subclass the page registered', async () => {
+    class ShopCheckout extends SvcCheckout {}
+    customElements.define('shop-checkout', ShopCheckout);
+    ShopCheckout.defaultGateway = location.origin;
+    const element = document.createElement('shop-checkout') as SvcCheckout;
+    element.widgetId = 'w-1';
+    element.lazy = true;
+    document.body.append(element);
+    try {
+      element.init();
+      expect(element.state).to.equal('loading');
+      await element.updateComplete;
+      expect(element.shadowRoot!.querySelector('iframe')?.src ?? '').to.match(
+        new RegExp(`^${location.origin}/widget/frame/w-1#`),
+      );
+    } finally {
+      element.remove();
+    }
   });
 
   it('is documented in custom-elements.json with every design token, its events and its parts', async () => {

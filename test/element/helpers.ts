@@ -13,26 +13,7 @@ import {
 } from '../../src/core/frame-channel.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 
-/** What the wtr gateway plugin tells about the real sandbox (test/support/wtr-gateway-plugin.mjs). */
-export interface GatewayInfo {
-  gatewayUrl: string;
-  merchantUrl: string;
-  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation', string>;
-  certificateName: string;
-}
-
-let info: Promise<GatewayInfo> | undefined;
-
-export function gatewayInfo(): Promise<GatewayInfo> {
-  info ??= fetch('/__gateway').then((response) => response.json() as Promise<GatewayInfo>);
-  return info;
-}
-
-/** The demo merchant's signature of an order, as its back end would put it in the page. */
-export async function sign(order: object): Promise<string> {
-  const response = await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) });
-  return ((await response.json()) as { signature: string }).signature;
-}
+export { type GatewayInfo, gatewayInfo, sign } from '../support/gateway-info.js';
 
 export function shadow(element: SvcCheckout): ShadowRoot {
   if (!element.shadowRoot) throw new Error('no shadow root');

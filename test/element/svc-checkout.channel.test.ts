@@ -1,6 +1,6 @@
 // The element's side of the frame channel: which messages it accepts, what it sends, and what it makes of
 // the frame's messages (state, size, the documented events, errors).
-import { aTimeout, expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/element/define.js';
 import type { CheckoutErrorEvent, PaymentCompletedEvent } from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
@@ -43,9 +43,19 @@ describe('<svc-checkout> channel', () => {
         source: frame.iframe.contentWindow,
       }),
     );
-    frame.send({ type: 'resize', height: -5 });
     await aTimeout(50);
-    expect(frame.received).to.deep.equal([]);
+    expect(frame.received).to.deep.equal([], 'a ready with a stray member is no ready');
+    // Shown, with a height: a height out of bounds must leave it as it is.
+    frame.send({ type: 'ready' });
+    await frame.next('init');
+    frame.send({ type: 'state', state: 'form' });
+    frame.send({ type: 'resize', height: 432 });
+    await element.updateComplete;
+    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
+    for (const height of [-5, Number.NaN, 100_001]) frame.send({ type: 'resize', height });
+    await aTimeout(50);
+    await element.updateComplete;
+    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
   });
 
   it('shows the frame once it leaves loading, reflects its state and takes the height it reports', async () => {
@@ -290,7 +300,8 @@ describe('<svc-checkout> channel', () => {
       texts=${JSON.stringify({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}', broken: 3 })}
     ></svc-checkout>`);
     await element.updateComplete;
-    expect(shadow(element).querySelector('[role="status"]')!.textContent!.trim()).to.equal('Just a moment…');
+    const status = shadow(element).querySelector('[role="status"]')!;
+    await waitUntil(() => status.textContent === 'Just a moment…', `status says ${status.textContent}`);
     const frame = await testFrame(element);
     frame.send({ type: 'ready' });
     const init = await frame.next('init');

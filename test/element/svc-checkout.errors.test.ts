@@ -51,6 +51,20 @@ describe('<svc-checkout> errors', () => {
     await expect(element).to.be.accessible();
   });
 
+  it('with white space around widget-id names widget-id, and loads no frame (the id is signed as written)', async () => {
+    const { element, event, errors } = await failing(
+      `<svc-checkout gateway="${location.origin}" widget-id=" ${widgetId}" amount="1.00" label="Tea"></svc-checkout>`,
+    );
+    expect(event.detail).to.include({ code: 'invalid_order', attribute: 'widget-id' });
+    expect(event.detail.message).to.contain(`widget-id: " ${widgetId}" has white space around it`);
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.contain('[attribute: widget-id]');
+    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
+      'check the widget-id attribute',
+    );
+    expect(shadow(element).querySelector('iframe')).to.equal(null);
+  });
+
   it('with order JSON that does not parse names the order attribute and how to write it', async () => {
     const { element, event, errors } = await failing(
       `<svc-checkout gateway="${location.origin}" widget-id="${widgetId}" order="{items: [}"></svc-checkout>`,
@@ -108,10 +122,14 @@ describe('<svc-checkout> errors', () => {
     const element = await fixture<SvcCheckout>(
       html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1" label="Tea"></svc-checkout>`,
     );
-    await iframeOf(element);
     const status = shadow(element).querySelector('[role="status"]')!;
-    expect(status.textContent!.trim()).to.equal('Loading the payment form…');
+    // A status region announces what changes in it, not the text it comes with: it comes empty.
+    expect(status.isConnected).to.equal(true);
+    expect(status.textContent).to.equal('');
+    await waitUntil(() => status.textContent === 'Loading the payment form…', 'the loading text never came');
+    expect(shadow(element).querySelector('[role="status"]')).to.equal(status);
     expect(status.getAttribute('part')).to.equal('loading');
+    await iframeOf(element);
     await expect(element).to.be.accessible();
   });
 

@@ -2,8 +2,9 @@
 // the script interface; only what the page gave, nothing filled in (it is what the merchant signed).
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import '../../src/element/define.js';
+import { ORDER_ATTRIBUTE_NAMES } from '../../src/core/order-input-from-attributes.js';
 import { CheckoutStateError } from '../../src/element/checkout-state-error.js';
-import type { SvcCheckout } from '../../src/element/svc-checkout.js';
+import { SvcCheckout } from '../../src/element/svc-checkout.js';
 import { gatewayInfo, shadow, testFrame } from './helpers.js';
 
 /** Plays the frame until the element's `init`, and returns it. */
@@ -124,6 +125,39 @@ describe('<svc-checkout> order', () => {
     item.amount = '0.01';
     element.init();
     expect((await initOf(element)).order.items).to.deep.equal([{ amount: '2.00', label: 'Spoon' }]);
+  });
+
+  it('reads each order attribute under the name core’s map gives it (the name its errors use)', () => {
+    const properties = SvcCheckout.properties as Record<string, { attribute?: string }>;
+    for (const [property, attribute] of Object.entries(ORDER_ATTRIBUTE_NAMES)) {
+      expect(properties[property]?.attribute ?? property, property).to.equal(attribute);
+    }
+  });
+
+  it('keeps the order object as it was at the start: a reloaded frame gets it unchanged', async () => {
+    const order = {
+      items: [{ amount: '9.99', label: 'Teapot' }],
+      shippingOptions: [{ id: 'pickup', amount: '0' }],
+    };
+    const element = document.createElement('svc-checkout');
+    element.gateway = location.origin;
+    element.widgetId = widgetId;
+    element.order = order;
+    document.body.append(element);
+    try {
+      const frame = await testFrame(element);
+      frame.send({ type: 'ready' });
+      const first = await frame.next('init');
+      order.items[0]!.amount = '0.01';
+      order.shippingOptions.push({ id: 'free', amount: '0' });
+      // The frame's page loaded again (a reload, or the customer's retry): it asks for the order again.
+      frame.send({ type: 'ready' });
+      const second = await frame.next('init');
+      expect(second.order).to.deep.equal(first.order);
+      expect(second.order.items).to.deep.equal([{ amount: '9.99', label: 'Teapot' }]);
+    } finally {
+      element.remove();
+    }
   });
 
   it('takes an added item or shipping option as given, unchecked (the gateway checks it), but only an object', async () => {

@@ -8,7 +8,7 @@ import {
   checkoutOrder,
   type FetchWatch,
   futureExpiryDigits,
-  gateway,
+  gatewayInfo,
   init,
   input,
   liveRegion,
@@ -46,7 +46,7 @@ describe('accessibility', () => {
     it('loading', async () => {
       // The element says "loading" in its own texts and keeps the frame hidden meanwhile; the frame has
       // no texts yet, so it shows the progress mark and no text at all (never a text's key).
-      const { frame } = await mountFrame((await gateway()).widgets.checkout);
+      const { frame } = await mountFrame((await gatewayInfo()).widgets.checkout);
       expect(frame.querySelector('.svc-progress')).to.not.equal(null);
       expect(frame.textContent!.trim()).to.equal('');
       await expect(frame).to.be.accessible();
@@ -81,7 +81,7 @@ describe('accessibility', () => {
     });
 
     it('full checkout with errors', async () => {
-      const { widgets } = await gateway();
+      const { widgets } = await gatewayInfo();
       const { frame } = await openForm({
         widgetId: widgets.fullCheckout,
         items: [{ amount: '5.00', currency: 'EUR', label: 'Tea' }],

@@ -7,7 +7,7 @@ import { createTranslator, formatMoney, type OrderInput } from '../../src/core/i
 import {
   buttonNamed,
   type FetchWatch,
-  gateway,
+  gatewayInfo,
   input,
   liveRegion,
   newOrderId,
@@ -22,7 +22,7 @@ const en = createTranslator('en');
 const eur = (minor: number) => formatMoney(minor, 'EUR', 'en-GB');
 
 async function fullCheckoutOrder(): Promise<OrderInput> {
-  const { widgets } = await gateway();
+  const { widgets } = await gatewayInfo();
   return {
     widgetId: widgets.fullCheckout,
     orderId: newOrderId(),
@@ -89,7 +89,7 @@ describe('full checkout', () => {
       'riga-centre',
       'riga-old-town',
     ]);
-    const { merchantUrl } = await gateway();
+    const { merchantUrl } = await gatewayInfo();
     const terms = frame.querySelector<HTMLAnchorElement>('.svc-terms a')!;
     expect(terms.href).to.equal(`${merchantUrl}/api/terms`);
     expect(terms.target).to.equal('_blank');

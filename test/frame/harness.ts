@@ -17,6 +17,7 @@ import {
 import type { ParentChannel } from '../../src/frame/parent-channel.js';
 import '../../src/frame/payment-frame.js';
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
+import { gatewayInfo, sign } from '../support/gateway-info.js';
 
 export const CHANNEL = 'test-channel-0001';
 
@@ -62,26 +63,7 @@ export class MemoryChannel implements ParentChannel {
   }
 }
 
-/** What `/__gateway` says about the test gateway. */
-export interface GatewayInfo {
-  gatewayUrl: string;
-  merchantUrl: string;
-  widgets: { instant: string; checkout: string; fullCheckout: string; callbackValidation: string };
-  certificateName: string;
-}
-
-let info: Promise<GatewayInfo> | undefined;
-
-export function gateway(): Promise<GatewayInfo> {
-  info ??= fetch('/__gateway').then((response) => response.json() as Promise<GatewayInfo>);
-  return info;
-}
-
-/** The demo merchant's signature of exactly this order. */
-export async function sign(order: OrderInput): Promise<string> {
-  const response = await fetch('/__sign', { method: 'POST', body: JSON.stringify(order) });
-  return ((await response.json()) as { signature: string }).signature;
-}
+export { type GatewayInfo, gatewayInfo, sign } from '../support/gateway-info.js';
 
 /** A new merchant order id, so that each test gets an order of its own. */
 export function newOrderId(): string {
@@ -90,7 +72,7 @@ export function newOrderId(): string {
 
 /** An order of the payment-option widget, with a fresh order id. */
 export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<OrderInput> {
-  const { widgets } = await gateway();
+  const { widgets } = await gatewayInfo();
   return {
     widgetId: widgets.checkout,
     orderId: newOrderId(),
@@ -126,7 +108,7 @@ export async function init(
   order: OrderInput,
   options: Partial<Omit<Init, 'type' | 'order'>> = {},
 ): Promise<void> {
-  const { certificateName } = await gateway();
+  const { certificateName } = await gatewayInfo();
   const signature = 'signature' in options ? options.signature : await sign(order);
   channel.send({
     type: 'init',

@@ -3,7 +3,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import {
   checkoutOrder,
-  gateway,
+  gatewayInfo,
   init,
   mountFrame,
   newOrderId,
@@ -62,7 +62,7 @@ describe('order intake', () => {
   });
 
   it('reports an order for another widget than the frame’s', async () => {
-    const { widgets } = await gateway();
+    const { widgets } = await gatewayInfo();
     const order = await checkoutOrder();
     const { frame, channel } = await mountFrame(widgets.fullCheckout);
     await init(channel, order);
@@ -94,7 +94,7 @@ describe('order intake', () => {
   });
 
   it('shows and pays the fixed order of an INSTANT widget, unsigned', async () => {
-    const { widgets } = await gateway();
+    const { widgets } = await gatewayInfo();
     const order = { widgetId: widgets.instant, orderId: newOrderId(), items: [] };
     const { frame, channel } = await mountFrame(order.widgetId);
     await init(channel, order, { signature: undefined });

@@ -121,4 +121,30 @@ describe('language and appearance', () => {
     expect(root.style.getPropertyValue('--svc-color-text')).to.equal('navy');
     expect(getComputedStyle(payButton(frame)).backgroundColor).to.equal('rgb(26, 86, 219)');
   });
+
+  it('names each value it leaves out once in the console, however often it is sent', async () => {
+    const warnings: string[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+    try {
+      const { frame, channel } = await openForm(await checkoutOrder(), {
+        appearance: { '--svc-border-radius': '400px', '--svc-spacing': '8px' },
+      });
+      channel.send({
+        type: 'update',
+        appearance: { '--svc-border-radius': '400px', '--svc-color-primary': 'url(https://evil.example/x)' },
+      });
+      channel.send({ type: 'update', appearance: { '--svc-border-radius': '400px' } });
+      await frame.updateComplete;
+      expect(warnings).to.have.length(2);
+      expect(warnings[0]).to.match(/^<svc-checkout> --svc-border-radius: 400px is not used: .*32px/);
+      expect(warnings[1]).to.match(
+        /^<svc-checkout> --svc-color-primary: url\(https:\/\/evil\.example\/x\) is not used/,
+      );
+      channel.send({ type: 'update', appearance: { '--svc-border-radius': '500px' } });
+      expect(warnings, 'another value is named again').to.have.length(3);
+    } finally {
+      console.warn = original;
+    }
+  });
 });

@@ -252,8 +252,54 @@ describe('payments', () => {
     await init(channel, order);
     expect(await statusTitle(frame)).to.equal(en('status.paid.title'));
     expect(channel.states).to.deep.equal(['loading', 'paid']);
-    expect(channel.types.filter((type) => type === 'paymentCompleted')).to.have.length(1);
     expect(watch.to('/payments')).to.have.length(1);
+  });
+
+  it('says paymentCompleted once: a load that finds the order ended shows it without the event', async () => {
+    const order = await checkoutOrder();
+    const first = await openForm(order);
+    await typeCard(first.frame, { number: '4111111111111111' });
+    payButton(first.frame).click();
+    await first.channel.waitForState('paid');
+    expect(first.channel.types.filter((type) => type === 'paymentCompleted')).to.have.length(1);
+    first.frame.remove();
+
+    // A reload, a retry or a moved element: a new load of the frame on the same order.
+    const { frame, channel } = await mountFrame(order.widgetId);
+    await init(channel, order);
+    expect(await statusTitle(frame)).to.equal(en('status.paid.title'));
+    expect(channel.states).to.deep.equal(['loading', 'paid']);
+    expect(channel.types).to.not.include('paymentCompleted');
+  });
+
+  it('keeps what was sent while a lost answer is in doubt: no changes, and the retry sends the same', async () => {
+    const { frame, channel } = await openForm(await checkoutOrder());
+    await typeCard(frame, { number: '4111111111111111' });
+    watch.loseNextAnswer('/payments', 'before-sending');
+    payButton(frame).click();
+    await waitUntil(() => frame.querySelector('#svc-retry'), 'no retry button', { timeout: 8000 });
+    await frame.querySelector('svc-card-fields')!.updateComplete;
+    const number = input(frame, 'svc-card-number');
+    const sent = number.value;
+    for (const id of ['svc-card-number', 'svc-card-expiry', 'svc-card-cvc', 'svc-card-holder']) {
+      expect(input(frame, id).readOnly, `${id} is read-only`).to.equal(true);
+    }
+    expect(buttonNamed(frame, en('pay.cancel')).getAttribute('aria-disabled')).to.equal('true');
+    await typeInto(frame, 'svc-card-number', '5555555555554444');
+    expect(number.value).to.equal(sent);
+    const retry = frame.querySelector<HTMLButtonElement>('#svc-retry')!;
+    retry.click();
+    retry.click();
+    frame.querySelector('form')!.requestSubmit();
+    expect(await statusTitle(frame)).to.equal(en('status.paid.title'));
+    const payments = watch.to('/payments');
+    expect(payments).to.have.length(2);
+    expect(payments[1]!.body!['idempotencyKey']).to.equal(payments[0]!.body!['idempotencyKey']);
+    expect(payments[1]!.body!['card']).to.deep.equal(payments[0]!.body!['card']);
+    expect(
+      watch.requests.filter((request) => request.method === 'GET' && /\/orders\/[^/]+$/.test(request.url)),
+    ).to.have.length(1);
+    expect(channel.types.filter((type) => type === 'paymentCompleted')).to.have.length(1);
   });
 
   it('shows the open 3-D Secure challenge again after a reload, and pays when it is approved', async () => {

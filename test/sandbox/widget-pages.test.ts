@@ -121,6 +121,7 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     const foreign = await check(WIDGETS.checkout, 'https://evil.example');
     assert.equal(foreign.code, 'origin_not_allowed');
     assert.match(foreign.message ?? '', /https:\/\/evil\.example/);
+    assert.ok(!foreign.message?.includes(PAGE_ORIGIN), 'the allowed origins are not given away');
     assert.equal((await check('nope', PAGE_ORIGIN)).code, 'unknown_widget');
   });
 
@@ -150,6 +151,21 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     const changed = await intake({ ...order, items: [{ amount: '10.99', label: 'Socks' }] });
     assert.notEqual(changed.body['id'], first.body['id']);
     assert.equal(changed.body['state'], 'CREATED');
+    assert.equal(again.body['customer'], undefined, 'the view carries no customer data');
+  });
+
+  test('an unsigned order naming a taken order id is a new order, never the other customer’s', async () => {
+    const order = { widgetId: WIDGETS.instant, orderId: 'unsigned-1' };
+    const intake = () =>
+      call(sandbox, 'POST', '/widget-api/v1/orders', {
+        order,
+        pageOrigin: PAGE_ORIGIN,
+        customer: { email: 'first@example.com' },
+      });
+    const first = await intake();
+    const second = await intake();
+    assert.equal(first.status, 201);
+    assert.notEqual(second.body['id'], first.body['id']);
   });
 
   test('a plain widget takes fixed-price shipping only, and a payment must choose one', async () => {

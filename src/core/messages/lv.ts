@@ -11,7 +11,7 @@ export const lvElement: ElementMessages = {
 
   'error.title': 'Maksājums nav pieejams',
   'error.missingWidgetId': 'Maksājuma forma nav iestatīta: trūkst atribūta widget-id.',
-  'error.missingGateway': 'Maksājumu forma nav iestatīta: trūkst atribūta gateway.',
+  'error.missingGateway': 'Maksājuma forma nav iestatīta: trūkst atribūta gateway.',
   'error.unknownWidget': 'Šāda maksājuma forma nepastāv; pārbaudiet atribūtu widget-id.',
   'error.invalidOrder': 'Pasūtījuma dati nav derīgi; pārbaudiet atribūtu {attribute}.',
   'error.signatureRefused': 'Pasūtījuma paraksts netika pieņemts, tāpēc maksājumu nevar sākt.',

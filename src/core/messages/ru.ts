@@ -11,7 +11,7 @@ export const ruElement: ElementMessages = {
 
   'error.title': 'Оплата недоступна',
   'error.missingWidgetId': 'Форма оплаты не настроена: отсутствует атрибут widget-id.',
-  'error.missingGateway': 'Платёжная форма не настроена: отсутствует атрибут gateway.',
+  'error.missingGateway': 'Форма оплаты не настроена: отсутствует атрибут gateway.',
   'error.unknownWidget': 'Такой формы оплаты не существует; проверьте атрибут widget-id.',
   'error.invalidOrder': 'Данные заказа неверны; проверьте атрибут {attribute}.',
   'error.signatureRefused': 'Подпись заказа не принята, поэтому оплату невозможно начать.',

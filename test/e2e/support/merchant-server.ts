@@ -40,6 +40,7 @@ export async function startMerchantWithSandbox(): Promise<MerchantWithSandbox> {
     privateKeyPem: sandbox.demoMerchant!.privateKeyPem,
     serviceCertificatePem: sandbox.serviceCertificatePem,
     certificateName: DEMO_CERTIFICATE_NAME,
+    shopUrl: merchantUrl,
   });
   return {
     sandbox,
