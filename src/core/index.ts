@@ -15,3 +15,4 @@ export * from './order.js';
 export * from './order-attributes.js';
 export * from './signature-input.js';
 export * from './totals.js';
+export * from './v1-types.js';

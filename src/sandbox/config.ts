@@ -70,6 +70,8 @@ export interface MerchantV1Credentials {
   secretKey: string;
   /** A UUID. */
   brandId: string;
+  /** The rate limit of `GET /payment_methods/` per distinct query; default 1 call per 60,000 ms. */
+  rateLimit?: { max?: number; windowMs?: number };
 }
 
 /** What a merchant's orders fall back to. */

@@ -15,6 +15,7 @@ import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store } from './store.js';
+import { mountV1Api } from './v1/api.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
 
@@ -119,6 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now);
+  mountV1Api(router, { config, store, queue, servicePrivateKeyPem: serviceKeys.privateKeyPem, now });
 
   const server: Server = createServer((req, res) => {
     void router.handle(req, res);

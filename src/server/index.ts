@@ -11,6 +11,11 @@ export type {
 export type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
 export type { OrderInput } from '../core/order.js';
 export {
+  type CacheStore,
+  MemoryCacheStore,
+  type MemoryCacheStoreOptions,
+} from './cache-store.js';
+export {
   createConnectionTestHandler,
   createOrderVerificationHandler,
   createShippingCostHandler,
@@ -63,6 +68,25 @@ export {
   verifyOrderVerificationToken,
 } from './order-verification-token.js';
 export {
+  type FetchPaymentMethods,
+  normalizePaymentMethodsQuery,
+  type PaymentMethods,
+  PaymentMethodsCache,
+  PaymentMethodsCacheError,
+  type PaymentMethodsCacheErrorCode,
+  type PaymentMethodsCacheOptions,
+  type PaymentMethodsLookup,
+  type PaymentMethodsQuery,
+  paymentMethodsQueryKey,
+  type RefreshFailure,
+} from './payment-methods-cache.js';
+export {
+  createPaymentMethodsHandler,
+  PAYMENT_METHODS_PARAMETERS,
+  type PaymentMethodsHandlerOptions,
+  type PaymentMethodsParameter,
+} from './payment-methods-handler.js';
+export {
   type BufferedRequest,
   DEFAULT_MAX_BODY_BYTES,
   type HeadersLike,
@@ -70,6 +94,13 @@ export {
   RequestBodyError,
   type RequestBodyErrorCode,
 } from './raw-request.js';
+export {
+  createRedisCacheStore,
+  type IoRedisClientLike,
+  type NodeRedisClientLike,
+  type RedisClientLike,
+  type RedisCommand,
+} from './redis-cache-store.js';
 export {
   orderSignatureInput,
   signBody,

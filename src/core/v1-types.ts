@@ -1,0 +1,364 @@
+/**
+ * Wire types of the gateway's v1 REST interface (`spec/gateway-rest-api-v1.md`), shared by the server
+ * toolkit's v1 client and the sandbox, so both read and write the same shapes. Member names are the wire's
+ * (`snake_case`). Where the document leaves something open, the choice the sandbox makes is named in the
+ * member's comment; members the document does not name are optional and say so, since the real gateway may
+ * not send them.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Purchases: the request of `POST /purchases/`
+
+/** One item of `purchase.products`. Amounts are integers in minor units. */
+export interface PurchaseProduct {
+  name: string;
+  /** Unit price in minor units (cents). */
+  price: number;
+  /** Whole units; 1 when left out. */
+  quantity?: number;
+}
+
+/** Customer data of a Purchase: the members the document has seen. */
+export interface PurchaseClient {
+  email?: string;
+  full_name?: string;
+  /** Personal identification code; also the debtor identification value of a variable-creditor payment. */
+  personal_code?: string;
+}
+
+/** One creditor of a bulk bank payment; pairs with the product at the same position. */
+export interface PisBulkCreditor {
+  creditor_name: string;
+  creditor_iban: string;
+}
+
+/** Who the debtor of a variable-creditor payment is. */
+export type DebtorIdentificationType = 'organisation' | 'private';
+
+/** A variable-creditor bank payment: the creditor of this Purchase (name and IBAN must be whitelisted). */
+export interface PisPurchaseDetails {
+  creditor: { name: string; iban: string };
+  /** Optional; when `identification` is given, `client.personal_code` is required too. */
+  debtor?: { identification?: { type: DebtorIdentificationType; scheme_name: string } };
+}
+
+/** One receiver of a card bulk payment; pairs with the product at the same position. */
+export interface SvcBulkReceiver {
+  receiver_name: string;
+  receiver_iban: string;
+  receiver_personal_id: string;
+}
+
+/** `purchase.payment_method_details`: method-specific data. */
+export interface PaymentMethodDetails {
+  /** Bulk bank payment: as many entries as products. */
+  pis_bulk_purchase?: PisBulkCreditor[];
+  /** Variable creditor. */
+  pis_purchase?: PisPurchaseDetails;
+  /** Card bulk payment: as many entries as products; needs `client.full_name`, `client.personal_code` and `purchase.total_override`. */
+  svc_bulk_purchase?: SvcBulkReceiver[];
+  /** The customer's IP address. */
+  ip_address?: string;
+}
+
+/** The `purchase` object of a create request. */
+export interface PurchaseDetailsRequest {
+  products: PurchaseProduct[];
+  /** ISO 4217. The sandbox falls back to the merchant's default currency when left out. */
+  currency?: string;
+  /** Language of the hosted page (ISO 639-1). The sandbox falls back to the merchant's default language. */
+  language?: string;
+  /** With `due` set and this `true`, payment is not accepted after `due`. */
+  due_strict?: boolean;
+  /** The amount due in minor units, instead of the sum of the products; required for card bulk payments. */
+  total_override?: number;
+  payment_method_details?: PaymentMethodDetails;
+}
+
+/** The body of `POST /purchases/`. */
+export interface CreatePurchaseRequest {
+  /** The brand (a UUID) the Purchase belongs to; it must be a brand of the key's account. */
+  brand_id: string;
+  client?: PurchaseClient;
+  /** Id (UUID) of a stored Client: enables saved cards and one-click payment at checkout. */
+  client_id?: string;
+  purchase: PurchaseDetailsRequest;
+  /** The merchant's own order reference. */
+  reference?: string;
+  /** Receives the signed success callback. */
+  success_callback?: string;
+  success_redirect?: string;
+  failure_redirect?: string;
+  cancel_redirect?: string;
+  /** `true` separates authorization from capture (reservation). */
+  skip_capture?: boolean;
+  /** `true` registers the paying card so that the Purchase can later be a recurring token. */
+  force_recurring?: boolean;
+  /** Restricts the Purchase to these payment method names (see {@link PaymentMethods}). */
+  payment_method_whitelist?: string[];
+  /** Unix timestamp (seconds) of the Purchase's expiry. */
+  due?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Purchases: the resource
+
+/**
+ * Status of a Purchase. The document names `hold`, `paid`, `released` and the `pending_*` ones; it leaves
+ * the rest open, and the sandbox uses: `created` (payable, nothing tried yet), `error` (the last payment
+ * attempt failed; still payable), `cancelled` (by `POST /purchases/{id}/cancel/`) and `expired` (`due`
+ * passed with `due_strict`; no longer payable).
+ */
+export type PurchaseStatus =
+  | 'created'
+  | 'error'
+  | 'cancelled'
+  | 'expired'
+  | 'hold'
+  | 'paid'
+  | 'released'
+  | 'pending_capture'
+  | 'pending_release'
+  | 'pending_charge'
+  | 'pending_refund';
+
+/**
+ * Whether and how a refund is possible. The document names `pis_all` and `pis_partial` (bank payments,
+ * whose refund body differs); `none` (nothing to refund) and `all` (full or partial refund) are the sandbox's.
+ */
+export type RefundAvailability = 'none' | 'all' | 'pis_all' | 'pis_partial';
+
+/** Why a payment attempt failed. */
+export interface PurchaseAttemptError {
+  code: string;
+  description: string;
+}
+
+/** One payment attempt in `transaction_data.attempts` (newest first). */
+export interface PurchaseAttempt {
+  /** Present when the attempt failed. */
+  error?: PurchaseAttemptError;
+  /** Not named by the document; the sandbox sends it. Whether the attempt succeeded. */
+  successful?: boolean;
+  /** Not named by the document; the sandbox sends it. The payment method name of the attempt. */
+  payment_method?: string;
+  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
+  created_on?: number;
+}
+
+/** The `purchase` object of a Purchase as the gateway answers it. */
+export interface PurchaseDetails {
+  products: Array<Required<PurchaseProduct>>;
+  currency: string;
+  language: string;
+  due_strict: boolean;
+  total_override: number | null;
+  payment_method_details: PaymentMethodDetails;
+  /** Not named by the document; the sandbox sends it. The amount due in minor units. */
+  total?: number;
+}
+
+/** The names of the events the document lists. */
+export type PurchaseEventType =
+  | 'purchase.created'
+  | 'purchase.paid'
+  | 'purchase.payment_failure'
+  | 'purchase.hold'
+  | 'purchase.pending_charge'
+  | 'purchase.pending_capture'
+  | 'purchase.captured'
+  | 'purchase.pending_release'
+  | 'purchase.released'
+  | 'purchase.pending_refund'
+  | 'purchase.pending_recurring_token_delete'
+  | 'purchase.recurring_token_deleted'
+  | 'purchase.subscription_charge_failure';
+
+/** Every event name of the document: the Purchase events and `payment.refunded` (which delivers a Payment). */
+export type V1EventType = PurchaseEventType | 'payment.refunded';
+
+/**
+ * A Purchase as `POST /purchases/`, `GET /purchases/{id}/` and `POST /purchases/{id}/cancel/` answer it:
+ * every field the document names. Request fields are echoed; those the request left out read `null` (or
+ * their default).
+ */
+export interface Purchase {
+  /** UUID. */
+  id: string;
+  brand_id: string;
+  client: PurchaseClient;
+  client_id: string | null;
+  purchase: PurchaseDetails;
+  reference: string | null;
+  success_callback: string | null;
+  success_redirect: string | null;
+  failure_redirect: string | null;
+  cancel_redirect: string | null;
+  skip_capture: boolean;
+  force_recurring: boolean;
+  payment_method_whitelist: string[] | null;
+  due: number | null;
+  /** The hosted payment page; accepts `?preferred=<payment method>`. The sandbox's: `<base>/checkout/<id>/`. */
+  checkout_url: string;
+  status: PurchaseStatus;
+  is_recurring_token: boolean;
+  marked_as_paid: boolean;
+  /** Upper bound of a refund, in minor units. */
+  refundable_amount: number;
+  refund_availability: RefundAvailability;
+  transaction_data: { attempts: PurchaseAttempt[] };
+  /** Present in callback payloads only: the event that caused the callback. */
+  event_type?: PurchaseEventType;
+  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
+  created_on?: number;
+  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
+  updated_on?: number;
+}
+
+/** The body of a success callback (and of a Purchase webhook): the Purchase when the event happened. */
+export type PurchaseCallbackPayload = Purchase & { event_type: PurchaseEventType };
+
+// ---------------------------------------------------------------------------------------------------------
+// Payment and payout methods
+
+/** The query of `GET /payment_methods/`. Booleans travel as `true` / `false`. */
+export interface PaymentMethodsQuery {
+  brand_id: string;
+  /** ISO 4217. */
+  currency: string;
+  /** ISO 3166-1 alpha-2. */
+  country?: string;
+  /** `true` leaves out methods without recurring charges. */
+  recurring?: boolean;
+  /** `true` leaves out methods without `skip_capture`. */
+  skip_capture?: boolean;
+  /** `true` leaves out methods without preauthorization. */
+  preauthorization?: boolean;
+  /** ISO 639-1: the language of `names`, `country_names` and group labels. */
+  language?: string;
+}
+
+/** A logo: a path (or several) relative to the API host, such as `/sandbox/v1/logos/visa.svg`. */
+export type MethodLogo = string | string[];
+
+/** A group of methods shown as one choice, such as every card method under `card`. */
+export interface PaymentMethodGroup {
+  name: string;
+  logo: MethodLogo;
+  label: string;
+  methods: string[];
+}
+
+/** The answer of `GET /payment_methods/`. */
+export interface PaymentMethods {
+  /** Usable in `payment_method_whitelist` and in `?preferred=`. */
+  available_payment_methods: string[];
+  /** Country code (lower case) to method names; `any` lists the methods of all countries. */
+  by_country: Record<string, string[]>;
+  /** Country code to its name; `any` is `Other` (in the requested language). */
+  country_names: Record<string, string>;
+  /** Method to display name. */
+  names: Record<string, string>;
+  /** Method to logo path(s), relative to the API host. */
+  logos: Record<string, MethodLogo>;
+  /** The card methods, which are shown grouped under `card`. */
+  card_methods: string[];
+  payment_method_groups: PaymentMethodGroup[];
+}
+
+/** The query of `GET /payout_methods/`. */
+export interface PayoutMethodsQuery {
+  brand_id: string;
+  /** ISO 4217. */
+  currency: string;
+  /** ISO 639-1. */
+  language?: string;
+}
+
+/** The answer of `GET /payout_methods/`. */
+export interface PayoutMethods {
+  /** Usable in `payout_method_whitelist`. */
+  available_payout_methods: string[];
+  names: Record<string, string>;
+  logos: Record<string, MethodLogo>;
+  card_methods: string[];
+}
+
+/**
+ * The answer of `GET /public_key/`: a JSON string holding the PEM (SPKI, `-----BEGIN PUBLIC KEY-----`) of the
+ * company key that signs success callbacks.
+ */
+export type V1PublicKey = string;
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhook deliveries, lists and errors
+
+/** One delivery of a webhook event, as `GET /webhooks/deliveries/` lists it. */
+export interface WebhookDelivery {
+  /** ISO 8601. */
+  created_on: string;
+  /** ISO 8601, or null while not delivered. */
+  delivered_on: string | null;
+  attempts: number;
+  delivery_attempts: unknown[];
+  url: string;
+  event: V1EventType;
+  payload: Record<string, unknown>;
+}
+
+/** A page of a list endpoint; `next` and `previous` are absolute URLs of the neighbouring pages. */
+export interface V1Page<Item> {
+  results: Item[];
+  next: string | null;
+  previous: string | null;
+}
+
+/** One problem in an error body. */
+export interface V1ErrorDetail {
+  message: string;
+  /** A code such as those of {@link V1ErrorCode}; the document says its list is not complete. */
+  code: string;
+}
+
+/**
+ * The body of a 400 answer: keyed by a field name or `__all__`, each value one {@link V1ErrorDetail} or an
+ * array of them (both shapes occur). The sandbox keys nested fields by their path
+ * (`purchase.products[0].price`), except where the document fixes the key (`creditor`, `__all__`); it sends
+ * one object for a field with one problem and an array for a field with several. It answers 401, 404, 405,
+ * 413 and 429 with the same shape under `__all__`.
+ */
+export type V1ErrorBody = Record<string, V1ErrorDetail | V1ErrorDetail[]>;
+
+/** The key of problems that belong to no single field. */
+export const V1_NON_FIELD_KEY = '__all__';
+
+/** Codes the document names (the operation errors and `invalid`). */
+export type V1DocumentedErrorCode =
+  | 'purchase_release_error'
+  | 'purchase_capture_error'
+  | 'purchase_charge_error'
+  | 'purchase_refund_error'
+  | 'invalid';
+
+/**
+ * Every code the sandbox answers with: the documented ones and its own for what the document leaves open
+ * (field checks, authentication, unknown objects, the rate limit).
+ */
+export type V1ErrorCode =
+  | V1DocumentedErrorCode
+  | 'required'
+  | 'null'
+  | 'blank'
+  | 'empty'
+  | 'min_value'
+  | 'max_value'
+  | 'parse_error'
+  | 'purchase_cancel_error'
+  | 'not_authenticated'
+  | 'authentication_failed'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'body_too_large'
+  | 'throttled'
+  | 'not_implemented'
+  | 'internal_error';

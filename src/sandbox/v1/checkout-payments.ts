@@ -1,0 +1,260 @@
+/**
+ * What the hosted checkout page does to a Purchase: takes a test card (with the 3-D Secure test challenge),
+ * or a bank or wallet method confirmed on a test step; records each attempt, newest first; moves the
+ * Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and, for a paid Purchase
+ * with a `success_callback`, queues the signed callback in the same store transaction as the state change,
+ * so a Purchase is never paid without its callback or the other way round. Card numbers are never kept.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CARD_SCHEME_NAMES,
+  type CardScheme,
+  validateCardNumber,
+  validateCvc,
+  validateExpiry,
+} from '../../core/card.js';
+import { cardNumberErrorKey, cvcErrorKey, expiryErrorKey } from '../../core/i18n.js';
+import type { PurchaseAttempt, PurchaseCallbackPayload } from '../../core/v1-types.js';
+import { signBody } from '../../server/index.js';
+import type { DeliveryQueue } from '../delivery-queue.js';
+import type { Store } from '../store.js';
+import { findTestCard } from '../test-cards.js';
+import type { PageText } from './checkout-texts.js';
+import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
+import { payableMethods } from './purchase-request.js';
+import {
+  type CheckoutStep,
+  PAYABLE,
+  type PurchaseRecord,
+  purchaseView,
+  type V1Purchases,
+} from './purchases.js';
+
+/** The form of the hosted page as posted. Card members are empty for other methods. */
+export interface CheckoutSubmission {
+  /** `card`, or the name of a bank or wallet method. */
+  method: string;
+  card: { number: string; expiry: string; cvc: string; holder: string };
+}
+
+/** The form fields, by their `name`. */
+export type CheckoutField = 'method' | 'card_number' | 'card_expiry' | 'card_cvc' | 'card_holder';
+
+export interface CheckoutFieldError {
+  field: CheckoutField;
+  text: PageText;
+}
+
+/** What a submission or a step's answer came to. */
+export type CheckoutOutcome =
+  | { kind: 'paid'; record: PurchaseRecord }
+  | { kind: 'failed'; record: PurchaseRecord; reason: PageText }
+  | { kind: 'retry'; record: PurchaseRecord; reason: PageText }
+  | { kind: 'step'; record: PurchaseRecord; step: CheckoutStep }
+  | { kind: 'closed'; record: PurchaseRecord }
+  | { kind: 'invalid'; record: PurchaseRecord; errors: CheckoutFieldError[] };
+
+export interface CheckoutPaymentsDeps {
+  purchases: V1Purchases;
+  store: Store;
+  queue: DeliveryQueue;
+  servicePrivateKeyPem: string;
+  now: () => Date;
+}
+
+const SCHEME_OF_METHOD: Readonly<Record<string, CardScheme>> = { visa: 'VISA', mastercard: 'MASTERCARD' };
+const METHOD_OF_SCHEME: Readonly<Partial<Record<CardScheme, string>>> = {
+  VISA: 'visa',
+  MASTERCARD: 'mastercard',
+};
+
+/** The methods the purchase can be paid with now. */
+export function methodsFor(record: PurchaseRecord): PaymentMethodEntry[] {
+  const { purchase } = record;
+  return payableMethods(purchase.purchase, purchase.payment_method_whitelist, {
+    skipCapture: purchase.skip_capture,
+    forceRecurring: purchase.force_recurring,
+  });
+}
+
+export class CheckoutPayments {
+  constructor(private readonly deps: CheckoutPaymentsDeps) {}
+
+  /** Handles the posted form. `baseUrl` is the sandbox as the customer reached it (for the callback's `checkout_url`). */
+  submit(record: PurchaseRecord, submission: CheckoutSubmission, baseUrl: string): CheckoutOutcome {
+    if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
+    const methods = methodsFor(record);
+    if (submission.method === 'card') return this.payByCard(record, submission.card, methods, baseUrl);
+    const method = methods.find(
+      (candidate) => candidate.name === submission.method && candidate.group !== 'card',
+    );
+    if (!method) {
+      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
+    }
+    return this.openStep(record, method.group === 'bank' ? 'bank' : 'wallet', method.name);
+  }
+
+  /** The customer's answer on a confirmation step; an answer to a step no longer open changes nothing. */
+  answerStep(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
+    const step = record.step;
+    if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
+    if (!step || step.id !== stepId) {
+      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
+    }
+    if (approve) return this.succeed(record, step.method, baseUrl);
+    const reason: Record<CheckoutStep['kind'], { code: string; key: PageText['key'] }> = {
+      three_ds: { code: 'authentication_failed', key: 'status.failed.reason.authentication_failed' },
+      bank: { code: 'bank_declined', key: 'reason.bank_declined' },
+      wallet: { code: 'wallet_declined', key: 'reason.wallet_declined' },
+    };
+    const { code, key } = reason[step.kind];
+    return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key });
+  }
+
+  private payByCard(
+    record: PurchaseRecord,
+    card: CheckoutSubmission['card'],
+    methods: readonly PaymentMethodEntry[],
+    baseUrl: string,
+  ): CheckoutOutcome {
+    const accepted = methods.flatMap((method) => {
+      const scheme = SCHEME_OF_METHOD[method.name];
+      return scheme ? [scheme] : [];
+    });
+    if (accepted.length === 0) {
+      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
+    }
+    const errors: CheckoutFieldError[] = [];
+    const number = validateCardNumber(card.number, { acceptedSchemes: accepted });
+    if (!number.valid) {
+      errors.push({
+        field: 'card_number',
+        text: {
+          key: cardNumberErrorKey(number.code),
+          params: { accepted: accepted.map((scheme) => CARD_SCHEME_NAMES[scheme]).join(', ') },
+        },
+      });
+    }
+    const expiry = validateExpiry(card.expiry, this.deps.now());
+    if (!expiry.valid) errors.push({ field: 'card_expiry', text: { key: expiryErrorKey(expiry.code) } });
+    const cvc = validateCvc(card.cvc, number.valid ? number.scheme : 'UNKNOWN');
+    if (!cvc.valid)
+      errors.push({ field: 'card_cvc', text: { key: cvcErrorKey(cvc.code), params: { length: 3 } } });
+    if (card.holder.trim() === '')
+      errors.push({ field: 'card_holder', text: { key: 'card.holder.error.empty' } });
+    const testCard = number.valid ? findTestCard(number.number) : undefined;
+    if (number.valid && !testCard) errors.push({ field: 'card_number', text: { key: 'card.testOnly' } });
+    if (errors.length > 0 || !testCard) return { kind: 'invalid', record, errors };
+
+    const method = METHOD_OF_SCHEME[testCard.scheme]!;
+    switch (testCard.outcome.kind) {
+      case 'approved':
+        return this.succeed(record, method, baseUrl);
+      case 'challenge':
+        return this.openStep(record, 'three_ds', method);
+      case 'declined':
+        return this.fail(record, method, testCard.outcome.code, testCard.outcome.message, {
+          key: `status.failed.reason.${testCard.outcome.code}`,
+        });
+      case 'processing_error': {
+        const failed = this.fail(record, method, testCard.outcome.code, testCard.outcome.message, {
+          key: 'status.failed.reason.processing_error',
+        });
+        return failed.kind === 'failed' ? { ...failed, kind: 'retry' } : failed;
+      }
+    }
+  }
+
+  private openStep(record: PurchaseRecord, kind: CheckoutStep['kind'], method: string): CheckoutOutcome {
+    const step: CheckoutStep = { id: randomUUID(), kind, method };
+    const saved = this.deps.purchases.save({ ...record, step });
+    return { kind: 'step', record: saved, step };
+  }
+
+  private attempt(method: string, error?: PurchaseAttempt['error']): PurchaseAttempt {
+    return {
+      successful: error === undefined,
+      payment_method: method,
+      created_on: this.deps.purchases.nowSeconds(),
+      ...(error && { error }),
+    };
+  }
+
+  private fail(
+    record: PurchaseRecord,
+    method: string,
+    code: string,
+    description: string,
+    reason: PageText,
+  ): CheckoutOutcome {
+    const saved = this.deps.purchases.save({
+      ...record,
+      step: null,
+      purchase: {
+        ...record.purchase,
+        status: 'error',
+        updated_on: this.deps.purchases.nowSeconds(),
+        transaction_data: {
+          attempts: [
+            this.attempt(method, { code, description }),
+            ...record.purchase.transaction_data.attempts,
+          ],
+        },
+      },
+    });
+    return { kind: 'failed', record: saved, reason };
+  }
+
+  /** Paid (or held), with the success callback queued in the same transaction. */
+  private succeed(record: PurchaseRecord, methodName: string, baseUrl: string): CheckoutOutcome {
+    const method = findPaymentMethod(methodName)!;
+    const { purchase } = record;
+    const held = purchase.skip_capture;
+    const updated: PurchaseRecord = {
+      ...record,
+      step: null,
+      purchase: {
+        ...purchase,
+        status: held ? 'hold' : 'paid',
+        updated_on: this.deps.purchases.nowSeconds(),
+        is_recurring_token: purchase.force_recurring && method.recurring,
+        refundable_amount: held ? 0 : (purchase.purchase.total ?? 0),
+        refund_availability: held ? 'none' : method.group === 'bank' ? 'pis_all' : 'all',
+        transaction_data: { attempts: [this.attempt(methodName), ...purchase.transaction_data.attempts] },
+      },
+    };
+    this.deps.store.transaction(() => {
+      this.deps.purchases.save(updated);
+      // The document sends the success callback when a purchase without skip_capture is paid (a held one
+      // gets it at capture).
+      const url = updated.purchase.success_callback;
+      if (!held && url !== null) {
+        const payload: PurchaseCallbackPayload = {
+          ...purchaseView(updated, baseUrl),
+          event_type: 'purchase.paid',
+        };
+        const body = JSON.stringify(payload);
+        this.deps.queue.enqueue({
+          key: `v1-purchase:${updated.purchase.id}`,
+          url,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-signature': signBody(body, this.deps.servicePrivateKeyPem),
+          },
+          body,
+          acceptStatus: '2xx',
+          event: 'purchase.paid',
+        });
+      }
+    });
+    return { kind: 'paid', record: updated };
+  }
+}
+
+/** `error.description` of attempts that failed on a step. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  authentication_failed: 'The cardholder did not confirm the payment',
+  bank_declined: 'The bank did not confirm the payment',
+  wallet_declined: 'The wallet did not confirm the payment',
+};

@@ -1,0 +1,233 @@
+/**
+ * The hosted checkout page at a Purchase's `checkout_url` (`/checkout/<id>/`): `?preferred=<method>`
+ * preselects a method; the form posts to `/checkout/<id>/pay`; bank, wallet and 3-D Secure confirmations
+ * are test steps at `/checkout/<id>/steps/<step>`. After the payment the customer is sent (303) to
+ * `success_redirect` or `failure_redirect` when the Purchase has them, else shown the outcome here; the
+ * "back to the shop" link is `cancel_redirect`.
+ *
+ * Served with a Content-Security-Policy that allows only the page's own stylesheet and logos, form posts
+ * to itself and to the Purchase's redirect origins (a form's redirect counts as its action), and no framing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SandboxConfig } from '../config.js';
+import type { RequestContext, Router } from '../http.js';
+import {
+  CHECKOUT_CSS_PATH,
+  formPage,
+  notFoundPage,
+  type PageContext,
+  statusPage,
+  stepPage,
+} from './checkout-page.js';
+import { CHECKOUT_CSS } from './checkout-page.styles.js';
+import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './checkout-payments.js';
+import { pageLanguage, pageTranslator } from './checkout-texts.js';
+import { findPaymentMethod, localize } from './method-catalogue.js';
+import { checkoutPath, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
+
+export interface CheckoutPageDeps {
+  config: SandboxConfig;
+  purchases: V1Purchases;
+  payments: CheckoutPayments;
+  /** The sandbox as the customer reached it, for the callback's `checkout_url`. */
+  baseUrlOf: (req: IncomingMessage) => string;
+}
+
+function securityHeaders(record: PurchaseRecord | undefined): Record<string, string> {
+  const origins = new Set<string>();
+  for (const url of [record?.purchase.success_redirect, record?.purchase.failure_redirect]) {
+    if (url) origins.add(new URL(url).origin);
+  }
+  return {
+    'content-security-policy': [
+      "default-src 'none'",
+      "style-src 'self'",
+      "img-src 'self'",
+      `form-action 'self'${[...origins].map((origin) => ` ${origin}`).join('')}`,
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string, record?: PurchaseRecord): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    ...securityHeaders(record),
+  });
+  res.end(html);
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store', 'content-length': 0 });
+  res.end();
+}
+
+export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void {
+  const contextOf = (record: PurchaseRecord): PageContext => {
+    const language = pageLanguage(record.purchase.purchase.language);
+    const merchant = deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
+    return { record, merchantName: merchant?.name ?? 'Merchant', language, t: pageTranslator(language) };
+  };
+  const load = (context: RequestContext): PurchaseRecord | undefined => {
+    const record = deps.purchases.find(context.params['id'] ?? '');
+    if (!record) sendHtml(context.res, 404, notFoundPage(pageTranslator('en')));
+    return record;
+  };
+
+  router.on('GET', CHECKOUT_CSS_PATH, ({ res }) => {
+    res.writeHead(200, {
+      'content-type': 'text/css; charset=utf-8',
+      'content-length': Buffer.byteLength(CHECKOUT_CSS),
+      'cache-control': 'public, max-age=3600',
+    });
+    res.end(CHECKOUT_CSS);
+  });
+
+  const showPage = (context: RequestContext) => {
+    const record = load(context);
+    if (!record) return;
+    const page = contextOf(record);
+    if (!PAYABLE.has(record.purchase.status)) {
+      const gone = record.purchase.status === 'cancelled' || record.purchase.status === 'expired';
+      sendHtml(context.res, gone ? 410 : 200, statusPage(page), record);
+      return;
+    }
+    const methods = methodsFor(record);
+    const preferred = findPaymentMethod(context.url.searchParams.get('preferred') ?? '');
+    const selected =
+      preferred && methods.some((method) => method.name === preferred.name)
+        ? preferred.group === 'card'
+          ? 'card'
+          : preferred.name
+        : undefined;
+    sendHtml(context.res, 200, formPage(page, { methods, selected, errors: [] }), record);
+  };
+  router.on('GET', '/checkout/:id/', showPage);
+  router.on('GET', '/checkout/:id', showPage);
+
+  router.on('POST', '/checkout/:id/pay', async (context) => {
+    // The body first, then the purchase: what was read before an await may be stale after it, and a double
+    // submit must find the purchase already paid.
+    const form = new URLSearchParams((await context.rawBody()).toString('utf8'));
+    const record = load(context);
+    if (!record) return;
+    const field = (name: string) => form.get(name) ?? '';
+    const submission = {
+      method: field('method'),
+      card: {
+        number: field('card_number'),
+        expiry: field('card_expiry'),
+        cvc: field('card_cvc'),
+        holder: field('card_holder'),
+      },
+    };
+    const outcome = deps.payments.submit(record, submission, deps.baseUrlOf(context.req));
+    answer(context, outcome, {
+      method: submission.method,
+      values: { card_expiry: submission.card.expiry, card_holder: submission.card.holder },
+    });
+  });
+
+  router.on('GET', '/checkout/:id/steps/:stepId', (context) => {
+    const record = load(context);
+    if (!record) return;
+    const step = record.step;
+    if (!step || step.id !== context.params['stepId'] || !PAYABLE.has(record.purchase.status)) {
+      redirect(context.res, checkoutPath(record.purchase.id));
+      return;
+    }
+    const page = contextOf(record);
+    const method = findPaymentMethod(step.method);
+    sendHtml(
+      context.res,
+      200,
+      stepPage(page, step, method ? localize(method.displayName, page.language) : step.method),
+      record,
+    );
+  });
+
+  router.on('POST', '/checkout/:id/steps/:stepId', async (context) => {
+    const form = new URLSearchParams((await context.rawBody()).toString('utf8'));
+    const record = load(context);
+    if (!record) return;
+    const approve = form.get('decision') === 'approve';
+    const outcome = deps.payments.answerStep(
+      record,
+      context.params['stepId'] ?? '',
+      approve,
+      deps.baseUrlOf(context.req),
+    );
+    if (outcome.kind === 'invalid') {
+      redirect(context.res, checkoutPath(record.purchase.id));
+      return;
+    }
+    answer(context, outcome, { method: record.step?.method ?? '' });
+  });
+
+  /** Sends the customer where the outcome leads. */
+  function answer(
+    context: RequestContext,
+    outcome: CheckoutOutcome,
+    form: { method: string; values?: { card_expiry: string; card_holder: string } },
+  ): void {
+    const { record } = outcome;
+    const { purchase } = record;
+    const page = contextOf(record);
+    const selected = findPaymentMethod(form.method)?.group === 'card' ? 'card' : form.method || undefined;
+    switch (outcome.kind) {
+      case 'paid':
+        if (purchase.success_redirect !== null) redirect(context.res, purchase.success_redirect);
+        else sendHtml(context.res, 200, statusPage(page), record);
+        return;
+      case 'closed':
+        if (
+          (purchase.status === 'paid' || purchase.status === 'hold') &&
+          purchase.success_redirect !== null
+        ) {
+          redirect(context.res, purchase.success_redirect);
+        } else redirect(context.res, checkoutPath(purchase.id));
+        return;
+      case 'step':
+        redirect(context.res, `${checkoutPath(purchase.id)}steps/${outcome.step.id}`);
+        return;
+      case 'failed':
+        if (purchase.failure_redirect !== null) {
+          redirect(context.res, purchase.failure_redirect);
+          return;
+        }
+        sendHtml(
+          context.res,
+          200,
+          formPage(page, { methods: methodsFor(record), selected, errors: [], failure: outcome.reason }),
+          record,
+        );
+        return;
+      case 'retry':
+        sendHtml(
+          context.res,
+          200,
+          formPage(page, { methods: methodsFor(record), selected, errors: [], failure: outcome.reason }),
+          record,
+        );
+        return;
+      case 'invalid':
+        sendHtml(
+          context.res,
+          400,
+          formPage(page, {
+            methods: methodsFor(record),
+            selected,
+            errors: outcome.errors,
+            ...(form.values && { values: form.values }),
+          }),
+          record,
+        );
+        return;
+    }
+  }
+}

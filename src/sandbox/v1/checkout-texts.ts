@@ -1,0 +1,117 @@
+/**
+ * Texts of the hosted checkout page in Latvian, English and Russian: the payment frame's catalogs (card
+ * fields, errors, status screens, the 3-D Secure step) and the few texts only this page needs.
+ */
+import {
+  createTranslator,
+  formatMessage,
+  isLanguage,
+  type Language,
+  type MessageKey,
+  type MessageParams,
+} from '../../core/i18n.js';
+
+/** Texts of the hosted page that the frame's catalogs do not have. */
+interface PageMessages {
+  /** `{merchant}`: the merchant's name. */
+  readonly 'page.title': string;
+  readonly 'page.notFound.title': string;
+  readonly 'page.notFound.text': string;
+  readonly 'methods.legend': string;
+  readonly 'methods.none': string;
+  readonly 'methods.required': string;
+  readonly 'errors.title': string;
+  readonly 'card.testOnly': string;
+  /** `{method}`: the bank's or wallet's name. */
+  readonly 'step.title': string;
+  readonly 'step.explanation': string;
+  readonly 'status.expired.title': string;
+  readonly 'status.expired.text': string;
+  /** `{amount}`. */
+  readonly 'status.hold.text': string;
+  readonly 'reason.bank_declined': string;
+  readonly 'reason.wallet_declined': string;
+}
+
+const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
+  en: {
+    'page.title': 'Payment to {merchant}',
+    'page.notFound.title': 'Payment not found',
+    'page.notFound.text': 'There is no payment at this address. Go back to the shop and start again.',
+    'methods.legend': 'Payment method',
+    'methods.none': 'No payment method can pay this order.',
+    'methods.required': 'Choose one of the payment methods offered.',
+    'errors.title': 'Check the payment details',
+    'card.testOnly': 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
+    'step.title': '{method}: confirm the payment',
+    'step.explanation':
+      'This is a sandbox test step: no bank is involved and no money moves. Choose how it answers.',
+    'status.expired.title': 'Payment expired',
+    'status.expired.text': 'The time to pay this order has passed.',
+    'status.hold.text': 'Thank you! {amount} has been reserved.',
+    'reason.bank_declined': 'The bank did not confirm the payment.',
+    'reason.wallet_declined': 'The wallet did not confirm the payment.',
+  },
+  lv: {
+    'page.title': 'Maksājums: {merchant}',
+    'page.notFound.title': 'Maksājums nav atrasts',
+    'page.notFound.text': 'Šajā adresē maksājuma nav. Atgriezieties veikalā un sāciet no jauna.',
+    'methods.legend': 'Maksājuma veids',
+    'methods.none': 'Šo pasūtījumu nevar apmaksāt ne ar vienu maksājuma veidu.',
+    'methods.required': 'Izvēlieties vienu no piedāvātajiem maksājuma veidiem.',
+    'errors.title': 'Pārbaudiet maksājuma datus',
+    'card.testOnly': 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
+    'step.title': '{method}: apstipriniet maksājumu',
+    'step.explanation':
+      'Šis ir smilškastes testa solis: banka nav iesaistīta, un nauda netiek pārskaitīta. Izvēlieties atbildi.',
+    'status.expired.title': 'Maksājuma termiņš beidzies',
+    'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
+    'status.hold.text': 'Paldies! {amount} ir rezervēti.',
+    'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
+    'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
+  },
+  ru: {
+    'page.title': 'Оплата: {merchant}',
+    'page.notFound.title': 'Платёж не найден',
+    'page.notFound.text': 'По этому адресу платежа нет. Вернитесь в магазин и начните заново.',
+    'methods.legend': 'Способ оплаты',
+    'methods.none': 'Этот заказ нельзя оплатить ни одним способом оплаты.',
+    'methods.required': 'Выберите один из предложенных способов оплаты.',
+    'errors.title': 'Проверьте данные платежа',
+    'card.testOnly': 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
+    'step.title': '{method}: подтвердите платёж',
+    'step.explanation':
+      'Это тестовый шаг песочницы: банк не участвует, деньги не переводятся. Выберите ответ.',
+    'status.expired.title': 'Срок оплаты истёк',
+    'status.expired.text': 'Срок оплаты этого заказа истёк.',
+    'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
+    'reason.bank_declined': 'Банк не подтвердил платёж.',
+    'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
+  },
+};
+
+/** The key of any text the hosted page shows. */
+export type PageTextKey = MessageKey | keyof PageMessages;
+
+/** A text to show, not yet in a language. */
+export interface PageText {
+  key: PageTextKey;
+  params?: MessageParams;
+}
+
+/** Looks up one text of the hosted page. */
+export type PageTranslate = (key: PageTextKey, params?: MessageParams) => string;
+
+/** The language of a purchase's `purchase.language`: one the page speaks, else English. */
+export function pageLanguage(code: string): Language {
+  return isLanguage(code) ? code : 'en';
+}
+
+export function pageTranslator(language: Language): PageTranslate {
+  const frame = createTranslator(language);
+  const own = PAGE_MESSAGES[language];
+  return (key, params) =>
+    Object.hasOwn(own, key)
+      ? formatMessage(own[key as keyof PageMessages], params)
+      : frame(key as MessageKey, params);
+}

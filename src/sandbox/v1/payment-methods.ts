@@ -1,0 +1,212 @@
+/**
+ * `GET /payment_methods/` and `GET /payout_methods/`: the documented query parameters, checked, and the
+ * documented answer members, built from the sandbox's method catalogue.
+ */
+import type { MethodLogo, PaymentMethodGroup, PaymentMethods, PayoutMethods } from '../../core/v1-types.js';
+import type { V1Issue } from './errors.js';
+import {
+  BANK_COUNTRIES,
+  type BankCountry,
+  type CatalogueLanguage,
+  COUNTRY_NAMES,
+  localize,
+  logoPath,
+  METHOD_GROUPS,
+  PAYMENT_METHODS,
+  PAYOUT_METHODS,
+  type PaymentMethodEntry,
+} from './method-catalogue.js';
+
+/** What a payment methods lookup asks for, checked. */
+export interface PaymentMethodsLookup {
+  brandId: string;
+  currency: string;
+  /** Lower case. */
+  country: string | undefined;
+  recurring: boolean;
+  skipCapture: boolean;
+  preauthorization: boolean;
+  language: CatalogueLanguage;
+}
+
+/** What a payout methods lookup asks for, checked. */
+export interface PayoutMethodsLookup {
+  brandId: string;
+  currency: string;
+  language: CatalogueLanguage;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CURRENCY = /^[A-Za-z]{3}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+const LANGUAGE = /^[A-Za-z]{2}$/;
+
+/** Reads query parameters one by one, collecting a problem per parameter. */
+class QueryReader {
+  readonly issues: V1Issue[] = [];
+
+  constructor(private readonly query: URLSearchParams) {}
+
+  private value(name: string): string | undefined {
+    const value = this.query.get(name);
+    return value === null || value === '' ? undefined : value;
+  }
+
+  required(name: string, pattern: RegExp, what: string): string {
+    const value = this.value(name);
+    if (value === undefined) {
+      this.issues.push({ field: name, code: 'required', message: `${name} is required: ${what}` });
+      return '';
+    }
+    if (!pattern.test(value)) {
+      this.issues.push({ field: name, code: 'invalid', message: `${name} must be ${what}` });
+    }
+    return value;
+  }
+
+  optional(name: string, pattern: RegExp, what: string): string | undefined {
+    const value = this.value(name);
+    if (value !== undefined && !pattern.test(value)) {
+      this.issues.push({ field: name, code: 'invalid', message: `${name} must be ${what}` });
+      return undefined;
+    }
+    return value;
+  }
+
+  flag(name: string): boolean {
+    const value = this.value(name);
+    if (value === undefined || value === 'false' || value === '0') return false;
+    if (value === 'true' || value === '1') return true;
+    this.issues.push({ field: name, code: 'invalid', message: `${name} must be true or false` });
+    return false;
+  }
+}
+
+/** The catalogue language for a requested ISO 639-1 code; others read as English. */
+export function catalogueLanguage(code: string | undefined, fallback: CatalogueLanguage): CatalogueLanguage {
+  if (code === undefined) return fallback;
+  const lower = code.toLowerCase();
+  return lower === 'lv' || lower === 'ru' || lower === 'en' ? lower : 'en';
+}
+
+/** Checks the query of `GET /payment_methods/`: the lookup, or every problem by parameter. */
+export function readPaymentMethodsQuery(
+  query: URLSearchParams,
+  defaultLanguage: CatalogueLanguage,
+): { lookup: PaymentMethodsLookup } | { issues: V1Issue[] } {
+  const reader = new QueryReader(query);
+  const brandId = reader.required('brand_id', UUID, 'the brand id, a UUID');
+  const currency = reader.required('currency', CURRENCY, 'an ISO 4217 currency code such as EUR');
+  const country = reader.optional('country', COUNTRY, 'an ISO 3166-1 alpha-2 country code such as lv');
+  const recurring = reader.flag('recurring');
+  const skipCapture = reader.flag('skip_capture');
+  const preauthorization = reader.flag('preauthorization');
+  const language = reader.optional('language', LANGUAGE, 'an ISO 639-1 language code such as lv');
+  if (reader.issues.length > 0) return { issues: reader.issues };
+  return {
+    lookup: {
+      brandId,
+      currency: currency.toUpperCase(),
+      country: country?.toLowerCase(),
+      recurring,
+      skipCapture,
+      preauthorization,
+      language: catalogueLanguage(language, defaultLanguage),
+    },
+  };
+}
+
+/** Checks the query of `GET /payout_methods/`. */
+export function readPayoutMethodsQuery(
+  query: URLSearchParams,
+  defaultLanguage: CatalogueLanguage,
+): { lookup: PayoutMethodsLookup } | { issues: V1Issue[] } {
+  const reader = new QueryReader(query);
+  const brandId = reader.required('brand_id', UUID, 'the brand id, a UUID');
+  const currency = reader.required('currency', CURRENCY, 'an ISO 4217 currency code such as EUR');
+  const language = reader.optional('language', LANGUAGE, 'an ISO 639-1 language code such as lv');
+  if (reader.issues.length > 0) return { issues: reader.issues };
+  return {
+    lookup: {
+      brandId,
+      currency: currency.toUpperCase(),
+      language: catalogueLanguage(language, defaultLanguage),
+    },
+  };
+}
+
+/** Whether `method` can pay in `currency` with what the purchase asks of it. */
+export function methodSupports(
+  method: PaymentMethodEntry,
+  needs: { currency: string; recurring?: boolean; skipCapture?: boolean; preauthorization?: boolean },
+): boolean {
+  return (
+    method.currencies.includes(needs.currency) &&
+    (!needs.recurring || method.recurring) &&
+    (!needs.skipCapture || method.skipCapture) &&
+    (!needs.preauthorization || method.preauthorization)
+  );
+}
+
+/** The answer of `GET /payment_methods/`. */
+export function paymentMethods(lookup: PaymentMethodsLookup): PaymentMethods {
+  const countries: ReadonlyArray<BankCountry | 'any'> =
+    lookup.country === undefined
+      ? [...BANK_COUNTRIES, 'any']
+      : [...BANK_COUNTRIES.filter((country) => country === lookup.country), 'any'];
+  const methods = PAYMENT_METHODS.filter(
+    (method) => countries.includes(method.country) && methodSupports(method, lookup),
+  );
+  const byCountry: Record<string, string[]> = {};
+  const countryNames: Record<string, string> = {};
+  for (const country of countries) {
+    const names = methods.filter((method) => method.country === country).map((method) => method.name);
+    if (names.length === 0) continue;
+    byCountry[country] = names;
+    countryNames[country] = localize(COUNTRY_NAMES[country], lookup.language);
+  }
+  const names: Record<string, string> = {};
+  const logos: Record<string, MethodLogo> = {};
+  for (const method of methods) {
+    names[method.name] = localize(method.displayName, lookup.language);
+    logos[method.name] = logoPath(method.logo);
+  }
+  const groups: PaymentMethodGroup[] = [];
+  for (const group of METHOD_GROUPS) {
+    const members = methods.filter((method) => method.group === group.name);
+    if (members.length === 0) continue;
+    groups.push({
+      name: group.name,
+      // The card choice shows every scheme it takes, as checkout pages do; the others have one badge.
+      logo: group.name === 'card' ? members.map((method) => logoPath(method.logo)) : logoPath(group.name),
+      label: localize(group.label, lookup.language),
+      methods: members.map((method) => method.name),
+    });
+  }
+  return {
+    available_payment_methods: methods.map((method) => method.name),
+    by_country: byCountry,
+    country_names: countryNames,
+    names,
+    logos,
+    card_methods: methods.filter((method) => method.group === 'card').map((method) => method.name),
+    payment_method_groups: groups,
+  };
+}
+
+/** The answer of `GET /payout_methods/`. */
+export function payoutMethods(lookup: PayoutMethodsLookup): PayoutMethods {
+  const methods = PAYOUT_METHODS.filter((method) => method.currencies.includes(lookup.currency));
+  const names: Record<string, string> = {};
+  const logos: Record<string, MethodLogo> = {};
+  for (const method of methods) {
+    names[method.name] = localize(method.displayName, lookup.language);
+    logos[method.name] = logoPath(method.logo);
+  }
+  return {
+    available_payout_methods: methods.map((method) => method.name),
+    names,
+    logos,
+    card_methods: methods.filter((method) => method.card).map((method) => method.name),
+  };
+}

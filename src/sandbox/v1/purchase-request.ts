@@ -1,0 +1,563 @@
+/**
+ * Checks the body of `POST /purchases/` as the v1 document describes it, collecting every problem under the
+ * field it belongs to (the document's 400 shape), and turns a valid body into the Purchase's stored fields.
+ * Members the document does not name are ignored, as the gateway's own list is not complete.
+ */
+import { isIP } from 'node:net';
+import type {
+  PaymentMethodDetails,
+  PisBulkCreditor,
+  PisPurchaseDetails,
+  PurchaseClient,
+  PurchaseDetails,
+  SvcBulkReceiver,
+} from '../../core/v1-types.js';
+import type { V1Issue } from './errors.js';
+import { findPaymentMethod, PAYMENT_METHODS, type PaymentMethodEntry } from './method-catalogue.js';
+import { methodSupports } from './payment-methods.js';
+import {
+  isIban,
+  isWhitelistedCreditor,
+  isWhitelistedIban,
+  normalizeIban,
+  TEST_CREDITORS,
+} from './test-creditors.js';
+
+/** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
+export interface PurchaseDraft {
+  brand_id: string;
+  client: PurchaseClient;
+  client_id: string | null;
+  purchase: PurchaseDetails & { total: number };
+  reference: string | null;
+  success_callback: string | null;
+  success_redirect: string | null;
+  failure_redirect: string | null;
+  cancel_redirect: string | null;
+  skip_capture: boolean;
+  force_recurring: boolean;
+  payment_method_whitelist: string[] | null;
+  due: number | null;
+}
+
+/** What the request is checked against: the key's brand and the merchant's defaults. */
+export interface PurchaseRequestContext {
+  brandId: string;
+  defaultCurrency: string;
+  defaultLanguage: string;
+}
+
+/** The largest amount the sandbox takes, in minor units (a billion in major units). */
+export const MAX_AMOUNT = 100_000_000_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Reads members of JSON objects at named paths, collecting a problem per field. */
+class BodyReader {
+  readonly issues: V1Issue[] = [];
+
+  add(field: string, code: V1Issue['code'], message: string): void {
+    this.issues.push({ field, code, message });
+  }
+
+  /** The member, or undefined when absent or null (null for a required member is a problem). */
+  private member(object: Json, key: string, path: string, required: boolean): unknown {
+    const value = object[key];
+    if (value === undefined || (value === null && !required)) {
+      if (required) this.add(path, 'required', `${path} is required`);
+      return undefined;
+    }
+    if (value === null) {
+      this.add(path, 'null', `${path} may not be null`);
+      return undefined;
+    }
+    return value;
+  }
+
+  string(object: Json, key: string, path: string, required = false): string | undefined {
+    const value = this.member(object, key, path, required);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      this.add(path, 'invalid', `${path} must be a string`);
+      return undefined;
+    }
+    if (value.trim() === '') {
+      if (required) this.add(path, 'blank', `${path} may not be blank`);
+      return undefined;
+    }
+    return value;
+  }
+
+  integer(
+    object: Json,
+    key: string,
+    path: string,
+    limits: { min: number; max: number },
+    required = false,
+  ): number | undefined {
+    const value = this.member(object, key, path, required);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      this.add(path, 'invalid', `${path} must be a whole number`);
+      return undefined;
+    }
+    if (value < limits.min) {
+      this.add(path, 'min_value', `${path} must be at least ${limits.min}`);
+      return undefined;
+    }
+    if (value > limits.max) {
+      this.add(path, 'max_value', `${path} must be at most ${limits.max}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(object: Json, key: string, path: string): boolean | undefined {
+    const value = this.member(object, key, path, false);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') {
+      this.add(path, 'invalid', `${path} must be true or false`);
+      return undefined;
+    }
+    return value;
+  }
+
+  object(object: Json, key: string, path: string, required = false): Json | undefined {
+    const value = this.member(object, key, path, required);
+    if (value === undefined) return undefined;
+    if (!isObject(value)) {
+      this.add(path, 'invalid', `${path} must be an object`);
+      return undefined;
+    }
+    return value;
+  }
+
+  array(object: Json, key: string, path: string, required = false): unknown[] | undefined {
+    const value = this.member(object, key, path, required);
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) {
+      this.add(path, 'invalid', `${path} must be an array`);
+      return undefined;
+    }
+    return value;
+  }
+
+  url(object: Json, key: string, path: string): string | undefined {
+    const value = this.string(object, key, path);
+    if (value === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
+      return undefined;
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A required string inside an array entry or nested object. */
+  requiredString(object: Json, key: string, path: string): string | undefined {
+    return this.string(object, key, path, true);
+  }
+}
+
+/**
+ * Checks a create request.
+ * @returns the draft, or every problem found (never both).
+ */
+export function readCreatePurchase(
+  body: Json,
+  context: PurchaseRequestContext,
+): { draft: PurchaseDraft } | { issues: V1Issue[] } {
+  const reader = new BodyReader();
+
+  const brandId = reader.string(body, 'brand_id', 'brand_id', true);
+  if (brandId !== undefined) {
+    if (!UUID.test(brandId)) reader.add('brand_id', 'invalid', 'brand_id must be a UUID');
+    else if (brandId.toLowerCase() !== context.brandId.toLowerCase()) {
+      reader.add('brand_id', 'invalid', "brand_id is not a brand of the secret key's account");
+    }
+  }
+
+  const client = readClient(reader, body);
+  const clientId = reader.string(body, 'client_id', 'client_id');
+  if (clientId !== undefined && !UUID.test(clientId))
+    reader.add('client_id', 'invalid', 'client_id must be a UUID');
+
+  const reference = reader.string(body, 'reference', 'reference');
+  const successCallback = reader.url(body, 'success_callback', 'success_callback');
+  const successRedirect = reader.url(body, 'success_redirect', 'success_redirect');
+  const failureRedirect = reader.url(body, 'failure_redirect', 'failure_redirect');
+  const cancelRedirect = reader.url(body, 'cancel_redirect', 'cancel_redirect');
+  const skipCapture = reader.boolean(body, 'skip_capture', 'skip_capture') ?? false;
+  const forceRecurring = reader.boolean(body, 'force_recurring', 'force_recurring') ?? false;
+  const due = reader.integer(body, 'due', 'due', { min: 1, max: 99_999_999_999 });
+  const whitelist = readWhitelist(reader, body);
+
+  const details = reader.object(body, 'purchase', 'purchase', true);
+  const purchase = details ? readPurchaseDetails(reader, details, context) : undefined;
+
+  if (purchase) {
+    checkMethodDetails(reader, purchase, client);
+    checkPayable(reader, purchase, whitelist, { skipCapture, forceRecurring });
+  }
+
+  if (reader.issues.length > 0 || !purchase || brandId === undefined) return { issues: reader.issues };
+  return {
+    draft: {
+      brand_id: brandId.toLowerCase(),
+      client,
+      client_id: clientId?.toLowerCase() ?? null,
+      purchase,
+      reference: reference ?? null,
+      success_callback: successCallback ?? null,
+      success_redirect: successRedirect ?? null,
+      failure_redirect: failureRedirect ?? null,
+      cancel_redirect: cancelRedirect ?? null,
+      skip_capture: skipCapture,
+      force_recurring: forceRecurring,
+      payment_method_whitelist: whitelist ?? null,
+      due: due ?? null,
+    },
+  };
+}
+
+function readClient(reader: BodyReader, body: Json): PurchaseClient {
+  const object = reader.object(body, 'client', 'client');
+  if (!object) return {};
+  const client: PurchaseClient = {};
+  const email = reader.string(object, 'email', 'client.email');
+  if (email !== undefined) {
+    if (EMAIL.test(email)) client.email = email;
+    else reader.add('client.email', 'invalid', 'client.email must be an email address');
+  }
+  const fullName = reader.string(object, 'full_name', 'client.full_name');
+  if (fullName !== undefined) client.full_name = fullName;
+  const personalCode = reader.string(object, 'personal_code', 'client.personal_code');
+  if (personalCode !== undefined) client.personal_code = personalCode;
+  return client;
+}
+
+function readWhitelist(reader: BodyReader, body: Json): string[] | undefined {
+  const list = reader.array(body, 'payment_method_whitelist', 'payment_method_whitelist');
+  if (!list) return undefined;
+  const field = 'payment_method_whitelist';
+  if (list.length === 0) {
+    reader.add(field, 'empty', `${field} must name at least one payment method, or be left out`);
+    return undefined;
+  }
+  const names: string[] = [];
+  list.forEach((entry, index) => {
+    if (typeof entry !== 'string') {
+      reader.add(field, 'invalid', `${field}[${index}] must be a string`);
+    } else if (!findPaymentMethod(entry)) {
+      reader.add(
+        field,
+        'invalid',
+        `${JSON.stringify(entry)} is not a payment method; GET /payment_methods/ lists them`,
+      );
+    } else if (!names.includes(entry)) names.push(entry);
+  });
+  return names;
+}
+
+function readPurchaseDetails(
+  reader: BodyReader,
+  details: Json,
+  context: PurchaseRequestContext,
+): (PurchaseDetails & { total: number }) | undefined {
+  const issuesBefore = reader.issues.length;
+  const products = readProducts(reader, details);
+
+  let currency = context.defaultCurrency;
+  const givenCurrency = reader.string(details, 'currency', 'purchase.currency');
+  if (givenCurrency !== undefined) {
+    if (/^[A-Za-z]{3}$/.test(givenCurrency)) currency = givenCurrency.toUpperCase();
+    else reader.add('purchase.currency', 'invalid', 'purchase.currency must be an ISO 4217 code such as EUR');
+  }
+  let language = context.defaultLanguage;
+  const givenLanguage = reader.string(details, 'language', 'purchase.language');
+  if (givenLanguage !== undefined) {
+    if (/^[A-Za-z]{2}$/.test(givenLanguage)) language = givenLanguage.toLowerCase();
+    else reader.add('purchase.language', 'invalid', 'purchase.language must be an ISO 639-1 code such as lv');
+  }
+  const dueStrict = reader.boolean(details, 'due_strict', 'purchase.due_strict') ?? false;
+  const totalOverride = reader.integer(details, 'total_override', 'purchase.total_override', {
+    min: 0,
+    max: MAX_AMOUNT,
+  });
+  const methodDetails = readMethodDetails(reader, details);
+
+  if (reader.issues.length > issuesBefore || !products) return undefined;
+  const sum = products.reduce((total, product) => total + product.price * product.quantity, 0);
+  if (sum > MAX_AMOUNT) {
+    reader.add(
+      'purchase.products',
+      'max_value',
+      `The products add up to ${sum} minor units; the most a purchase takes is ${MAX_AMOUNT}`,
+    );
+    return undefined;
+  }
+  return {
+    products,
+    currency,
+    language,
+    due_strict: dueStrict,
+    total_override: totalOverride ?? null,
+    payment_method_details: methodDetails,
+    total: totalOverride ?? sum,
+  };
+}
+
+function readProducts(reader: BodyReader, details: Json): PurchaseDetails['products'] | undefined {
+  const list = reader.array(details, 'products', 'purchase.products', true);
+  if (!list) return undefined;
+  if (list.length === 0) {
+    reader.add('purchase.products', 'empty', 'purchase.products must list at least one product');
+    return undefined;
+  }
+  const products: PurchaseDetails['products'] = [];
+  list.forEach((entry, index) => {
+    const path = `purchase.products[${index}]`;
+    if (!isObject(entry)) {
+      reader.add(path, 'invalid', `${path} must be an object with name, price and quantity`);
+      return;
+    }
+    const name = reader.requiredString(entry, 'name', `${path}.name`);
+    const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: MAX_AMOUNT }, true);
+    const quantity = reader.integer(entry, 'quantity', `${path}.quantity`, { min: 1, max: 1_000_000 }) ?? 1;
+    if (name !== undefined && price !== undefined) products.push({ name, price, quantity });
+  });
+  return products.length === list.length ? products : undefined;
+}
+
+function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDetails {
+  const base = 'purchase.payment_method_details';
+  const object = reader.object(details, 'payment_method_details', base);
+  if (!object) return {};
+  const result: PaymentMethodDetails = {};
+
+  const bulk = reader.array(object, 'pis_bulk_purchase', `${base}.pis_bulk_purchase`);
+  if (bulk) {
+    const creditors: PisBulkCreditor[] = [];
+    bulk.forEach((entry, index) => {
+      const path = `${base}.pis_bulk_purchase[${index}]`;
+      if (!isObject(entry)) {
+        reader.add(path, 'invalid', `${path} must be an object`);
+        return;
+      }
+      const name = reader.requiredString(entry, 'creditor_name', `${path}.creditor_name`);
+      const iban = readIban(reader, entry, 'creditor_iban', `${path}.creditor_iban`);
+      if (name !== undefined && iban !== undefined)
+        creditors.push({ creditor_name: name, creditor_iban: iban });
+    });
+    result.pis_bulk_purchase = creditors;
+  }
+
+  const variable = reader.object(object, 'pis_purchase', `${base}.pis_purchase`);
+  if (variable) {
+    const path = `${base}.pis_purchase`;
+    const creditor = reader.object(variable, 'creditor', `${path}.creditor`, true);
+    const name = creditor && reader.requiredString(creditor, 'name', `${path}.creditor.name`);
+    const iban = creditor && readIban(reader, creditor, 'iban', `${path}.creditor.iban`);
+    const debtor = reader.object(variable, 'debtor', `${path}.debtor`);
+    const identification = debtor && reader.object(debtor, 'identification', `${path}.debtor.identification`);
+    let debtorDetails: PisPurchaseDetails['debtor'];
+    if (identification) {
+      const idPath = `${path}.debtor.identification`;
+      const type = reader.requiredString(identification, 'type', `${idPath}.type`);
+      const schemeName = reader.requiredString(identification, 'scheme_name', `${idPath}.scheme_name`);
+      if (type !== undefined && type !== 'organisation' && type !== 'private') {
+        reader.add(`${idPath}.type`, 'invalid', `${idPath}.type must be organisation or private`);
+      } else if (type !== undefined && schemeName !== undefined) {
+        debtorDetails = { identification: { type, scheme_name: schemeName } };
+      }
+    } else if (debtor) debtorDetails = {};
+    if (name !== undefined && iban !== undefined) {
+      result.pis_purchase = {
+        creditor: { name, iban },
+        ...(debtorDetails !== undefined && { debtor: debtorDetails }),
+      };
+    }
+  }
+
+  const cardBulk = reader.array(object, 'svc_bulk_purchase', `${base}.svc_bulk_purchase`);
+  if (cardBulk) {
+    const receivers: SvcBulkReceiver[] = [];
+    cardBulk.forEach((entry, index) => {
+      const path = `${base}.svc_bulk_purchase[${index}]`;
+      if (!isObject(entry)) {
+        reader.add(path, 'invalid', `${path} must be an object`);
+        return;
+      }
+      const name = reader.requiredString(entry, 'receiver_name', `${path}.receiver_name`);
+      const iban = readIban(reader, entry, 'receiver_iban', `${path}.receiver_iban`);
+      const personalId = reader.requiredString(entry, 'receiver_personal_id', `${path}.receiver_personal_id`);
+      if (name !== undefined && iban !== undefined && personalId !== undefined) {
+        receivers.push({ receiver_name: name, receiver_iban: iban, receiver_personal_id: personalId });
+      }
+    });
+    result.svc_bulk_purchase = receivers;
+  }
+
+  const ipAddress = reader.string(object, 'ip_address', `${base}.ip_address`);
+  if (ipAddress !== undefined) {
+    if (isIP(ipAddress) === 0)
+      reader.add(`${base}.ip_address`, 'invalid', `${base}.ip_address must be an IP address`);
+    else result.ip_address = ipAddress;
+  }
+  return result;
+}
+
+function readIban(reader: BodyReader, object: Json, key: string, path: string): string | undefined {
+  const value = reader.requiredString(object, key, path);
+  if (value === undefined) return undefined;
+  if (!isIban(value)) {
+    reader.add(path, 'invalid', `${path} is not a valid IBAN`);
+    return undefined;
+  }
+  return normalizeIban(value);
+}
+
+/** The rules of bulk, variable-creditor and card bulk payments, once each part reads on its own. */
+function checkMethodDetails(reader: BodyReader, purchase: PurchaseDetails, client: PurchaseClient): void {
+  const details = purchase.payment_method_details;
+  const base = 'purchase.payment_method_details';
+  const kinds = (['pis_bulk_purchase', 'pis_purchase', 'svc_bulk_purchase'] as const).filter(
+    (kind) => details[kind] !== undefined,
+  );
+  if (kinds.length > 1) {
+    reader.add(base, 'invalid', `${kinds.join(' and ')} cannot be combined; a purchase is paid one way`);
+    return;
+  }
+  const products = purchase.products.length;
+  if (details.pis_bulk_purchase) {
+    const creditors = details.pis_bulk_purchase;
+    if (creditors.length !== products) {
+      reader.add(
+        `${base}.pis_bulk_purchase`,
+        'invalid',
+        `has ${creditors.length} creditors for ${products} products; they pair by position, so the counts must match`,
+      );
+    }
+    for (const creditor of creditors) {
+      if (!isWhitelistedIban(creditor.creditor_iban)) {
+        reader.add(
+          '__all__',
+          'invalid',
+          `The creditor IBAN ${creditor.creditor_iban} is not whitelisted for bulk payments; the sandbox's whitelist: ${TEST_CREDITORS.map((entry) => entry.iban).join(', ')}`,
+        );
+      }
+    }
+  }
+  if (details.pis_purchase) {
+    const { creditor, debtor } = details.pis_purchase;
+    if (!isWhitelistedCreditor(creditor.name, creditor.iban)) {
+      reader.add(
+        'creditor',
+        'invalid',
+        `The creditor ${JSON.stringify(creditor.name)} with IBAN ${creditor.iban} is not whitelisted as a variable creditor; the sandbox's whitelist: ${TEST_CREDITORS.map((entry) => `${entry.name} ${entry.iban}`).join(', ')}`,
+      );
+    }
+    if (debtor?.identification && client.personal_code === undefined) {
+      reader.add(
+        'client.personal_code',
+        'required',
+        'client.personal_code is required with a debtor identification: it is the identification value',
+      );
+    }
+  }
+  if (details.svc_bulk_purchase) {
+    if (details.svc_bulk_purchase.length !== products) {
+      reader.add(
+        `${base}.svc_bulk_purchase`,
+        'invalid',
+        `has ${details.svc_bulk_purchase.length} receivers for ${products} products; they pair by position, so the counts must match`,
+      );
+    }
+    if (client.full_name === undefined) {
+      reader.add('client.full_name', 'required', 'client.full_name is required for a card bulk payment');
+    }
+    if (client.personal_code === undefined) {
+      reader.add(
+        'client.personal_code',
+        'required',
+        'client.personal_code is required for a card bulk payment',
+      );
+    }
+    if (purchase.total_override === null) {
+      reader.add(
+        'purchase.total_override',
+        'required',
+        'purchase.total_override is required for a card bulk payment: set it to the amount due',
+      );
+    }
+  }
+}
+
+/** The methods a purchase may be paid with: whitelist (or all), then what the payment kind allows. */
+export function payableMethods(
+  purchase: Pick<PurchaseDetails, 'currency' | 'payment_method_details'>,
+  whitelist: readonly string[] | null | undefined,
+  needs: { skipCapture: boolean; forceRecurring: boolean },
+): PaymentMethodEntry[] {
+  const details = purchase.payment_method_details;
+  const group =
+    details.pis_bulk_purchase || details.pis_purchase
+      ? 'bank'
+      : details.svc_bulk_purchase
+        ? 'card'
+        : undefined;
+  return PAYMENT_METHODS.filter(
+    (method) =>
+      (!whitelist || whitelist.includes(method.name)) &&
+      (group === undefined || method.group === group) &&
+      methodSupports(method, {
+        currency: purchase.currency,
+        skipCapture: needs.skipCapture,
+        recurring: needs.forceRecurring,
+      }),
+  );
+}
+
+/** Refuses a purchase that no method could pay, naming why. */
+function checkPayable(
+  reader: BodyReader,
+  purchase: PurchaseDetails,
+  whitelist: string[] | undefined,
+  needs: { skipCapture: boolean; forceRecurring: boolean },
+): void {
+  if (payableMethods(purchase, whitelist, needs).length > 0) return;
+  if (!PAYMENT_METHODS.some((method) => method.currencies.includes(purchase.currency))) {
+    const currencies = [...new Set(PAYMENT_METHODS.flatMap((method) => method.currencies))];
+    reader.add(
+      'purchase.currency',
+      'invalid',
+      `No payment method takes ${purchase.currency}; the sandbox's methods take ${currencies.join(', ')}`,
+    );
+    return;
+  }
+  const wants = [
+    `${purchase.currency}`,
+    needs.skipCapture && 'skip_capture',
+    needs.forceRecurring && 'force_recurring',
+    purchase.payment_method_details.pis_bulk_purchase && 'a bulk bank payment (bank methods only)',
+    purchase.payment_method_details.pis_purchase && 'a variable creditor (bank methods only)',
+    purchase.payment_method_details.svc_bulk_purchase && 'a card bulk payment (card methods only)',
+  ].filter(Boolean);
+  reader.add(
+    whitelist ? 'payment_method_whitelist' : '__all__',
+    'invalid',
+    `No ${whitelist ? 'listed ' : ''}payment method can pay this purchase: ${wants.join(', ')}`,
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * v1 Purchases in the sandbox store: created from a checked request, read back, cancelled. Each is kept as
+ * the Purchase's wire fields (without `checkout_url`, which depends on the host the caller reached the sandbox
+ * under) plus the merchant it belongs to; one merchant never sees another's purchases.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Purchase, PurchaseStatus } from '../../core/v1-types.js';
+import type { Collection, Store } from '../store.js';
+import { V1HttpError } from './errors.js';
+import type { PurchaseDraft } from './purchase-request.js';
+
+/** A confirmation the hosted page waits for: the 3-D Secure test challenge, or the test bank's or wallet's. */
+export interface CheckoutStep {
+  id: string;
+  kind: 'three_ds' | 'bank' | 'wallet';
+  /** The payment method being confirmed. */
+  method: string;
+}
+
+/** A Purchase as stored. */
+export interface PurchaseRecord {
+  merchantId: string;
+  purchase: Omit<Purchase, 'checkout_url'>;
+  /** The confirmation the hosted page waits for, if any. */
+  step?: CheckoutStep | null;
+}
+
+/** Statuses in which the customer can still pay. */
+export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'error']);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The path of the hosted checkout page of a purchase. */
+export function checkoutPath(purchaseId: string): string {
+  return `/checkout/${purchaseId}/`;
+}
+
+export class V1Purchases {
+  private readonly records: Collection<PurchaseRecord>;
+
+  constructor(
+    store: Store,
+    private readonly now: () => Date,
+  ) {
+    this.records = store.collection<PurchaseRecord>('v1-purchases');
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+
+  create(merchantId: string, draft: PurchaseDraft): PurchaseRecord {
+    const now = this.seconds();
+    const record: PurchaseRecord = {
+      merchantId,
+      purchase: {
+        id: randomUUID(),
+        ...draft,
+        status: 'created',
+        is_recurring_token: false,
+        marked_as_paid: false,
+        refundable_amount: 0,
+        refund_availability: 'none',
+        transaction_data: { attempts: [] },
+        created_on: now,
+        updated_on: now,
+      },
+    };
+    this.records.put(record.purchase.id, record);
+    return record;
+  }
+
+  /**
+   * The merchant's purchase `id`, with its status as of now.
+   * @throws V1HttpError 404 when there is none (or it is another merchant's).
+   */
+  get(merchantId: string, id: string): PurchaseRecord {
+    const record = this.find(id);
+    if (!record || record.merchantId !== merchantId) {
+      throw V1HttpError.nonField(404, 'not_found', `No purchase ${id}`);
+    }
+    return record;
+  }
+
+  /** Any merchant's purchase `id` (the hosted page's view), with its status as of now. */
+  find(id: string): PurchaseRecord | undefined {
+    const record = UUID.test(id) ? this.records.get(id.toLowerCase()) : undefined;
+    return record && this.current(record);
+  }
+
+  /**
+   * Makes a payable purchase unpayable for good. Cancelling one that is already cancelled or expired changes
+   * nothing, since it cannot be paid either way; one that was paid or reserved cannot be cancelled.
+   * @throws V1HttpError 400 `purchase_cancel_error` when the purchase is past paying.
+   */
+  cancel(merchantId: string, id: string): PurchaseRecord {
+    const record = this.get(merchantId, id);
+    const status = record.purchase.status;
+    if (status === 'cancelled' || status === 'expired') return record;
+    if (!PAYABLE.has(status)) {
+      throw V1HttpError.nonField(
+        400,
+        'purchase_cancel_error',
+        `The purchase is ${status}; only a purchase that can still be paid can be cancelled`,
+      );
+    }
+    return this.save({
+      ...record,
+      purchase: { ...record.purchase, status: 'cancelled', updated_on: this.seconds() },
+    });
+  }
+
+  /** Stores a changed record (inside the caller's transaction, when there is one). */
+  save(record: PurchaseRecord): PurchaseRecord {
+    this.records.put(record.purchase.id, record);
+    return record;
+  }
+
+  /** Now, in the Unix seconds of the wire's timestamps. */
+  nowSeconds(): number {
+    return this.seconds();
+  }
+
+  /** Expires a payable purchase whose strict due time has passed, the first time anyone looks at it. */
+  private current(record: PurchaseRecord): PurchaseRecord {
+    const { purchase } = record;
+    const due = purchase.due;
+    if (
+      PAYABLE.has(purchase.status) &&
+      purchase.purchase.due_strict &&
+      due !== null &&
+      this.seconds() > due
+    ) {
+      return this.save({ ...record, purchase: { ...purchase, status: 'expired', updated_on: due } });
+    }
+    return record;
+  }
+}
+
+/** The Purchase as the API answers it, with the checkout URL on the host the caller used. */
+export function purchaseView(record: PurchaseRecord, baseUrl: string): Purchase {
+  return { ...record.purchase, checkout_url: `${baseUrl}${checkoutPath(record.purchase.id)}` };
+}

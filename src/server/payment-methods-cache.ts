@@ -1,0 +1,437 @@
+/**
+ * The cached `GET /payment_methods/` lookup. The gateway rate-limits it and asks merchants to call it at most
+ * once a minute, yet every checkout page wants the list: this cache makes at most one upstream call per
+ * distinct query per minute however many requests arrive at once, and on a fleet of servers sharing a store.
+ *
+ * How: concurrent callers in one process share one flight; a flight reads the store and serves a fresh entry;
+ * otherwise it claims the query's refresh in the store (atomic, with a lease), and only the claimant calls
+ * the gateway while the others poll the store for the value it writes. When the gateway fails, the last good
+ * value is served marked stale, and no new call is made before the failure back-off has passed.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SvcError } from '../core/errors.js';
+import type { PaymentMethods, PaymentMethodsQuery } from '../core/v1-types.js';
+import { type CacheStore, MemoryCacheStore } from './cache-store.js';
+
+export type { PaymentMethods, PaymentMethodsQuery };
+
+/**
+ * Calls the gateway: the v1 client's payment-methods lookup, or any fetch the merchant writes. `signal` aborts
+ * when the refresh lease runs out; the cache stops waiting then whether or not the call heeds it.
+ */
+export type FetchPaymentMethods = (
+  query: PaymentMethodsQuery,
+  options: { signal: AbortSignal },
+) => Promise<PaymentMethods>;
+
+/** Why a refresh failed, as recorded in the store so that every server sharing it can tell. */
+export interface RefreshFailure {
+  /** When the failed upstream call was made (the cache's clock, milliseconds). */
+  at: number;
+  /** The upstream error's message. */
+  message: string;
+}
+
+interface LookupBase {
+  methods: PaymentMethods;
+  /** When the upstream call that produced `methods` was made (the cache's clock, milliseconds). */
+  fetchedAt: number;
+  /** How old `methods` is, in milliseconds. */
+  ageMs: number;
+  /** How long this answer stays as it is, in milliseconds: no refresh is tried before then. */
+  refreshInMs: number;
+}
+
+/**
+ * A lookup's answer. `stale: false` is at most `ttlMs` old. `stale: true` is older and is served because the
+ * refresh failed (or another server's refresh did not finish in time); `failure` says why.
+ */
+export type PaymentMethodsLookup =
+  | (LookupBase & { stale: false })
+  | (LookupBase & { stale: true; failure: RefreshFailure });
+
+/** Why a lookup had nothing to answer. */
+export type PaymentMethodsCacheErrorCode =
+  /** The gateway call failed (now, or within the back-off of an earlier failure) and nothing was cached. */
+  | 'upstream_failed'
+  /** Another server held the refresh longer than `waitTimeoutMs` and nothing was cached. */
+  | 'refresh_timeout'
+  /** The store could not be read or written; `cause` holds its error. */
+  | 'store_failed';
+
+/** A lookup that had nothing to answer, not even a stale value. */
+export class PaymentMethodsCacheError extends SvcError<PaymentMethodsCacheErrorCode> {
+  /** How long until a new attempt may succeed, in milliseconds. */
+  readonly retryInMs: number;
+
+  constructor(
+    code: PaymentMethodsCacheErrorCode,
+    message: string,
+    retryInMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+    this.retryInMs = retryInMs;
+  }
+}
+
+/** Options of {@link PaymentMethodsCache}. */
+export interface PaymentMethodsCacheOptions {
+  /** The upstream call, made at most once per distinct query per `ttlMs`. */
+  fetchPaymentMethods: FetchPaymentMethods;
+  /**
+   * Where entries live; a {@link MemoryCacheStore} of this process when left out. Give every server of a
+   * fleet the same shared store (see `createRedisCacheStore`) for one upstream call per query for them all.
+   */
+  store?: CacheStore;
+  /** How long an answer is fresh, in milliseconds; 60 000 (the gateway's once a minute) when left out. */
+  ttlMs?: number;
+  /** How long an answer is kept to be served stale when refreshes fail; 24 hours when left out. */
+  staleTtlMs?: number;
+  /**
+   * After a failed upstream call, how long to wait before the next one, in milliseconds; `ttlMs` when left
+   * out, so that failures too count against the gateway's once a minute.
+   */
+  retryAfterFailureMs?: number;
+  /**
+   * How long a claimed refresh is held at most, in milliseconds; 30 000 when left out. It bounds the upstream
+   * call too: one still running when the lease lapses is aborted and counts as failed, since another server
+   * may call the gateway from then on.
+   */
+  refreshLeaseMs?: number;
+  /** How long a caller waits for another server's refresh before giving up, in milliseconds; 10 000. */
+  waitTimeoutMs?: number;
+  /** How often a waiting caller looks at the store, in milliseconds; 25 when left out. */
+  pollIntervalMs?: number;
+  /**
+   * Put before every key in the store; `svc-checkout:payment-methods:` when left out. Use one prefix per
+   * secret key (test and live keys answer differently) when they share a store.
+   */
+  keyPrefix?: string;
+  /** The clock that decides freshness, in milliseconds; `Date.now` when left out. */
+  now?: () => number;
+  /**
+   * Told of every failed upstream call, once, on the server that made it; logs with `console.warn` when left
+   * out, so a failing gateway behind stale answers is not silent.
+   */
+  onRefreshError?: (error: unknown, query: PaymentMethodsQuery) => void;
+}
+
+/** The query with codes in their ISO case and `false` filters left out (the gateway reads them as absent). */
+export function normalizePaymentMethodsQuery(query: PaymentMethodsQuery): PaymentMethodsQuery {
+  const normalized: PaymentMethodsQuery = {
+    brand_id: query.brand_id,
+    currency: query.currency.toUpperCase(),
+  };
+  if (query.country !== undefined) normalized.country = query.country.toUpperCase();
+  if (query.language !== undefined) normalized.language = query.language.toLowerCase();
+  if (query.recurring === true) normalized.recurring = true;
+  if (query.skip_capture === true) normalized.skip_capture = true;
+  if (query.preauthorization === true) normalized.preauthorization = true;
+  return normalized;
+}
+
+/** The query as text with its parameters sorted by name: the same text for every equal query. */
+export function paymentMethodsQueryKey(query: PaymentMethodsQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(normalizePaymentMethodsQuery(query)))
+    params.append(name, String(value));
+  params.sort();
+  return params.toString();
+}
+
+/** What the store holds per query: the last good answer, the last failure, or both. */
+type Entry =
+  | { methods: PaymentMethods; fetchedAt: number; failure?: RefreshFailure }
+  | { methods?: undefined; fetchedAt?: undefined; failure: RefreshFailure };
+
+const ENTRY_FORMAT = 1;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readFailure(value: unknown): RefreshFailure | undefined {
+  if (!isRecord(value) || typeof value['at'] !== 'number' || typeof value['message'] !== 'string') return;
+  return { at: value['at'], message: value['message'] };
+}
+
+/** The stored entry, or undefined when there is none or it is not one this version wrote. */
+function parseEntry(text: string | undefined): Entry | undefined {
+  if (text === undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(raw) || raw['format'] !== ENTRY_FORMAT) return undefined;
+  const failure = readFailure(raw['failure']);
+  if (isRecord(raw['methods']) && typeof raw['fetchedAt'] === 'number') {
+    const methods = raw['methods'] as unknown as PaymentMethods;
+    return failure
+      ? { methods, fetchedAt: raw['fetchedAt'], failure }
+      : { methods, fetchedAt: raw['fetchedAt'] };
+  }
+  return failure ? { failure } : undefined;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What a flight does with what it read from the store. */
+type Decision =
+  | { action: 'serve'; lookup: PaymentMethodsLookup }
+  | { action: 'fail'; error: PaymentMethodsCacheError }
+  | { action: 'refresh' };
+
+/**
+ * The payment-methods lookup behind a cache. Safe to share across every request of a process; make one per
+ * upstream (secret key).
+ *
+ * @example
+ * ```ts
+ * const cache = new PaymentMethodsCache({ fetchPaymentMethods: (query) => v1.paymentMethods(query) });
+ * const answer = await cache.get({ brand_id: brandId, currency: 'EUR', country: 'LV' });
+ * if (answer.stale) console.warn('gateway failing since', new Date(answer.failure.at));
+ * ```
+ */
+export class PaymentMethodsCache {
+  readonly #fetch: FetchPaymentMethods;
+  readonly #store: CacheStore;
+  readonly #ttlMs: number;
+  readonly #staleTtlMs: number;
+  readonly #retryAfterFailureMs: number;
+  readonly #refreshLeaseMs: number;
+  readonly #waitTimeoutMs: number;
+  readonly #pollIntervalMs: number;
+  readonly #keyPrefix: string;
+  readonly #now: () => number;
+  readonly #onRefreshError: (error: unknown, query: PaymentMethodsQuery) => void;
+  /** The flight per store key in this process, shared by every caller that arrives while it runs. */
+  readonly #flights = new Map<string, Promise<PaymentMethodsLookup>>();
+
+  /** @throws RangeError when a duration is not a positive number of milliseconds. */
+  constructor(options: PaymentMethodsCacheOptions) {
+    const duration = (name: string, value: number | undefined, fallback: number): number => {
+      const ms = value ?? fallback;
+      if (!Number.isFinite(ms) || ms <= 0) {
+        throw new RangeError(`${name} must be a positive number of milliseconds, not ${ms}`);
+      }
+      return ms;
+    };
+    this.#fetch = options.fetchPaymentMethods;
+    this.#store = options.store ?? new MemoryCacheStore();
+    this.#ttlMs = duration('ttlMs', options.ttlMs, 60_000);
+    this.#staleTtlMs = Math.max(this.#ttlMs, duration('staleTtlMs', options.staleTtlMs, 86_400_000));
+    this.#retryAfterFailureMs = duration('retryAfterFailureMs', options.retryAfterFailureMs, this.#ttlMs);
+    this.#refreshLeaseMs = duration('refreshLeaseMs', options.refreshLeaseMs, 30_000);
+    this.#waitTimeoutMs = duration('waitTimeoutMs', options.waitTimeoutMs, 10_000);
+    this.#pollIntervalMs = duration('pollIntervalMs', options.pollIntervalMs, 25);
+    this.#keyPrefix = options.keyPrefix ?? 'svc-checkout:payment-methods:';
+    this.#now = options.now ?? Date.now;
+    this.#onRefreshError =
+      options.onRefreshError ??
+      ((error, query) =>
+        console.warn(
+          `svc-checkout: payment methods lookup failed for ${paymentMethodsQueryKey(query)}:`,
+          errorMessage(error),
+        ));
+  }
+
+  /**
+   * The payment methods for `query`, from the cache while fresh, else from one upstream call shared by every
+   * concurrent caller (on every server sharing the store).
+   * @throws PaymentMethodsCacheError when there is nothing to answer, not even a stale value.
+   */
+  get(query: PaymentMethodsQuery): Promise<PaymentMethodsLookup> {
+    const normalized = normalizePaymentMethodsQuery(query);
+    const key = this.#keyPrefix + paymentMethodsQueryKey(normalized);
+    const running = this.#flights.get(key);
+    if (running !== undefined) return running;
+    const flight = this.#fly(key, normalized).finally(() => this.#flights.delete(key));
+    this.#flights.set(key, flight);
+    return flight;
+  }
+
+  async #fly(key: string, query: PaymentMethodsQuery): Promise<PaymentMethodsLookup> {
+    const claimKey = `${key}:refresh`;
+    const token = randomUUID();
+    // Waiting is measured on the real clock: an injected clock decides freshness, not how long we poll.
+    const deadline = performance.now() + this.#waitTimeoutMs;
+    for (;;) {
+      const entry = await this.#read(key);
+      const decision = this.#decide(entry);
+      if (decision.action === 'serve') return decision.lookup;
+      if (decision.action === 'fail') throw decision.error;
+      const claimedAt = performance.now();
+      if (await this.#storeCall(() => this.#store.claim(claimKey, token, this.#refreshLeaseMs))) {
+        try {
+          // Another server may have refreshed between our read and our claim: read again before calling.
+          const current = await this.#read(key);
+          const again = this.#decide(current);
+          if (again.action === 'serve') return again.lookup;
+          if (again.action === 'fail') throw again.error;
+          return await this.#refresh(key, query, current, claimedAt + this.#refreshLeaseMs);
+        } finally {
+          // A release that fails leaves the claim to lapse with its lease; the answer is still good.
+          await this.#store.release(claimKey, token).catch(() => undefined);
+        }
+      }
+      if (performance.now() >= deadline) return this.#gaveUpWaiting(entry);
+      await sleep(this.#pollIntervalMs);
+    }
+  }
+
+  #decide(entry: Entry | undefined): Decision {
+    if (entry === undefined) return { action: 'refresh' };
+    const now = this.#now();
+    if (entry.methods !== undefined && now - entry.fetchedAt < this.#ttlMs) {
+      const { methods, fetchedAt } = entry;
+      return {
+        action: 'serve',
+        lookup: {
+          stale: false,
+          methods,
+          fetchedAt,
+          // A server whose clock runs ahead may have written it "in the future": never report less than 0.
+          ageMs: Math.max(0, now - fetchedAt),
+          refreshInMs: Math.min(this.#ttlMs, fetchedAt + this.#ttlMs - now),
+        },
+      };
+    }
+    const failure = entry.failure;
+    if (failure === undefined || now - failure.at >= this.#retryAfterFailureMs) return { action: 'refresh' };
+    const retryAt = failure.at + this.#retryAfterFailureMs;
+    if (entry.methods !== undefined) {
+      return { action: 'serve', lookup: this.#stale(entry.methods, entry.fetchedAt, failure, retryAt) };
+    }
+    return {
+      action: 'fail',
+      error: new PaymentMethodsCacheError(
+        'upstream_failed',
+        `The gateway's payment methods lookup failed and nothing is cached: ${failure.message}`,
+        retryAt - now,
+      ),
+    };
+  }
+
+  #stale(
+    methods: PaymentMethods,
+    fetchedAt: number,
+    failure: RefreshFailure,
+    retryAt: number,
+  ): PaymentMethodsLookup {
+    const now = this.#now();
+    return {
+      stale: true,
+      methods,
+      fetchedAt,
+      ageMs: Math.max(0, now - fetchedAt),
+      refreshInMs: Math.max(0, retryAt - now),
+      failure,
+    };
+  }
+
+  async #refresh(
+    key: string,
+    query: PaymentMethodsQuery,
+    previous: Entry | undefined,
+    leaseEnd: number,
+  ): Promise<PaymentMethodsLookup> {
+    const calledAt = this.#now();
+    let methods: PaymentMethods;
+    try {
+      methods = await this.#callUpstream(query, leaseEnd);
+      if (!isRecord(methods))
+        throw new TypeError(`The upstream lookup resolved ${typeof methods}, not an object`);
+    } catch (error) {
+      this.#onRefreshError(error, query);
+      const failure: RefreshFailure = { at: calledAt, message: errorMessage(error) };
+      const retryAt = calledAt + this.#retryAfterFailureMs;
+      if (previous?.methods !== undefined) {
+        const keepFor = previous.fetchedAt + this.#staleTtlMs - calledAt;
+        await this.#write(key, { ...previous, failure }, Math.max(keepFor, this.#retryAfterFailureMs));
+        return this.#stale(previous.methods, previous.fetchedAt, failure, retryAt);
+      }
+      await this.#write(key, { failure }, this.#retryAfterFailureMs);
+      throw new PaymentMethodsCacheError(
+        'upstream_failed',
+        `The gateway's payment methods lookup failed and nothing is cached: ${failure.message}`,
+        Math.max(0, retryAt - this.#now()),
+        { cause: error },
+      );
+    }
+    // Freshness counts from the call, so calls for one query start at least ttlMs apart.
+    await this.#write(key, { methods, fetchedAt: calledAt }, this.#staleTtlMs);
+    const now = this.#now();
+    return {
+      stale: false,
+      methods,
+      fetchedAt: calledAt,
+      ageMs: now - calledAt,
+      refreshInMs: Math.max(0, calledAt + this.#ttlMs - now),
+    };
+  }
+
+  /** The upstream call, abandoned (and its signal aborted) when the lease ends at `leaseEnd` (performance time). */
+  async #callUpstream(query: PaymentMethodsQuery, leaseEnd: number): Promise<PaymentMethods> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const leaseOver = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const error = new Error(
+            `The upstream lookup did not answer within the ${this.#refreshLeaseMs} ms lease`,
+          );
+          controller.abort(error);
+          reject(error);
+        },
+        Math.max(1, leaseEnd - performance.now()),
+      );
+    });
+    try {
+      return await Promise.race([this.#fetch(query, { signal: controller.signal }), leaseOver]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #gaveUpWaiting(entry: Entry | undefined): PaymentMethodsLookup {
+    const now = this.#now();
+    const message = `Another server's refresh did not finish within ${this.#waitTimeoutMs} ms`;
+    if (entry?.methods !== undefined) {
+      return this.#stale(entry.methods, entry.fetchedAt, { at: now, message }, now);
+    }
+    throw new PaymentMethodsCacheError('refresh_timeout', message, this.#pollIntervalMs);
+  }
+
+  async #read(key: string): Promise<Entry | undefined> {
+    const entry = parseEntry(await this.#storeCall(() => this.#store.get(key)));
+    // The store's own expiry runs on its clock; past staleTtlMs on ours an answer is too old to serve.
+    if (entry?.methods !== undefined && this.#now() - entry.fetchedAt >= this.#staleTtlMs) {
+      return entry.failure ? { failure: entry.failure } : undefined;
+    }
+    return entry;
+  }
+
+  async #write(key: string, entry: Entry, ttlMs: number): Promise<void> {
+    const text = JSON.stringify({ format: ENTRY_FORMAT, ...entry });
+    await this.#storeCall(() => this.#store.set(key, text, ttlMs));
+  }
+
+  async #storeCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw new PaymentMethodsCacheError(
+        'store_failed',
+        `The payment methods cache store failed: ${errorMessage(error)}`,
+        0,
+        { cause: error },
+      );
+    }
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The merchant's payment-methods endpoint, which `<svc-checkout>` in v1 mode calls: it passes the documented
+ * filters of `GET /payment_methods/` through a {@link PaymentMethodsCache}, adding the brand from the server's
+ * configuration. The secret key stays in the cache's upstream call; nothing in the request can choose either.
+ */
+import type { FetchHandler, HandlerOptions } from './handlers.js';
+import {
+  type PaymentMethodsCache,
+  PaymentMethodsCacheError,
+  type PaymentMethodsLookup,
+  type PaymentMethodsQuery,
+} from './payment-methods-cache.js';
+
+/** The query parameters the endpoint takes: the document's, less `brand_id`, which the server sets. */
+export const PAYMENT_METHODS_PARAMETERS = [
+  'currency',
+  'country',
+  'recurring',
+  'skip_capture',
+  'preauthorization',
+  'language',
+] as const;
+
+/** One of {@link PAYMENT_METHODS_PARAMETERS}. */
+export type PaymentMethodsParameter = (typeof PAYMENT_METHODS_PARAMETERS)[number];
+
+/** What {@link createPaymentMethodsHandler} needs. */
+export interface PaymentMethodsHandlerOptions extends Pick<HandlerOptions, 'onError'> {
+  /** The brand id from the merchant account's Developers section, sent as `brand_id`. */
+  brandId: string;
+  /** The cache whose upstream call carries the secret key. */
+  cache: PaymentMethodsCache;
+  /** Used when a request names no `currency` (the gateway requires one); a request without one is 400 otherwise. */
+  defaultCurrency?: string;
+  /**
+   * The currencies, countries and languages the shop offers; others are answered 400. Each distinct query
+   * costs one gateway call a minute, so naming them keeps a stream of made-up queries from using up the
+   * gateway's rate limit. Any well-formed code is taken when left out.
+   */
+  currencies?: readonly string[];
+  countries?: readonly string[];
+  languages?: readonly string[];
+}
+
+/** A query parameter the endpoint refused. */
+class ParameterError extends Error {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CODE_FORMS = {
+  currency: { pattern: /^[A-Za-z]{3}$/, form: 'an ISO 4217 code such as EUR' },
+  country: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 3166-1 alpha-2 code such as LV' },
+  language: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 639-1 code such as lv' },
+} as const;
+
+function readCode(
+  name: keyof typeof CODE_FORMS,
+  value: string,
+  allowed: readonly string[] | undefined,
+): string {
+  const { pattern, form } = CODE_FORMS[name];
+  if (!pattern.test(value))
+    throw new ParameterError(name, `${name} must be ${form}, not ${JSON.stringify(value)}`);
+  const code = name === 'language' ? value.toLowerCase() : value.toUpperCase();
+  if (allowed !== undefined && !allowed.some((entry) => entry.toUpperCase() === code.toUpperCase())) {
+    throw new ParameterError(name, `${name} ${code} is not offered here; use one of ${allowed.join(', ')}`);
+  }
+  return code;
+}
+
+function readFlag(name: string, value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ParameterError(name, `${name} must be true or false, not ${JSON.stringify(value)}`);
+}
+
+/**
+ * The gateway query for a request's search parameters.
+ * @throws ParameterError naming the first parameter that is unknown, repeated or malformed.
+ */
+function readQuery(params: URLSearchParams, options: PaymentMethodsHandlerOptions): PaymentMethodsQuery {
+  const seen = new Set<string>();
+  for (const name of params.keys()) {
+    if (name === 'brand_id') {
+      throw new ParameterError(name, 'brand_id is set by the server; leave it out of the request');
+    }
+    if (!(PAYMENT_METHODS_PARAMETERS as readonly string[]).includes(name)) {
+      throw new ParameterError(
+        name,
+        `${JSON.stringify(name)} is not a payment methods parameter; use ${PAYMENT_METHODS_PARAMETERS.join(', ')}`,
+      );
+    }
+    if (seen.has(name)) throw new ParameterError(name, `${name} is given more than once`);
+    seen.add(name);
+  }
+  const currency = params.get('currency') ?? options.defaultCurrency;
+  if (currency === undefined)
+    throw new ParameterError('currency', 'currency is required, such as currency=EUR');
+  const query: PaymentMethodsQuery = {
+    brand_id: options.brandId,
+    currency: readCode('currency', currency, options.currencies),
+  };
+  const country = params.get('country');
+  if (country !== null) query.country = readCode('country', country, options.countries);
+  const language = params.get('language');
+  if (language !== null) query.language = readCode('language', language, options.languages);
+  for (const flag of ['recurring', 'skip_capture', 'preauthorization'] as const) {
+    const value = params.get(flag);
+    if (value !== null) query[flag] = readFlag(flag, value);
+  }
+  return query;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+function seconds(ms: number): string {
+  return String(Math.max(0, Math.ceil(ms / 1000)));
+}
+
+/** The gateway's answer, cacheable by the browser (and shared caches) until the cache itself would refresh. */
+function answer(lookup: PaymentMethodsLookup): Response {
+  return json(200, lookup.methods, {
+    'cache-control': `public, max-age=${seconds(lookup.refreshInMs)}`,
+    age: String(Math.max(0, Math.floor(lookup.ageMs / 1000))),
+    'x-svc-cache': lookup.stale ? 'stale' : 'fresh',
+  });
+}
+
+/**
+ * The payment-methods endpoint for `<svc-checkout>` in v1 mode. GET with the documented filters
+ * (`currency`, `country`, `recurring`, `skip_capture`, `preauthorization`, `language`) answers the gateway's
+ * payment methods JSON with `Cache-Control: public, max-age=<seconds until the next refresh>`, `Age`, and
+ * `X-Svc-Cache: fresh` or `stale` (the gateway failed and the last good answer is served).
+ * Errors: 400 `{error: 'invalid_parameter', parameter, message}`; 405 for other methods; 502
+ * `{error: 'gateway_unavailable'}` or 503 `{error: 'gateway_busy'}` with `Retry-After` when nothing is cached;
+ * 500 when the cache's store fails (reported to `onError`).
+ *
+ * @example
+ * ```ts
+ * const cache = new PaymentMethodsCache({ fetchPaymentMethods: (query) => v1.paymentMethods(query) });
+ * app.get('/api/payment-methods', toNodeHandler(createPaymentMethodsHandler({ brandId, cache })));
+ * ```
+ */
+export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOptions): FetchHandler {
+  if (options.brandId === '') throw new TypeError('createPaymentMethodsHandler needs the brandId');
+  if (options.defaultCurrency !== undefined) {
+    try {
+      readCode('currency', options.defaultCurrency, options.currencies);
+    } catch (error) {
+      throw new TypeError(`defaultCurrency: ${(error as Error).message}`);
+    }
+  }
+  return async (request) => {
+    if (request.method !== 'GET') {
+      return json(
+        405,
+        { error: 'method_not_allowed', message: 'Use GET' },
+        { allow: 'GET', 'cache-control': 'no-store' },
+      );
+    }
+    let query: PaymentMethodsQuery;
+    try {
+      query = readQuery(new URL(request.url).searchParams, options);
+    } catch (error) {
+      if (!(error instanceof ParameterError)) throw error;
+      return json(
+        400,
+        { error: 'invalid_parameter', parameter: error.parameter, message: error.message },
+        { 'cache-control': 'no-store' },
+      );
+    }
+    try {
+      return answer(await options.cache.get(query));
+    } catch (error) {
+      if (!(error instanceof PaymentMethodsCacheError) || error.code === 'store_failed') {
+        (options.onError ?? ((cause: unknown) => console.error('svc-checkout payment methods:', cause)))(
+          error,
+        );
+        return json(
+          500,
+          { error: 'server_error', message: 'The payment methods lookup failed; see the server log' },
+          { 'cache-control': 'no-store' },
+        );
+      }
+      // The upstream error's own text goes to onRefreshError (the server log), not to the browser.
+      const busy = error.code === 'refresh_timeout';
+      return json(
+        busy ? 503 : 502,
+        busy
+          ? { error: 'gateway_busy', message: 'The payment methods are being fetched; try again shortly' }
+          : {
+              error: 'gateway_unavailable',
+              message: 'The gateway cannot list payment methods now; try again later',
+            },
+        { 'cache-control': 'no-store', 'retry-after': seconds(error.retryInMs) },
+      );
+    }
+  };
+}

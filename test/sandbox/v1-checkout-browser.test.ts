@@ -1,0 +1,197 @@
+/**
+ * The hosted checkout page in real Chromium: every state passes axe, a customer pays by keyboard alone with a
+ * card and with a preselected bank, and the redirect to the merchant passes the page's own
+ * Content-Security-Policy (a form's redirect counts as its action).
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { FakeMerchant } from './support.js';
+import { purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+describe('sandbox v1 hosted checkout page in Chromium', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let browser: Browser;
+  let axeSource: string;
+  const cspViolations: string[] = [];
+
+  before(async () => {
+    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    merchant = await FakeMerchant.start();
+    merchant.respond('/ok', () => ({
+      status: 200,
+      body: '<!doctype html><title>Thanks</title>',
+      headers: { 'content-type': 'text/html' },
+    }));
+    sandbox = await startV1Sandbox(merchant);
+    browser = await chromium.launch({
+      executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await sandbox?.close();
+    await merchant?.close();
+  });
+
+  async function createPurchase(overrides: Record<string, unknown> = {}) {
+    const created = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        reference: 'A-1001',
+        success_redirect: `${merchant.url}/ok`,
+        cancel_redirect: `${merchant.url}/cart`,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' },
+        ...overrides,
+      }),
+    });
+    assert.equal(created.status, 201);
+    return created.body as { id: string; checkout_url: string };
+  }
+
+  async function open(url: string): Promise<Page> {
+    const page = await browser.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    await page.goto(url);
+    return page;
+  }
+
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate<AxeViolation[]>(
+      'axe.run(document).then((result) => result.violations)',
+    );
+    return violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`,
+    );
+  }
+
+  /** Presses Tab until the element with `id` has focus, as a keyboard user would. */
+  async function tabTo(page: Page, id: string): Promise<void> {
+    for (let presses = 0; presses < 40; presses++) {
+      if ((await page.evaluate('document.activeElement?.id')) === id) return;
+      await page.keyboard.press('Tab');
+    }
+    assert.fail(`Tab never reached #${id}`);
+  }
+
+  test('every state passes axe', async () => {
+    const purchase = await createPurchase();
+    const states: Array<[string, Page]> = [];
+    states.push(['form', await open(purchase.checkout_url)]);
+
+    const invalid = await open(purchase.checkout_url);
+    await invalid.click('button.pay');
+    await invalid.waitForSelector('[role="alert"]');
+    states.push(['field errors', invalid]);
+
+    const declined = await open(purchase.checkout_url);
+    await declined.fill('#card_number', '4000 0000 0000 0002');
+    await declined.fill('#card_expiry', EXPIRY);
+    await declined.fill('#card_cvc', '123');
+    await declined.fill('#card_holder', 'Anna Tester');
+    await declined.click('button.pay');
+    await declined.waitForSelector('#failure-title');
+    states.push(['failure', declined]);
+
+    const challenge = await open(purchase.checkout_url);
+    await challenge.fill('#card_number', '4000000000003220');
+    await challenge.fill('#card_expiry', EXPIRY);
+    await challenge.fill('#card_cvc', '123');
+    await challenge.fill('#card_holder', 'Anna Tester');
+    await challenge.click('button.pay');
+    await challenge.waitForSelector('button.approve');
+    states.push(['3-D Secure step', challenge]);
+
+    const bank = await createPurchase({
+      purchase: { products: [{ name: 'Tēja', price: 990 }], language: 'lv' },
+    });
+    const bankPage = await open(`${bank.checkout_url}?preferred=citadele_lv_pis`);
+    states.push(['form in Latvian, bank preselected', bankPage]);
+
+    const held = await createPurchase({ skip_capture: true, success_redirect: undefined });
+    const heldPage = await open(held.checkout_url);
+    await heldPage.fill('#card_number', '4111111111111111');
+    await heldPage.fill('#card_expiry', EXPIRY);
+    await heldPage.fill('#card_cvc', '123');
+    await heldPage.fill('#card_holder', 'Anna Tester');
+    await heldPage.click('button.pay');
+    await heldPage.waitForSelector('h1');
+    states.push(['reserved', heldPage]);
+
+    const expired = await createPurchase({
+      due: Math.floor(Date.now() / 1000) - 1,
+      purchase: { products: [{ name: 'Late', price: 100 }], language: 'ru', due_strict: true },
+    });
+    states.push(['expired, in Russian', await open(expired.checkout_url)]);
+    states.push(['not found', await open(`${sandbox.url}/checkout/00000000-0000-4000-8000-000000000000/`)]);
+
+    for (const [state, page] of states) {
+      assert.deepEqual(await axeViolations(page), [], state);
+      await page.close();
+    }
+    assert.deepEqual(cspViolations, []);
+  });
+
+  test('a customer pays with a card by keyboard alone and lands on the success redirect', async () => {
+    const purchase = await createPurchase();
+    const page = await open(purchase.checkout_url);
+    await tabTo(page, 'card_number');
+    await page.keyboard.type('4111 1111 1111 1111');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(EXPIRY);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'card_cvc');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Anna Tester');
+    await Promise.all([page.waitForURL(`${merchant.url}/ok`), page.keyboard.press('Enter')]);
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body.status, 'paid');
+    await page.close();
+    assert.deepEqual(cspViolations, []);
+  });
+
+  test('with a bank preselected, the keyboard goes from the pay button to the bank step and back to the shop', async () => {
+    const purchase = await createPurchase();
+    const page = await open(`${purchase.checkout_url}?preferred=seb_lt_pis`);
+    assert.equal(await page.isChecked('#method-seb_lt_pis'), true);
+    await tabTo(page, 'method-seb_lt_pis');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.isChecked('#method-luminor_lt_pis'), true);
+    await page.keyboard.press('ArrowUp');
+    await Promise.all([page.waitForURL(/\/steps\//), page.keyboard.press('Enter')]);
+    assert.match((await page.textContent('h1')) ?? '', /^SEB: confirm the payment$/);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.value'), 'approve');
+    await Promise.all([page.waitForURL(`${merchant.url}/ok`), page.keyboard.press('Enter')]);
+    const paid = (await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body;
+    assert.equal(paid.status, 'paid');
+    assert.equal(paid.transaction_data.attempts[0].payment_method, 'seb_lt_pis');
+    await page.close();
+  });
+});

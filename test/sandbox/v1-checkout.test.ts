@@ -1,0 +1,457 @@
+import assert from 'node:assert/strict';
+import { createVerify } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { FakeMerchant, type ReceivedRequest } from './support.js';
+import { purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+
+const CALLBACK_PATH = '/v1/callback';
+const REDIRECTS = {
+  success_redirect: 'https://shop.example/ok',
+  failure_redirect: 'https://shop.example/failed',
+  cancel_redirect: 'https://shop.example/cart',
+};
+const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+
+const card = (number: string) => ({
+  method: 'card',
+  card_number: number,
+  card_expiry: FUTURE_EXPIRY,
+  card_cvc: '123',
+  card_holder: 'Anna Tester',
+});
+
+describe('sandbox v1 hosted checkout page', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let publicKeyPem: string;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    sandbox = await startV1Sandbox(merchant);
+    publicKeyPem = (await v1(sandbox, 'GET', '/public_key/')).body;
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  /** Creates a purchase of 25.00 EUR in English with a callback to the fake merchant. */
+  async function createPurchase(overrides: Record<string, unknown> = {}) {
+    const created = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        success_callback: `${merchant.url}${CALLBACK_PATH}`,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' },
+        ...overrides,
+      }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    return created.body as { id: string; checkout_url: string; [member: string]: unknown };
+  }
+
+  async function page(url: string) {
+    const response = await fetch(url, { redirect: 'manual' });
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+
+  async function post(path: string, form: Record<string, string>) {
+    const response = await fetch(new URL(path, sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      html: await response.text(),
+    };
+  }
+
+  const pay = (id: string, form: Record<string, string>) => post(`/checkout/${id}/pay`, form);
+  const read = async (id: string) => (await v1(sandbox, 'GET', `/purchases/${id}/`)).body;
+  const callbacks = (id: string) =>
+    merchant.requests(CALLBACK_PATH).filter((request) => JSON.parse(request.body).id === id);
+  const checked = (html: string) =>
+    [...html.matchAll(/<input type="radio" id="([^"]+)"[^>]* checked/g)].map((m) => m[1]);
+  const radios = (html: string) =>
+    [...html.matchAll(/<input type="radio" id="method-([^"]+)"/g)].map((m) => m[1]);
+
+  /** Resolves once `count` callbacks of this purchase arrived (or fails after 5 s). */
+  async function waitForCallbacks(id: string, count: number): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (callbacks(id).length < count) {
+      assert.ok(Date.now() < deadline, `expected ${count} callbacks of ${id}, got ${callbacks(id).length}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Checks X-Signature with node:crypto alone: RSA PKCS#1 v1.5 over SHA-256 of the raw body. */
+  function assertSigned(request: ReceivedRequest): void {
+    const signature = request.headers['x-signature'];
+    assert.equal(typeof signature, 'string');
+    const verifier = createVerify('sha256');
+    verifier.update(Buffer.from(request.body, 'utf8'));
+    assert.ok(verifier.verify(publicKeyPem, signature as string, 'base64'), 'X-Signature verifies');
+    const tampered = createVerify('sha256');
+    tampered.update(Buffer.from(request.body.replace('"paid"', '"error"'), 'utf8'));
+    assert.equal(tampered.verify(publicKeyPem, signature as string, 'base64'), false);
+  }
+
+  test('serves the form under a strict policy, with every method the purchase allows', async () => {
+    const purchase = await createPurchase(REDIRECTS);
+    const answer = await page(purchase.checkout_url);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'text/html; charset=utf-8');
+    const policy = answer.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /default-src 'none'/);
+    assert.match(policy, /form-action 'self' https:\/\/shop\.example(;|$)/);
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.doesNotMatch(answer.html, /<script|style="/);
+    assert.match(answer.html, /^<!doctype html><html lang="en">/);
+    assert.match(answer.html, /<h1>Payment to Test Merchant<\/h1>/);
+    assert.match(answer.html, /Pay €25\.00/);
+    assert.deepEqual(radios(answer.html), [
+      'card',
+      'swedbank_ee_pis',
+      'seb_ee_pis',
+      'lhv_ee_pis',
+      'swedbank_lt_pis',
+      'seb_lt_pis',
+      'luminor_lt_pis',
+      'swedbank_lv_pis',
+      'seb_lv_pis',
+      'citadele_lv_pis',
+      'svc_wallet_a',
+      'svc_wallet_b',
+    ]);
+    assert.deepEqual(checked(answer.html), ['method-card']);
+    for (const [name, autocomplete] of [
+      ['card_number', 'cc-number'],
+      ['card_expiry', 'cc-exp'],
+      ['card_cvc', 'cc-csc'],
+      ['card_holder', 'cc-name'],
+    ]) {
+      assert.match(
+        answer.html,
+        new RegExp(
+          `<label for="${name}">[^<]+</label><input id="${name}" name="${name}"[^>]*autocomplete="${autocomplete}"`,
+        ),
+      );
+    }
+    assert.match(answer.html, /<a class="back" href="https:\/\/shop\.example\/cart">Back to the shop<\/a>/);
+    const css = await fetch(`${sandbox.url}/checkout/assets/checkout.css`);
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    assert.match(await css.text(), /:focus-visible/);
+  });
+
+  test('?preferred= preselects an allowed method; the whitelist decides what is offered', async () => {
+    const purchase = await createPurchase();
+    assert.deepEqual(checked((await page(`${purchase.checkout_url}?preferred=swedbank_lv_pis`)).html), [
+      'method-swedbank_lv_pis',
+    ]);
+    assert.deepEqual(checked((await page(`${purchase.checkout_url}?preferred=mastercard`)).html), [
+      'method-card',
+    ]);
+    assert.deepEqual(checked((await page(`${purchase.checkout_url}?preferred=cash`)).html), ['method-card']);
+
+    const limited = await createPurchase({ payment_method_whitelist: ['seb_lv_pis', 'svc_wallet_a'] });
+    const limitedPage = (await page(`${limited.checkout_url}?preferred=visa`)).html;
+    assert.deepEqual(radios(limitedPage), ['seb_lv_pis', 'svc_wallet_a']);
+    assert.deepEqual(checked(limitedPage), ['method-seb_lv_pis']);
+    assert.doesNotMatch(limitedPage, /card_number/);
+    const refused = await pay(limited.id, card('4111111111111111'));
+    assert.equal(refused.status, 400);
+    assert.match(refused.html, /role="alert"/);
+    assert.match(refused.html, /Choose one of the payment methods offered/);
+    const bankNotListed = await pay(limited.id, { method: 'swedbank_lv_pis' });
+    assert.equal(bankNotListed.status, 400);
+    assert.equal((await read(limited.id)).status, 'created');
+
+    const visaOnly = await createPurchase({ payment_method_whitelist: ['visa'] });
+    const mastercard = await pay(visaOnly.id, card('5555555555554444'));
+    assert.equal(mastercard.status, 400);
+    assert.match(mastercard.html, /Accepted cards: Visa\./);
+  });
+
+  test('a test card pays: redirect to success, the purchase paid, one signed callback', async () => {
+    const purchase = await createPurchase(REDIRECTS);
+    const paid = await pay(purchase.id, card('4111 1111 1111 1111'));
+    assert.equal(paid.status, 303);
+    assert.equal(paid.location, REDIRECTS.success_redirect);
+    const after = await read(purchase.id);
+    assert.equal(after.status, 'paid');
+    assert.equal(after.refundable_amount, 2500);
+    assert.equal(after.refund_availability, 'all');
+    assert.equal(after.is_recurring_token, false);
+    assert.equal(after.transaction_data.attempts.length, 1);
+    assert.equal(after.transaction_data.attempts[0].successful, true);
+    assert.equal(after.transaction_data.attempts[0].payment_method, 'visa');
+    assert.equal(after.transaction_data.attempts[0].error, undefined);
+
+    await waitForCallbacks(purchase.id, 1);
+    const mine = callbacks(purchase.id);
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0]!.method, 'POST');
+    assert.match(String(mine[0]!.headers['content-type']), /^application\/json/);
+    assertSigned(mine[0]!);
+    const payload = JSON.parse(mine[0]!.body);
+    assert.equal(payload.event_type, 'purchase.paid');
+    // The payload is the Purchase when it was paid: what GET answers, plus event_type.
+    const { event_type: _event, ...snapshot } = payload;
+    assert.deepEqual(snapshot, after);
+
+    // A second submission charges nothing and sends the customer to the same place.
+    const again = await pay(purchase.id, card('4111111111111111'));
+    assert.equal(again.status, 303);
+    assert.equal(again.location, REDIRECTS.success_redirect);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(callbacks(purchase.id).length, 1);
+    assert.equal((await read(purchase.id)).transaction_data.attempts.length, 1);
+    const statusPage = await page(purchase.checkout_url);
+    assert.equal(statusPage.status, 200);
+    assert.match(statusPage.html, /<h1>Payment successful<\/h1>/);
+
+    const cancel = await v1(sandbox, 'POST', `/purchases/${purchase.id}/cancel/`);
+    assert.equal(cancel.status, 400);
+    assert.equal(cancel.body.__all__.code, 'purchase_cancel_error');
+  });
+
+  test('a double submit in flight at once charges once and sends one callback', async () => {
+    const purchase = await createPurchase(REDIRECTS);
+    // Both requests are in before either body is: each handler starts, then waits for its body.
+    const body = new URLSearchParams(card('4111111111111111')).toString();
+    const slowPost = () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const request = httpRequest(
+          new URL(`/checkout/${purchase.id}/pay`, sandbox.url),
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.headers.location));
+          },
+        );
+        request.on('error', reject);
+        request.flushHeaders();
+        setTimeout(() => request.end(body), 100);
+      });
+    const locations = await Promise.all([slowPost(), slowPost(), slowPost()]);
+    assert.deepEqual(locations, Array(3).fill(REDIRECTS.success_redirect));
+    assert.equal((await read(purchase.id)).transaction_data.attempts.length, 1);
+    await waitForCallbacks(purchase.id, 1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(callbacks(purchase.id).length, 1);
+  });
+
+  test('declines leave the purchase payable, with each attempt recorded newest first', async () => {
+    const purchase = await createPurchase(REDIRECTS);
+    const declined = await pay(purchase.id, card('4000000000000002'));
+    assert.equal(declined.status, 303);
+    assert.equal(declined.location, REDIRECTS.failure_redirect);
+    let now = await read(purchase.id);
+    assert.equal(now.status, 'error');
+    assert.deepEqual(now.transaction_data.attempts[0].error, {
+      code: 'card_declined',
+      description: 'The card was declined',
+    });
+    assert.equal((await pay(purchase.id, card('4000000000009995'))).location, REDIRECTS.failure_redirect);
+    assert.equal((await pay(purchase.id, card('5555555555554444'))).location, REDIRECTS.success_redirect);
+    now = await read(purchase.id);
+    assert.equal(now.status, 'paid');
+    assert.deepEqual(
+      now.transaction_data.attempts.map((attempt: { payment_method: string; error?: { code: string } }) => [
+        attempt.payment_method,
+        attempt.error?.code ?? 'ok',
+      ]),
+      [
+        ['mastercard', 'ok'],
+        ['visa', 'insufficient_funds'],
+        ['visa', 'card_declined'],
+      ],
+    );
+  });
+
+  test('without redirects the page shows the failure, the retryable error and the success itself', async () => {
+    const purchase = await createPurchase();
+    const declined = await pay(purchase.id, card('4000000000000002'));
+    assert.equal(declined.status, 200);
+    assert.match(
+      declined.html,
+      /<div class="alert" role="alert" aria-labelledby="failure-title"><h2 id="failure-title">Payment failed<\/h2><p>The card was declined; use another card or contact your bank\.<\/p>/,
+    );
+    const processing = await pay(purchase.id, card('4000000000000119'));
+    assert.equal(processing.status, 200);
+    assert.match(processing.html, /The payment could not be processed; please try again\./);
+    assert.equal((await read(purchase.id)).status, 'error');
+    const paid = await pay(purchase.id, card('4111111111111111'));
+    assert.equal(paid.status, 200);
+    assert.match(
+      paid.html,
+      /<h1>Payment successful<\/h1><p>Thank you! Your payment of €25\.00 has been received\.<\/p>/,
+    );
+  });
+
+  test('3-D Secure: the test challenge approves or fails the payment', async () => {
+    const purchase = await createPurchase(REDIRECTS);
+    const challenged = await pay(purchase.id, card('4000000000003220'));
+    assert.equal(challenged.status, 303);
+    const stepPath = challenged.location!;
+    assert.match(stepPath, new RegExp(`^/checkout/${purchase.id}/steps/[0-9a-f-]{36}$`));
+    const step = await page(new URL(stepPath, sandbox.url).href);
+    assert.equal(step.status, 200);
+    assert.match(step.html, /<h1>3-D Secure verification<\/h1>/);
+    assert.match(
+      step.html,
+      /<button type="submit" class="approve" name="decision" value="approve">Approve payment<\/button>/,
+    );
+    const denied = await post(stepPath, { decision: 'decline' });
+    assert.equal(denied.location, REDIRECTS.failure_redirect);
+    assert.equal((await read(purchase.id)).transaction_data.attempts[0].error.code, 'authentication_failed');
+    // The answered step is closed: its page leads back to the form.
+    assert.equal((await page(new URL(stepPath, sandbox.url).href)).status, 303);
+
+    const second = await pay(purchase.id, card('4000000000003220'));
+    const approved = await post(second.location!, { decision: 'approve' });
+    assert.equal(approved.location, REDIRECTS.success_redirect);
+    assert.equal((await read(purchase.id)).status, 'paid');
+    await waitForCallbacks(purchase.id, 1);
+  });
+
+  test('bank and wallet methods are confirmed on a test step', async () => {
+    const bank = await createPurchase(REDIRECTS);
+    const started = await pay(bank.id, { method: 'swedbank_lv_pis' });
+    assert.equal(started.status, 303);
+    const step = await page(new URL(started.location!, sandbox.url).href);
+    assert.match(step.html, /<h1>Swedbank: confirm the payment<\/h1>/);
+    const approved = await post(started.location!, { decision: 'approve' });
+    assert.equal(approved.location, REDIRECTS.success_redirect);
+    const paid = await read(bank.id);
+    assert.equal(paid.status, 'paid');
+    assert.equal(paid.refund_availability, 'pis_all');
+    assert.equal(paid.transaction_data.attempts[0].payment_method, 'swedbank_lv_pis');
+
+    const wallet = await createPurchase();
+    const walletStep = await pay(wallet.id, { method: 'svc_wallet_b' });
+    const declined = await post(walletStep.location!, { decision: 'decline' });
+    assert.equal(declined.status, 200);
+    assert.match(declined.html, /The wallet did not confirm the payment\./);
+    const failed = await read(wallet.id);
+    assert.equal(failed.status, 'error');
+    assert.deepEqual(failed.transaction_data.attempts[0].error, {
+      code: 'wallet_declined',
+      description: 'The wallet did not confirm the payment',
+    });
+  });
+
+  test('field errors: an alert linking each field, aria-invalid, and card values never echoed', async () => {
+    const purchase = await createPurchase();
+    const wrong = await pay(purchase.id, {
+      method: 'card',
+      card_number: '4111 1111 1111 1112',
+      card_expiry: '13/40',
+      card_cvc: '',
+      card_holder: ' ',
+    });
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.html, /<div class="alert" role="alert" aria-labelledby="errors-title">/);
+    for (const field of ['card_number', 'card_expiry', 'card_cvc', 'card_holder']) {
+      assert.match(wrong.html, new RegExp(`<li><a href="#${field}">`), field);
+      assert.match(
+        wrong.html,
+        new RegExp(`<input id="${field}"[^>]*aria-describedby="[^"]*${field}-error"[^>]*aria-invalid="true"`),
+        field,
+      );
+      assert.match(wrong.html, new RegExp(`<p class="field-error" id="${field}-error">`), field);
+    }
+    assert.match(wrong.html, /<input id="card_number"[^>]*autofocus>/);
+    assert.doesNotMatch(wrong.html, /4111 1111 1111 1112|4111111111111112/);
+    assert.match(wrong.html, /value="13\/40"/);
+
+    const notTest = await pay(purchase.id, card('4242424242424242'));
+    assert.equal(notTest.status, 400);
+    assert.match(notTest.html, /it takes test cards only/);
+    assert.equal((await read(purchase.id)).transaction_data.attempts.length, 0);
+  });
+
+  test('skip_capture holds without a callback; force_recurring makes a recurring token', async () => {
+    const held = await createPurchase({ skip_capture: true });
+    const answer = await pay(held.id, card('4111111111111111'));
+    assert.equal(answer.status, 200);
+    assert.match(answer.html, /Thank you! €25\.00 has been reserved\./);
+    const purchase = await read(held.id);
+    assert.equal(purchase.status, 'hold');
+    assert.equal(purchase.refundable_amount, 0);
+
+    const token = await createPurchase({ force_recurring: true });
+    await pay(token.id, card('5555555555554444'));
+    assert.equal((await read(token.id)).is_recurring_token, true);
+    await waitForCallbacks(token.id, 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(callbacks(held.id).length, 0);
+    assert.equal(callbacks(token.id).length, 1);
+  });
+
+  test('a purchase past its strict due time, or cancelled, takes no payment', async () => {
+    const expired = await createPurchase({
+      due: Math.floor(Date.now() / 1000) - 1,
+      purchase: { products: [{ name: 'Late', price: 100 }], language: 'en', due_strict: true },
+      cancel_redirect: REDIRECTS.cancel_redirect,
+    });
+    const expiredPage = await page(expired.checkout_url);
+    assert.equal(expiredPage.status, 410);
+    assert.match(expiredPage.html, /<h1>Payment expired<\/h1>/);
+    assert.match(expiredPage.html, /href="https:\/\/shop\.example\/cart"/);
+    const refused = await pay(expired.id, card('4111111111111111'));
+    assert.equal(refused.status, 303);
+    assert.equal(refused.location, `/checkout/${expired.id}/`);
+    const after = await read(expired.id);
+    assert.equal(after.status, 'expired');
+    assert.deepEqual(after.transaction_data.attempts, []);
+
+    const cancelled = await createPurchase();
+    await v1(sandbox, 'POST', `/purchases/${cancelled.id}/cancel/`);
+    assert.equal((await page(cancelled.checkout_url)).status, 410);
+    assert.equal((await pay(cancelled.id, card('4111111111111111'))).status, 303);
+    assert.equal((await read(cancelled.id)).status, 'cancelled');
+
+    const missing = await page(`${sandbox.url}/checkout/00000000-0000-4000-8000-000000000000/`);
+    assert.equal(missing.status, 404);
+    assert.match(missing.html, /<h1>Payment not found<\/h1>/);
+  });
+
+  test('the page speaks the purchase language', async () => {
+    const russian = await createPurchase({
+      purchase: { products: [{ name: 'Чай', price: 500 }], language: 'ru' },
+    });
+    const html = (await page(russian.checkout_url)).html;
+    assert.match(html, /<html lang="ru">/);
+    assert.match(html, /<title>Оплата: Test Merchant<\/title>/);
+    assert.match(html, /Оплатить 5,00/);
+    const latvian = await createPurchase({
+      purchase: { products: [{ name: 'Tēja', price: 500 }], language: 'lv' },
+    });
+    assert.match((await page(latvian.checkout_url)).html, /Maksāt 5,00/);
+  });
+
+  test('a callback the merchant refuses is retried with the same signed body', async () => {
+    const path = '/v1/flaky-callback';
+    let calls = 0;
+    merchant.respond(path, () => ({ status: ++calls === 1 ? 500 : 204 }));
+    const purchase = await createPurchase({ success_callback: `${merchant.url}${path}` });
+    await pay(purchase.id, card('4111111111111111'));
+    const [first, second] = await merchant.waitFor(path, 2);
+    assert.equal(first!.body, second!.body);
+    assert.equal(first!.headers['x-signature'], second!.headers['x-signature']);
+    assertSigned(second!);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(merchant.requests(path).length, 2);
+  });
+});

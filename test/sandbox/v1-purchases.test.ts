@@ -1,0 +1,526 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir } from './support.js';
+import { OTHER, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The IBAN check digits that make `country + digits + bban` valid (ISO 13616), for IBANs off the whitelist. */
+function iban(country: string, bban: string): string {
+  const numeric = `${bban}${country}00`.replace(/[A-Z]/g, (char) => String(char.charCodeAt(0) - 55));
+  let remainder = 0;
+  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
+}
+
+describe('sandbox v1 purchases', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let dataDir: string;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    dataDir = await tempDir();
+    sandbox = await startV1Sandbox(merchant, dataDir);
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('answers 401 in the error shape without a key, with a wrong key or another scheme', async () => {
+    const missing = await v1(sandbox, 'GET', '/public_key/', { key: null });
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.__all__.code, 'not_authenticated');
+    assert.match(missing.body.__all__.message, /Bearer/);
+    assert.match(missing.headers.get('www-authenticate') ?? '', /^Bearer /);
+
+    const wrong = await v1(sandbox, 'POST', '/purchases/', { key: 'not-a-key', body: purchaseBody() });
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(Object.keys(wrong.body), ['__all__']);
+    assert.equal(wrong.body.__all__.code, 'authentication_failed');
+
+    const basic = await v1(sandbox, 'GET', '/public_key/', { authorization: `Basic ${V1.secretKey}` });
+    assert.equal(basic.status, 401);
+    assert.equal(basic.body.__all__.code, 'authentication_failed');
+
+    const lowerCaseScheme = await v1(sandbox, 'GET', '/public_key/', {
+      authorization: `bearer ${V1.secretKey}`,
+    });
+    assert.equal(lowerCaseScheme.status, 200);
+  });
+
+  test('creates a purchase with every named field, defaults filled in, and a checkout URL on the sandbox', async () => {
+    const created = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() });
+    assert.equal(created.status, 201);
+    const purchase = created.body;
+    assert.match(purchase.id, UUID);
+    assert.equal(purchase.checkout_url, `${sandbox.url}/checkout/${purchase.id}/`);
+    assert.equal(purchase.status, 'created');
+    assert.equal(purchase.brand_id, V1.brandId);
+    assert.deepEqual(purchase.client, { email: 'customer@example.com' });
+    assert.deepEqual(purchase.purchase, {
+      products: [{ name: 'Tea', price: 1250, quantity: 2 }],
+      currency: 'EUR',
+      language: 'lv',
+      due_strict: false,
+      total_override: null,
+      payment_method_details: {},
+      total: 2500,
+    });
+    for (const field of [
+      'client_id',
+      'reference',
+      'success_callback',
+      'success_redirect',
+      'failure_redirect',
+      'cancel_redirect',
+      'payment_method_whitelist',
+      'due',
+    ]) {
+      assert.equal(purchase[field], null, field);
+    }
+    assert.equal(purchase.skip_capture, false);
+    assert.equal(purchase.force_recurring, false);
+    assert.equal(purchase.is_recurring_token, false);
+    assert.equal(purchase.marked_as_paid, false);
+    assert.equal(purchase.refundable_amount, 0);
+    assert.equal(purchase.refund_availability, 'none');
+    assert.deepEqual(purchase.transaction_data, { attempts: [] });
+    assert.equal(purchase.event_type, undefined);
+    assert.equal(typeof purchase.created_on, 'number');
+
+    const read = await v1(sandbox, 'GET', `/purchases/${purchase.id}/`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body, purchase);
+  });
+
+  test('echoes every request field it takes', async () => {
+    const due = Math.floor(Date.now() / 1000) + 3600;
+    const body = purchaseBody({
+      client: { email: 'anna@example.com', full_name: 'Anna Bērziņa', personal_code: '010190-12345' },
+      client_id: '5e000000-0000-4000-8000-000000000001',
+      purchase: {
+        products: [
+          { name: 'Lamp', price: 4000 },
+          { name: 'Bulb', price: 250, quantity: 4 },
+        ],
+        currency: 'usd',
+        language: 'RU',
+        due_strict: true,
+        total_override: 4500,
+        payment_method_details: { ip_address: '203.0.113.7' },
+      },
+      reference: 'ORDER-77',
+      success_callback: 'https://shop.example/callback',
+      success_redirect: 'https://shop.example/ok',
+      failure_redirect: 'https://shop.example/failed',
+      cancel_redirect: 'https://shop.example/cart',
+      skip_capture: true,
+      force_recurring: true,
+      payment_method_whitelist: ['visa', 'mastercard', 'visa'],
+      due,
+      notes: 'not a documented field: ignored',
+    });
+    const created = await v1(sandbox, 'POST', '/purchases', { body });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const purchase = created.body;
+    assert.deepEqual(purchase.client, body['client']);
+    assert.equal(purchase.client_id, '5e000000-0000-4000-8000-000000000001');
+    assert.deepEqual(purchase.purchase.products, [
+      { name: 'Lamp', price: 4000, quantity: 1 },
+      { name: 'Bulb', price: 250, quantity: 4 },
+    ]);
+    assert.equal(purchase.purchase.currency, 'USD');
+    assert.equal(purchase.purchase.language, 'ru');
+    assert.equal(purchase.purchase.due_strict, true);
+    assert.equal(purchase.purchase.total_override, 4500);
+    assert.equal(purchase.purchase.total, 4500);
+    assert.deepEqual(purchase.purchase.payment_method_details, { ip_address: '203.0.113.7' });
+    assert.equal(purchase.reference, 'ORDER-77');
+    assert.equal(purchase.success_callback, 'https://shop.example/callback');
+    assert.equal(purchase.success_redirect, 'https://shop.example/ok');
+    assert.equal(purchase.failure_redirect, 'https://shop.example/failed');
+    assert.equal(purchase.cancel_redirect, 'https://shop.example/cart');
+    assert.equal(purchase.skip_capture, true);
+    assert.equal(purchase.force_recurring, true);
+    assert.deepEqual(purchase.payment_method_whitelist, ['visa', 'mastercard']);
+    assert.equal(purchase.due, due);
+    assert.equal(purchase.notes, undefined);
+  });
+
+  test('names each wrong field: one object for one problem, an array for several', async () => {
+    const answer = await v1(sandbox, 'POST', '/purchases/', {
+      body: {
+        brand_id: 'not-a-uuid',
+        client: { email: 'nobody' },
+        purchase: {
+          products: [{ name: '', price: -1 }, { name: 'Ok', price: 1.5, quantity: 0 }, 'tea'],
+          currency: 'EURO',
+        },
+        success_redirect: 'shop.example/ok',
+        skip_capture: 'yes',
+        due: 'tomorrow',
+        payment_method_whitelist: ['visa', 'cash', 'cheque'],
+      },
+    });
+    assert.equal(answer.status, 400);
+    const body = answer.body;
+    assert.deepEqual(body['brand_id'], { code: 'invalid', message: 'brand_id must be a UUID' });
+    assert.equal(body['client.email'].code, 'invalid');
+    assert.equal(body['purchase.products[0].name'].code, 'blank');
+    assert.equal(body['purchase.products[0].price'].code, 'min_value');
+    assert.equal(body['purchase.products[1].price'].code, 'invalid');
+    assert.equal(body['purchase.products[1].quantity'].code, 'min_value');
+    assert.equal(body['purchase.products[2]'].code, 'invalid');
+    assert.equal(body['purchase.currency'].code, 'invalid');
+    assert.equal(body['success_redirect'].code, 'invalid');
+    assert.equal(body['skip_capture'].code, 'invalid');
+    assert.equal(body['due'].code, 'invalid');
+    assert.ok(Array.isArray(body['payment_method_whitelist']), 'several problems of one field: an array');
+    assert.deepEqual(
+      body['payment_method_whitelist'].map((detail: { code: string; message: string }) => detail.code),
+      ['invalid', 'invalid'],
+    );
+    assert.match(body['payment_method_whitelist'][0].message, /"cash"/);
+    assert.match(body['payment_method_whitelist'][1].message, /"cheque"/);
+    for (const value of Object.values(body) as unknown[]) {
+      for (const detail of Array.isArray(value) ? value : [value]) {
+        assert.deepEqual(Object.keys(detail as object).sort(), ['code', 'message']);
+        assert.equal(typeof (detail as { message: unknown }).message, 'string');
+      }
+    }
+  });
+
+  test('requires brand_id of the key and the purchase with products', async () => {
+    const missing = await v1(sandbox, 'POST', '/purchases/', { body: {} });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.brand_id.code, 'required');
+    assert.equal(missing.body.purchase.code, 'required');
+
+    const foreignBrand = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ brand_id: OTHER.brandId }),
+    });
+    assert.equal(foreignBrand.status, 400);
+    assert.equal(foreignBrand.body.brand_id.code, 'invalid');
+    assert.match(foreignBrand.body.brand_id.message, /not a brand/);
+
+    const noProducts = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ purchase: { products: [] } }),
+    });
+    assert.equal(noProducts.body['purchase.products'].code, 'empty');
+    const nullProducts = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ purchase: { products: null } }),
+    });
+    assert.equal(nullProducts.body['purchase.products'].code, 'null');
+
+    const emptyWhitelist = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ payment_method_whitelist: [] }),
+    });
+    assert.equal(emptyWhitelist.body.payment_method_whitelist.code, 'empty');
+  });
+
+  test('refuses a purchase no method could pay, naming why', async () => {
+    const yen = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ purchase: { products: [{ name: 'Tea', price: 100 }], currency: 'JPY' } }),
+    });
+    assert.equal(yen.status, 400);
+    assert.equal(yen.body['purchase.currency'].code, 'invalid');
+    assert.match(yen.body['purchase.currency'].message, /No payment method takes JPY/);
+
+    const bankWithHold = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ payment_method_whitelist: ['swedbank_lv_pis'], skip_capture: true }),
+    });
+    assert.equal(bankWithHold.status, 400);
+    assert.equal(bankWithHold.body.payment_method_whitelist.code, 'invalid');
+    assert.match(bankWithHold.body.payment_method_whitelist.message, /skip_capture/);
+
+    const tooMuch = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: { products: [{ name: 'Yacht', price: 100_000_000_000, quantity: 2 }] },
+      }),
+    });
+    assert.equal(tooMuch.body['purchase.products'].code, 'max_value');
+  });
+
+  test('bulk bank payments: creditors pair with products and must be whitelisted', async () => {
+    const products = [
+      { name: 'Rent', price: 50000 },
+      { name: 'Utilities', price: 7000 },
+    ];
+    const whitelisted = [
+      { creditor_name: 'Sandbox Creditor LV', creditor_iban: 'LV80BANK0000435195001' },
+      { creditor_name: 'Sandbox Creditor EE', creditor_iban: 'EE38 2200 2210 2014 5685' },
+    ];
+    const ok = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: { products, payment_method_details: { pis_bulk_purchase: whitelisted } },
+      }),
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.equal(
+      ok.body.purchase.payment_method_details.pis_bulk_purchase[1].creditor_iban,
+      'EE382200221020145685',
+    );
+
+    const stranger = iban('LV', 'HABA0551234567890');
+    const notWhitelisted = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: {
+          products,
+          payment_method_details: {
+            pis_bulk_purchase: [whitelisted[0], { creditor_name: 'Stranger', creditor_iban: stranger }],
+          },
+        },
+      }),
+    });
+    assert.equal(notWhitelisted.status, 400);
+    assert.deepEqual(Object.keys(notWhitelisted.body), ['__all__']);
+    assert.equal(notWhitelisted.body.__all__.code, 'invalid');
+    assert.match(notWhitelisted.body.__all__.message, new RegExp(stranger));
+
+    const miscounted = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: { products, payment_method_details: { pis_bulk_purchase: [whitelisted[0]] } },
+      }),
+    });
+    assert.equal(miscounted.status, 400);
+    assert.equal(miscounted.body['purchase.payment_method_details.pis_bulk_purchase'].code, 'invalid');
+
+    const garbled = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: {
+          products: [products[0]],
+          payment_method_details: { pis_bulk_purchase: [{ creditor_name: 'X', creditor_iban: 'LV00BANK1' }] },
+        },
+      }),
+    });
+    assert.equal(
+      garbled.body['purchase.payment_method_details.pis_bulk_purchase[0].creditor_iban'].code,
+      'invalid',
+    );
+
+    const cardsForBulk = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        payment_method_whitelist: ['visa'],
+        purchase: {
+          products: [products[0]],
+          payment_method_details: { pis_bulk_purchase: [whitelisted[0]] },
+        },
+      }),
+    });
+    assert.equal(cardsForBulk.status, 400);
+    assert.match(cardsForBulk.body.payment_method_whitelist.message, /bank methods only/);
+  });
+
+  test('variable creditor: whitelisted name and IBAN, debtor identification needs the personal code', async () => {
+    const creditor = { name: 'Sandbox Creditor LT', iban: 'LT121000011101001000' };
+    const ok = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        client: { email: 'org@example.com', personal_code: '40003000000' },
+        purchase: {
+          products: [{ name: 'Invoice 12', price: 9900 }],
+          payment_method_details: {
+            pis_purchase: {
+              creditor,
+              debtor: { identification: { type: 'organisation', scheme_name: 'COID' } },
+            },
+          },
+        },
+      }),
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body.purchase.payment_method_details.pis_purchase.debtor, {
+      identification: { type: 'organisation', scheme_name: 'COID' },
+    });
+
+    const wrongName = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: {
+          products: [{ name: 'Invoice 13', price: 100 }],
+          payment_method_details: { pis_purchase: { creditor: { ...creditor, name: 'Someone Else' } } },
+        },
+      }),
+    });
+    assert.equal(wrongName.status, 400);
+    assert.deepEqual(Object.keys(wrongName.body), ['creditor']);
+    assert.equal(wrongName.body.creditor.code, 'invalid');
+
+    const noCode = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: {
+          products: [{ name: 'Invoice 14', price: 100 }],
+          payment_method_details: {
+            pis_purchase: { creditor, debtor: { identification: { type: 'private', scheme_name: 'NIDN' } } },
+          },
+        },
+      }),
+    });
+    assert.equal(noCode.status, 400);
+    assert.equal(noCode.body['client.personal_code'].code, 'required');
+
+    const halfIdentification = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        client: { personal_code: '010190-12345' },
+        purchase: {
+          products: [{ name: 'Invoice 15', price: 100 }],
+          payment_method_details: {
+            pis_purchase: { creditor, debtor: { identification: { type: 'person' } } },
+          },
+        },
+      }),
+    });
+    assert.equal(halfIdentification.status, 400);
+    const base = 'purchase.payment_method_details.pis_purchase.debtor.identification';
+    assert.equal(halfIdentification.body[`${base}.scheme_name`].code, 'required');
+    assert.equal(halfIdentification.body[`${base}.type`].code, 'invalid');
+  });
+
+  test('card bulk payments need receivers per product, the client name and code, and total_override', async () => {
+    const receivers = [
+      {
+        receiver_name: 'Jānis',
+        receiver_iban: 'LV80BANK0000435195001',
+        receiver_personal_id: '010101-10000',
+      },
+    ];
+    const incomplete = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        client: { email: 'payer@example.com' },
+        purchase: {
+          products: [
+            { name: 'Gift 1', price: 1000 },
+            { name: 'Gift 2', price: 1000 },
+          ],
+          payment_method_details: { svc_bulk_purchase: [...receivers, { receiver_name: 'Ilze' }] },
+        },
+      }),
+    });
+    assert.equal(incomplete.status, 400);
+    const base = 'purchase.payment_method_details.svc_bulk_purchase';
+    assert.equal(incomplete.body[`${base}[1].receiver_iban`].code, 'required');
+    assert.equal(incomplete.body[`${base}[1].receiver_personal_id`].code, 'required');
+
+    const missingRest = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        purchase: {
+          products: [{ name: 'Gift', price: 1000 }],
+          payment_method_details: { svc_bulk_purchase: receivers },
+        },
+      }),
+    });
+    assert.equal(missingRest.status, 400);
+    assert.equal(missingRest.body['client.full_name'].code, 'required');
+    assert.equal(missingRest.body['client.personal_code'].code, 'required');
+    assert.equal(missingRest.body['purchase.total_override'].code, 'required');
+
+    const ok = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        client: { full_name: 'Payer', personal_code: '020202-20000' },
+        purchase: {
+          products: [{ name: 'Gift', price: 1000 }],
+          total_override: 1000,
+          payment_method_details: { svc_bulk_purchase: receivers },
+        },
+      }),
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
+  test('answers malformed bodies in the error shape', async () => {
+    const notJson = await v1(sandbox, 'POST', '/purchases/', { body: '{"brand_id":' });
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.body.__all__.code, 'parse_error');
+    const array = await v1(sandbox, 'POST', '/purchases/', { body: '[]' });
+    assert.equal(array.status, 400);
+    assert.equal(array.body.__all__.code, 'parse_error');
+  });
+
+  test("404 for unknown, malformed and other merchants' purchases; 405, 404 and 501 for paths", async () => {
+    const unknown = await v1(sandbox, 'GET', '/purchases/00000000-0000-4000-8000-000000000000/');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.__all__.code, 'not_found');
+    assert.equal((await v1(sandbox, 'GET', '/purchases/nope/')).status, 404);
+
+    const theirs = await v1(sandbox, 'POST', '/purchases/', {
+      key: OTHER.secretKey,
+      body: purchaseBody({ brand_id: OTHER.brandId }),
+    });
+    assert.equal(theirs.status, 201);
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${theirs.body.id}/`)).status, 404);
+    assert.equal((await v1(sandbox, 'POST', `/purchases/${theirs.body.id}/cancel/`)).status, 404);
+    assert.equal(
+      (await v1(sandbox, 'GET', `/purchases/${theirs.body.id}/`, { key: OTHER.secretKey })).status,
+      200,
+    );
+
+    const wrongMethod = await v1(sandbox, 'DELETE', `/purchases/${theirs.body.id}/`, {
+      key: OTHER.secretKey,
+    });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.body.__all__.code, 'method_not_allowed');
+    assert.equal(wrongMethod.headers.get('allow'), 'GET');
+
+    const nowhere = await v1(sandbox, 'GET', '/nowhere/');
+    assert.equal(nowhere.status, 404);
+    assert.equal(nowhere.body.__all__.code, 'not_found');
+
+    const capture = await v1(sandbox, 'POST', `/purchases/${theirs.body.id}/capture/`, {
+      key: OTHER.secretKey,
+    });
+    assert.equal(capture.status, 501);
+    assert.equal(capture.body.__all__.code, 'not_implemented');
+  });
+
+  test('cancel makes a payable purchase unpayable, and says so again when repeated', async () => {
+    const created = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() });
+    const cancelled = await v1(sandbox, 'POST', `/purchases/${created.body.id}/cancel/`);
+    assert.equal(cancelled.status, 200);
+    assert.equal(cancelled.body.status, 'cancelled');
+    assert.equal(cancelled.body.checkout_url, created.body.checkout_url);
+    const again = await v1(sandbox, 'POST', `/purchases/${created.body.id}/cancel`);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.status, 'cancelled');
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${created.body.id}/`)).body.status, 'cancelled');
+  });
+
+  test('a strict due time that passed expires the purchase; a lax one does not', async () => {
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const strict = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({
+        due: past,
+        purchase: { products: [{ name: 'Late', price: 100 }], due_strict: true },
+      }),
+    });
+    assert.equal(strict.status, 201);
+    assert.equal(strict.body.status, 'created');
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${strict.body.id}/`)).body.status, 'expired');
+    const cancelled = await v1(sandbox, 'POST', `/purchases/${strict.body.id}/cancel/`);
+    assert.equal(cancelled.status, 200);
+    assert.equal(cancelled.body.status, 'expired');
+
+    const lax = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ due: past, purchase: { products: [{ name: 'Late', price: 100 }] } }),
+    });
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${lax.body.id}/`)).body.status, 'created');
+  });
+
+  test('purchases survive a restart on the same data dir', async () => {
+    const created = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody({ reference: 'KEEP-1' }) });
+    const cancelled = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ reference: 'KEEP-2' }),
+    });
+    await v1(sandbox, 'POST', `/purchases/${cancelled.body.id}/cancel/`);
+    await sandbox.close();
+    sandbox = await startV1Sandbox(merchant, dataDir);
+    const read = await v1(sandbox, 'GET', `/purchases/${created.body.id}/`);
+    assert.equal(read.status, 200);
+    const { checkout_url: before, ...restBefore } = created.body;
+    const { checkout_url: afterRestart, ...restAfter } = read.body;
+    assert.deepEqual(restAfter, restBefore);
+    assert.equal(afterRestart, `${sandbox.url}/checkout/${created.body.id}/`);
+    assert.notEqual(before, undefined);
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${cancelled.body.id}/`)).body.status, 'cancelled');
+  });
+});

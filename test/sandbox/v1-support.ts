@@ -1,0 +1,97 @@
+/**
+ * Fixtures of the v1 sandbox tests: a sandbox whose merchants have v1 credentials, and requests made by hand
+ * with fetch, as a merchant's server would make them.
+ */
+import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { type FakeMerchant, tempDir, testConfigFile } from './support.js';
+
+/** Merchant `m1` of the shared test config, with v1 credentials and the document's rate limit. */
+export const V1 = {
+  secretKey: 'test-v1-secret-key',
+  brandId: '0b000000-0000-4000-8000-0000000000b1',
+} as const;
+
+/** A second merchant, whose purchases `m1` must never see; its lookups are not rate limited in practice. */
+export const OTHER = {
+  secretKey: 'other-v1-secret-key',
+  brandId: '0b000000-0000-4000-8000-0000000000b2',
+} as const;
+
+/** A third merchant with a short window, to see the rate limit open again. */
+export const SHORT_WINDOW = {
+  secretKey: 'short-window-v1-secret-key',
+  brandId: '0b000000-0000-4000-8000-0000000000b3',
+  rateLimit: { max: 2, windowMs: 600 },
+} as const;
+
+export function v1ConfigFile(merchantUrl: string): SandboxConfigFile {
+  const file = testConfigFile(merchantUrl);
+  const first = file.merchants[0]!;
+  first.v1 = { ...V1 };
+  const sibling = (id: string, apiKey: string) => ({
+    id,
+    name: `Merchant ${id}`,
+    apiKey,
+    defaults: { currency: 'EUR', taxRate: '21', language: 'en' as const },
+    callbacks: { notificationUrl: `${merchantUrl}/notify-${id}`, termsUrl: `${merchantUrl}/terms` },
+  });
+  file.merchants.push(
+    { ...sibling('m2', 'm2-api-key'), v1: { ...OTHER, rateLimit: { max: 1000, windowMs: 60_000 } } },
+    { ...sibling('m3', 'm3-api-key'), v1: { ...SHORT_WINDOW, rateLimit: { ...SHORT_WINDOW.rateLimit } } },
+  );
+  return file;
+}
+
+export async function startV1Sandbox(merchant: FakeMerchant, dataDir?: string): Promise<Sandbox> {
+  return startSandbox({
+    port: 0,
+    config: parseConfig(v1ConfigFile(merchant.url)),
+    dataDir: dataDir ?? (await tempDir()),
+  });
+}
+
+export interface V1Answer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
+  body: any;
+}
+
+/**
+ * A v1 request. `key` is the bearer secret key (null sends no Authorization header); a string `body` is sent
+ * as is, anything else as JSON.
+ */
+export async function v1(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; authorization?: string } = {},
+): Promise<V1Answer> {
+  const headers: Record<string, string> = {};
+  const key = options.key === undefined ? V1.secretKey : options.key;
+  if (options.authorization !== undefined) headers['authorization'] = options.authorization;
+  else if (key !== null) headers['authorization'] = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(`${sandbox.url}/api/v1${path}`, {
+    method,
+    headers,
+    ...(body !== undefined && { body }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A valid create request for merchant `m1`, with `overrides` on top. */
+export function purchaseBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    brand_id: V1.brandId,
+    client: { email: 'customer@example.com' },
+    purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }] },
+    ...overrides,
+  };
+}
