@@ -2,9 +2,8 @@
 // runs beside them on a second origin (test/support/wtr-gateway-plugin.mjs).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/support/chromium.mjs';
 import { gatewayMiddleware, gatewayPlugin } from './test/support/wtr-gateway-plugin.mjs';
-
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 export default {
   files: ['test/element/**/*.test.ts', 'test/frame/**/*.test.ts', 'test/browser/**/*.test.ts'],
@@ -17,19 +16,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath,
-        args: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      },
+      launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     }),
   ],
 };

@@ -14,17 +14,7 @@ import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import type { OrderInput } from '../src/core/index.js';
 import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS, startSandbox } from '../src/sandbox/index.js';
 import { signOrder } from '../src/server/index.js';
-
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.mjs';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -127,8 +117,8 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   });
 
   const browser: Browser = await chromium.launch({
-    executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   const measure = async (path: string, milestone: Milestone) => {
     const times: number[] = [];

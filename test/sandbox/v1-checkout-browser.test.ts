@@ -9,19 +9,10 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.mjs';
 import { FakeMerchant } from './support.js';
 import { purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
 interface AxeViolation {
@@ -47,8 +38,8 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     }));
     sandbox = await startV1Sandbox(merchant);
     browser = await chromium.launch({
-      executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
   });
   after(async () => {
