@@ -1,6 +1,8 @@
 /**
  * `svc-checkout/server`: the merchant back end's toolkit for Node. Sign widget orders, verify the gateway's
- * signed callbacks, answer the callback URLs, and call the signed merchant API v2.
+ * signed callbacks, answer the callback URLs, and call the signed merchant API v2; for the v1 interface, the
+ * typed client (`createV1Client`), success-callback and webhook verification with a duplicate detector, and
+ * the cached payment-methods lookup with its HTTP handler.
  */
 export type {
   OrderVerificationPayload,
@@ -10,6 +12,24 @@ export type {
 } from '../core/legacy-callbacks.js';
 export type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
 export type { OrderInput } from '../core/order.js';
+export type {
+  CreatePurchaseRequest,
+  PayoutMethods,
+  PayoutMethodsQuery,
+  Purchase,
+  PurchaseCallbackPayload,
+  PurchaseEventType,
+  PurchaseWebhookPayload,
+  V1EventType,
+  V1Page,
+  V1PublicKey,
+  Webhook,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookEventType,
+  WebhookRequest,
+  WebhookSourceType,
+} from '../core/v1-types.js';
 export {
   type CacheStore,
   MemoryCacheStore,
@@ -116,3 +136,37 @@ export {
   type VerifySignedRequestOptions,
   verifySignedRequest,
 } from './signed-request.js';
+export {
+  constructSuccessCallback,
+  constructWebhookEvent,
+  type PaymentRefundedEvent,
+  V1_SIGNATURE_HEADER,
+  type V1CallbackOptions,
+  type V1WebhookEvent,
+} from './v1-callbacks.js';
+export {
+  createV1Client,
+  type V1Client,
+  type V1ClientOptions,
+  type V1Purchases,
+  type V1QueryValue,
+  type V1RequestOptions,
+  type V1Webhooks,
+} from './v1-client.js';
+export {
+  normalizeV1ErrorBody,
+  V1ApiError,
+  type V1ApiErrorCode,
+  type V1ApiErrorDetails,
+  type V1FieldError,
+} from './v1-errors.js';
+export {
+  createEventDeduplicator,
+  type DeduplicatedEvent,
+  type EventClaim,
+  type EventDeduplicator,
+  type EventDeduplicatorOptions,
+  type OnceResult,
+  v1EventKey,
+} from './v1-event-deduplicator.js';
+export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';

@@ -1,10 +1,11 @@
 /**
  * The sandbox's v1 REST interface under `/api/v1/`: bearer secret keys from the config, Purchases (create,
- * get, cancel), the payment and payout method lookups with the document's rate limit, and the public key
- * that verifies success callbacks; plus the hosted checkout page (`checkout-routes.ts`) and the method logos
- * under `/sandbox/v1/logos/`. Every answer, errors included, is in the document's shapes; endpoints the
- * document lists but the sandbox does not serve yet answer 501 so that a merchant's test says so plainly
- * instead of reading a 404 as "no such purchase".
+ * get, cancel), the payment and payout method lookups with the document's rate limit, the public key
+ * that verifies success callbacks, and Webhooks with their signed deliveries (`webhook-routes.ts`); plus
+ * the hosted checkout page (`checkout-routes.ts`) and the method logos under `/sandbox/v1/logos/`. Every
+ * answer, errors included, is in the document's shapes; endpoints the document lists but the sandbox does
+ * not serve yet answer 501 so that a merchant's test says so plainly instead of reading a 404 as "no such
+ * purchase".
  *
  * No CORS here on purpose: the secret key belongs on the merchant's server, and a browser that could call
  * this API would be holding it.
@@ -33,12 +34,15 @@ import {
   type RateLimitSettings,
   SlidingWindowLimiter,
 } from './rate-limit.js';
+import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
+import { webhookRoutes } from './webhook-routes.js';
+import { V1Webhooks } from './webhooks.js';
 
 /** What the v1 interface needs from the sandbox. */
 export interface V1ApiDeps {
   config: SandboxConfig;
   store: Store;
-  /** Delivers the signed success callbacks. */
+  /** Delivers the signed success callbacks and webhooks. */
   queue: DeliveryQueue;
   /** The sandbox's own private key (PEM): its public half is the company key of `/public_key/`. */
   servicePrivateKeyPem: string;
@@ -49,7 +53,7 @@ export interface V1ApiDeps {
 type V1Merchant = MerchantConfig & { v1: NonNullable<MerchantConfig['v1']> };
 
 /** A request that passed authentication. */
-interface V1Context {
+export interface V1Context {
   http: RequestContext;
   merchant: V1Merchant;
   /** Path parameters of the route, in order. */
@@ -58,7 +62,8 @@ interface V1Context {
   baseUrl: string;
 }
 
-interface V1Route {
+/** One endpoint under `/api/v1`: `pattern` is matched against the path after the prefix. */
+export interface V1Route {
   method: string;
   pattern: RegExp;
   handler: (context: V1Context) => Promise<void> | void;
@@ -70,12 +75,14 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 /** Documented endpoints the sandbox does not serve yet (answered 501). */
 const NOT_SERVED = [
   /^\/purchases\/[^/]+\/(release|capture|charge|delete_recurring_token|refund|mark_as_paid|resend_invoice)\/?$/,
-  /^\/(billing|billing_templates|clients|webhooks|balance|company_statements)(\/.*)?$/,
+  /^\/(billing|billing_templates|clients|balance|company_statements)(\/.*)?$/,
 ];
 
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
 export function mountV1Api(router: Router, deps: V1ApiDeps): void {
-  const purchases = new V1Purchases(deps.store, deps.now);
+  const webhooks = new V1Webhooks(deps.store, deps.now);
+  const webhookDeliveries = new WebhookDeliveries({ store: deps.store, queue: deps.queue, webhooks });
+  const purchases = new V1Purchases(deps.store, deps.now, purchaseWebhookEvents(webhookDeliveries));
   const payments = new CheckoutPayments({
     purchases,
     store: deps.store,
@@ -105,7 +112,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
           defaultLanguage: merchant.defaults.language,
         });
         if ('issues' in read) throw V1HttpError.invalid(read.issues);
-        sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, read.draft), baseUrl));
+        sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, read.draft, baseUrl), baseUrl));
       },
     },
     {
@@ -119,7 +126,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
       method: 'POST',
       pattern: /^\/purchases\/([^/]+)\/cancel\/?$/,
       handler({ http, merchant, params, baseUrl }) {
-        sendJson(http.res, 200, purchaseView(purchases.cancel(merchant.id, params[0]!), baseUrl));
+        sendJson(http.res, 200, purchaseView(purchases.cancel(merchant.id, params[0]!, baseUrl), baseUrl));
       },
     },
     {
@@ -161,6 +168,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
         sendJson(http.res, 200, companyPublicKey);
       },
     },
+    ...webhookRoutes({ webhooks, deliveries: webhookDeliveries, purchases }),
   ];
 
   const handle = async (http: RequestContext): Promise<void> => {

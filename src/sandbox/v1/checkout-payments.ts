@@ -3,7 +3,9 @@
  * or a bank or wallet method confirmed on a test step; records each attempt, newest first; moves the
  * Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and, for a paid Purchase
  * with a `success_callback`, queues the signed callback in the same store transaction as the state change,
- * so a Purchase is never paid without its callback or the other way round. Card numbers are never kept.
+ * so a Purchase is never paid without its callback or the other way round; the webhook events
+ * (`purchase.paid`, `purchase.hold`, `purchase.payment_failure`) are reported in that transaction too.
+ * Card numbers are never kept.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -108,7 +110,7 @@ export class CheckoutPayments {
       wallet: { code: 'wallet_declined', key: 'reason.wallet_declined' },
     };
     const { code, key } = reason[step.kind];
-    return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key });
+    return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key }, baseUrl);
   }
 
   private payByCard(
@@ -153,13 +155,23 @@ export class CheckoutPayments {
       case 'challenge':
         return this.openStep(record, 'three_ds', method);
       case 'declined':
-        return this.fail(record, method, testCard.outcome.code, testCard.outcome.message, {
-          key: `status.failed.reason.${testCard.outcome.code}`,
-        });
+        return this.fail(
+          record,
+          method,
+          testCard.outcome.code,
+          testCard.outcome.message,
+          { key: `status.failed.reason.${testCard.outcome.code}` },
+          baseUrl,
+        );
       case 'processing_error': {
-        const failed = this.fail(record, method, testCard.outcome.code, testCard.outcome.message, {
-          key: 'status.failed.reason.processing_error',
-        });
+        const failed = this.fail(
+          record,
+          method,
+          testCard.outcome.code,
+          testCard.outcome.message,
+          { key: 'status.failed.reason.processing_error' },
+          baseUrl,
+        );
         return failed.kind === 'failed' ? { ...failed, kind: 'retry' } : failed;
       }
     }
@@ -186,8 +198,9 @@ export class CheckoutPayments {
     code: string,
     description: string,
     reason: PageText,
+    baseUrl: string,
   ): CheckoutOutcome {
-    const saved = this.deps.purchases.save({
+    const failed: PurchaseRecord = {
       ...record,
       step: null,
       purchase: {
@@ -201,8 +214,12 @@ export class CheckoutPayments {
           ],
         },
       },
+    };
+    this.deps.store.transaction(() => {
+      this.deps.purchases.save(failed);
+      this.deps.purchases.emit('purchase.payment_failure', failed, baseUrl);
     });
-    return { kind: 'failed', record: saved, reason };
+    return { kind: 'failed', record: failed, reason };
   }
 
   /** Paid (or held), with the success callback queued in the same transaction. */
@@ -225,6 +242,7 @@ export class CheckoutPayments {
     };
     this.deps.store.transaction(() => {
       this.deps.purchases.save(updated);
+      this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', updated, baseUrl);
       // The document sends the success callback when a purchase without skip_capture is paid (a held one
       // gets it at capture).
       const url = updated.purchase.success_callback;

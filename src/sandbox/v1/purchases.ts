@@ -1,10 +1,11 @@
 /**
  * v1 Purchases in the sandbox store: created from a checked request, read back, cancelled. Each is kept as
  * the Purchase's wire fields (without `checkout_url`, which depends on the host the caller reached the sandbox
- * under) plus the merchant it belongs to; one merchant never sees another's purchases.
+ * under) plus the merchant it belongs to; one merchant never sees another's purchases. Changes that webhooks
+ * report are told to {@link PurchaseEvents} inside the store transaction that makes them.
  */
 import { randomUUID } from 'node:crypto';
-import type { Purchase, PurchaseStatus } from '../../core/v1-types.js';
+import type { Purchase, PurchaseStatus, PurchaseWebhookPayload } from '../../core/v1-types.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseDraft } from './purchase-request.js';
@@ -25,6 +26,18 @@ export interface PurchaseRecord {
   step?: CheckoutStep | null;
 }
 
+/** The event names a purchase's changes are reported under. */
+export type PurchaseEventName = PurchaseWebhookPayload['event_type'];
+
+/**
+ * Hears of each reported change of a purchase. It is called inside the store transaction of the change, so
+ * that what it queues is kept exactly when the change is. `baseUrl` is the sandbox as the caller reached it
+ * (for the snapshot's `checkout_url`).
+ */
+export interface PurchaseEvents {
+  emit(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void;
+}
+
 /** Statuses in which the customer can still pay. */
 export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'error']);
 
@@ -39,8 +52,9 @@ export class V1Purchases {
   private readonly records: Collection<PurchaseRecord>;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly now: () => Date,
+    private readonly events?: PurchaseEvents,
   ) {
     this.records = store.collection<PurchaseRecord>('v1-purchases');
   }
@@ -49,7 +63,8 @@ export class V1Purchases {
     return Math.floor(this.now().getTime() / 1000);
   }
 
-  create(merchantId: string, draft: PurchaseDraft): PurchaseRecord {
+  /** Creates the purchase and reports `purchase.created`. */
+  create(merchantId: string, draft: PurchaseDraft, baseUrl: string): PurchaseRecord {
     const now = this.seconds();
     const record: PurchaseRecord = {
       merchantId,
@@ -66,8 +81,11 @@ export class V1Purchases {
         updated_on: now,
       },
     };
-    this.records.put(record.purchase.id, record);
-    return record;
+    return this.store.transaction(() => {
+      this.records.put(record.purchase.id, record);
+      this.emit('purchase.created', record, baseUrl);
+      return record;
+    });
   }
 
   /**
@@ -90,10 +108,11 @@ export class V1Purchases {
 
   /**
    * Makes a payable purchase unpayable for good. Cancelling one that is already cancelled or expired changes
-   * nothing, since it cannot be paid either way; one that was paid or reserved cannot be cancelled.
+   * nothing, since it cannot be paid either way; one that was paid or reserved cannot be cancelled. A
+   * purchase that this call cancels is reported as `purchase.cancelled`.
    * @throws V1HttpError 400 `purchase_cancel_error` when the purchase is past paying.
    */
-  cancel(merchantId: string, id: string): PurchaseRecord {
+  cancel(merchantId: string, id: string, baseUrl: string): PurchaseRecord {
     const record = this.get(merchantId, id);
     const status = record.purchase.status;
     if (status === 'cancelled' || status === 'expired') return record;
@@ -104,10 +123,19 @@ export class V1Purchases {
         `The purchase is ${status}; only a purchase that can still be paid can be cancelled`,
       );
     }
-    return this.save({
-      ...record,
-      purchase: { ...record.purchase, status: 'cancelled', updated_on: this.seconds() },
+    return this.store.transaction(() => {
+      const cancelled = this.save({
+        ...record,
+        purchase: { ...record.purchase, status: 'cancelled', updated_on: this.seconds() },
+      });
+      this.emit('purchase.cancelled', cancelled, baseUrl);
+      return cancelled;
     });
+  }
+
+  /** Reports a change made by the caller; call it inside the caller's store transaction of the change. */
+  emit(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void {
+    this.events?.emit(event, record, baseUrl);
   }
 
   /** Stores a changed record (inside the caller's transaction, when there is one). */

@@ -1,0 +1,129 @@
+/**
+ * The v1 interface's signed callbacks: the success callback sent to a Purchase's `success_callback` (signed
+ * with the company key of `GET /public_key/`), and webhooks (signed with the webhook's own key, its
+ * `public_key`). Both carry `X-Signature`, Base64 SHA256withRSA over the raw body, and both go through the
+ * same check as the legacy notifications: the raw bytes are verified before anything reads their content.
+ *
+ * The gateway repeats a delivery whose acknowledgement got lost, so receivers must tolerate duplicates; see
+ * `createEventDeduplicator` (v1-event-deduplicator.ts).
+ */
+import type { PurchaseCallbackPayload, PurchaseEventType, PurchaseWebhookPayload } from '../core/v1-types.js';
+import type { IncomingRequest } from './raw-request.js';
+import {
+  parseJsonObject,
+  SignatureVerificationError,
+  type VerifySignedRequestOptions,
+  verifySignedRequest,
+} from './signed-request.js';
+
+export type { PurchaseCallbackPayload, PurchaseEventType, PurchaseWebhookPayload };
+
+/** The header that carries the signature of v1 callbacks and webhooks. */
+export const V1_SIGNATURE_HEADER = 'X-Signature';
+
+/** Options of {@link constructSuccessCallback} and {@link constructWebhookEvent}. */
+export type V1CallbackOptions = Pick<VerifySignedRequestOptions, 'maxBodyBytes'>;
+
+/**
+ * The body of a `payment.refunded` webhook: the Payment the refund created. The document names no Payment
+ * field, so only what identifies the event is typed; the rest is there as the gateway sent it.
+ */
+export interface PaymentRefundedEvent {
+  id: string;
+  event_type: 'payment.refunded';
+  [member: string]: unknown;
+}
+
+/**
+ * A verified webhook body: the event's object as JSON with its `event_type`. A Purchase for the `purchase.*`
+ * events (the sandbox adds `purchase.cancelled`), the refund's Payment for `payment.refunded`; switch on
+ * `event_type` to tell them apart.
+ */
+export type V1WebhookEvent = PurchaseWebhookPayload | PaymentRefundedEvent;
+
+function malformed(what: string, problem: string): SignatureVerificationError {
+  return new SignatureVerificationError(
+    'malformed_body',
+    `The ${what} ${problem}; is this URL also used for another callback?`,
+  );
+}
+
+function requireText(body: Record<string, unknown>, member: string, what: string): void {
+  const value = body[member];
+  if (typeof value !== 'string' || value === '') throw malformed(what, `has no ${member}`);
+}
+
+/** Checks that a verified body is a Purchase snapshot with its event. */
+function checkPurchasePayload<Payload extends PurchaseWebhookPayload>(
+  body: Record<string, unknown>,
+  what: string,
+): Payload {
+  requireText(body, 'event_type', what);
+  if (!(body['event_type'] as string).startsWith('purchase.')) {
+    throw malformed(what, `is a ${body['event_type'] as string} event, not one of a Purchase`);
+  }
+  requireText(body, 'id', what);
+  requireText(body, 'status', what);
+  return body as unknown as Payload;
+}
+
+/**
+ * Verifies and reads a success callback. Give the request untouched (Node's `IncomingMessage`, a fetch
+ * `Request`, or `{ rawBody, headers }` when the framework already buffered the raw body): `X-Signature`
+ * signs the exact bytes. Answer 2xx once the outcome is stored; the gateway retries anything else, and may
+ * repeat a delivery even after a 2xx (see `createEventDeduplicator`).
+ * @param companyPublicKeyPem the company key, as `GET /public_key/` gives it (`v1.publicKey()`).
+ * @returns the Purchase as it was when the event happened, with `event_type` (such as `purchase.paid`).
+ * @throws SignatureVerificationError `signature_missing` / `signature_invalid` (answer 401), `malformed_body`,
+ *   `body_too_large`, `body_unavailable` (answer 400 or 413).
+ * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ * @example
+ * ```ts
+ * app.post('/svc/v1/success', async (req, res) => {
+ *   const purchase = await constructSuccessCallback(req, companyPublicKeyPem);
+ *   if (purchase.status === 'paid') await orders.markPaid(purchase.reference, purchase.id);
+ *   res.sendStatus(204);
+ * });
+ * ```
+ */
+export async function constructSuccessCallback(
+  request: IncomingRequest,
+  companyPublicKeyPem: string,
+  options: V1CallbackOptions = {},
+): Promise<PurchaseCallbackPayload> {
+  const rawBody = await verifySignedRequest(request, companyPublicKeyPem, {
+    ...options,
+    header: V1_SIGNATURE_HEADER,
+  });
+  return checkPurchasePayload<PurchaseCallbackPayload>(
+    parseJsonObject(rawBody, 'success callback'),
+    'success callback',
+  );
+}
+
+/**
+ * Verifies and reads a webhook delivery, as {@link constructSuccessCallback} does a success callback but
+ * with the webhook's own key.
+ * @param webhookPublicKeyPem the `public_key` of the Webhook that this URL receives.
+ * @returns the event's object with its `event_type`.
+ * @throws SignatureVerificationError as {@link constructSuccessCallback}.
+ * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ */
+export async function constructWebhookEvent(
+  request: IncomingRequest,
+  webhookPublicKeyPem: string,
+  options: V1CallbackOptions = {},
+): Promise<V1WebhookEvent> {
+  const rawBody = await verifySignedRequest(request, webhookPublicKeyPem, {
+    ...options,
+    header: V1_SIGNATURE_HEADER,
+  });
+  const what = 'webhook';
+  const body = parseJsonObject(rawBody, what);
+  requireText(body, 'event_type', what);
+  if (body['event_type'] === 'payment.refunded') {
+    requireText(body, 'id', what);
+    return body as PaymentRefundedEvent;
+  }
+  return checkPurchasePayload<PurchaseWebhookPayload>(body, what);
+}

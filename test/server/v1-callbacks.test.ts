@@ -1,0 +1,432 @@
+/**
+ * v1 callback verification and the event deduplicator: bodies signed by an independent implementation
+ * (jsrsasign), every request shape, every refusal; then a real success callback and webhook from the sandbox,
+ * paid through its hosted checkout form over HTTP, verified with the sandbox's keys and told apart from the
+ * gateway's repeat.
+ */
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import {
+  constructSuccessCallback,
+  constructWebhookEvent,
+  createEventDeduplicator,
+  createV1Client,
+  type IncomingRequest,
+  MemoryCacheStore,
+  type PurchaseCallbackPayload,
+  SignatureVerificationError,
+  type SignatureVerificationErrorCode,
+  type V1Client,
+  type V1WebhookEvent,
+  v1EventKey,
+} from '../../src/server/index.js';
+import { FakeMerchant } from '../sandbox/support.js';
+import { startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { independentSign, independentVerify, listen } from './support.js';
+
+function rsaPair() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+const company = rsaPair();
+const webhookKeys = rsaPair();
+
+/** A Purchase snapshot as a callback carries it (non-ASCII on purpose: the signature covers UTF-8 bytes). */
+function purchasePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
+    status: 'paid',
+    event_type: 'purchase.paid',
+    reference: 'Tēja-17',
+    purchase: { products: [{ name: 'Zaļā tēja', price: 1250, quantity: 2 }], currency: 'EUR' },
+    updated_on: 1_900_000_000,
+    ...overrides,
+  };
+}
+
+/** `{rawBody, headers}` with X-Signature made by jsrsasign. */
+function signed(body: string, privateKeyPem: string, header = 'X-Signature') {
+  return { rawBody: body, headers: { [header]: independentSign(body, privateKeyPem) } };
+}
+
+async function refusal(
+  promise: Promise<unknown>,
+  code: SignatureVerificationErrorCode,
+): Promise<SignatureVerificationError> {
+  const error = await promise.then(
+    () => assert.fail(`expected ${code}`),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof SignatureVerificationError, String(error));
+  assert.equal(error.code, code, error.message);
+  return error;
+}
+
+describe('constructSuccessCallback and constructWebhookEvent', () => {
+  test('verify a body signed by jsrsasign, given as {rawBody, headers}, bytes, or a fetch Request', async () => {
+    const body = JSON.stringify(purchasePayload());
+    const fromText = await constructSuccessCallback(
+      signed(body, company.privateKeyPem),
+      company.publicKeyPem,
+    );
+    assert.equal(fromText.id, '6f9619ff-8b86-4011-b42d-00c04fc964ff');
+    assert.equal(fromText.event_type, 'purchase.paid');
+    assert.equal(fromText.reference, 'Tēja-17');
+
+    const signature = independentSign(body, company.privateKeyPem);
+    const fromBytes = await constructSuccessCallback(
+      { rawBody: new TextEncoder().encode(body), headers: new Headers({ 'x-signature': signature }) },
+      company.publicKeyPem,
+    );
+    assert.deepEqual(fromBytes, fromText);
+
+    const request = new Request('https://shop.example/svc/success', {
+      method: 'POST',
+      headers: { 'X-Signature': signature, 'content-type': 'application/json' },
+      body,
+    });
+    assert.deepEqual(await constructSuccessCallback(request, company.publicKeyPem), fromText);
+  });
+
+  test("verify a Node IncomingMessage on a real server, reading the body's raw bytes", async () => {
+    const outcomes: string[] = [];
+    const server = await listen(async (req, res) => {
+      try {
+        const payload = await constructSuccessCallback(req, company.publicKeyPem);
+        outcomes.push(`ok ${payload.reference as string}`);
+        res.writeHead(204).end();
+      } catch (error) {
+        outcomes.push((error as SignatureVerificationError).code);
+        res.writeHead(401).end();
+      }
+    });
+    try {
+      const body = JSON.stringify(purchasePayload());
+      const send = (signature: string, sentBody = body) =>
+        fetch(server.url, { method: 'POST', headers: { 'x-signature': signature }, body: sentBody });
+      assert.equal((await send(independentSign(body, company.privateKeyPem))).status, 204);
+      assert.equal((await send(independentSign(body, webhookKeys.privateKeyPem))).status, 401);
+      assert.equal(
+        (await send(independentSign(body, company.privateKeyPem), body.replace('paid', 'PAID'))).status,
+        401,
+      );
+      assert.deepEqual(outcomes, ['ok Tēja-17', 'signature_invalid', 'signature_invalid']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('refuse what the key did not sign, before reading the body', async () => {
+    const body = JSON.stringify(purchasePayload());
+    await refusal(
+      constructSuccessCallback({ rawBody: body, headers: {} }, company.publicKeyPem),
+      'signature_missing',
+    );
+    // The legacy header is not the v1 one.
+    await refusal(
+      constructSuccessCallback(signed(body, company.privateKeyPem, 'X-Svc-Signature'), company.publicKeyPem),
+      'signature_missing',
+    );
+    const altered = signed(body, company.privateKeyPem);
+    altered.rawBody = body.replace('1250', '1');
+    await refusal(constructSuccessCallback(altered, company.publicKeyPem), 'signature_invalid');
+    // A webhook's key does not sign success callbacks, and the other way round.
+    await refusal(
+      constructSuccessCallback(signed(body, webhookKeys.privateKeyPem), company.publicKeyPem),
+      'signature_invalid',
+    );
+    await refusal(
+      constructWebhookEvent(signed(body, company.privateKeyPem), webhookKeys.publicKeyPem),
+      'signature_invalid',
+    );
+    // Garbage with a wrong signature is refused for the signature, not parsed.
+    const garbage = {
+      rawBody: '{not json',
+      headers: { 'x-signature': independentSign('{}', company.privateKeyPem) },
+    };
+    await refusal(constructSuccessCallback(garbage, company.publicKeyPem), 'signature_invalid');
+    await refusal(
+      constructSuccessCallback(
+        { rawBody: 'x'.repeat(2048), headers: { 'x-signature': 'AAAA' } },
+        company.publicKeyPem,
+        { maxBodyBytes: 1024 },
+      ),
+      'body_too_large',
+    );
+  });
+
+  test('refuse signed bodies that are not the callback', async () => {
+    const check = (body: string) =>
+      refusal(
+        constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem),
+        'malformed_body',
+      );
+    await check('{not json');
+    await check('[1, 2]');
+    await check(JSON.stringify(purchasePayload({ event_type: undefined })));
+    await check(JSON.stringify(purchasePayload({ id: '' })));
+    await check(JSON.stringify(purchasePayload({ status: 7 })));
+    const refund = await check(JSON.stringify({ id: 'p-1', event_type: 'payment.refunded' }));
+    assert.match(refund.message, /payment\.refunded event, not one of a Purchase/);
+    await refusal(
+      constructWebhookEvent(
+        signed(JSON.stringify({ id: 'p-1' }), webhookKeys.privateKeyPem),
+        webhookKeys.publicKeyPem,
+      ),
+      'malformed_body',
+    );
+  });
+
+  test("read a webhook's Purchase and Payment events, told apart by event_type", async () => {
+    const read = (payload: Record<string, unknown>) =>
+      constructWebhookEvent(
+        signed(JSON.stringify(payload), webhookKeys.privateKeyPem),
+        webhookKeys.publicKeyPem,
+      );
+    const describeEvent = (event: V1WebhookEvent): string =>
+      event.event_type === 'payment.refunded'
+        ? `refund ${event.id}`
+        : `${event.event_type} of ${event.id}: ${event.status}`;
+    assert.equal(
+      describeEvent(await read(purchasePayload({ event_type: 'purchase.payment_failure', status: 'error' }))),
+      'purchase.payment_failure of 6f9619ff-8b86-4011-b42d-00c04fc964ff: error',
+    );
+    assert.equal(
+      describeEvent(await read({ id: 'pay-1', event_type: 'payment.refunded', amount: 500 })),
+      'refund pay-1',
+    );
+  });
+});
+
+describe('createEventDeduplicator', () => {
+  const paid = purchasePayload() as unknown as PurchaseCallbackPayload;
+
+  test('tells the first delivery from repeats, and a later event of the same kind from a repeat', async () => {
+    const events = createEventDeduplicator();
+    const handled: string[] = [];
+    const handle = (event: PurchaseCallbackPayload) =>
+      events.once(event, () => {
+        handled.push(`${event.event_type}@${event.updated_on}`);
+        return handled.length;
+      });
+    assert.deepEqual(await handle(paid), { status: 'processed', value: 1 });
+    assert.deepEqual(await handle({ ...paid }), { status: 'duplicate' });
+    const failure = {
+      ...paid,
+      event_type: 'purchase.payment_failure',
+      status: 'error',
+    } as PurchaseCallbackPayload;
+    assert.equal((await handle(failure)).status, 'processed');
+    assert.equal((await handle({ ...failure, updated_on: 1_900_000_060 })).status, 'processed');
+    assert.equal((await handle({ ...failure, updated_on: 1_900_000_060 })).status, 'duplicate');
+    assert.deepEqual(handled, [
+      'purchase.paid@1900000000',
+      'purchase.payment_failure@1900000000',
+      'purchase.payment_failure@1900000060',
+    ]);
+    assert.equal(v1EventKey(paid), 'purchase.paid:6f9619ff-8b86-4011-b42d-00c04fc964ff:paid:1900000000');
+  });
+
+  test('handles a delivery again when its handling failed, and runs concurrent copies once', async () => {
+    const events = createEventDeduplicator();
+    await assert.rejects(
+      events.once(paid, () => {
+        throw new Error('database down');
+      }),
+      /database down/,
+    );
+    let runs = 0;
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const first = events.once(paid, async () => {
+      runs += 1;
+      await gate;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const copies = await Promise.all(Array.from({ length: 20 }, () => events.once(paid, () => runs++)));
+    assert.ok(
+      copies.every((copy) => copy.status === 'in_progress'),
+      'answer non-2xx while the first runs',
+    );
+    finish();
+    assert.equal((await first).status, 'processed');
+    assert.equal((await events.once(paid, () => runs++)).status, 'duplicate');
+    assert.equal(runs, 1);
+  });
+
+  test('shares a store between servers, forgets after ttlMs, and frees a claim whose handler vanished', async () => {
+    let now = 1_000_000;
+    const store = new MemoryCacheStore({ now: () => now });
+    const serverA = createEventDeduplicator({ store, ttlMs: 60_000, processingLeaseMs: 5_000 });
+    const serverB = createEventDeduplicator({ store, ttlMs: 60_000, processingLeaseMs: 5_000 });
+
+    const claimA = await serverA.claim(paid);
+    assert.equal(claimA.status, 'first');
+    assert.equal((await serverB.claim(paid)).status, 'in_progress');
+    if (claimA.status === 'first') await claimA.complete();
+    assert.equal((await serverB.claim(paid)).status, 'duplicate');
+    now += 60_000;
+    assert.equal((await serverB.claim(paid)).status, 'first', 'remembered for ttlMs only');
+
+    const other = { ...paid, id: 'b5a1e0c2-0000-4000-8000-000000000001' };
+    assert.equal((await serverA.claim(other)).status, 'first');
+    assert.equal((await serverB.claim(other)).status, 'in_progress');
+    now += 5_000;
+    const retry = await serverB.claim(other);
+    assert.equal(retry.status, 'first', 'the lease of a crashed handler lapses');
+    if (retry.status === 'first') await retry.release();
+    assert.equal((await serverA.claim(other)).status, 'first', 'a released claim is free again');
+  });
+
+  test('refuses durations that are not positive', () => {
+    assert.throws(() => createEventDeduplicator({ ttlMs: 0 }), RangeError);
+    assert.throws(() => createEventDeduplicator({ processingLeaseMs: Number.NaN }), RangeError);
+  });
+});
+
+describe('v1 callbacks from the sandbox', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let v1: V1Client;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    sandbox = await startV1Sandbox(merchant);
+    v1 = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('a purchase paid on the hosted form sends a success callback and a webhook that verify, and a repeat is told apart', async () => {
+    const companyKey = await v1.publicKey();
+    // One deduplicator per channel tells a channel's repeats apart; one for both tells that the success
+    // callback and the webhook are the same event.
+    const perChannel = { success: createEventDeduplicator(), webhook: createEventDeduplicator() };
+    const shared = createEventDeduplicator();
+    const log: Array<{
+      via: 'success' | 'webhook';
+      status: string;
+      shared?: string;
+      signatureByJsrsasign?: boolean;
+      event?: string;
+    }> = [];
+    let webhookPublicKey = '';
+    let loseFirstAcknowledgement = true;
+
+    const receiver = await listen(async (req: IncomingMessage, res) => {
+      const via = req.url === '/success' ? 'success' : 'webhook';
+      let request: IncomingRequest = req;
+      let signatureByJsrsasign: boolean | undefined;
+      if (via === 'webhook') {
+        // Buffered as a framework would, so that jsrsasign can check the same bytes on its own.
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const rawBody = Buffer.concat(chunks);
+        request = { rawBody, headers: req.headers };
+        signatureByJsrsasign = independentVerify(
+          rawBody.toString('utf8'),
+          String(req.headers['x-signature']),
+          webhookPublicKey,
+        );
+      }
+      try {
+        const event =
+          via === 'success'
+            ? await constructSuccessCallback(request, companyKey)
+            : await constructWebhookEvent(request, webhookPublicKey);
+        const result = await perChannel[via].once(event, () => event.event_type);
+        const once = await shared.once(event, () => event.event_type);
+        log.push({
+          via,
+          status: result.status,
+          shared: once.status,
+          signatureByJsrsasign,
+          event: event.event_type,
+        });
+        if (via === 'success' && loseFirstAcknowledgement) {
+          // Handled, but the gateway does not hear so: it must deliver again.
+          loseFirstAcknowledgement = false;
+          res.writeHead(500).end();
+          return;
+        }
+        res.writeHead(result.status === 'in_progress' ? 409 : 204).end();
+      } catch (error) {
+        log.push({ via, status: (error as SignatureVerificationError).code, signatureByJsrsasign });
+        res.writeHead(401).end();
+      }
+    });
+    try {
+      const webhook = await v1.webhooks.create({
+        title: 'paid',
+        callback: `${receiver.url}/webhook`,
+        events: ['purchase.paid'],
+      });
+      webhookPublicKey = webhook.public_key;
+      assert.notEqual(webhookPublicKey, companyKey, 'the webhook has its own key');
+
+      const purchase = await v1.purchases.create({
+        brand_id: V1.brandId,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' },
+        success_callback: `${receiver.url}/success`,
+        success_redirect: 'https://shop.example/ok',
+      });
+      const expiry = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+      const paid = await fetch(new URL(`/checkout/${purchase.id}/pay`, sandbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          method: 'card',
+          card_number: '4111 1111 1111 1111',
+          card_expiry: expiry,
+          card_cvc: '123',
+          card_holder: 'Anna Tester',
+        }).toString(),
+        redirect: 'manual',
+      });
+      assert.equal(paid.status, 303);
+      assert.equal(paid.headers.get('location'), 'https://shop.example/ok');
+      assert.equal((await v1.purchases.get(purchase.id)).status, 'paid');
+
+      const deadline = Date.now() + 5000;
+      while (
+        log.filter((entry) => entry.via === 'success').length < 2 ||
+        !log.some((e) => e.via === 'webhook')
+      ) {
+        assert.ok(Date.now() < deadline, `callbacks so far: ${JSON.stringify(log)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(
+        log.filter((entry) => entry.via === 'webhook').every((entry) => entry.signatureByJsrsasign === true),
+        'jsrsasign verifies the webhook deliveries',
+      );
+      assert.ok(
+        log.every((entry) => entry.event === 'purchase.paid'),
+        JSON.stringify(log),
+      );
+      const successes = log.filter((entry) => entry.via === 'success').map((entry) => entry.status);
+      assert.deepEqual(successes, ['processed', 'duplicate'], 'the repeat after a lost acknowledgement');
+      assert.deepEqual(
+        log.filter((entry) => entry.via === 'webhook').map((entry) => entry.status),
+        ['processed'],
+      );
+      assert.equal(
+        log.filter((entry) => entry.shared === 'processed').length,
+        1,
+        `callback and webhook carry the same snapshot, so they are one event: ${JSON.stringify(log)}`,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});
