@@ -12,8 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import type { OrderInput } from '../src/core/index.js';
+import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../src/sandbox/config.js';
 import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS, startSandbox } from '../src/sandbox/index.js';
-import { signOrder } from '../src/server/index.js';
+import {
+  createPaymentMethodsHandler,
+  createV1Client,
+  PaymentMethodsCache,
+  signOrder,
+  toNodeHandler,
+} from '../src/server/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.mjs';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -34,7 +41,7 @@ async function paymentFrame(page: Page): Promise<Frame> {
   }
 }
 
-type Milestone = 'cardFieldFocusable' | 'lastItemRendered';
+type Milestone = 'cardFieldFocusable' | 'lastItemRendered' | 'methodChoosable';
 
 /**
  * Runs in the frame on every animation frame until the milestone is reached, then answers the time on the
@@ -51,7 +58,14 @@ function reached(milestone: Milestone): number | false {
       if (node.shadowRoot) roots.push(node.shadowRoot);
     }
   }
-  if (milestone === 'cardFieldFocusable') {
+  if (milestone === 'methodChoosable') {
+    const radio = elements.find((node) => node.getAttribute('type') === 'radio') as
+      | HTMLInputElement
+      | undefined;
+    if (!radio || radio.disabled || radio.getClientRects().length === 0) return false;
+    radio.focus();
+    if ((radio.getRootNode() as Document | ShadowRoot).activeElement !== radio) return false;
+  } else if (milestone === 'cardFieldFocusable') {
     const input = elements.find((node) => node.getAttribute('autocomplete') === 'cc-number') as
       | HTMLInputElement
       | undefined;
@@ -66,9 +80,12 @@ function reached(milestone: Milestone): number | false {
   return performance.timeOrigin + performance.now();
 }
 
-/** Milliseconds from the page's navigation start until `milestone` in the frame (both clocks' origins). */
+/**
+ * Milliseconds from the page's navigation start until `milestone`: in the payment frame (both clocks'
+ * origins), or in the page itself for the v1 picker, which has no frame.
+ */
 async function msUntil(page: Page, milestone: Milestone): Promise<number> {
-  const frame = await paymentFrame(page);
+  const frame = milestone === 'methodChoosable' ? page.mainFrame() : await paymentFrame(page);
   const handle = await frame.waitForFunction(reached, milestone, { polling: 'raf', timeout: 15_000 });
   const at = (await handle.jsonValue()) as number;
   const pageOrigin = await page.evaluate(() => performance.timeOrigin);
@@ -79,6 +96,8 @@ export interface BrowserFigures {
   runs: number;
   cardFieldFocusableMs: number;
   thousandItemsRenderedMs: number;
+  /** v1 mode: a payment method can be chosen (the picker's first radio takes focus). */
+  methodChoosableMs: number;
 }
 
 export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
@@ -100,6 +119,22 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     })),
   };
   const bigSignature = signOrder(bigOrder, sandbox.demoMerchant!.privateKeyPem);
+  // The merchant's side of v1 mode: a Purchase, and the cached payment-methods endpoint on the page's origin.
+  const v1 = createV1Client({ baseUrl: sandbox.url, secretKey: DEMO_V1_SECRET_KEY });
+  const purchase = await v1.purchases.create({
+    brand_id: DEMO_V1_BRAND_ID,
+    client: { email: 'bench@example.com' },
+    purchase: { currency: 'EUR', products: [{ name: 'Tea', price: 1250 }] },
+  });
+  const paymentMethods = toNodeHandler(
+    createPaymentMethodsHandler({
+      brandId: DEMO_V1_BRAND_ID,
+      defaultCurrency: 'EUR',
+      cache: new PaymentMethodsCache({
+        fetchPaymentMethods: (query, { signal }) => v1.paymentMethods(query, { signal }),
+      }),
+    }),
+  );
   const html = (body: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
   const documents: Record<string, string> = {
@@ -110,7 +145,14 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
       )}" signature="${bigSignature}" certificate-name="${DEMO_CERTIFICATE_NAME}"></svc-checkout>`,
     ),
   };
+  documents['/v1'] = html(
+    `<svc-checkout checkout-url="${escapeAttribute(purchase.checkout_url)}" payment-methods-url="/payment-methods" country="lv"></svc-checkout>`,
+  );
   pages.on('request', (req, res) => {
+    if (req.url?.startsWith('/payment-methods')) {
+      void paymentMethods(req, res);
+      return;
+    }
     const body = documents[req.url ?? ''];
     if (body === undefined) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -138,6 +180,7 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
       runs,
       cardFieldFocusableMs: await measure('/', 'cardFieldFocusable'),
       thousandItemsRenderedMs: await measure('/big', 'lastItemRendered'),
+      methodChoosableMs: await measure('/v1', 'methodChoosable'),
     };
   } finally {
     await browser.close();

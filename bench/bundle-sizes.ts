@@ -6,9 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** The files measured, by what they are. */
+/**
+ * The files measured, by what they are. `picker` is the module script's v1 mode, which it imports on demand
+ * (only pages with `checkout-url` download it); the classic script carries it inline.
+ */
 export const BUNDLES = {
   scriptTag: ['svc-checkout.js'],
+  picker: ['svc-checkout-v1.js'],
   classicScript: ['svc-checkout.classic.js'],
 } as const;
 

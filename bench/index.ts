@@ -28,6 +28,7 @@ for (const [name, label] of [
   ['scriptTag', 'script-tag file (ES module)'],
   ['classicScript', 'script-tag file (classic)'],
   ['frame', "frame's code"],
+  ['picker', 'v1 picker chunk (ES module, loaded on demand)'],
 ] as const) {
   const { minified, gzip, brotli } = sizes[name];
   console.log(`${label}: ${kb(minified)} minified, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
@@ -41,4 +42,7 @@ console.log(
 );
 console.log(
   `order of 1,000 items rendered in the frame, from navigation start: ${browser.thousandItemsRenderedMs.toFixed(0)} ms median of ${browser.runs}`,
+);
+console.log(
+  `v1 picker interactive (a payment method can be chosen), from navigation start: ${browser.methodChoosableMs.toFixed(0)} ms median of ${browser.runs}`,
 );

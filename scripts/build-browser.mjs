@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Builds what browsers load from the gateway into dist/browser, which the sandbox serves:
 //   svc-checkout.js          the widget script as an ES module   (<script type="module" src=".../widget/svc-checkout.js">)
-//   svc-checkout.classic.js  the same as a classic script, for pages without modules
+//   svc-checkout-v1.js       its v1 mode (the payment method picker), which the module imports on demand
+//                            when an element has checkout-url, so legacy pages never download it
+//   svc-checkout.classic.js  the same as a classic script, for pages without modules; a classic script
+//                            cannot load a chunk of its own, so v1 mode is inlined there
 //   frame/assets/frame.js    the payment frame's app (its page is written by the sandbox, with its CSP)
 // The npm package itself is built by tsc, unbundled. One Vite build per output: a library build has one
 // format, and the classic script must not empty the module's folder.
@@ -10,8 +13,9 @@ import { build } from 'vite';
 
 const outDir = 'dist/browser';
 
-// Vite wraps each dynamic import() in a preload helper; the frame's language chunks import nothing, so the
-// helper is replaced by a plain call.
+// Vite wraps each dynamic import() in a preload helper; the frame's language chunks import nothing, and the
+// widget's v1 chunk imports only the widget script itself, which has loaded, so the helper is replaced by a
+// plain call.
 const PRELOAD_HELPER = '\0vite/preload-helper.js';
 const noPreloadHelper = {
   name: 'no-preload-helper',
@@ -31,13 +35,16 @@ rmSync(outDir, { recursive: true, force: true });
 
 // Not a library build: library builds keep whitespace in ES output (for the npm package's tree-shaking),
 // but this file is what pages download, so it is minified fully.
+// The v1 chunk keeps its module's name (src/element/svc-checkout-v1.ts): the sandbox serves widget files by
+// name from an allow-list (WIDGET_SCRIPTS in src/sandbox/widget-pages.ts).
 await build(
   common({
+    plugins: [noPreloadHelper],
     build: {
       outDir,
       rolldownOptions: {
         input: 'src/element/script-tag.ts',
-        output: { format: 'es', entryFileNames: 'svc-checkout.js' },
+        output: { format: 'es', entryFileNames: 'svc-checkout.js', chunkFileNames: '[name].js' },
       },
     },
   }),

@@ -9,5 +9,9 @@ import './element/define.js';
 export * from './core/index.js';
 export { CheckoutStateError, type CheckoutStateErrorCode } from './element/checkout-state-error.js';
 export * from './element/events.js';
+export {
+  type NavigateToCheckoutDetail,
+  NavigateToCheckoutEvent,
+} from './element/navigate-to-checkout-event.js';
 export { defineSvcCheckout, SVC_CHECKOUT_TAG } from './element/register.js';
 export { SvcCheckout } from './element/svc-checkout.js';

@@ -13,6 +13,7 @@ export type * from './legacy-callbacks.js';
 export * from './money.js';
 export * from './order.js';
 export * from './order-attributes.js';
+export * from './payment-method-groups.js';
 export * from './signature-input.js';
 export * from './totals.js';
 export * from './v1-types.js';

@@ -45,6 +45,7 @@ export class NavigateBackToCartEvent extends Event {
 /**
  * What a `checkoutError` can point at: the attribute the merchant changes in the page to fix it, or the
  * script method (`addOrderItem`, `addShippingOption`) whose item or shipping option the gateway refused.
+ * In v1 mode, `checkout-url`.
  */
 export type CheckoutAttribute =
   | 'widget-id'
@@ -66,7 +67,8 @@ export type CheckoutAttribute =
   | 'first-name'
   | 'last-name'
   | 'addOrderItem'
-  | 'addShippingOption';
+  | 'addShippingOption'
+  | 'checkout-url';
 
 /** `checkoutError`'s detail. */
 export interface CheckoutErrorDetail {

@@ -21,6 +21,7 @@ import {
   orderInputFromAttributes,
   type UncheckedOrderInput,
 } from '../core/order-input-from-attributes.js';
+import type { PickerMessageKey } from '../core/picker-messages.js';
 import {
   blame,
   type CheckoutFailure,
@@ -31,12 +32,15 @@ import {
 import { CheckoutStateError } from './checkout-state-error.js';
 import { CheckoutErrorEvent, NavigateBackToCartEvent, PaymentCompletedEvent } from './events.js';
 import { FrameHost, gatewayOrigin } from './frame-host.js';
+import type { NavigateToCheckoutEvent } from './navigate-to-checkout-event.js';
+import type { PaymentMethodPicker } from './payment-method-picker.js';
 import { svcCheckoutStyles } from './svc-checkout.styles.js';
 
 /** What the element shows. */
 type View =
   | { kind: 'idle' }
   | { kind: 'frame'; host: FrameHost; revealed: boolean; height?: number }
+  | { kind: 'picker'; picker: PaymentMethodPicker }
   | { kind: 'error'; failure: CheckoutFailure };
 
 /** What the element fixed when it started: the gateway, and what `init` carries besides the looks and texts. */
@@ -105,16 +109,31 @@ function appended(given: unknown, added: readonly object[]): unknown {
  * when it is in the HTML), so attributes set and items added right after creating it are included.
  * With `lazy="true"` it waits for `init()`.
  *
+ * With `checkout-url` (a v1 Purchase's `checkout_url`) it is a payment method picker instead (v1 mode, which
+ * needs neither `widget-id` nor a signed order): it looks up the methods at the merchant's own endpoint
+ * (`payment-methods-url`, never the gateway with a secret key), shows them as the gateway groups them (cards
+ * as one choice, bank methods by country with the customer's country first), and goes to the checkout URL
+ * with `?preferred=<method>` when the customer confirms. A lookup is reused in the tab for a minute. When the
+ * lookup fails, or finds nothing, the customer can still go on to the payment page and choose there. The
+ * picker's code loads on demand, so pages in legacy mode never download it. The mode is fixed at the start.
+ *
  * @tagname svc-checkout
  *
  * @fires {PaymentCompletedEvent} paymentCompleted - The payment succeeded or failed, just before the status screen; once, when it ends while the form is open (a form that opens on an order that had already ended shows its status without the event). `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
  * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. Cancelable: otherwise the element goes to `back-to-merchant-url` when set.
  * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable). `detail`: `{code, message, attribute?}`.
+ * @fires {NavigateToCheckoutEvent} navigateToCheckout - v1 mode: the customer confirmed a payment method, or went on without one. Cancelable: otherwise the element goes to `detail.url`. `detail`: `{method, url}` (`method` is `null` without one; `url` is `checkout-url` with `preferred` set in its query).
  *
  * @csspart frame - The payment form's iframe.
  * @csspart loading - The text shown while the form loads.
  * @csspart error - The box shown instead of the form when the widget cannot take a payment.
  * @csspart retry-button - The error box's retry button (when the gateway could not be reached or did not answer).
+ * @csspart status - v1 mode: the line that says the methods are loading, or that there are none.
+ * @csspart picker - v1 mode: the form with the methods and the confirm button.
+ * @csspart group - v1 mode: the box of a group of methods (bank payments, wallets), with its legend.
+ * @csspart method - v1 mode: one method's row: its radio button, logos and name.
+ * @csspart country-select - v1 mode: the country select of bank methods.
+ * @csspart confirm-button - v1 mode: the button that goes on to the payment page.
  *
  * @cssproperty --svc-color-primary - Pay button, selected options and links. Default `#1a56db`.
  * @cssproperty --svc-color-primary-contrast - Text and icons on the primary colour. Default `#ffffff`.
@@ -159,6 +178,10 @@ export class SvcCheckout extends ReactiveElement {
     lastName: { attribute: 'last-name' },
     gateway: {},
     texts: { converter: textsConverter },
+    checkoutUrl: { attribute: 'checkout-url' },
+    paymentMethodsUrl: { attribute: 'payment-methods-url' },
+    country: {},
+    method: {},
   };
 
   /**
@@ -235,9 +258,33 @@ export class SvcCheckout extends ReactiveElement {
 
   /**
    * The merchant's texts in place of ours, by key (`{"loading.text": "…"}`): JSON in the attribute, an
-   * object as the property. Keys of the frame's texts are passed on to the frame.
+   * object as the property. Keys of the frame's texts are passed on to the frame; in v1 mode the picker's
+   * (`picker.*`) apply.
    */
-  declare texts?: MessageOverrides;
+  declare texts?: MessageOverrides & Partial<Record<PickerMessageKey, string>>;
+
+  /**
+   * v1 mode: the Purchase's `checkout_url`, where the customer pays. Setting it switches the element to the
+   * payment method picker. The gateway's host (its origin) is where method logos come from.
+   */
+  declare checkoutUrl?: string;
+
+  /**
+   * v1 mode: the merchant's own payment-methods endpoint (`createPaymentMethodsHandler` of
+   * `svc-checkout/server`), absolute or relative to the page, with the query it needs (such as
+   * `?currency=EUR`); the element adds `language`. Never the gateway's lookup, which takes the secret key.
+   */
+  declare paymentMethodsUrl?: string;
+
+  /**
+   * v1 mode: the customer's country (ISO 3166-1 alpha-2), whose bank methods show first (the customer can
+   * change it); when it has none, methods of every country (Other), else the first country. Without it, the
+   * region of the browser's language is tried.
+   */
+  declare country?: string;
+
+  /** v1 mode: the method chosen at first, by its name (such as `visa` or `swedbank_lv_pis`). */
+  declare method?: string;
 
   #view: View = { kind: 'idle' };
   #state: WidgetState | undefined;
@@ -254,8 +301,9 @@ export class SvcCheckout extends ReactiveElement {
 
   /**
    * The widget's state as the frame reports it (`loading`, `form`, `processing`, `challenge`, `paid`,
-   * `failed`, `cancelled`) or `error`; undefined before the start. Read-only; reflected to the `state`
-   * attribute for styling (`svc-checkout[state='paid']`).
+   * `failed`, `cancelled`) or `error`; undefined before the start. In v1 mode: `loading` while the methods
+   * are looked up, then `form` (the methods, or the way on without them), or `error` for an unusable
+   * `checkout-url`. Read-only; reflected to the `state` attribute for styling (`svc-checkout[state='paid']`).
    */
   get state(): WidgetState | undefined {
     return this.#state;
@@ -341,6 +389,8 @@ export class SvcCheckout extends ReactiveElement {
     let nodes: Node[];
     if (view.kind === 'idle') {
       nodes = this.lazy ? [] : [loading];
+    } else if (view.kind === 'picker') {
+      nodes = [view.picker.render()];
     } else if (view.kind === 'frame') {
       const { iframe } = view.host;
       iframe.setAttribute('part', 'frame');
@@ -446,6 +496,10 @@ export class SvcCheckout extends ReactiveElement {
   #start(): void {
     this.#started = true;
     clearTimeout(this.#startTimer);
+    if (this.checkoutUrl) {
+      this.#startPicker();
+      return;
+    }
     const prepared = this.#prepare();
     if ('code' in prepared) {
       this.#fail(prepared);
@@ -525,6 +579,27 @@ export class SvcCheckout extends ReactiveElement {
       widgetId,
       init: { order, customer, ...(signature && { signature }), ...(certificateName && { certificateName }) },
     };
+  }
+
+  /** v1 mode: loads the picker's code (see svc-checkout-v1.ts), then shows the picker. */
+  #startPicker(): void {
+    this.#show({ kind: 'idle' });
+    this.#setState('loading');
+    import('./svc-checkout-v1.js').then(
+      ({ PaymentMethodPicker }) =>
+        this.#show({
+          kind: 'picker',
+          picker: new PaymentMethodPicker(this, {
+            emit: (event) => this.#emit(event),
+            setState: (state) => this.#setState(state),
+          }),
+        }),
+      (error: Error) =>
+        this.#fail({
+          code: 'gateway_unreachable',
+          message: `The payment method picker could not be loaded (${error.message}).`,
+        }),
+    );
   }
 
   /** Loads the frame with a new channel (the first time, on retry, and after the element was moved). */
@@ -640,7 +715,8 @@ export class SvcCheckout extends ReactiveElement {
 
   readonly #retry = (): void => {
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
-    this.#loadFrame();
+    if (this.#prepared) this.#loadFrame();
+    else this.#startPicker();
     // The retry button goes away; keep keyboard users where they were, on the loading text.
     if (hadFocus) {
       void this.updateComplete.then(() => this.#loading?.focus());
@@ -671,5 +747,6 @@ declare global {
     paymentCompleted: PaymentCompletedEvent;
     navigateBackToCart: NavigateBackToCartEvent;
     checkoutError: CheckoutErrorEvent;
+    navigateToCheckout: NavigateToCheckoutEvent;
   }
 }

@@ -14,6 +14,8 @@ import type { LegacyOrders } from './legacy-orders.js';
 const WIDGET_SCRIPTS = new Set([
   'svc-checkout.js',
   'svc-checkout.js.map',
+  'svc-checkout-v1.js',
+  'svc-checkout-v1.js.map',
   'svc-checkout.classic.js',
   'svc-checkout.classic.js.map',
 ]);

@@ -83,8 +83,24 @@ describe('defining <svc-checkout>', () => {
     expect(declaration, 'no svc-checkout in custom-elements.json').to.not.equal(undefined);
     const names = (key: string) => (declaration![key] as Array<{ name: string }>).map((entry) => entry.name);
     expect(names('cssProperties')).to.deep.equal([...DESIGN_TOKEN_NAMES]);
-    expect(names('events')).to.deep.equal(['paymentCompleted', 'navigateBackToCart', 'checkoutError']);
-    expect(names('cssParts')).to.deep.equal(['frame', 'loading', 'error', 'retry-button']);
+    expect(names('events')).to.deep.equal([
+      'paymentCompleted',
+      'navigateBackToCart',
+      'checkoutError',
+      'navigateToCheckout',
+    ]);
+    expect(names('cssParts')).to.deep.equal([
+      'frame',
+      'loading',
+      'error',
+      'retry-button',
+      'status',
+      'picker',
+      'group',
+      'method',
+      'country-select',
+      'confirm-button',
+    ]);
     expect(names('attributes')).to.include.members([
       'widget-id',
       'order',

@@ -1,7 +1,9 @@
 /**
  * A real gateway for browser tests: the sandbox with the demo merchant on its own origin, and the demo
  * merchant's back end (callbacks, order signing) on a third. The page under test is on a first origin
- * (web-test-runner's), which the merchant allows.
+ * (web-test-runner's), which the merchant allows. For v1 mode, the merchant's payment-methods endpoint (the
+ * real handler over the real cache, which calls the sandbox's `/api/v1/payment_methods/` with the demo
+ * merchant's secret key, through the v1 client) and Purchase creation, as the merchant's server makes them.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -10,14 +12,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMerchantApp, type MerchantApp } from '../../demo/merchant/merchant-app.js';
 import type { OrderInput } from '../../src/core/index.js';
+import type { CreatePurchaseRequest, Purchase } from '../../src/core/v1-types.js';
 import {
   DEMO_CERTIFICATE_NAME,
+  DEMO_V1_BRAND_ID,
+  DEMO_V1_SECRET_KEY,
   DEMO_WIDGET_IDS,
   demoConfigFile,
   ensureDemoMerchantKeys,
   parseConfig,
 } from '../../src/sandbox/config.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import type { FetchHandler } from '../../src/server/handlers.js';
+import { PaymentMethodsCache } from '../../src/server/payment-methods-cache.js';
+import { createPaymentMethodsHandler } from '../../src/server/payment-methods-handler.js';
+import { createV1Client } from '../../src/server/v1-client.js';
 
 export interface GatewayFixture {
   gatewayUrl: string;
@@ -26,6 +35,13 @@ export interface GatewayFixture {
   certificateName: string;
   merchant: MerchantApp;
   sign(order: OrderInput): string;
+  /**
+   * The demo merchant's payment-methods endpoint for `<svc-checkout>` in v1 mode: `createPaymentMethodsHandler`
+   * (currency EUR when the request names none) over a `PaymentMethodsCache` of the sandbox's lookup.
+   */
+  paymentMethods: FetchHandler;
+  /** Creates a Purchase of the demo merchant (`POST /api/v1/purchases/`); `request` replaces the defaults' members. */
+  createPurchase(request?: Partial<CreatePurchaseRequest>): Promise<Purchase>;
   close(): Promise<void>;
 }
 
@@ -52,6 +68,16 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
     });
   });
 
+  const v1 = createV1Client({ baseUrl: sandbox.url, secretKey: DEMO_V1_SECRET_KEY });
+  const cache = new PaymentMethodsCache({
+    fetchPaymentMethods: (query, { signal }) => v1.paymentMethods(query, { signal }),
+  });
+  const paymentMethods = createPaymentMethodsHandler({
+    brandId: DEMO_V1_BRAND_ID,
+    cache,
+    defaultCurrency: 'EUR',
+  });
+
   return {
     gatewayUrl: sandbox.url,
     merchantUrl,
@@ -59,6 +85,13 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
     certificateName: DEMO_CERTIFICATE_NAME,
     merchant,
     sign: (order) => merchant.signOrder(order),
+    paymentMethods,
+    createPurchase: (request = {}) =>
+      v1.purchases.create({
+        brand_id: DEMO_V1_BRAND_ID,
+        purchase: { currency: 'EUR', products: [{ name: 'Green tea', price: 1250 }] },
+        ...request,
+      }),
     async close() {
       merchant.close();
       await new Promise<void>((resolve) => {
