@@ -6,7 +6,13 @@
 import { createServer as createNetServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
-import { DEMO_CERTIFICATE_NAME, type Sandbox, startSandbox } from '../src/sandbox/index.js';
+import {
+  DEMO_CERTIFICATE_NAME,
+  DEMO_V1_BRAND_ID,
+  DEMO_V1_SECRET_KEY,
+  type Sandbox,
+  startSandbox,
+} from '../src/sandbox/index.js';
 import { createMerchantApp, type MerchantApp } from './merchant/merchant-app.js';
 import { createDemoViteConfig } from './vite.config.js';
 
@@ -79,7 +85,11 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
       serviceCertificatePem: sandbox.serviceCertificatePem,
       certificateName: DEMO_CERTIFICATE_NAME,
       shopUrl,
+      gatewayUrl: sandbox.url,
+      v1Credentials: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
     });
+    // The v1 company key and the shop's webhook, before the shop takes its first request.
+    await merchant.ready();
     vite = await createServer({
       configFile: false,
       ...createDemoViteConfig({

@@ -13,7 +13,8 @@
  *   POST    /api/sign                  the lazy page's cart {items: [{id, count}], shippingOptionId?} →
  *                                      {order, signature, certificateName}: priced and signed here
  *   GET     /api/notifications         the kept notifications as JSON
- *   GET     /api/notifications/events  the same, live, as server-sent events
+ *   GET     /api/notifications/events  the same, live, as server-sent events (with the v1 events)
+ *   ...     /api/v1/*                  the v1 interface, given the gateway's URL (see v1-shop.ts)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -39,8 +40,19 @@ import { newOrderId } from './order-ids.js';
 import { pantryOrder } from './pantry-cart.js';
 import { quoteShipping } from './shipping-prices.js';
 import { termsPage } from './terms-page.js';
+import type { V1LogEvent, V1Order, V1ReceivedEvent, V1RefusedDelivery } from './v1-event-log.js';
+import { createV1Shop, type V1Setup, type V1Shop } from './v1-shop.js';
 
-export type { NotificationLogEvent, RefusedNotification, VerifiedNotification };
+export type {
+  NotificationLogEvent,
+  RefusedNotification,
+  V1LogEvent,
+  V1Order,
+  V1ReceivedEvent,
+  V1RefusedDelivery,
+  V1Setup,
+  VerifiedNotification,
+};
 
 /** The paths the demo merchant answers. */
 export const MERCHANT_PATHS = {
@@ -71,6 +83,13 @@ export interface MerchantAppOptions {
    * cart) lead back to its cart page. Without it they have no back-to-merchant URL.
    */
   shopUrl?: string;
+  /**
+   * The gateway's base URL, such as `http://127.0.0.1:4010`: turns on the v1 routes (`/api/v1/*`), which
+   * also need `shopUrl` (the redirects, the success callback and the webhook lead there) and `v1Credentials`.
+   */
+  gatewayUrl?: string;
+  /** The account's v1 secret key and brand id (the sandbox's demo merchant's: `DEMO_V1_*`). */
+  v1Credentials?: { secretKey: string; brandId: string };
   /** The clock, for tests. */
   now?: () => Date;
 }
@@ -87,6 +106,28 @@ export interface MerchantApp {
   readonly refusedNotifications: readonly RefusedNotification[];
   /** Calls `listener` on each notification kept or repeated, and each refusal; returns the unsubscribe. */
   subscribe(listener: (event: NotificationLogEvent) => void): () => void;
+  /**
+   * The v1 side: verified success callbacks and webhook deliveries in the order they came, refused
+   * deliveries, and the Purchases the shop created. Undefined without `gatewayUrl`.
+   */
+  readonly v1:
+    | {
+        readonly events: readonly V1ReceivedEvent[];
+        readonly refused: readonly V1RefusedDelivery[];
+        order(reference: string): V1Order | undefined;
+        subscribe(listener: (event: V1LogEvent) => void): () => void;
+        /** Resolves with the first kept event that matches; rejects after `timeoutMs` (10 s) without one. */
+        waitForEvent(
+          match: (event: V1ReceivedEvent) => boolean,
+          timeoutMs?: number,
+        ): Promise<V1ReceivedEvent>;
+      }
+    | undefined;
+  /**
+   * Asks the gateway for what the v1 routes need (the company key, the shop's webhook); resolves at once
+   * without `gatewayUrl`. Call it once the gateway listens, so a wrong setup shows at start.
+   */
+  ready(): Promise<V1Setup | undefined>;
   /** Resolves with the first kept notification that matches; rejects after `timeoutMs` (10 s) without one. */
   waitForNotification(
     match: (entry: VerifiedNotification) => boolean,
@@ -123,6 +164,7 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
   importPublicKey(options.serviceCertificatePem);
   const log = new NotificationLog(options.now);
   const streams = new Set<ServerResponse>();
+  const v1Shop = v1ShopOf(options);
 
   const notification: FetchHandler = async (request) => {
     if (request.method !== 'PUT') return methodNotAllowed('PUT');
@@ -190,6 +232,7 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     [MERCHANT_PATHS.connectionTest, createConnectionTestHandler()],
     [MERCHANT_PATHS.sign, sign],
     [MERCHANT_PATHS.notifications, notificationList],
+    ...(v1Shop?.routes ?? []),
   ]);
   const nodeRoutes = new Map(
     [...routes].map(([path, handler]) => [path, toNodeHandler(handler, { maxBodyBytes: MAX_BODY_BYTES })]),
@@ -201,16 +244,22 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    // The current list first, so a page that connects late needs no second request.
-    res.write(
-      `event: snapshot\ndata: ${JSON.stringify({ notifications: log.notifications, refused: log.refused })}\n\n`,
-    );
-    const unsubscribe = log.subscribe((event) => {
+    // The current lists first, so a page that connects late needs no second request.
+    const snapshot = {
+      notifications: log.notifications,
+      refused: log.refused,
+      ...(v1Shop && { v1: { events: v1Shop.log.events, refused: v1Shop.log.refused } }),
+    };
+    res.write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+    const send = (event: NotificationLogEvent | V1LogEvent) => {
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    });
+    };
+    const unsubscribe = log.subscribe(send);
+    const unsubscribeV1 = v1Shop?.log.subscribe(send);
     streams.add(res);
     const end = () => {
       unsubscribe();
+      unsubscribeV1?.();
       streams.delete(res);
     };
     req.once('close', end);
@@ -238,6 +287,18 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       return log.refused;
     },
     subscribe: (listener) => log.subscribe(listener),
+    v1: v1Shop && {
+      get events() {
+        return v1Shop.log.events;
+      },
+      get refused() {
+        return v1Shop.log.refused;
+      },
+      order: (reference) => v1Shop.log.order(reference),
+      subscribe: (listener) => v1Shop.log.subscribe(listener),
+      waitForEvent: (match, timeoutMs) => v1Shop.log.waitFor(match, timeoutMs),
+    },
+    ready: async () => (v1Shop ? v1Shop.ready() : undefined),
     waitForNotification: (match, timeoutMs) => log.waitFor(match, timeoutMs),
     signOrder: (order) => signOrder(order, options.privateKeyPem),
     close() {
@@ -245,4 +306,21 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       streams.clear();
     },
   };
+}
+
+/**
+ * The v1 back end when the options turn it on.
+ * @throws TypeError when `gatewayUrl` is given without `shopUrl` or `v1Credentials`.
+ */
+function v1ShopOf(options: MerchantAppOptions): V1Shop | undefined {
+  if (options.gatewayUrl === undefined) return undefined;
+  if (options.shopUrl === undefined || options.v1Credentials === undefined) {
+    throw new TypeError('gatewayUrl needs shopUrl and v1Credentials: the v1 routes lead back to the shop');
+  }
+  return createV1Shop({
+    gatewayUrl: options.gatewayUrl,
+    shopUrl: options.shopUrl,
+    ...options.v1Credentials,
+    ...(options.now !== undefined && { now: options.now }),
+  });
 }

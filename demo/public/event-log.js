@@ -3,7 +3,7 @@
 // in sessionStorage so the cart page can show what happened on the page that sent the customer there.
 // A classic script with no imports, so the plain HTML pages (script tag only, no build) use it too.
 (() => {
-  const EVENTS = ['paymentCompleted', 'navigateBackToCart', 'checkoutError'];
+  const EVENTS = ['paymentCompleted', 'navigateBackToCart', 'checkoutError', 'navigateToCheckout'];
   const STORAGE_KEY = 'svc-demo:events';
 
   function describe(event) {

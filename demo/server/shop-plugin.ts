@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
+import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../../src/sandbox/config.js';
 import { createMerchantApp, type MerchantApp } from '../merchant/merchant-app.js';
 import { renderPage } from './render-page.js';
 
@@ -129,10 +130,17 @@ async function loadMerchantFromSandbox(
   });
   if (!response.ok)
     throw new Error(`${gatewayUrl}/sandbox/service-certificate.pem answered ${response.status}`);
-  return createMerchantApp({
+  const merchant = createMerchantApp({
     privateKeyPem,
     serviceCertificatePem: await response.text(),
     certificateName,
-    ...(shopUrl !== undefined && { shopUrl }),
+    ...(shopUrl !== undefined && {
+      shopUrl,
+      // The sandbox's demo merchant, whose v1 credentials are fixed.
+      gatewayUrl,
+      v1Credentials: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
+    }),
   });
+  await merchant.ready();
+  return merchant;
 }

@@ -3,20 +3,17 @@
  * the frame's tests' business (they run axe inside it); here axe sees the shop's document and the element.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from './support/axe.js';
 import { launchBrowser } from './support/browser.js';
 import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
 import { CARDS, ShopPage } from './support/shop-page.js';
 
 let demo: DemoEnv;
 let browser: Browser;
-let axeSource: string;
 
 before(async () => {
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   demo = await startDemoEnv();
   browser = await launchBrowser();
 });
@@ -24,24 +21,6 @@ after(async () => {
   await browser?.close();
   await demo?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/** Runs axe on the page's document (not inside the cross-origin frame); the violations, described. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate<AxeViolation[]>(
-    `axe.run(document, { iframes: false }).then((result) => result.violations)`,
-  );
-  return violations.map(
-    (violation) =>
-      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`,
-  );
-}
 
 const PAGES_WITH_WIDGET = [
   '/instant.html',
@@ -54,7 +33,13 @@ const PAGES_WITH_WIDGET = [
 ];
 
 describe('the demo pages are accessible', () => {
-  for (const path of ['/index.html', '/notifications.html', '/cart.html', '/lazy.html']) {
+  for (const path of [
+    '/index.html',
+    '/notifications.html',
+    '/cart.html',
+    '/lazy.html',
+    '/v1-checkout.html',
+  ]) {
     test(path, async () => {
       const shop = await ShopPage.open(browser, demo.shopUrl, path);
       try {

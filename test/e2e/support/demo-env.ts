@@ -12,7 +12,12 @@ import { type Demo, startDemo } from '../../../demo/start.js';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** What the sandbox serves to browsers; built by `npm run build:browser`. */
-const BUILT_FILES = ['svc-checkout.js', 'svc-checkout.classic.js', 'frame/assets/frame.js'];
+const BUILT_FILES = [
+  'svc-checkout.js',
+  'svc-checkout-v1.js',
+  'svc-checkout.classic.js',
+  'frame/assets/frame.js',
+];
 
 export interface DemoEnv extends Demo {
   dataDir: string;

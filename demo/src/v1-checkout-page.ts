@@ -1,0 +1,94 @@
+/**
+ * The v1 checkout page: shows the shop's cart, asks the back end for a Purchase of it, then puts
+ * `<svc-checkout>` in v1 mode on the page with the Purchase's checkout URL. The element lists the payment
+ * methods (through the shop's cached endpoint) and, on confirmation, goes to the gateway's payment page with
+ * the chosen method preselected. The page never sees a price it could change, nor the secret key.
+ */
+import 'svc-checkout';
+import type { V1CartView } from '../merchant/v1-cart.js';
+
+/** What `POST /api/v1/purchase` answers. */
+interface CreatedPurchase {
+  reference: string;
+  purchaseId: string;
+  checkoutUrl: string;
+  total: number;
+  currency: string;
+}
+
+/** The endpoint the element asks for the payment methods: the shop's own, never the gateway's. */
+const PAYMENT_METHODS_URL = '/api/v1/payment-methods';
+/** The customer's country as the shop knows it (say, from the delivery address): Latvian banks first. */
+const CUSTOMER_COUNTRY = 'lv';
+
+const lines = document.querySelector<HTMLUListElement>('#cart-lines')!;
+const total = document.querySelector<HTMLElement>('#cart-total')!;
+const start = document.querySelector<HTMLButtonElement>('#start-checkout')!;
+const error = document.querySelector<HTMLElement>('#cart-error')!;
+const payment = document.querySelector<HTMLElement>('#payment')!;
+const note = document.querySelector<HTMLElement>('#purchase-note')!;
+
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+async function readJson<T>(response: Response, what: string): Promise<T> {
+  const body = (await response.json().catch(() => ({}))) as T & { message?: string };
+  if (!response.ok) throw new Error(body.message ?? `${what} failed (HTTP ${response.status})`);
+  return body;
+}
+
+async function showCart(): Promise<void> {
+  const cart = await readJson<V1CartView>(await fetch('/api/v1/cart'), 'Loading the cart');
+  lines.replaceChildren(
+    ...cart.lines.map((line) => {
+      const item = document.createElement('li');
+      item.className = 'product';
+      const name = document.createElement('span');
+      name.textContent = `${line.name} × ${line.quantity}`;
+      const amount = document.createElement('span');
+      amount.textContent = money(line.price * line.quantity, cart.currency);
+      item.append(name, amount);
+      return item;
+    }),
+  );
+  total.textContent = money(cart.total, cart.currency);
+  start.disabled = false;
+}
+
+/** The element in v1 mode, created once its checkout URL is known: the mode is fixed when it starts. */
+function showPicker(purchase: CreatedPurchase): void {
+  const checkout = document.createElement('svc-checkout');
+  checkout.setAttribute('checkout-url', purchase.checkoutUrl);
+  checkout.setAttribute('payment-methods-url', PAYMENT_METHODS_URL);
+  checkout.setAttribute('country', CUSTOMER_COUNTRY);
+  note.textContent = `Order ${purchase.reference}, ${money(purchase.total, purchase.currency)}. Choose how to pay; the gateway's payment page opens with your choice.`;
+  payment.hidden = false;
+  payment.append(checkout);
+  // The button that was pressed is disabled now: keyboard and screen reader users go on from here.
+  document.querySelector<HTMLElement>('#payment-title')!.focus();
+}
+
+start.addEventListener('click', async () => {
+  error.textContent = '';
+  start.disabled = true;
+  try {
+    const purchase = await readJson<CreatedPurchase>(
+      await fetch('/api/v1/purchase', { method: 'POST' }),
+      'Creating the order',
+    );
+    // One Purchase per visit: the button stays disabled, the cart is on its way to payment.
+    showPicker(purchase);
+  } catch (cause) {
+    error.textContent = cause instanceof Error ? cause.message : String(cause);
+    start.disabled = false;
+  }
+});
+
+const cancelled = new URLSearchParams(location.search).get('cancelled');
+if (cancelled) {
+  document.querySelector('#cancelled')!.textContent =
+    `You left the payment page: order ${cancelled} is not paid. You can start again below.`;
+}
+
+showCart().catch((cause: unknown) => {
+  error.textContent = cause instanceof Error ? cause.message : String(cause);
+});
