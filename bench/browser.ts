@@ -5,23 +5,13 @@
  * Medians over `runs` fresh page loads (a new browser context each, so nothing is cached between runs).
  * Needs `npm run build:browser`: the sandbox serves the built files.
  */
-import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import type { OrderInput } from '../src/core/index.js';
-import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../src/sandbox/config.js';
-import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS, startSandbox } from '../src/sandbox/index.js';
-import {
-  createPaymentMethodsHandler,
-  createV1Client,
-  PaymentMethodsCache,
-  signOrder,
-  toNodeHandler,
-} from '../src/server/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium.mjs';
+import { toNodeHandler } from '../src/server/index.js';
+import { launchBrowser } from '../test/e2e/support/browser.js';
+import { startGatewayFixture } from '../test/support/gateway-fixture.js';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -104,45 +94,29 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   const pages = createServer();
   await new Promise<void>((resolve) => pages.listen(0, 'localhost', resolve));
   const pageOrigin = `http://localhost:${(pages.address() as AddressInfo).port}`;
-  const sandbox = await startSandbox({
-    port: 0,
-    demoShopOrigin: pageOrigin,
-    dataDir: await mkdtemp(join(tmpdir(), 'svc-bench-browser-')),
-  });
-  const script = `<script type="module" src="${sandbox.url}/widget/svc-checkout.js"></script>`;
+  // The browser tests' gateway: the sandbox and the demo merchant's server side, the page's origin allowed.
+  const gateway = await startGatewayFixture({ pageOrigin });
+  const script = `<script type="module" src="${gateway.gatewayUrl}/widget/svc-checkout.js"></script>`;
   const bigOrder: OrderInput = {
-    widgetId: DEMO_WIDGET_IDS.checkout,
+    widgetId: gateway.widgets.checkout,
     items: Array.from({ length: 1000 }, (_, index) => ({
       amount: `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`,
       label: `Item ${index + 1}`,
       count: (index % 3) + 1,
     })),
   };
-  const bigSignature = signOrder(bigOrder, sandbox.demoMerchant!.privateKeyPem);
+  const bigSignature = gateway.sign(bigOrder);
   // The merchant's side of v1 mode: a Purchase, and the cached payment-methods endpoint on the page's origin.
-  const v1 = createV1Client({ baseUrl: sandbox.url, secretKey: DEMO_V1_SECRET_KEY });
-  const purchase = await v1.purchases.create({
-    brand_id: DEMO_V1_BRAND_ID,
-    client: { email: 'bench@example.com' },
-    purchase: { currency: 'EUR', products: [{ name: 'Tea', price: 1250 }] },
-  });
-  const paymentMethods = toNodeHandler(
-    createPaymentMethodsHandler({
-      brandId: DEMO_V1_BRAND_ID,
-      defaultCurrency: 'EUR',
-      cache: new PaymentMethodsCache({
-        fetchPaymentMethods: (query, { signal }) => v1.paymentMethods(query, { signal }),
-      }),
-    }),
-  );
+  const purchase = await gateway.createPurchase({ client: { email: 'bench@example.com' } });
+  const paymentMethods = toNodeHandler(gateway.paymentMethods);
   const html = (body: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
   const documents: Record<string, string> = {
-    '/': html(`<svc-checkout widget-id="${DEMO_WIDGET_IDS.instant}"></svc-checkout>`),
+    '/': html(`<svc-checkout widget-id="${gateway.widgets.instant}"></svc-checkout>`),
     '/big': html(
       `<svc-checkout widget-id="${bigOrder.widgetId}" order="${escapeAttribute(
         JSON.stringify({ items: bigOrder.items }),
-      )}" signature="${bigSignature}" certificate-name="${DEMO_CERTIFICATE_NAME}"></svc-checkout>`,
+      )}" signature="${bigSignature}" certificate-name="${gateway.certificateName}"></svc-checkout>`,
     ),
   };
   documents['/v1'] = html(
@@ -158,10 +132,7 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS],
-  });
+  const browser = await launchBrowser();
   const measure = async (path: string, milestone: Milestone) => {
     const times: number[] = [];
     // One warm-up load, so the first run does not time the browser's own start.
@@ -184,7 +155,7 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     };
   } finally {
     await browser.close();
-    await sandbox.close();
+    await gateway.close();
     await new Promise<void>((resolve) => pages.close(() => resolve()));
   }
 }

@@ -6,14 +6,9 @@
 import { createServer as createNetServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
-import {
-  DEMO_CERTIFICATE_NAME,
-  DEMO_V1_BRAND_ID,
-  DEMO_V1_SECRET_KEY,
-  type Sandbox,
-  startSandbox,
-} from '../src/sandbox/index.js';
-import { createMerchantApp, type MerchantApp } from './merchant/merchant-app.js';
+import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
+import type { MerchantApp } from './merchant/merchant-app.js';
+import { createDemoMerchantApp } from './server/demo-merchant.js';
 import { createDemoViteConfig } from './vite.config.js';
 
 export interface StartDemoOptions {
@@ -80,13 +75,11 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
   let merchant: MerchantApp | undefined;
   try {
     if (!sandbox.demoMerchant) throw new Error('The sandbox did not create its demo merchant');
-    merchant = createMerchantApp({
+    merchant = createDemoMerchantApp({
       privateKeyPem: sandbox.demoMerchant.privateKeyPem,
       serviceCertificatePem: sandbox.serviceCertificatePem,
-      certificateName: DEMO_CERTIFICATE_NAME,
-      shopUrl,
       gatewayUrl: sandbox.url,
-      v1Credentials: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
+      shopUrl,
     });
     // The v1 company key and the shop's webhook, before the shop takes its first request.
     await merchant.ready();

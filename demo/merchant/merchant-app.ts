@@ -30,6 +30,7 @@ import {
   signOrder,
   toNodeHandler,
 } from '../../src/server/index.js';
+import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import {
   NotificationLog,
   type NotificationLogEvent,
@@ -139,24 +140,8 @@ export interface MerchantApp {
   close(): void;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 /** Orders and callbacks are small; a bound keeps a misbehaving client from making the back end buffer much. */
 const MAX_BODY_BYTES = 64 * 1024;
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-function methodNotAllowed(allowed: string): Response {
-  return json(405, { error: 'method_not_allowed', message: `Use ${allowed}` }, { allow: allowed });
-}
-
-/** Answers 400 for a body that is not what the route takes, 401 for a signature that is missing or wrong. */
-function refusalStatus(error: SignatureVerificationError): number {
-  if (error.code === 'signature_missing' || error.code === 'signature_invalid') return 401;
-  if (error.code === 'body_too_large') return 413;
-  return 400;
-}
 
 /** Creates the demo merchant's back end. Keys are read at once, so a wrong PEM fails here. */
 export function createMerchantApp(options: MerchantAppOptions): MerchantApp {

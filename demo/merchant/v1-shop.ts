@@ -6,7 +6,7 @@
  *
  * Routes (all under the shop's origin):
  *   GET  /api/v1/cart              the cart the page shows (the shop's prices)
- *   POST /api/v1/purchase          a Purchase for that cart → {reference, purchaseId, checkoutUrl, total, currency}
+ *   POST /api/v1/purchase          a Purchase for that cart → CreatedPurchase
  *   GET  /api/v1/payment-methods   the element's `payment-methods-url` (createPaymentMethodsHandler)
  *   POST /api/v1/success-callback  the Purchase's `success_callback`: verified with the company key
  *   POST /api/v1/webhooks          the shop's webhook: verified with the webhook's own `public_key`
@@ -27,6 +27,7 @@ import {
   type V1WebhookEvent,
   type Webhook,
 } from '../../src/server/index.js';
+import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import { newOrderId } from './order-ids.js';
 import { V1_CURRENCY, v1CartView, v1PurchaseProducts } from './v1-cart.js';
 import { V1EventLog, type V1EventSource } from './v1-event-log.js';
@@ -79,28 +80,23 @@ export interface V1Shop {
   ready(): Promise<V1Setup>;
 }
 
+/** What `POST /api/v1/purchase` answers: the page needs the checkout URL, and shows the rest. */
+export interface CreatedPurchase {
+  /** The shop's reference of the order. */
+  reference: string;
+  purchaseId: string;
+  checkoutUrl: string;
+  /** In cents. */
+  total: number;
+  currency: string;
+}
+
 /** What the back end learnt from the gateway at start. */
 export interface V1Setup {
   /** The company key of `/public_key/`, which signs success callbacks. */
   companyKeyPem: string;
   /** The shop's webhook; its `public_key` signs the deliveries. */
   webhook: Webhook;
-}
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-function methodNotAllowed(allowed: string): Response {
-  return json(405, { error: 'method_not_allowed', message: `Use ${allowed}` }, { allow: allowed });
-}
-
-function refusalStatus(error: SignatureVerificationError): number {
-  if (error.code === 'signature_missing' || error.code === 'signature_invalid') return 401;
-  if (error.code === 'body_too_large') return 413;
-  return 400;
 }
 
 /** The shop's one webhook on the gateway: the one already there for this callback, or a new one. */
@@ -231,13 +227,14 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
         success_callback: `${options.shopUrl}${V1_PATHS.successCallback}`,
       });
       const order = log.addOrder(created, reference);
-      return json(201, {
+      const answer: CreatedPurchase = {
         reference,
         purchaseId: order.purchaseId,
         checkoutUrl: order.checkoutUrl,
         total: order.total,
         currency: order.currency,
-      });
+      };
+      return json(201, answer);
     } catch (error) {
       // The gateway's own words go to the server log; the page gets a plain refusal.
       console.error('demo shop: creating the v1 Purchase failed:', error);

@@ -4,11 +4,12 @@
  * `<svc-checkout data-sign>` with the merchant's key. The order is read from the tag's own attributes by
  * the same function the element uses, so the signature covers exactly what the element will send.
  */
+import { decodeHtmlEntities, orderFromAttributes } from '../../src/core/order-attributes.js';
 import {
-  decodeHtmlEntities,
+  ORDER_ATTRIBUTE_NAMES,
+  type OrderAttributeProperty,
   type OrderAttributes,
-  orderFromAttributes,
-} from '../../src/core/order-attributes.js';
+} from '../../src/core/order-input-from-attributes.js';
 import type { OrderInput } from '../../src/server/index.js';
 import { newOrderId as defaultOrderId } from '../merchant/order-ids.js';
 
@@ -43,20 +44,10 @@ export function readAttributes(source: string): Map<string, string> {
 
 /** The order an element with these attributes sends: what its signature must cover. */
 export function orderOfAttributes(attributes: Map<string, string>): OrderInput {
-  const get = (name: string) => attributes.get(name) ?? null;
-  const input: OrderAttributes = {
-    widgetId: get('widget-id'),
-    language: get('language'),
-    amount: get('amount'),
-    currency: get('currency'),
-    label: get('label'),
-    taxRate: get('tax-rate'),
-    count: get('count'),
-    unit: get('unit'),
-    orderId: get('order-id'),
-    order: get('order'),
-    backToMerchantUrl: get('back-to-merchant-url'),
-  };
+  const input: OrderAttributes = { order: attributes.get('order') ?? null };
+  for (const [property, attribute] of Object.entries(ORDER_ATTRIBUTE_NAMES)) {
+    input[property as OrderAttributeProperty] = attributes.get(attribute) ?? null;
+  }
   const { value, error } = orderFromAttributes(input);
   if (error) throw new PageRenderError(`<svc-checkout data-sign> cannot be signed: ${error.message}`);
   return value;

@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
-import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../../src/sandbox/config.js';
-import { createMerchantApp, type MerchantApp } from '../merchant/merchant-app.js';
+import { DEMO_CERTIFICATE_NAME } from '../../src/sandbox/config.js';
+import type { MerchantApp } from '../merchant/merchant-app.js';
+import { createDemoMerchantApp } from './demo-merchant.js';
 import { renderPage } from './render-page.js';
 
 /** The page served under a strict policy. */
@@ -42,23 +43,15 @@ export interface ShopPluginOptions {
   merchant?: MerchantApp;
   /** Where the sandbox keeps its data, for the fallback above. Default `.sandbox`. */
   dataDir?: string;
-  /** The certificate name the demo merchant's key is known by. Default `demo`. */
-  certificateName?: string;
 }
 
 /** The Vite plugin of the demo shop. */
 export function shopPlugin(options: ShopPluginOptions): Plugin {
-  const certificateName = options.certificateName ?? 'demo';
   let merchant: Promise<MerchantApp> | undefined = options.merchant && Promise.resolve(options.merchant);
   let shopUrl = options.shopUrl;
 
   const merchantApp = (): Promise<MerchantApp> => {
-    merchant ??= loadMerchantFromSandbox(
-      options.gatewayUrl,
-      options.dataDir ?? '.sandbox',
-      certificateName,
-      shopUrl,
-    );
+    merchant ??= loadMerchantFromSandbox(options.gatewayUrl, options.dataDir ?? '.sandbox', shopUrl);
     // A failed attempt (sandbox not started yet) is retried on the next request.
     merchant.catch(() => {
       merchant = undefined;
@@ -106,7 +99,7 @@ export function shopPlugin(options: ShopPluginOptions): Plugin {
           gatewayUrl: options.gatewayUrl,
           shopUrl: shopUrl ?? 'http://localhost:5173',
           sign: (order) => app.signOrder(order),
-          certificateName,
+          certificateName: DEMO_CERTIFICATE_NAME,
         });
       },
     },
@@ -116,7 +109,6 @@ export function shopPlugin(options: ShopPluginOptions): Plugin {
 async function loadMerchantFromSandbox(
   gatewayUrl: string,
   dataDir: string,
-  certificateName: string,
   shopUrl: string | undefined,
 ): Promise<MerchantApp> {
   const privateKeyFile = join(dataDir, 'demo-merchant', 'private-key.pem');
@@ -130,16 +122,11 @@ async function loadMerchantFromSandbox(
   });
   if (!response.ok)
     throw new Error(`${gatewayUrl}/sandbox/service-certificate.pem answered ${response.status}`);
-  const merchant = createMerchantApp({
+  const merchant = createDemoMerchantApp({
     privateKeyPem,
     serviceCertificatePem: await response.text(),
-    certificateName,
-    ...(shopUrl !== undefined && {
-      shopUrl,
-      // The sandbox's demo merchant, whose v1 credentials are fixed.
-      gatewayUrl,
-      v1Credentials: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
-    }),
+    gatewayUrl,
+    ...(shopUrl !== undefined && { shopUrl }),
   });
   await merchant.ready();
   return merchant;

@@ -3,7 +3,8 @@
  * product list, builds the order and signs it (the key and the prices stay on the server; the page says
  * only which products and how many). The page hands that order to the element with its script API.
  */
-import 'svc-checkout';
+// Defines the element, and tells the customer how the payment went, as on the other pages.
+import './checkout.js';
 import type { OrderInput } from 'svc-checkout';
 
 /** The one shipping option of the cart; its price is the back end's. */
@@ -67,10 +68,4 @@ form.addEventListener('submit', async (event) => {
     error.textContent = cause instanceof Error ? cause.message : String(cause);
     button.disabled = false;
   }
-});
-
-checkout.addEventListener('paymentCompleted', (event) => {
-  document.querySelector('#shop-status')!.textContent = event.detail.paymentSucceeded
-    ? 'Thank you! Your order is paid; the shop has been notified.'
-    : 'The payment did not go through. You can try another card.';
 });

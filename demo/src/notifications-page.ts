@@ -5,6 +5,7 @@
  */
 import type { RefusedNotification, VerifiedNotification } from '../merchant/notification-log.js';
 import type { V1LogEvent, V1ReceivedEvent, V1RefusedDelivery } from '../merchant/v1-event-log.js';
+import { cell, V1_SOURCE_NAMES } from './display.js';
 
 const body = document.querySelector<HTMLTableSectionElement>('#notifications tbody')!;
 const empty = document.querySelector<HTMLElement>('#notifications-empty')!;
@@ -16,18 +17,6 @@ const v1RefusedList = document.querySelector<HTMLOListElement>('#v1-refused')!;
 
 const rows = new Map<string, HTMLTableRowElement>();
 const v1Rows = new Map<number, HTMLTableRowElement>();
-
-const V1_SOURCES: Record<V1ReceivedEvent['source'], string> = {
-  success_callback: 'Success callback',
-  webhook: 'Webhook',
-};
-
-function cell(text: string, header = false): HTMLTableCellElement {
-  const element = document.createElement(header ? 'th' : 'td');
-  if (header) element.setAttribute('scope', 'row');
-  element.textContent = text;
-  return element;
-}
 
 function show(entry: VerifiedNotification): void {
   const { notification } = entry;
@@ -63,7 +52,7 @@ function showV1(event: V1ReceivedEvent): void {
   row.append(
     cell(String(event.sequence), true),
     cell(new Date(event.receivedAt).toLocaleString()),
-    cell(V1_SOURCES[event.source]),
+    cell(V1_SOURCE_NAMES[event.source]),
     cell(event.eventType),
     cell(event.reference ?? '–'),
     cell(event.status ?? '–'),
@@ -79,7 +68,7 @@ function showV1(event: V1ReceivedEvent): void {
 
 function showV1Refused(refused: V1RefusedDelivery): void {
   const item = document.createElement('li');
-  item.textContent = `${new Date(refused.receivedAt).toLocaleString()}: ${V1_SOURCES[refused.source]}, ${refused.status} ${refused.code} – ${refused.message}`;
+  item.textContent = `${new Date(refused.receivedAt).toLocaleString()}: ${V1_SOURCE_NAMES[refused.source]}, ${refused.status} ${refused.code} – ${refused.message}`;
   v1RefusedList.append(item);
 }
 

@@ -6,15 +6,8 @@
  */
 import 'svc-checkout';
 import type { V1CartView } from '../merchant/v1-cart.js';
-
-/** What `POST /api/v1/purchase` answers. */
-interface CreatedPurchase {
-  reference: string;
-  purchaseId: string;
-  checkoutUrl: string;
-  total: number;
-  currency: string;
-}
+import type { CreatedPurchase } from '../merchant/v1-shop.js';
+import { money } from './display.js';
 
 /** The endpoint the element asks for the payment methods: the shop's own, never the gateway's. */
 const PAYMENT_METHODS_URL = '/api/v1/payment-methods';
@@ -27,8 +20,6 @@ const start = document.querySelector<HTMLButtonElement>('#start-checkout')!;
 const error = document.querySelector<HTMLElement>('#cart-error')!;
 const payment = document.querySelector<HTMLElement>('#payment')!;
 const note = document.querySelector<HTMLElement>('#purchase-note')!;
-
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 
 async function readJson<T>(response: Response, what: string): Promise<T> {
   const body = (await response.json().catch(() => ({}))) as T & { message?: string };

@@ -5,6 +5,7 @@
  * gateway's word, so the page waits for it and updates live (server-sent events).
  */
 import type { V1Order, V1ReceivedEvent } from '../merchant/v1-event-log.js';
+import { cell, money, V1_SOURCE_NAMES } from './display.js';
 
 const reference = new URLSearchParams(location.search).get('reference') ?? '';
 const outcome = document.body.dataset['outcome'] === 'failure' ? 'failure' : 'success';
@@ -13,20 +14,8 @@ const actions = document.querySelector<HTMLElement>('#order-actions')!;
 const body = document.querySelector<HTMLTableSectionElement>('#received tbody')!;
 const empty = document.querySelector<HTMLElement>('#received-empty')!;
 
-const SOURCES: Record<V1ReceivedEvent['source'], string> = {
-  success_callback: 'Success callback',
-  webhook: 'Webhook',
-};
-
-function cell(text: string, header = false): HTMLTableCellElement {
-  const element = document.createElement(header ? 'th' : 'td');
-  if (header) element.setAttribute('scope', 'row');
-  element.textContent = text;
-  return element;
-}
-
 function statusText(order: V1Order, events: readonly V1ReceivedEvent[]): string {
-  const amount = `${(order.total / 100).toFixed(2)} ${order.currency}`;
+  const amount = money(order.total, order.currency);
   const confirmed = events.some((event) => event.source === 'success_callback');
   if (order.status === 'paid') {
     return confirmed
@@ -58,7 +47,7 @@ function show(order: V1Order, events: readonly V1ReceivedEvent[]): void {
       row.append(
         cell(String(event.sequence), true),
         cell(new Date(event.receivedAt).toLocaleTimeString()),
-        cell(SOURCES[event.source]),
+        cell(V1_SOURCE_NAMES[event.source]),
         cell(event.eventType),
         cell(event.status ?? '–'),
         cell(event.paymentMethod ?? '–'),

@@ -10,8 +10,8 @@ import { OrderValidationError, parseOrder } from './order.js';
 import {
   assembleOrderInput,
   givesSingleItem,
-  ORDER_ATTRIBUTE_NAMES,
   type OrderAttributes,
+  orderAttributeOf,
 } from './order-input-from-attributes.js';
 
 export {
@@ -22,18 +22,11 @@ export {
   type UncheckedOrderInput,
 } from './order-input-from-attributes.js';
 
-/** The attribute of an order field, when the field is one the attributes give. */
-function attributeOf(field: string | undefined): string | undefined {
-  return field !== undefined && Object.hasOwn(ORDER_ATTRIBUTE_NAMES, field)
-    ? ORDER_ATTRIBUTE_NAMES[field as keyof typeof ORDER_ATTRIBUTE_NAMES]
-    : undefined;
-}
-
 function attributePath(path: string, singleItem: boolean): string {
   const field = /^items\[0\]\.(\w+)$/.exec(path)?.[1];
-  const item = singleItem ? attributeOf(field) : undefined;
+  const item = singleItem ? orderAttributeOf(field) : undefined;
   if (item) return item;
-  return attributeOf(path) ?? (path === 'order' || path === 'currency' ? path : `order.${path}`);
+  return orderAttributeOf(path) ?? (path === 'order' || path === 'currency' ? path : `order.${path}`);
 }
 
 /**

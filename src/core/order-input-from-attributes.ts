@@ -46,6 +46,15 @@ export const ORDER_ATTRIBUTE_NAMES = {
 /** A property of `<svc-checkout>` that is part of the order, other than `order` itself. */
 export type OrderAttributeProperty = keyof typeof ORDER_ATTRIBUTE_NAMES;
 
+/** The attribute that gives an order field (`widgetId`, or an item's `taxRate`), when one does. */
+export function orderAttributeOf(
+  field: string | undefined,
+): (typeof ORDER_ATTRIBUTE_NAMES)[OrderAttributeProperty] | undefined {
+  return field !== undefined && Object.hasOwn(ORDER_ATTRIBUTE_NAMES, field)
+    ? ORDER_ATTRIBUTE_NAMES[field as OrderAttributeProperty]
+    : undefined;
+}
+
 /** The single-item attributes, by property name: when any is given, the order is one item made of them. */
 const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
 

@@ -4,7 +4,7 @@
  * translated text instead (core's `widgetErrorKey`).
  */
 import type { WidgetErrorCode } from '../core/frame-channel.js';
-import { ORDER_ATTRIBUTE_NAMES, type OrderAttributeProperty } from '../core/order-input-from-attributes.js';
+import { orderAttributeOf } from '../core/order-input-from-attributes.js';
 import type { CheckoutAttribute, CheckoutErrorDetail } from './events.js';
 
 /** A reason the widget cannot take a payment, as the element reports it. */
@@ -33,13 +33,6 @@ const NON_ORDER_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
   'customer.firstName': 'first-name',
   'customer.lastName': 'last-name',
 };
-
-/** The attribute that gives an order field (`widgetId`, or an item's `taxRate`), when one does. */
-function orderAttribute(member: string | undefined): CheckoutAttribute | undefined {
-  return member !== undefined && Object.hasOwn(ORDER_ATTRIBUTE_NAMES, member)
-    ? ORDER_ATTRIBUTE_NAMES[member as OrderAttributeProperty]
-    : undefined;
-}
 
 /** What to blame for a field, and what to say before the gateway's message. */
 interface Blame {
@@ -72,13 +65,13 @@ export function blame(field: string | undefined, code: WidgetErrorCode, layout: 
           };
     }
     // The single item's members are attributes of their own; a member without one is the item's amount's.
-    if (layout.singleItem && list === 'items') return { attribute: orderAttribute(member) ?? 'amount' };
+    if (layout.singleItem && list === 'items') return { attribute: orderAttributeOf(member) ?? 'amount' };
     return { attribute: 'order' };
   }
   const top = /^order\.(\w+)$/.exec(field)?.[1];
   if (layout.singleItem && top === 'items') return { attribute: 'amount' };
   // The order's currency is the single item's attribute; in the order JSON it is the JSON's.
-  const attribute = top === 'currency' && !layout.singleItem ? undefined : orderAttribute(top);
+  const attribute = top === 'currency' && !layout.singleItem ? undefined : orderAttributeOf(top);
   return { attribute: attribute ?? 'order' };
 }
 

@@ -36,11 +36,7 @@ export interface CardValues {
 export type CardErrors = Partial<Record<keyof CardValues, FieldError>>;
 
 /** Words joined as the language lists them (`Visa un Mastercard`, `3 or 4`). */
-export function listOf(
-  words: readonly string[],
-  language: Language,
-  type: 'conjunction' | 'disjunction',
-): string {
+function listOf(words: readonly string[], language: Language, type: 'conjunction' | 'disjunction'): string {
   return new Intl.ListFormat(localeFor(language), { type }).format(words);
 }
 
@@ -84,7 +80,7 @@ export function gatewayConstraintError(
 }
 
 /** Why the card number cannot be sent, if it cannot. */
-export function cardNumberError(
+function cardNumberError(
   number: string,
   constraints: OrderConstraints,
   t: FrameTranslate,
@@ -105,7 +101,7 @@ export function cardNumberError(
 }
 
 /** Why the expiry date cannot be sent, if it cannot. */
-export function expiryError(expiry: string, now: Date): KeyedError | undefined {
+function expiryError(expiry: string, now: Date): KeyedError | undefined {
   const check = validateExpiry(expiry, now);
   return check.valid ? undefined : { key: expiryErrorKey(check.code) };
 }
@@ -122,7 +118,7 @@ export function cvcError(cvc: string, scheme: CardScheme, language: Language): K
 }
 
 /** Why the holder's name cannot be sent, if it cannot. */
-export function holderError(holder: string): KeyedError | undefined {
+function holderError(holder: string): KeyedError | undefined {
   return holder.trim() === '' ? { key: 'card.holder.error.empty' } : undefined;
 }
 

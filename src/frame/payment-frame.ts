@@ -1,9 +1,9 @@
 /**
  * `<svc-payment-frame>`: the payment page inside the iframe of `<svc-checkout>`, served by the gateway.
- * It takes the order from the element, has the gateway check and store it, takes the card, the shipping
- * choice when the order offers options (and, for the full checkout, the customer's contact and delivery
- * data), pays, walks through 3-D Secure, and shows how
- * the payment ended. It tells the element its state, its height and the documented events over a
+ * It takes the order from the element, has the gateway check and store it, loads its texts, takes the card,
+ * the shipping choice when the order offers options (and, for the full checkout, the customer's contact and
+ * delivery data), and shows the payment as its `PaymentFlow` (payment-flow.ts) runs it, through 3-D Secure
+ * to how it ended. It tells the element its state, its height and the documented events over a
  * `ParentChannel`; card data never goes into that channel.
  */
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
@@ -16,77 +16,33 @@ import {
   type FrameMessageKey,
   type FrameMessages,
   type FrameTranslate,
-  failureReasonKey,
   formatMoney,
   type Language,
   localeFor,
+  type MinorUnits,
   normalizeLanguage,
-  parseMinorUnits,
   TOKEN_NAMES,
   type WidgetState,
 } from '../core/index.js';
 import type { AnnounceEvent } from './announce.js';
-import { createAttemptKeys, sessionStorageOrUndefined } from './attempt-keys.js';
-import { type CardValues, gatewayConstraintError } from './card-checks.js';
+import { gatewayConstraintError } from './card-checks.js';
 import { SvcCardFields } from './card-fields.js';
 import { CHALLENGE_HEADING_ID, renderChallenge } from './challenge-step.js';
 import { SvcCustomerFields } from './customer-fields.js';
-import { type QuoteShipping, type ShippingChangeEvent, SvcDeliveryFields } from './delivery-fields.js';
+import { type ShippingChangeEvent, SvcDeliveryFields } from './delivery-fields.js';
 import { adoptDocumentStyles } from './document-styles.js';
 import type { FieldError } from './form-fields.js';
 import { loadTexts } from './frame-texts.js';
 import { type IntakeError, intakeErrorOf } from './intake-errors.js';
 import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-summary.js';
 import type { ParentChannel } from './parent-channel.js';
+import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
 import { paymentFrameStyles } from './payment-frame.styles.js';
 import { renderStatus, STATUS_HEADING_ID, statusTexts } from './status-screen.js';
-import { type ApiResult, outcomeUnknown, WidgetApiClient } from './widget-api-client.js';
-import type {
-  ApiErrorBody,
-  CustomerInput,
-  OrderView,
-  PaymentResult,
-  ShippingInput,
-  WidgetConfigView,
-} from './widget-api-types.js';
-
-/** A message shown above the form's buttons. */
-type Notice =
-  /** The gateway refused the payment, or could not process it this time; the customer may pay again. */
-  | { kind: 'text'; key: FrameMessageKey }
-  /** No answer came: whether it went through is not known until the gateway is asked. */
-  | { kind: 'network'; action: 'pay' | 'cancel' };
-
-/** What the frame shows; each maps to one `WidgetState` that the element is told. */
-type Phase =
-  | { kind: 'loading' }
-  | { kind: 'form'; notice?: Notice }
-  | { kind: 'processing'; checking?: boolean }
-  | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean }
-  | { kind: 'paid'; amount: string }
-  | { kind: 'failed'; reason: FrameMessageKey }
-  | { kind: 'cancelled' }
-  | { kind: 'error' };
+import { type ApiResult, WidgetApiClient } from './widget-api-client.js';
+import type { ApiErrorBody, OrderView, WidgetConfigView } from './widget-api-types.js';
 
 type Init = Extract<ElementToFrameMessage, { type: 'init' }>;
-
-/** How `#showOrder` reads an order: a payment answer's own failure and challenge, and whether its end is news. */
-interface ShownOrder {
-  failure?: { code: string } | null | undefined;
-  challengeId?: string | null | undefined;
-  news?: boolean;
-}
-
-/** What the form gives for one payment request. */
-interface Collected {
-  card: CardValues;
-  customer?: CustomerInput;
-  shipping?: ShippingInput;
-}
-
-type CardField = 'number' | 'expiry' | 'cvc';
-
-const PAID_STATES: ReadonlySet<OrderView['state']> = new Set(['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']);
 
 /** The error of a card field refused by the gateway with a code we have no text for. */
 const REFUSED_FIELD: Readonly<Record<CardField, FrameMessageKey>> = {
@@ -94,8 +50,6 @@ const REFUSED_FIELD: Readonly<Record<CardField, FrameMessageKey>> = {
   expiry: 'card.expiry.error.malformed',
   cvc: 'card.cvc.error.not_digits',
 };
-
-const ERROR_NOTICE: Notice = { kind: 'text', key: 'pay.error' };
 
 /** Only http(s) links to the merchant's terms: a `javascript:` URL in a config must not become a link. */
 function safeLink(url: string | undefined): string | undefined {
@@ -121,17 +75,14 @@ export class SvcPaymentFrame extends LitElement {
     pageOrigin: { attribute: false },
     apiBase: { attribute: false },
     channel: { attribute: false },
-    phase: { state: true },
     t: { state: true },
     language: { state: true },
-    order: { state: true },
     config: { state: true },
     prefill: { state: true },
     shipping: { state: true },
     termsAgreed: { state: true },
     termsError: { state: true },
     announcement: { state: true },
-    submitting: { state: true },
   };
 
   /**
@@ -149,21 +100,28 @@ export class SvcPaymentFrame extends LitElement {
   /** The channel to the element on the merchant's page. */
   channel?: ParentChannel;
 
-  private phase: Phase = { kind: 'loading' };
   /** Texts in the frame's language; none until its catalog has loaded. */
   private t?: FrameTranslate;
   private language: Language = 'en';
-  private order?: OrderView;
   private config?: WidgetConfigView;
   private prefill: CustomerPrefill = {};
   private shipping?: ChosenShipping;
   private termsAgreed = false;
   private termsError = false;
   private announcement = '';
-  /** A submit is being checked (a shipping quote may be awaited) or sent. */
-  private submitting = false;
 
-  readonly #attempts = createAttemptKeys(sessionStorageOrUndefined());
+  /** The payment of the order: the phase shown and the order as the gateway last described it. */
+  readonly #flow = new PaymentFlow({
+    api: () => this.#api,
+    requestUpdate: () => this.requestUpdate(),
+    phaseSet: (phase) => this.#phaseSet(phase),
+    ended: (order, succeeded) => this.#ended(order, succeeded),
+    money: (minor) => this.#money(minor),
+    collect: () => this.#collect(),
+    showInvalid: () => this.#showInvalid(),
+    showCardRefusal: (field, error, number) => this.#showCardRefusal(field, error, number),
+  });
+
   /** The widget's configuration, asked for as the frame starts (before any message can arrive). */
   #configRequest!: Promise<ApiResult<WidgetConfigView>>;
   #catalog?: FrameMessages;
@@ -253,7 +211,7 @@ export class SvcPaymentFrame extends LitElement {
     this.#requestedLanguage = message.language;
     this.prefill = message.customer;
     this.#applyAppearance(message.appearance);
-    this.#setPhase({ kind: 'loading' });
+    this.#flow.setPhase({ kind: 'loading' });
     if (message.order.widgetId !== this.widgetId) {
       this.#fail({
         code: 'invalid_order',
@@ -285,7 +243,7 @@ export class SvcPaymentFrame extends LitElement {
     this.config = config.value;
     // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
     // tells of a payment that ends while the form is open, and none ended in this load.
-    this.#showOrder(created.value, { news: false });
+    this.#flow.showOrder(created.value, { news: false });
   }
 
   /**
@@ -332,12 +290,11 @@ export class SvcPaymentFrame extends LitElement {
   /** Tells the element why the widget cannot take a payment; the element shows it and removes the frame. */
   #fail(error: IntakeError): void {
     this.channel?.post({ type: 'error', ...error });
-    this.#setPhase({ kind: 'error' });
+    this.#flow.setPhase({ kind: 'error' });
   }
 
-  /** Shows the phase, tells the element when its state changes, and says the change for screen readers. */
-  #setPhase(phase: Phase): void {
-    this.phase = phase;
+  /** The flow's phase changed: tells the element when its state changes, and says the change for screen readers. */
+  #phaseSet(phase: Phase): void {
     if (phase.kind !== this.#reportedState) {
       this.#reportedState = phase.kind;
       this.channel?.post({ type: 'state', state: phase.kind });
@@ -391,110 +348,28 @@ export class SvcPaymentFrame extends LitElement {
     return t(notice.kind === 'text' ? notice.key : 'status.networkError');
   }
 
-  /**
-   * The order's state as the screen to show: the form while it can be paid, else how it ended. A payment
-   * answer gives its own failure and challenge; a reloaded frame finds them in the order. `news` is false
-   * for the order as intake found it, whose end (if it had ended) happened before this load of the frame.
-   */
-  #showOrder(
-    order: OrderView,
-    { failure = order.lastError, challengeId = order.challengeId, news = true }: ShownOrder = {},
-  ): void {
-    this.order = order;
-    const { state } = order;
-    if (state === 'CHALLENGE' && challengeId) {
-      this.#setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false });
-    } else if (state === 'CANCELLED') {
-      this.#setPhase({ kind: 'cancelled' });
-    } else if (state === 'FAILED' || PAID_STATES.has(state)) {
-      const paid = state !== 'FAILED';
-      this.#attempts.settle(order.id);
-      // `paymentCompleted` first, then the status screen, as the documented event promises; once, in the
-      // load of the frame in which the payment ended.
-      if (news) {
-        this.channel?.post({
-          type: 'paymentCompleted',
-          orderId: order.id,
-          ...(order.orderId !== null && { merchantOrderId: order.orderId }),
-          paymentSucceeded: paid,
-        });
-      }
-      this.#setPhase(
-        paid
-          ? { kind: 'paid', amount: this.#money(parseMinorUnits(order.total)) }
-          : { kind: 'failed', reason: failureReasonKey(failure?.code) },
-      );
-    } else this.#setPhase({ kind: 'form' });
+  /** The payment ended in this load of the frame: the element fires `paymentCompleted`. */
+  #ended(order: OrderView, succeeded: boolean): void {
+    this.channel?.post({
+      type: 'paymentCompleted',
+      orderId: order.id,
+      ...(order.orderId !== null && { merchantOrderId: order.orderId }),
+      paymentSucceeded: succeeded,
+    });
   }
 
-  #showResult(result: PaymentResult): void {
-    if (result.state === 'RETRY') {
-      this.order = result.order;
-      this.#setPhase({ kind: 'form', notice: { kind: 'text', key: failureReasonKey(result.error.code) } });
-    } else {
-      this.#showOrder(result.order, {
-        failure: result.state === 'FAILED' ? result.error : undefined,
-        challengeId: result.state === 'CHALLENGE' ? result.challengeId : undefined,
-      });
-    }
-  }
-
-  #money(minor: number): string {
-    return formatMoney(minor, this.order!.currency, localeFor(this.language));
-  }
-
-  /** A payment is checked or sent, or one is in doubt: the form then takes no changes. */
-  get #busy(): boolean {
-    return this.#working || this.#inDoubt;
-  }
-
-  /** A submit is being checked or sent. */
-  get #working(): boolean {
-    return this.submitting || this.phase.kind === 'processing';
-  }
-
-  /**
-   * No answer came to what was sent: its retry sends the same idempotency key, so it must send the same
-   * data, and the fields keep what they hold until then.
-   */
-  get #inDoubt(): boolean {
-    return this.phase.kind === 'form' && this.phase.notice?.kind === 'network';
+  #money(minor: MinorUnits): string {
+    return formatMoney(minor, this.#flow.order!.currency, localeFor(this.language));
   }
 
   get #fullCheckout(): boolean {
-    return this.order?.collectCustomerData ?? false;
+    return this.#flow.order?.collectCustomerData ?? false;
   }
 
   readonly #onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
-    if (this.phase.kind !== 'form' || this.#inDoubt) return;
-    void this.#attempt(() => this.#submit());
+    this.#flow.submit();
   };
-
-  /**
-   * Runs one attempt at paying (a submit, or the retry after a lost answer): while it runs, a second click,
-   * Enter or retry does nothing, and the form takes no changes.
-   */
-  async #attempt(run: () => Promise<boolean>): Promise<void> {
-    if (this.submitting) return;
-    this.submitting = true;
-    let invalid = false;
-    try {
-      invalid = !(await run());
-    } finally {
-      this.submitting = false;
-    }
-    // Once the form takes input again: a shipping option disabled while busy could not take the focus.
-    if (invalid) await this.#showInvalid();
-  }
-
-  /** Pays with what the form holds when all of it is in order; false when something in it is wrong. */
-  async #submit(): Promise<boolean> {
-    const collected = await this.#collect();
-    if (!collected) return false;
-    await this.#sendPayment(collected);
-    return true;
-  }
 
   /** Checks every part of the form; what to send when all is in order. */
   async #collect(): Promise<Collected | undefined> {
@@ -529,147 +404,24 @@ export class SvcPaymentFrame extends LitElement {
     this.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
 
-  /**
-   * Sends one payment attempt. Its idempotency key is the unanswered attempt's when there is one (a lost
-   * answer, a reload), so repeating never charges twice; it is dropped once the gateway has answered.
-   */
-  async #sendPayment(collected: Collected): Promise<void> {
-    const { id } = this.order!;
-    const idempotencyKey = this.#attempts.begin(id);
-    this.#setPhase({ kind: 'processing' });
-    const result = await this.#api.pay(id, { idempotencyKey, ...collected });
-    if (result.kind === 'network-error' || outcomeUnknown(result)) {
-      this.#setPhase({ kind: 'form', notice: { kind: 'network', action: 'pay' } });
-      return;
-    }
-    this.#attempts.settle(id);
-    if (result.kind === 'ok') this.#showResult(result.value);
-    else await this.#showRefusal(result.status, result.error, collected.card.number);
-  }
-
-  /**
-   * The gateway turned the payment request down: an error on the card field it names, or a notice.
-   * `number` is the card number that was sent.
-   */
-  async #showRefusal(status: number, error: ApiErrorBody, number: string): Promise<void> {
-    if (status === 409 && error.code === 'order_final') return this.#refreshOrder();
-    const field = /^card\.(number|expiry|cvc)$/.exec(error.field ?? '')?.[1] as CardField | undefined;
+  /** Shows the gateway's refusal of a card field; false when the form has no card fields. */
+  #showCardRefusal(field: CardField, error: ApiErrorBody, number: string): boolean {
     const cardFields = this.querySelector('svc-card-fields');
-    if (field && cardFields) {
-      cardFields.showError(field, this.#cardFieldError(field, error, number));
-      this.#setPhase({ kind: 'form' });
-      await this.#showInvalid();
-    } else {
-      const key =
-        error.code === 'shipping_required'
-          ? 'delivery.chooseOption'
-          : error.field?.startsWith('shipping.')
-            ? 'delivery.quoteFailed'
-            : 'pay.error';
-      this.#setPhase({ kind: 'form', notice: { kind: 'text', key } });
-    }
+    if (!cardFields) return false;
+    cardFields.showError(field, this.#cardFieldError(field, error, number));
+    return true;
   }
 
   #cardFieldError(field: CardField, error: ApiErrorBody, number: string): FieldError {
     // Only the sandbox refuses a number for being no test card; its words name the cards to use.
     if (error.code === 'unknown_test_card') return { text: error.message };
     const byConstraint =
-      error.code === 'card_not_accepted' && gatewayConstraintError(number, this.order!.constraints, this.t!);
+      error.code === 'card_not_accepted' &&
+      gatewayConstraintError(number, this.#flow.order!.constraints, this.t!);
     if (byConstraint) return byConstraint;
     const key = `card.${field}.error.${error.code.replace(/^(card|expiry|cvc)_/, '')}`;
     return { key: Object.hasOwn(this.#catalog!, key) ? (key as FrameMessageKey) : REFUSED_FIELD[field] };
   }
-
-  /** Asks the gateway for the order's state and shows it; `lost` runs when no answer came. */
-  async #refreshOrder(lost?: () => void): Promise<void> {
-    const current = await this.#api.order(this.order!.id);
-    if (lost && outcomeUnknown(current)) lost();
-    else if (current.kind === 'ok') this.#showOrder(current.value);
-    else this.#setPhase({ kind: 'form', notice: ERROR_NOTICE });
-  }
-
-  /** Shows the answer to a cancellation or a challenge; `lost` runs when none came. */
-  async #showAnswer(result: ApiResult<PaymentResult>, lost: () => void): Promise<void> {
-    if (outcomeUnknown(result)) lost();
-    else if (result.kind === 'ok') this.#showResult(result.value);
-    else await this.#refreshOrder();
-  }
-
-  /**
-   * After a lost answer: asks the gateway what became of the order first. An order that ended shows how;
-   * one still open gets the same request again, with the same idempotency key.
-   */
-  readonly #retryUnknown = () => {
-    const { phase } = this;
-    if (phase.kind !== 'form' || phase.notice?.kind !== 'network') return;
-    const { notice } = phase;
-    void this.#attempt(async () => {
-      this.#setPhase({ kind: 'processing', checking: true });
-      const current = await this.#api.order(this.order!.id);
-      if (outcomeUnknown(current)) {
-        this.#setPhase({ kind: 'form', notice });
-        return true;
-      }
-      if (current.kind !== 'ok') {
-        this.#setPhase({ kind: 'form', notice: ERROR_NOTICE });
-        return true;
-      }
-      const view = current.value;
-      if (view.state !== 'CREATED' && (view.state !== 'CHALLENGE' || view.challengeId)) {
-        this.#attempts.settle(view.id);
-        this.#showOrder(view);
-        return true;
-      }
-      this.order = view;
-      if (notice.action === 'cancel') {
-        await this.#cancelOrder();
-        return true;
-      }
-      // The fields hold what was sent (they took no changes since); they are read again, as sent then.
-      this.#setPhase({ kind: 'form' });
-      return this.#submit();
-    });
-  };
-
-  readonly #onCancel = () => {
-    if (this.#busy || this.phase.kind !== 'form') return;
-    void this.#cancelOrder();
-  };
-
-  async #cancelOrder(): Promise<void> {
-    this.#setPhase({ kind: 'processing' });
-    await this.#showAnswer(await this.#api.cancel(this.order!.id), () =>
-      this.#setPhase({ kind: 'form', notice: { kind: 'network', action: 'cancel' } }),
-    );
-  }
-
-  async #answerChallenge(approve: boolean): Promise<void> {
-    const { phase } = this;
-    if (phase.kind !== 'challenge' || phase.busy || phase.networkError) return;
-    this.#setPhase({ ...phase, busy: true });
-    await this.#showAnswer(await this.#api.answerChallenge(this.order!.id, phase.challengeId, approve), () =>
-      this.#setPhase({ ...phase, networkError: true }),
-    );
-  }
-
-  /** After a lost challenge answer: the order's state tells whether the answer arrived. */
-  async #retryChallenge(): Promise<void> {
-    const { phase } = this;
-    if (phase.kind !== 'challenge' || !phase.networkError) return;
-    this.#setPhase({ ...phase, busy: true, networkError: false });
-    await this.#refreshOrder(() => this.#setPhase(phase));
-  }
-
-  readonly #quoteShipping: QuoteShipping = async (request) => {
-    const order = this.order!;
-    const result = await this.#api.quoteShipping(order.id, request);
-    if (result.kind !== 'ok' || result.value.currency !== order.currency) return { kind: 'failed' };
-    try {
-      return { kind: 'priced', amount: parseMinorUnits(result.value.amount) };
-    } catch {
-      return { kind: 'failed' };
-    }
-  };
 
   readonly #backToMerchant = () => {
     this.channel?.post({ type: 'navigateBackToCart' });
@@ -683,7 +435,9 @@ export class SvcPaymentFrame extends LitElement {
   }
 
   #renderPhase(): TemplateResult | typeof nothing {
-    const { phase, t } = this;
+    const { t } = this;
+    const flow = this.#flow;
+    const { phase } = flow;
     switch (phase.kind) {
       case 'error':
         // The element shows the error in its own texts, in place of the frame.
@@ -694,8 +448,8 @@ export class SvcPaymentFrame extends LitElement {
         return renderStatus(phase, t!, this.#backToMerchant);
       case 'challenge':
         return renderChallenge(phase, t!, {
-          answer: (approve) => void this.#answerChallenge(approve),
-          retry: () => void this.#retryChallenge(),
+          answer: (approve) => void flow.answerChallenge(approve),
+          retry: () => void flow.retryChallenge(),
         });
       case 'form':
       case 'processing':
@@ -708,12 +462,13 @@ export class SvcPaymentFrame extends LitElement {
 
   #renderForm(phase: Extract<Phase, { kind: 'form' | 'processing' }>, t: FrameTranslate): TemplateResult {
     const { language } = this;
-    const busy = this.#busy;
-    const order = this.order!;
+    const flow = this.#flow;
+    const { busy } = flow;
+    const order = flow.order!;
     const notice = phase.kind === 'form' ? phase.notice : undefined;
     const full = this.#fullCheckout;
     return html`${renderOrderSummary(order, this.shipping, t, language)}
-      <form class="svc-form" novalidate aria-busy=${this.#working} @submit=${this.#onSubmit}>
+      <form class="svc-form" novalidate aria-busy=${flow.working} @submit=${this.#onSubmit}>
         ${full ? html`<svc-customer-fields .t=${t} .prefill=${this.prefill} ?readonly=${busy}></svc-customer-fields>` : nothing}
         ${
           // Shipping options count on every widget; only the full checkout asks where to deliver.
@@ -725,7 +480,7 @@ export class SvcPaymentFrame extends LitElement {
                 .options=${order.shippingOptions}
                 .collectAddress=${full}
                 .pickupPoints=${this.config?.pickupPoints ?? []}
-                .quote=${this.#quoteShipping}
+                .quote=${flow.quoteShipping}
                 ?readonly=${busy}
               ></svc-delivery-fields>`
             : nothing
@@ -739,7 +494,7 @@ export class SvcPaymentFrame extends LitElement {
                 <p>${this.#noticeText(notice, t)}</p>
                 ${
                   notice.kind === 'network'
-                    ? html`<button type="button" id="svc-retry" class="svc-button svc-button--primary" @click=${this.#retryUnknown}>
+                    ? html`<button type="button" id="svc-retry" class="svc-button svc-button--primary" @click=${flow.retryUnknown}>
                         ${t('status.retry')}
                       </button>`
                     : nothing
@@ -759,7 +514,7 @@ export class SvcPaymentFrame extends LitElement {
             type="button"
             class="svc-button svc-button--link svc-cancel"
             aria-disabled=${busy}
-            @click=${this.#onCancel}
+            @click=${flow.cancel}
           >
             ${t('pay.cancel')}
           </button>

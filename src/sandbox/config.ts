@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { SvcError } from '../core/errors.js';
 import { type DecimalInput, type OrderJson, parseOrder } from '../core/order.js';
+import { isHttpUrl, UUID } from './formats.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The file as written (what the schema describes)
@@ -206,15 +207,6 @@ const FORMAT_MESSAGES: Record<string, string> = {
   'http-url': 'must be an absolute http(s) URL such as https://shop.example/path',
 };
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
 let validator: ValidateFunction | undefined;
 
 /** Compiled once, on first use, so importing this module costs nothing. */
@@ -227,7 +219,7 @@ function schemaValidator(): ValidateFunction {
     verbose: true,
     strict: true,
   });
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('uuid', UUID);
   ajv.addFormat('currency', /^[A-Z]{3}$/);
   ajv.addFormat('http-url', isHttpUrl);
   // The browser's Origin header form: the URL's origin must be the whole text.

@@ -1,5 +1,6 @@
 /**
- * The sandbox's HTTP plumbing on Node's own `http`: a small router, raw-body reading and JSON answers.
+ * The sandbox's HTTP plumbing on Node's own `http`: a small router, raw-body reading, JSON answers
+ * and HTML escaping.
  * Node's `http` rather than a framework: signature checks need the raw bytes, the routes are few, and a
  * gateway that merchants run in their tests should install nothing beyond what it uses.
  */
@@ -64,6 +65,11 @@ export function sendJson(
     ...headers,
   });
   res.end(text);
+}
+
+/** Text made safe for HTML: as element content and as a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 export function sendError(res: ServerResponse, error: HttpError): void {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ELEMENT_MESSAGES } from '../core/index.js';
-import { HttpError, type RequestContext, type Router, sendJson } from './http.js';
+import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 
 /** The files of the widget script a merchant page may load, by the name it loads them under. */
@@ -28,7 +28,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The frame page's policy: nothing inline, nothing from elsewhere, framed only by the merchant's origins. */
-export function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
+function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -41,8 +41,6 @@ export function frameContentSecurityPolicy(allowedOrigins: readonly string[]): s
     `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(' ') : "'none'"}`,
   ].join('; ');
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 async function sendBuiltFile(
   context: RequestContext,

@@ -37,14 +37,15 @@ export interface HandlerOptions {
   onError?: (error: unknown) => void;
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+/** A JSON answer, not to be cached unless `headers` says otherwise. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
 }
 
-function methodNotAllowed(allowed: string): Response {
+export function methodNotAllowed(allowed: string): Response {
   return json(405, { error: 'method_not_allowed', message: `Use ${allowed}` }, { allow: allowed });
 }
 

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../core/errors.js';
 import type { PaymentMethods, PaymentMethodsQuery } from '../core/v1-types.js';
 import { type CacheStore, MemoryCacheStore } from './cache-store.js';
+import { durationOption } from './durations.js';
 
 export type { PaymentMethods, PaymentMethodsQuery };
 
@@ -181,6 +182,20 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The upstream call failed (now, or within the back-off of an earlier failure) and nothing is cached. */
+function nothingCached(
+  failure: RefreshFailure,
+  retryInMs: number,
+  options?: { cause: unknown },
+): PaymentMethodsCacheError {
+  return new PaymentMethodsCacheError(
+    'upstream_failed',
+    `The gateway's payment methods lookup failed and nothing is cached: ${failure.message}`,
+    retryInMs,
+    options,
+  );
+}
+
 /** What a flight does with what it read from the store. */
 type Decision =
   | { action: 'serve'; lookup: PaymentMethodsLookup }
@@ -215,21 +230,18 @@ export class PaymentMethodsCache {
 
   /** @throws RangeError when a duration is not a positive number of milliseconds. */
   constructor(options: PaymentMethodsCacheOptions) {
-    const duration = (name: string, value: number | undefined, fallback: number): number => {
-      const ms = value ?? fallback;
-      if (!Number.isFinite(ms) || ms <= 0) {
-        throw new RangeError(`${name} must be a positive number of milliseconds, not ${ms}`);
-      }
-      return ms;
-    };
     this.#fetch = options.fetchPaymentMethods;
     this.#store = options.store ?? new MemoryCacheStore();
-    this.#ttlMs = duration('ttlMs', options.ttlMs, 60_000);
-    this.#staleTtlMs = Math.max(this.#ttlMs, duration('staleTtlMs', options.staleTtlMs, 86_400_000));
-    this.#retryAfterFailureMs = duration('retryAfterFailureMs', options.retryAfterFailureMs, this.#ttlMs);
-    this.#refreshLeaseMs = duration('refreshLeaseMs', options.refreshLeaseMs, 30_000);
-    this.#waitTimeoutMs = duration('waitTimeoutMs', options.waitTimeoutMs, 10_000);
-    this.#pollIntervalMs = duration('pollIntervalMs', options.pollIntervalMs, 25);
+    this.#ttlMs = durationOption('ttlMs', options.ttlMs, 60_000);
+    this.#staleTtlMs = Math.max(this.#ttlMs, durationOption('staleTtlMs', options.staleTtlMs, 86_400_000));
+    this.#retryAfterFailureMs = durationOption(
+      'retryAfterFailureMs',
+      options.retryAfterFailureMs,
+      this.#ttlMs,
+    );
+    this.#refreshLeaseMs = durationOption('refreshLeaseMs', options.refreshLeaseMs, 30_000);
+    this.#waitTimeoutMs = durationOption('waitTimeoutMs', options.waitTimeoutMs, 10_000);
+    this.#pollIntervalMs = durationOption('pollIntervalMs', options.pollIntervalMs, 25);
     this.#keyPrefix = options.keyPrefix ?? 'svc-checkout:payment-methods:';
     this.#now = options.now ?? Date.now;
     this.#onRefreshError =
@@ -308,14 +320,7 @@ export class PaymentMethodsCache {
     if (entry.methods !== undefined) {
       return { action: 'serve', lookup: this.#stale(entry.methods, entry.fetchedAt, failure, retryAt) };
     }
-    return {
-      action: 'fail',
-      error: new PaymentMethodsCacheError(
-        'upstream_failed',
-        `The gateway's payment methods lookup failed and nothing is cached: ${failure.message}`,
-        retryAt - now,
-      ),
-    };
+    return { action: 'fail', error: nothingCached(failure, retryAt - now) };
   }
 
   #stale(
@@ -357,12 +362,7 @@ export class PaymentMethodsCache {
         return this.#stale(previous.methods, previous.fetchedAt, failure, retryAt);
       }
       await this.#write(key, { failure }, this.#retryAfterFailureMs);
-      throw new PaymentMethodsCacheError(
-        'upstream_failed',
-        `The gateway's payment methods lookup failed and nothing is cached: ${failure.message}`,
-        Math.max(0, retryAt - this.#now()),
-        { cause: error },
-      );
+      throw nothingCached(failure, Math.max(0, retryAt - this.#now()), { cause: error });
     }
     // Freshness counts from the call, so calls for one query start at least ttlMs apart.
     await this.#write(key, { methods, fetchedAt: calledAt }, this.#staleTtlMs);

@@ -3,7 +3,7 @@
  * filters of `GET /payment_methods/` through a {@link PaymentMethodsCache}, adding the brand from the server's
  * configuration. The secret key stays in the cache's upstream call; nothing in the request can choose either.
  */
-import type { FetchHandler, HandlerOptions } from './handlers.js';
+import { type FetchHandler, type HandlerOptions, json, methodNotAllowed } from './handlers.js';
 import {
   type PaymentMethodsCache,
   PaymentMethodsCacheError,
@@ -116,13 +116,6 @@ function readQuery(params: URLSearchParams, options: PaymentMethodsHandlerOption
   return query;
 }
 
-function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
-}
-
 function seconds(ms: number): string {
   return String(Math.max(0, Math.ceil(ms / 1000)));
 }
@@ -161,23 +154,13 @@ export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOption
     }
   }
   return async (request) => {
-    if (request.method !== 'GET') {
-      return json(
-        405,
-        { error: 'method_not_allowed', message: 'Use GET' },
-        { allow: 'GET', 'cache-control': 'no-store' },
-      );
-    }
+    if (request.method !== 'GET') return methodNotAllowed('GET');
     let query: PaymentMethodsQuery;
     try {
       query = readQuery(new URL(request.url).searchParams, options);
     } catch (error) {
       if (!(error instanceof ParameterError)) throw error;
-      return json(
-        400,
-        { error: 'invalid_parameter', parameter: error.parameter, message: error.message },
-        { 'cache-control': 'no-store' },
-      );
+      return json(400, { error: 'invalid_parameter', parameter: error.parameter, message: error.message });
     }
     try {
       return answer(await options.cache.get(query));
@@ -186,11 +169,10 @@ export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOption
         (options.onError ?? ((cause: unknown) => console.error('svc-checkout payment methods:', cause)))(
           error,
         );
-        return json(
-          500,
-          { error: 'server_error', message: 'The payment methods lookup failed; see the server log' },
-          { 'cache-control': 'no-store' },
-        );
+        return json(500, {
+          error: 'server_error',
+          message: 'The payment methods lookup failed; see the server log',
+        });
       }
       // The upstream error's own text goes to onRefreshError (the server log), not to the browser.
       const busy = error.code === 'refresh_timeout';
@@ -202,7 +184,7 @@ export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOption
               error: 'gateway_unavailable',
               message: 'The gateway cannot list payment methods now; try again later',
             },
-        { 'cache-control': 'no-store', 'retry-after': seconds(error.retryInMs) },
+        { 'retry-after': seconds(error.retryInMs) },
       );
     }
   };

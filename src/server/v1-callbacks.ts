@@ -67,6 +67,20 @@ function checkPurchasePayload<Payload extends PurchaseWebhookPayload>(
   return body as unknown as Payload;
 }
 
+/** The body once `X-Signature` verified it with `publicKeyPem`, read as a JSON object. */
+async function verifiedBody(
+  request: IncomingRequest,
+  publicKeyPem: string,
+  options: V1CallbackOptions,
+  what: string,
+): Promise<Record<string, unknown>> {
+  const rawBody = await verifySignedRequest(request, publicKeyPem, {
+    ...options,
+    header: V1_SIGNATURE_HEADER,
+  });
+  return parseJsonObject(rawBody, what);
+}
+
 /**
  * Verifies and reads a success callback. Give the request untouched (Node's `IncomingMessage`, a fetch
  * `Request`, or `{ rawBody, headers }` when the framework already buffered the raw body): `X-Signature`
@@ -91,14 +105,9 @@ export async function constructSuccessCallback(
   companyPublicKeyPem: string,
   options: V1CallbackOptions = {},
 ): Promise<PurchaseCallbackPayload> {
-  const rawBody = await verifySignedRequest(request, companyPublicKeyPem, {
-    ...options,
-    header: V1_SIGNATURE_HEADER,
-  });
-  return checkPurchasePayload<PurchaseCallbackPayload>(
-    parseJsonObject(rawBody, 'success callback'),
-    'success callback',
-  );
+  const what = 'success callback';
+  const body = await verifiedBody(request, companyPublicKeyPem, options, what);
+  return checkPurchasePayload<PurchaseCallbackPayload>(body, what);
 }
 
 /**
@@ -114,12 +123,8 @@ export async function constructWebhookEvent(
   webhookPublicKeyPem: string,
   options: V1CallbackOptions = {},
 ): Promise<V1WebhookEvent> {
-  const rawBody = await verifySignedRequest(request, webhookPublicKeyPem, {
-    ...options,
-    header: V1_SIGNATURE_HEADER,
-  });
   const what = 'webhook';
-  const body = parseJsonObject(rawBody, what);
+  const body = await verifiedBody(request, webhookPublicKeyPem, options, what);
   requireText(body, 'event_type', what);
   if (body['event_type'] === 'payment.refunded') {
     requireText(body, 'id', what);

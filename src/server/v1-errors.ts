@@ -103,7 +103,8 @@ export function v1ErrorCodeForStatus(status: number): V1ApiErrorCode {
   return 'unexpected_status';
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

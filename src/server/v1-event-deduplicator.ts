@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type CacheStore, MemoryCacheStore } from './cache-store.js';
+import { durationOption } from './durations.js';
 
 /** What identifies an event: members every v1 callback and webhook body has. */
 export interface DeduplicatedEvent {
@@ -91,14 +92,6 @@ export function v1EventKey(event: DeduplicatedEvent): string {
   return [event.event_type, event.id, event.status, event.updated_on].map(part).join(':');
 }
 
-function duration(name: string, value: number | undefined, fallback: number): number {
-  const ms = value ?? fallback;
-  if (!Number.isFinite(ms) || ms <= 0) {
-    throw new RangeError(`${name} must be a positive number of milliseconds, not ${ms}`);
-  }
-  return ms;
-}
-
 /**
  * A deduplicator for a receiver of v1 callbacks or webhooks.
  * @throws RangeError when a duration is not a positive number of milliseconds.
@@ -114,8 +107,8 @@ function duration(name: string, value: number | undefined, fallback: number): nu
  */
 export function createEventDeduplicator(options: EventDeduplicatorOptions = {}): EventDeduplicator {
   const store = options.store ?? new MemoryCacheStore({ maxEntries: 100_000 });
-  const ttlMs = duration('ttlMs', options.ttlMs, 48 * 3_600_000);
-  const leaseMs = duration('processingLeaseMs', options.processingLeaseMs, 60_000);
+  const ttlMs = durationOption('ttlMs', options.ttlMs, 48 * 3_600_000);
+  const leaseMs = durationOption('processingLeaseMs', options.processingLeaseMs, 60_000);
   const prefix = options.keyPrefix ?? 'svc-checkout:v1-event:';
   const identify = options.identify ?? v1EventKey;
 

@@ -4,7 +4,7 @@
  * `for await (const item of list)` and fetches no page it does not reach.
  */
 import type { V1Page } from '../core/v1-types.js';
-import { V1ApiError } from './v1-errors.js';
+import { isRecord, V1ApiError } from './v1-errors.js';
 
 /** Fetches one page; {@link paginate} calls it with the first URL and then each `next`. */
 export type FetchV1Page<Item> = (url: URL, options: { signal?: AbortSignal }) => Promise<V1Page<Item>>;
@@ -27,10 +27,6 @@ export interface V1List<Item> extends AsyncIterable<Item> {
    * @throws V1ApiError as the pages' requests do.
    */
   toArray(options?: { limit?: number }): Promise<Item[]>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The page's shape, checked before anything of it is used. */

@@ -3,24 +3,12 @@
  * the frame's tests' business (they run axe inside it); here axe sees the shop's document and the element.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
-import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { demoInBrowser } from './support/demo-env.js';
 import { CARDS, ShopPage } from './support/shop-page.js';
 
-let demo: DemoEnv;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemoEnv();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const env = demoInBrowser();
 
 const PAGES_WITH_WIDGET = [
   '/instant.html',
@@ -41,7 +29,7 @@ describe('the demo pages are accessible', () => {
     '/v1-checkout.html',
   ]) {
     test(path, async () => {
-      const shop = await ShopPage.open(browser, demo.shopUrl, path);
+      const shop = await ShopPage.open(env.browser, env.demo.shopUrl, path);
       try {
         assert.deepEqual(await axeViolations(shop.page), []);
       } finally {
@@ -52,7 +40,7 @@ describe('the demo pages are accessible', () => {
 
   for (const path of PAGES_WITH_WIDGET) {
     test(`${path} with the payment form`, async () => {
-      const shop = await ShopPage.open(browser, demo.shopUrl, path);
+      const shop = await ShopPage.open(env.browser, env.demo.shopUrl, path);
       try {
         await shop.frame.waitForForm();
         assert.deepEqual(await axeViolations(shop.page), []);
@@ -63,7 +51,7 @@ describe('the demo pages are accessible', () => {
   }
 
   test('/single-item.html after a payment, with its event log filled', async () => {
-    const shop = await ShopPage.open(browser, demo.shopUrl, '/single-item.html');
+    const shop = await ShopPage.open(env.browser, env.demo.shopUrl, '/single-item.html');
     try {
       await shop.frame.payWith({ number: CARDS.visa });
       await shop.frame.waitForStatus('Payment successful');

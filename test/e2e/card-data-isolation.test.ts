@@ -5,23 +5,11 @@
  * Content-Security-Policy.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
-import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { describe, test } from 'node:test';
+import { demoInBrowser } from './support/demo-env.js';
 import { CARDS, ShopPage, waitUntil } from './support/shop-page.js';
 
-let demo: DemoEnv;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemoEnv();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const env = demoInBrowser();
 
 /** What the customer types; each value is distinctive enough not to turn up by chance. */
 const CARD = { number: CARDS.visa, expiry: '07/31', cvc: '737', holder: 'Quentin Spyholder' };
@@ -93,7 +81,7 @@ interface Harvest {
 describe('card data stays in the frame', () => {
   for (const path of ['/single-item.html', '/full-checkout.html']) {
     test(`a script on ${path} finds no card data before, during or after the payment`, async () => {
-      const shop = await ShopPage.open(browser, demo.shopUrl, '/index.html');
+      const shop = await ShopPage.open(env.browser, env.demo.shopUrl, '/index.html');
       const { page } = shop;
       const consoleTexts: string[] = [];
       const pageRequests: string[] = [];
@@ -128,7 +116,7 @@ describe('card data stays in the frame', () => {
           'the spy heard the events the element fired',
         );
         assert.ok(
-          paid.texts.some((text) => text.includes(`"origin":"${demo.gatewayUrl}"`)),
+          paid.texts.some((text) => text.includes(`"origin":"${env.demo.gatewayUrl}"`)),
           "the spy read the frame's messages to the page",
         );
         const orderId = await shop.element.getAttribute('order-id');
@@ -147,7 +135,7 @@ describe('card data stays in the frame', () => {
 
 describe('strict Content-Security-Policy', () => {
   test('the widget takes a payment on a page with script-src self + gateway and frame-src gateway', async () => {
-    const shop = await ShopPage.open(browser, demo.shopUrl, '/index.html');
+    const shop = await ShopPage.open(env.browser, env.demo.shopUrl, '/index.html');
     const { page } = shop;
     try {
       await page.addInitScript(() => {
@@ -157,10 +145,10 @@ describe('strict Content-Security-Policy', () => {
           violations.push(`${event.violatedDirective} ${event.blockedURI}`),
         );
       });
-      const response = await page.goto(`${demo.shopUrl}/strict-csp.html`);
+      const response = await page.goto(`${env.demo.shopUrl}/strict-csp.html`);
       const policy = response?.headers()['content-security-policy'] ?? '';
-      assert.match(policy, new RegExp(`script-src 'self' ${demo.gatewayUrl}(;|$)`));
-      assert.match(policy, new RegExp(`frame-src ${demo.gatewayUrl}(;|$)`));
+      assert.match(policy, new RegExp(`script-src 'self' ${env.demo.gatewayUrl}(;|$)`));
+      assert.match(policy, new RegExp(`frame-src ${env.demo.gatewayUrl}(;|$)`));
 
       await shop.frame.payWith({ number: CARDS.visa });
       await shop.frame.waitForStatus('Payment successful');

@@ -3,29 +3,17 @@
  * a processing error followed by a retry, cancelling, and going back to the cart.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
-import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { describe, test } from 'node:test';
+import { demoInBrowser } from './support/demo-env.js';
 import { CARDS, ShopPage, waitUntil } from './support/shop-page.js';
 
 const PAGE = '/single-item.html';
 
-let demo: DemoEnv;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemoEnv();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const env = demoInBrowser();
 
 /** Opens the page, runs `steps`, and closes it whatever happens. */
 async function onShopPage(steps: (shop: ShopPage) => Promise<void>): Promise<void> {
-  const shop = await ShopPage.open(browser, demo.shopUrl, PAGE);
+  const shop = await ShopPage.open(env.browser, env.demo.shopUrl, PAGE);
   try {
     await steps(shop);
   } finally {
@@ -35,10 +23,10 @@ async function onShopPage(steps: (shop: ShopPage) => Promise<void>): Promise<voi
 
 /** The notifications kept for a gateway order, once the one with `status` is there. */
 async function notificationsOf(orderId: string, status: string) {
-  await demo.merchant.waitForNotification(
+  await env.demo.merchant.waitForNotification(
     (n) => n.notification.id === orderId && n.notification.status === status,
   );
-  return demo.merchant.notifications.filter((n) => n.notification.id === orderId);
+  return env.demo.merchant.notifications.filter((n) => n.notification.id === orderId);
 }
 
 describe('payment outcomes', () => {
@@ -130,7 +118,7 @@ describe('payment outcomes', () => {
       const heard: string[] = [];
       shop.page.on('console', (message) => heard.push(message.text()));
       const backUrl = await shop.element.getAttribute('back-to-merchant-url');
-      assert.equal(backUrl, `${demo.shopUrl}/cart.html`);
+      assert.equal(backUrl, `${env.demo.shopUrl}/cart.html`);
 
       await shop.frame.payWith({ number: CARDS.declined });
       await shop.frame.waitForStatus('Payment failed');
@@ -167,13 +155,13 @@ describe('payment outcomes', () => {
       await shop.frame.waitForStatus('Payment cancelled');
       const merchantOrderId = await shop.element.getAttribute('order-id');
       const kept = await waitUntil('the CANCELLED notification', async () =>
-        demo.merchant.notifications.find(
+        env.demo.merchant.notifications.find(
           (n) => n.notification.order_id === merchantOrderId && n.notification.status === 'CANCELLED',
         ),
       );
       assert.equal(kept.deliveries, 1);
       assert.equal(
-        demo.merchant.notifications.filter((n) => n.notification.order_id === merchantOrderId).length,
+        env.demo.merchant.notifications.filter((n) => n.notification.order_id === merchantOrderId).length,
         1,
         'no other notification for a cancelled order',
       );

@@ -3,25 +3,13 @@
  * hears `paymentCompleted`, and the shop's back end receives exactly one verified notification per order.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser.js';
-import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { describe, test } from 'node:test';
+import { demoInBrowser } from './support/demo-env.js';
 import { DEMO_PAGES } from './support/demo-pages.js';
 import { CARDS, ShopPage } from './support/shop-page.js';
 
-let demo: DemoEnv;
-let browser: Browser;
+const env = demoInBrowser();
 const paidOrders: string[] = [];
-
-before(async () => {
-  demo = await startDemoEnv();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
 
 const APPROVING = [
   { name: 'Visa', number: CARDS.visa },
@@ -32,7 +20,7 @@ describe('each demo page takes a payment', () => {
   for (const page of DEMO_PAGES) {
     APPROVING.forEach((card, variant) => {
       test(`${page.path} with ${card.name}`, async () => {
-        const shop = await ShopPage.open(browser, demo.shopUrl, page.path);
+        const shop = await ShopPage.open(env.browser, env.demo.shopUrl, page.path);
         try {
           await page.prepare(shop, variant);
           // After the preparation: the lazy page's order id comes from the shop's back end with its cart.
@@ -47,7 +35,7 @@ describe('each demo page takes a payment', () => {
           assert.equal(completed.merchantOrderId, merchantOrderId);
           assert.equal(await shop.events('checkoutError').then((events) => events.length), 0);
 
-          const kept = await demo.merchant.waitForNotification(
+          const kept = await env.demo.merchant.waitForNotification(
             (n) => n.notification.id === completed.orderId,
           );
           assert.equal(kept.notification.status, 'PAID');
@@ -67,16 +55,16 @@ describe('each demo page takes a payment', () => {
     // A retry would come after the first answer; give it time to show up if the shop had answered wrong.
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const id of paidOrders) {
-      const kept = demo.merchant.notifications.filter((entry) => entry.notification.id === id);
+      const kept = env.demo.merchant.notifications.filter((entry) => entry.notification.id === id);
       assert.equal(kept.length, 1, `one notification for ${id}`);
       assert.equal(kept[0]!.deliveries, 1, `delivered once for ${id}`);
     }
     assert.equal(new Set(paidOrders).size, paidOrders.length, 'each payment was its own order');
-    assert.equal(demo.merchant.refusedNotifications.length, 0, 'no delivery failed verification');
+    assert.equal(env.demo.merchant.refusedNotifications.length, 0, 'no delivery failed verification');
   });
 
   test('the notifications page lists them', async () => {
-    const shop = await ShopPage.open(browser, demo.shopUrl, '/notifications.html');
+    const shop = await ShopPage.open(env.browser, env.demo.shopUrl, '/notifications.html');
     try {
       const rows = shop.page.locator('#notifications tbody tr');
       await rows.nth(paidOrders.length - 1).waitFor();

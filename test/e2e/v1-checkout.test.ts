@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { createMerchantApp } from '../../demo/merchant/merchant-app.js';
-import { V1_PATHS } from '../../demo/merchant/v1-shop.js';
-import { DEMO_CERTIFICATE_NAME, DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
+import { describe, test } from 'node:test';
+import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
+import { createDemoMerchantApp } from '../../demo/server/demo-merchant.js';
+import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
 import {
   createV1Client,
   generateMerchantKeyPair,
@@ -21,35 +20,22 @@ import {
   type WebhookDelivery,
 } from '../../src/server/index.js';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser } from './support/browser.js';
-import { type DemoEnv, startDemoEnv } from './support/demo-env.js';
+import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
-import {
-  type CreatedPurchase,
-  type HostedCheckoutPage,
-  V1CheckoutPage,
-  V1ResultPage,
-} from './support/v1-pages.js';
+import { type HostedCheckoutPage, V1CheckoutPage, V1ResultPage } from './support/v1-pages.js';
 
-let demo: DemoEnv;
-let browser: Browser;
+const env = demoInBrowser();
+let client: V1Client | undefined;
 /** The test's own client of the gateway, to see the gateway's side (Purchases, webhook deliveries). */
-let gateway: V1Client;
-
-before(async () => {
-  demo = await startDemoEnv();
-  browser = await launchBrowser();
-  gateway = createV1Client({ baseUrl: demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
-});
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+function gateway(): V1Client {
+  client ??= createV1Client({ baseUrl: env.demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
+  return client;
+}
 
 /** The merchant's v1 side; the demo always has one. */
 function backEnd() {
-  const v1 = demo.merchant.v1;
+  const v1 = env.demo.merchant.v1;
   assert.ok(v1, 'the demo merchant serves v1');
   return v1;
 }
@@ -92,7 +78,7 @@ async function assertReceivedOnceInOrder(purchase: CreatedPurchase, paymentMetho
   assert.equal(v1.order(purchase.reference)?.status, 'paid');
 
   // The gateway's record: one delivery per event, answered 200 at its first attempt.
-  const deliveries = await gateway.webhooks.deliveries({ id, source_type: 'purchase' }).toArray();
+  const deliveries = await gateway().webhooks.deliveries({ id, source_type: 'purchase' }).toArray();
   assert.deepEqual(
     deliveries.map((delivery) => [delivery.event, delivery.attempts, delivery.status]),
     [
@@ -159,11 +145,11 @@ describe('v1 checkout in the browser', () => {
   for (const method of METHODS) {
     test(`pick ${method.title}, pay on the hosted page, come back; callback and webhooks once each, in order`, async () => {
       const refusedBefore = backEnd().refused.length;
-      const shop = await V1CheckoutPage.open(browser, demo.shopUrl);
+      const shop = await V1CheckoutPage.open(env.browser, env.demo.shopUrl);
       try {
         const purchase = await shop.startCheckout();
         assert.equal(purchase.total, CART_TOTAL);
-        assert.ok(purchase.checkoutUrl.startsWith(`${demo.gatewayUrl}/checkout/`), purchase.checkoutUrl);
+        assert.ok(purchase.checkoutUrl.startsWith(`${env.demo.gatewayUrl}/checkout/`), purchase.checkoutUrl);
         assert.deepEqual(await axeViolations(shop.page), [], 'the picker passes axe');
 
         await method.choose(shop);
@@ -177,7 +163,7 @@ describe('v1 checkout in the browser', () => {
         assert.equal(await hosted.choice(method.hostedChoice).isChecked(), true, 'the method is preselected');
 
         await method.pay(hosted);
-        const expectedReturn = `${demo.shopUrl}/v1-success.html?reference=${purchase.reference}`;
+        const expectedReturn = `${env.demo.shopUrl}/v1-success.html?reference=${purchase.reference}`;
         await shop.page.waitForURL(expectedReturn);
 
         const result = new V1ResultPage(shop.page);
@@ -204,13 +190,13 @@ describe('v1 checkout in the browser', () => {
   }
 
   test('a declined card lands on the failure page; no success callback, a payment_failure webhook', async () => {
-    const shop = await V1CheckoutPage.open(browser, demo.shopUrl);
+    const shop = await V1CheckoutPage.open(env.browser, env.demo.shopUrl);
     try {
       const purchase = await shop.startCheckout();
       await shop.cardChoice.check();
       const hosted = await shop.confirm();
       await hosted.payWithCard({ number: CARDS.declined });
-      await shop.page.waitForURL(`${demo.shopUrl}/v1-failure.html?reference=${purchase.reference}`);
+      await shop.page.waitForURL(`${env.demo.shopUrl}/v1-failure.html?reference=${purchase.reference}`);
       const result = new V1ResultPage(shop.page);
       await result.waitForStatus(/is not paid/);
       // The Purchase can still be paid: the page leads back to its checkout URL.
@@ -235,14 +221,14 @@ describe('v1 checkout in the browser', () => {
   });
 
   test("the hosted page's way back (cancel_redirect) leads to the cart, which says the order is not paid", async () => {
-    const shop = await V1CheckoutPage.open(browser, demo.shopUrl);
+    const shop = await V1CheckoutPage.open(env.browser, env.demo.shopUrl);
     try {
       const purchase = await shop.startCheckout();
       await shop.method('SEB').check();
       const hosted = await shop.confirm();
       assert.equal(await hosted.choice('seb_lv_pis').isChecked(), true);
       await hosted.page.getByRole('link', { name: 'Back to the shop' }).click();
-      await shop.page.waitForURL(`${demo.shopUrl}/v1-checkout.html?cancelled=${purchase.reference}`);
+      await shop.page.waitForURL(`${env.demo.shopUrl}/v1-checkout.html?cancelled=${purchase.reference}`);
       await shop.page
         .getByRole('status')
         .filter({ hasText: `order ${purchase.reference} is not paid` })
@@ -254,9 +240,9 @@ describe('v1 checkout in the browser', () => {
   });
 
   test('the notifications page lists the v1 events in the order they arrived', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await env.browser.newContext()).newPage();
     try {
-      await page.goto(`${demo.shopUrl}/notifications.html`);
+      await page.goto(`${env.demo.shopUrl}/notifications.html`);
       const rows = page.locator('#v1-events tbody tr');
       await rows.nth(backEnd().events.length - 1).waitFor();
       const shown = await rows.evaluateAll((list) =>
@@ -276,7 +262,7 @@ describe('v1 checkout in the browser', () => {
 });
 
 describe('v1 back end over HTTP', () => {
-  const url = (path: string) => `${demo.shopUrl}${path}`;
+  const url = (path: string) => `${env.demo.shopUrl}${path}`;
 
   test('serves the payment methods through the cache, with the brand and key from the server', async () => {
     const first = await request(url(`${V1_PATHS.paymentMethods}?language=en`), 'GET');
@@ -299,7 +285,7 @@ describe('v1 back end over HTTP', () => {
     const created = await request(url(V1_PATHS.purchase), 'POST');
     assert.equal(created.status, 201);
     const { reference, purchaseId } = created.body as unknown as CreatedPurchase;
-    const purchase = await gateway.purchases.get(purchaseId);
+    const purchase = await gateway().purchases.get(purchaseId);
     assert.equal(purchase.reference, reference);
     assert.equal(purchase.purchase.total, CART_TOTAL);
     assert.deepEqual(
@@ -318,21 +304,19 @@ describe('v1 back end over HTTP', () => {
   test('registered one webhook for all events, and a restarted back end reuses it', async () => {
     const callback = url(V1_PATHS.webhooks);
     const mine = async () =>
-      (await gateway.webhooks.list().toArray()).filter((webhook) => webhook.callback === callback);
+      (await gateway().webhooks.list().toArray()).filter((webhook) => webhook.callback === callback);
     const [registered, ...others] = await mine();
     assert.ok(registered, 'the shop registered its webhook at start');
     assert.deepEqual(others, []);
     assert.equal(registered.all_events, true);
 
     // A copy left by an earlier run, then a restart on the same gateway: one webhook remains, the first.
-    await gateway.webhooks.create({ title: 'left over', callback, all_events: true });
-    const restarted = createMerchantApp({
-      privateKeyPem: demo.sandbox.demoMerchant!.privateKeyPem,
-      serviceCertificatePem: demo.sandbox.serviceCertificatePem,
-      certificateName: DEMO_CERTIFICATE_NAME,
-      shopUrl: demo.shopUrl,
-      gatewayUrl: demo.gatewayUrl,
-      v1Credentials: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
+    await gateway().webhooks.create({ title: 'left over', callback, all_events: true });
+    const restarted = createDemoMerchantApp({
+      privateKeyPem: env.demo.sandbox.demoMerchant!.privateKeyPem,
+      serviceCertificatePem: env.demo.sandbox.serviceCertificatePem,
+      gatewayUrl: env.demo.gatewayUrl,
+      shopUrl: env.demo.shopUrl,
     });
     try {
       const setup = await restarted.ready();
@@ -398,9 +382,9 @@ describe('v1 back end over HTTP', () => {
     );
 
     // The same event again, signed with the company key, as the gateway repeats a delivery.
-    const companyKeyPem = await readFile(join(demo.dataDir, 'service', 'private-key.pem'), 'utf8');
+    const companyKeyPem = await readFile(join(env.demo.dataDir, 'service', 'private-key.pem'), 'utf8');
     const repeat = JSON.stringify({
-      ...(await gateway.purchases.get(created.purchaseId)),
+      ...(await gateway().purchases.get(created.purchaseId)),
       event_type: 'purchase.paid',
     });
     const answer = await request(url(V1_PATHS.successCallback), 'POST', repeat, {

@@ -73,6 +73,7 @@ describe('defining <svc-checkout>', () => {
     }
   });
 
+  // Both modes: v1's attributes, navigateToCheckout and the picker's parts are documented with the legacy ones.
   it('is documented in custom-elements.json with every design token, its events and its parts', async () => {
     const manifest = (await (await fetch('/custom-elements.json')).json()) as {
       modules: Array<{ path: string; declarations?: Array<Record<string, unknown>> }>;
@@ -109,6 +110,10 @@ describe('defining <svc-checkout>', () => {
       'texts',
       'first-name',
       'back-to-merchant-url',
+      'checkout-url',
+      'payment-methods-url',
+      'country',
+      'method',
     ]);
   });
 });

@@ -96,6 +96,15 @@ export async function testFrame(element: SvcCheckout): Promise<TestFrame> {
   };
 }
 
+/** Plays the frame of an element until the element's `init`, and returns it. */
+export async function initOf(
+  element: SvcCheckout,
+): Promise<Extract<ElementToFrameMessage, { type: 'init' }>> {
+  const frame = await testFrame(element);
+  frame.send({ type: 'ready' });
+  return frame.next('init');
+}
+
 /** Collects console.error calls while `run` runs (the element logs each failure once). */
 export async function capturingConsoleErrors<T>(run: (errors: string[]) => Promise<T>): Promise<T> {
   const errors: string[] = [];

@@ -4,7 +4,7 @@ import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/t
 import '../../src/element/define.js';
 import type { CheckoutErrorEvent, PaymentCompletedEvent } from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { capturingConsoleErrors, gatewayInfo, shadow, testFrame } from './helpers.js';
+import { capturingConsoleErrors, gatewayInfo, initOf, shadow, testFrame } from './helpers.js';
 
 describe('<svc-checkout> channel', () => {
   let widgetId: string;
@@ -250,9 +250,9 @@ describe('<svc-checkout> channel', () => {
     try {
       html_.lang = 'ru-RU';
       let element = await checkout();
-      let frame = await testFrame(element);
+      const frame = await testFrame(element);
       frame.send({ type: 'ready' });
-      let init = await frame.next('init');
+      const init = await frame.next('init');
       expect(init.language).to.equal('ru');
       expect(init.order).to.not.have.property('language');
       expect(shadow(element).querySelector('iframe')!.title).to.equal('Защищённая форма оплаты');
@@ -265,10 +265,7 @@ describe('<svc-checkout> channel', () => {
 
       html_.lang = 'de';
       element = await checkout();
-      frame = await testFrame(element);
-      frame.send({ type: 'ready' });
-      init = await frame.next('init');
-      expect(init).to.not.have.property('language');
+      expect(await initOf(element)).to.not.have.property('language');
     } finally {
       html_.lang = before;
     }
@@ -302,9 +299,7 @@ describe('<svc-checkout> channel', () => {
     await element.updateComplete;
     const status = shadow(element).querySelector('[role="status"]')!;
     await waitUntil(() => status.textContent === 'Just a moment…', `status says ${status.textContent}`);
-    const frame = await testFrame(element);
-    frame.send({ type: 'ready' });
-    const init = await frame.next('init');
+    const init = await initOf(element);
     expect(init.texts).to.deep.equal({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}' });
   });
 

@@ -5,14 +5,7 @@ import '../../src/element/define.js';
 import { ORDER_ATTRIBUTE_NAMES } from '../../src/core/order-input-from-attributes.js';
 import { CheckoutStateError } from '../../src/element/checkout-state-error.js';
 import { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { gatewayInfo, shadow, testFrame } from './helpers.js';
-
-/** Plays the frame until the element's `init`, and returns it. */
-async function initOf(element: SvcCheckout) {
-  const frame = await testFrame(element);
-  frame.send({ type: 'ready' });
-  return frame.next('init');
-}
+import { gatewayInfo, initOf, shadow, testFrame } from './helpers.js';
 
 describe('<svc-checkout> order', () => {
   let widgetId: string;
@@ -231,9 +224,7 @@ describe('<svc-checkout> order', () => {
       expect((error as CheckoutStateError).code).to.equal(code);
       expect((error as Error).message).to.match(/^<svc-checkout> (addOrderItem|addShippingOption|init)\(\)/);
     }
-    const frame = await testFrame(element);
-    frame.send({ type: 'ready' });
-    const init = await frame.next('init');
+    const init = await initOf(element);
     expect(init.order.items).to.deep.equal([{ amount: '1.00', label: 'Tea' }]);
     expect(init.order).to.not.have.property('shippingOptions');
     expect(shadow(element).querySelectorAll('iframe')).to.have.length(1);
@@ -270,9 +261,7 @@ describe('<svc-checkout> start', () => {
     element.addOrderItem({ amount: '3.00', label: 'Honey' });
     try {
       expect(element.state).to.equal(undefined);
-      const frame = await testFrame(element);
-      frame.send({ type: 'ready' });
-      expect((await frame.next('init')).order.items).to.deep.equal([
+      expect((await initOf(element)).order.items).to.deep.equal([
         { amount: '1.00', label: 'Tea' },
         { amount: '3.00', label: 'Honey' },
       ]);
@@ -291,9 +280,7 @@ describe('<svc-checkout> start', () => {
       await aTimeout(20);
       expect(element.state).to.equal('loading');
       expect(() => element.init()).to.throw(CheckoutStateError, /already started/);
-      const frame = await testFrame(element);
-      frame.send({ type: 'ready' });
-      expect((await frame.next('init')).order.items).to.deep.equal([{ amount: '3.00', label: 'Honey' }]);
+      expect((await initOf(element)).order.items).to.deep.equal([{ amount: '3.00', label: 'Honey' }]);
     } finally {
       element.remove();
     }

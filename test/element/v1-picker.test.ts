@@ -2,10 +2,8 @@
 // sandbox's /api/v1 through the merchant's real endpoint (handler and cache) on this page's origin.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/element/define.js';
-import { DESIGN_TOKENS, type TokenName, tokenVar } from '../../src/core/appearance.js';
 import type { Purchase } from '../../src/core/v1-types.js';
 import type { CheckoutErrorEvent } from '../../src/element/events.js';
-import { paymentMethodPickerStyles } from '../../src/element/payment-method-picker.styles.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import { capturingConsoleErrors } from './helpers.js';
 import {
@@ -298,39 +296,5 @@ describe('<svc-checkout> in v1 mode', function () {
     await pickerShown(element);
     expect(shadow(element).querySelector('[role="status"]')!.textContent).to.equal('');
     expect(radios(element).length).to.be.greaterThan(3);
-  });
-
-  it('is documented in custom-elements.json: its attributes, navigateToCheckout and its parts', async () => {
-    const manifest = (await (await fetch('/custom-elements.json')).json()) as {
-      modules: Array<{ declarations?: Array<Record<string, unknown>> }>;
-    };
-    const declaration = manifest.modules
-      .flatMap((module) => module.declarations ?? [])
-      .find((entry) => entry['tagName'] === 'svc-checkout')!;
-    const names = (key: string) => (declaration[key] as Array<{ name: string }>).map((entry) => entry.name);
-    expect(names('attributes')).to.include.members([
-      'checkout-url',
-      'payment-methods-url',
-      'country',
-      'method',
-    ]);
-    expect(names('events')).to.include('navigateToCheckout');
-    expect(names('cssParts')).to.include.members([
-      'status',
-      'picker',
-      'group',
-      'method',
-      'country-select',
-      'confirm-button',
-    ]);
-  });
-
-  it('its styles fall back to each token’s own default, as the element’s do', () => {
-    const uses = [...paymentMethodPickerStyles.cssText.matchAll(/var\((--svc-[a-z-]+)[^)]*\)/g)];
-    expect(uses.length).to.be.greaterThan(10);
-    for (const [use, name] of uses) {
-      expect(DESIGN_TOKENS.map((token) => token.name as string)).to.include(name);
-      expect(use).to.equal(tokenVar(name as TokenName));
-    }
   });
 });

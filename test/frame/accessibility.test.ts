@@ -12,10 +12,12 @@ import {
   init,
   input,
   liveRegion,
+  type MemoryChannel,
   mountFrame,
   newOrderId,
   openForm,
   payButton,
+  payIntoChallenge,
   typeCard,
   typeInto,
   watchFetch,
@@ -23,10 +25,8 @@ import {
 
 const en = createTranslator('en');
 
-async function challenge(frame: HTMLElement, channel: Awaited<ReturnType<typeof openForm>>['channel']) {
-  await typeCard(frame, { number: '4000000000003220' });
-  payButton(frame).click();
-  await channel.waitForState('challenge');
+async function challenge(frame: HTMLElement, channel: MemoryChannel) {
+  await payIntoChallenge(frame, channel);
   await waitUntil(
     () => document.activeElement === frame.querySelector('#svc-challenge-title'),
     'focus not on challenge',

@@ -169,6 +169,14 @@ export async function typeCard(frame: HTMLElement, card: TestCard): Promise<void
   await typeInto(frame, 'svc-card-holder', card.holder ?? 'Anna Berzina');
 }
 
+/** Pays with the 3-D Secure test card and waits until the challenge step shows. */
+export async function payIntoChallenge(frame: HTMLElement, channel: MemoryChannel): Promise<void> {
+  await typeCard(frame, { number: '4000000000003220' });
+  payButton(frame).click();
+  await channel.waitForState('challenge');
+  await waitUntil(() => frame.querySelector('#svc-challenge-title'), 'no challenge step');
+}
+
 /** The pay button. */
 export function payButton(frame: HTMLElement): HTMLButtonElement {
   const button = frame.querySelector<HTMLButtonElement>('button.svc-pay');

@@ -13,6 +13,7 @@ import {
   mountFrame,
   openForm,
   payButton,
+  payIntoChallenge,
   typeCard,
   typeInto,
   watchFetch,
@@ -102,10 +103,7 @@ describe('payments', () => {
 
   it('walks through 3-D Secure and pays when the customer approves', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());
-    await typeCard(frame, { number: '4000000000003220' });
-    payButton(frame).click();
-    await channel.waitForState('challenge');
-    await waitUntil(() => frame.querySelector('#svc-challenge-title'));
+    await payIntoChallenge(frame, channel);
     expect(frame.querySelector('#svc-challenge-title')!.textContent!.trim()).to.equal(en('threeDs.title'));
     expect(frame.textContent).to.include(en('threeDs.sandboxExplanation'));
     expect(channel.posted.some((message) => message.type === 'paymentCompleted')).to.equal(false);
@@ -117,10 +115,7 @@ describe('payments', () => {
 
   it('fails with the issuer’s refusal when the customer denies 3-D Secure', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());
-    await typeCard(frame, { number: '4000000000003220' });
-    payButton(frame).click();
-    await channel.waitForState('challenge');
-    await waitUntil(() => frame.querySelector('#svc-challenge-title'));
+    await payIntoChallenge(frame, channel);
     buttonNamed(frame, en('threeDs.deny')).click();
     expect(await statusTitle(frame)).to.equal(en('status.failed.title'));
     expect(frame.textContent).to.include(en('status.failed.reason.authentication_failed'));
@@ -326,10 +321,7 @@ describe('payments', () => {
 
   it('after a lost answer to the challenge asks the gateway, and shows the payment it approved', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());
-    await typeCard(frame, { number: '4000000000003220' });
-    payButton(frame).click();
-    await channel.waitForState('challenge');
-    await waitUntil(() => frame.querySelector('#svc-challenge-title'));
+    await payIntoChallenge(frame, channel);
     watch.loseNextAnswer('/challenges/', 'after-sending');
     buttonNamed(frame, en('threeDs.approve')).click();
     await waitUntil(() => frame.querySelector('.svc-challenge .svc-notice'), 'no network notice');

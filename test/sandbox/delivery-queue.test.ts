@@ -286,17 +286,18 @@ describe('delivery queue', () => {
 
   test('fits all further attempts in the time window when the base is too large for it', async () => {
     const merchant = await startMerchant(() => 500);
-    const { queue, close } = startQueue({ retryBaseMs: 60_000, maxAgeMs: 3_000 });
+    // 8 s: the queue plans 2% ahead of the deadline (160 ms here), slack enough for a loaded machine's timers.
+    const { queue, close } = startQueue({ retryBaseMs: 60_000, maxAgeMs: 8_000 });
     const id = queue.enqueue({ key: 'k', url: merchant.url, method: 'PUT', headers: {}, body: '' });
     await queue.idle();
     const delivery = queue.get(id)!;
     assert.equal(delivery.attempts.length, 9);
     const last = delivery.attempts.at(-1)!;
     assert.ok(
-      last.at <= delivery.createdAt + 3_000,
+      last.at <= delivery.createdAt + 8_000,
       `last attempt ${last.at - delivery.createdAt} ms after the event`,
     );
-    assert.ok(last.at > delivery.createdAt + 2_000, 'the window is used');
+    assert.ok(last.at > delivery.createdAt + 5_000, 'the window is used');
     await close();
     await merchant.close();
   });

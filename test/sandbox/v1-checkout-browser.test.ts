@@ -82,6 +82,14 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     );
   }
 
+  /** Fills the card fields: the test card `number`, and a valid expiry, CVC and name. */
+  async function fillCard(page: Page, number: string): Promise<void> {
+    await page.fill('#card_number', number);
+    await page.fill('#card_expiry', EXPIRY);
+    await page.fill('#card_cvc', '123');
+    await page.fill('#card_holder', 'Anna Tester');
+  }
+
   /** Presses Tab until the element with `id` has focus, as a keyboard user would. */
   async function tabTo(page: Page, id: string): Promise<void> {
     for (let presses = 0; presses < 40; presses++) {
@@ -102,19 +110,13 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     states.push(['field errors', invalid]);
 
     const declined = await open(purchase.checkout_url);
-    await declined.fill('#card_number', '4000 0000 0000 0002');
-    await declined.fill('#card_expiry', EXPIRY);
-    await declined.fill('#card_cvc', '123');
-    await declined.fill('#card_holder', 'Anna Tester');
+    await fillCard(declined, '4000 0000 0000 0002');
     await declined.click('button.pay');
     await declined.waitForSelector('#failure-title');
     states.push(['failure', declined]);
 
     const challenge = await open(purchase.checkout_url);
-    await challenge.fill('#card_number', '4000000000003220');
-    await challenge.fill('#card_expiry', EXPIRY);
-    await challenge.fill('#card_cvc', '123');
-    await challenge.fill('#card_holder', 'Anna Tester');
+    await fillCard(challenge, '4000000000003220');
     await challenge.click('button.pay');
     await challenge.waitForSelector('button.approve');
     states.push(['3-D Secure step', challenge]);
@@ -127,10 +129,7 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
 
     const held = await createPurchase({ skip_capture: true, success_redirect: undefined });
     const heldPage = await open(held.checkout_url);
-    await heldPage.fill('#card_number', '4111111111111111');
-    await heldPage.fill('#card_expiry', EXPIRY);
-    await heldPage.fill('#card_cvc', '123');
-    await heldPage.fill('#card_holder', 'Anna Tester');
+    await fillCard(heldPage, '4111111111111111');
     await heldPage.click('button.pay');
     await heldPage.waitForSelector('h1');
     states.push(['reserved', heldPage]);

@@ -22,7 +22,7 @@ describe('sandbox v1 purchases', () => {
   before(async () => {
     merchant = await FakeMerchant.start();
     dataDir = await tempDir();
-    sandbox = await startV1Sandbox(merchant, dataDir);
+    sandbox = await startV1Sandbox(merchant, { dataDir });
   });
   after(async () => {
     await sandbox.close();
@@ -513,7 +513,7 @@ describe('sandbox v1 purchases', () => {
     });
     await v1(sandbox, 'POST', `/purchases/${cancelled.body.id}/cancel/`);
     await sandbox.close();
-    sandbox = await startV1Sandbox(merchant, dataDir);
+    sandbox = await startV1Sandbox(merchant, { dataDir });
     const read = await v1(sandbox, 'GET', `/purchases/${created.body.id}/`);
     assert.equal(read.status, 200);
     const { checkout_url: before, ...restBefore } = created.body;

@@ -2,9 +2,11 @@
  * Fixtures of the v1 sandbox tests: a sandbox whose merchants have v1 credentials, and requests made by hand
  * with fetch, as a merchant's server would make them.
  */
+import assert from 'node:assert/strict';
+import { createVerify } from 'node:crypto';
 import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { type FakeMerchant, tempDir, testConfigFile } from './support.js';
+import { type FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from './support.js';
 
 /** Merchant `m1` of the shared test config, with v1 credentials and the document's rate limit. */
 export const V1 = {
@@ -43,11 +45,17 @@ export function v1ConfigFile(merchantUrl: string): SandboxConfigFile {
   return file;
 }
 
-export async function startV1Sandbox(merchant: FakeMerchant, dataDir?: string): Promise<Sandbox> {
+/** A sandbox of {@link v1ConfigFile}; `retryBaseMs` replaces the test config's delivery retry interval. */
+export async function startV1Sandbox(
+  merchant: FakeMerchant,
+  options: { dataDir?: string; retryBaseMs?: number } = {},
+): Promise<Sandbox> {
+  const file = v1ConfigFile(merchant.url);
+  if (options.retryBaseMs !== undefined) file.notifications = { retryBaseMs: options.retryBaseMs };
   return startSandbox({
     port: 0,
-    config: parseConfig(v1ConfigFile(merchant.url)),
-    dataDir: dataDir ?? (await tempDir()),
+    config: parseConfig(file),
+    dataDir: options.dataDir ?? (await tempDir()),
   });
 }
 
@@ -94,4 +102,45 @@ export function purchaseBody(overrides: Record<string, unknown> = {}): Record<st
     purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }] },
     ...overrides,
   };
+}
+
+/** An expiry three years ahead, as the hosted page's field takes it. */
+export const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+
+/** The hosted page's form filled in to pay with the test card `number`. */
+export function cardForm(number: string): Record<string, string> {
+  return {
+    method: 'card',
+    card_number: number,
+    card_expiry: FUTURE_EXPIRY,
+    card_cvc: '123',
+    card_holder: 'Anna Tester',
+  };
+}
+
+/** Posts a form to the sandbox (`/checkout/<id>/pay` or a step) as a browser does, not following redirects. */
+export async function postForm(
+  sandbox: Sandbox,
+  path: string,
+  form: Record<string, string>,
+): Promise<{ status: number; location: string | null; html: string }> {
+  const response = await fetch(new URL(path, sandbox.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+    redirect: 'manual',
+  });
+  return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+}
+
+/**
+ * Whether `body` (the request's own by default) verifies against the request's X-Signature with
+ * `publicKeyPem`, by node:crypto alone: Base64 SHA256withRSA (PKCS#1 v1.5) over the raw bytes.
+ */
+export function signedBy(request: ReceivedRequest, publicKeyPem: string, body = request.body): boolean {
+  const signature = request.headers['x-signature'];
+  assert.equal(typeof signature, 'string', 'every delivery carries X-Signature');
+  return createVerify('RSA-SHA256')
+    .update(Buffer.from(body, 'utf8'))
+    .verify(publicKeyPem, signature as string, 'base64');
 }

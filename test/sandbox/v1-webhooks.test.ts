@@ -1,36 +1,16 @@
 import assert from 'node:assert/strict';
-import { createPublicKey, createVerify } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { FakeMerchant, type ReceivedRequest, tempDir } from './support.js';
-import { OTHER, purchaseBody, startV1Sandbox, v1, v1ConfigFile } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './v1-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-const card = (number: string) => ({
-  method: 'card',
-  card_number: number,
-  card_expiry: FUTURE_EXPIRY,
-  card_cvc: '123',
-  card_holder: 'Anna Tester',
-});
 
 /** A receiver (the fake merchant's node:http server), and a sandbox whose merchant `m1` has webhooks. */
 async function setUp(options: { dataDir?: string; retryBaseMs?: number } = {}) {
   const receiver = await FakeMerchant.start();
-  const sandbox =
-    options.retryBaseMs === undefined
-      ? await startV1Sandbox(receiver, options.dataDir)
-      : await startSandbox({
-          port: 0,
-          config: parseConfig({
-            ...v1ConfigFile(receiver.url),
-            notifications: { retryBaseMs: options.retryBaseMs },
-          }),
-          dataDir: options.dataDir ?? (await tempDir()),
-        });
-  return { receiver, sandbox };
+  return { receiver, sandbox: await startV1Sandbox(receiver, options) };
 }
 
 async function createWebhook(sandbox: Sandbox, body: Record<string, unknown>) {
@@ -52,23 +32,8 @@ async function createPurchase(sandbox: Sandbox, overrides: Record<string, unknow
 
 /** Pays on the hosted page by posting its form, as the customer's browser does. */
 async function pay(sandbox: Sandbox, id: string, form: Record<string, string>): Promise<void> {
-  const response = await fetch(new URL(`/checkout/${id}/pay`, sandbox.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-    redirect: 'manual',
-  });
-  await response.arrayBuffer();
-  assert.ok(response.status < 500, `the hosted page answered ${response.status}`);
-}
-
-/** Checks X-Signature with node:crypto alone: Base64 SHA256withRSA over the raw body. */
-function signedBy(request: ReceivedRequest, publicKeyPem: string): boolean {
-  const signature = request.headers['x-signature'];
-  assert.equal(typeof signature, 'string', 'every delivery carries X-Signature');
-  return createVerify('RSA-SHA256')
-    .update(Buffer.from(request.body, 'utf8'))
-    .verify(publicKeyPem, signature as string, 'base64');
+  const { status } = await postForm(sandbox, `/checkout/${id}/pay`, form);
+  assert.ok(status < 500, `the hosted page answered ${status}`);
 }
 
 const eventOf = (request: ReceivedRequest) => {
@@ -294,12 +259,12 @@ describe('sandbox v1 webhooks', () => {
         return { status };
       });
       first = await createPurchase(sandbox);
-      await pay(sandbox, first, card('4000000000000002'));
-      await pay(sandbox, first, card('4111111111111111'));
+      await pay(sandbox, first, cardForm('4000000000000002'));
+      await pay(sandbox, first, cardForm('4111111111111111'));
       const cancelled = await createPurchase(sandbox);
       assert.equal((await v1(sandbox, 'POST', `/purchases/${cancelled}/cancel/`)).status, 200);
       const held = await createPurchase(sandbox, { skip_capture: true });
-      await pay(sandbox, held, card('5555555555554444'));
+      await pay(sandbox, held, cardForm('5555555555554444'));
 
       // The paid-only webhook has its own queue per purchase: it is not held up by the other's refusals.
       await receiver.waitFor('/hooks/paid', 1);
@@ -444,7 +409,7 @@ describe('sandbox v1 webhooks', () => {
       await settled(sandbox, first, 2);
       assert.equal((await v1(sandbox, 'DELETE', `/webhooks/${gone.id}/`)).status, 204);
 
-      await pay(sandbox, first, card('4111111111111111'));
+      await pay(sandbox, first, cardForm('4111111111111111'));
       const second = await createPurchase(sandbox);
       // The kept webhook hearing of both events means the gone one would have been sent them by now.
       const history = await settled(sandbox, first, 3);

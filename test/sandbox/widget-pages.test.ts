@@ -55,6 +55,15 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     await merchant.close();
   });
 
+  /** Takes `input` as the merchant's page does: signed with the merchant's `main` key. */
+  const intake = (input: OrderInput) =>
+    call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: input,
+      signature: signOrder(input, merchantKeys.main.privateKeyPem),
+      certificateName: 'main',
+      pageOrigin: PAGE_ORIGIN,
+    });
+
   test('the widget module is served to any page, with CORS, as JavaScript', async () => {
     const response = await fetch(`${sandbox.url}/widget/svc-checkout.js`);
     assert.equal(response.status, 200);
@@ -131,13 +140,6 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
       orderId: 'reload-1',
       items: [{ amount: '9.99', label: 'Socks' }],
     };
-    const intake = (input: OrderInput) =>
-      call(sandbox, 'POST', '/widget-api/v1/orders', {
-        order: input,
-        signature: signOrder(input, merchantKeys.main.privateKeyPem),
-        certificateName: 'main',
-        pageOrigin: PAGE_ORIGIN,
-      });
     const first = await intake(order);
     assert.equal(first.status, 201);
     const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${first.body['id']}/payments`, {
@@ -156,26 +158,19 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
 
   test('an unsigned order naming a taken order id is a new order, never the other customer’s', async () => {
     const order = { widgetId: WIDGETS.instant, orderId: 'unsigned-1' };
-    const intake = () =>
+    const unsignedIntake = () =>
       call(sandbox, 'POST', '/widget-api/v1/orders', {
         order,
         pageOrigin: PAGE_ORIGIN,
         customer: { email: 'first@example.com' },
       });
-    const first = await intake();
-    const second = await intake();
+    const first = await unsignedIntake();
+    const second = await unsignedIntake();
     assert.equal(first.status, 201);
     assert.notEqual(second.body['id'], first.body['id']);
   });
 
   test('a plain widget takes fixed-price shipping only, and a payment must choose one', async () => {
-    const intake = (input: OrderInput) =>
-      call(sandbox, 'POST', '/widget-api/v1/orders', {
-        order: input,
-        signature: signOrder(input, merchantKeys.main.privateKeyPem),
-        certificateName: 'main',
-        pageOrigin: PAGE_ORIGIN,
-      });
     const items = [{ amount: '20.00', label: 'Boots' }];
     const later = await intake({ widgetId: WIDGETS.checkout, items, shippingOptions: [{ id: 'courier' }] });
     assert.equal(later.status, 400);

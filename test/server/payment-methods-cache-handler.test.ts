@@ -19,6 +19,7 @@ import {
   CountingUpstream,
   ManualClock,
   paymentMethods,
+  unreadableStore,
   values,
 } from './payment-methods-cache-support.js';
 import { listen } from './support.js';
@@ -239,15 +240,7 @@ describe('createPaymentMethodsHandler with the shop’s own limits', () => {
 });
 
 describe('createPaymentMethodsHandler when the store fails', () => {
-  const broken: CacheStore = {
-    get: async () => {
-      throw new Error('READONLY You cannot write against a read only replica');
-    },
-    set: async () => undefined,
-    claim: async () => true,
-    release: async () => undefined,
-  };
-  const endpoint = serve({}, broken);
+  const endpoint = serve({}, unreadableStore('READONLY You cannot write against a read only replica'));
 
   it('answers 500 and reports the error to onError', async () => {
     const answer = await endpoint.get('/pm?currency=EUR');

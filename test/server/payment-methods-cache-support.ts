@@ -1,9 +1,9 @@
 /**
  * Pieces shared by the payment-methods cache tests: a payment-methods answer, an upstream that counts its
- * calls, and a clock the tests move by hand.
+ * calls, a clock the tests move by hand, and a store that cannot be read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PaymentMethods, PaymentMethodsQuery } from '../../src/server/index.js';
+import type { CacheStore, PaymentMethods, PaymentMethodsQuery } from '../../src/server/index.js';
 
 /** A payment-methods answer in the document's shape; `label` tells answers apart. */
 export function paymentMethods(label = 'first'): PaymentMethods {
@@ -51,6 +51,18 @@ export class CountingUpstream {
     if ('fail' in behaviour) throw behaviour.fail;
     if ('hang' in behaviour) return behaviour.hang;
     return structuredClone(behaviour.answer);
+  };
+}
+
+/** A store whose every read fails with `message`, as a Redis that is down or refuses the command does. */
+export function unreadableStore(message: string): CacheStore {
+  return {
+    get: async () => {
+      throw new Error(message);
+    },
+    set: async () => undefined,
+    claim: async () => true,
+    release: async () => undefined,
   };
 }
 

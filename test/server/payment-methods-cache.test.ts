@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  type CacheStore,
   MemoryCacheStore,
   PaymentMethodsCache,
   PaymentMethodsCacheError,
@@ -14,6 +13,7 @@ import {
   CountingUpstream,
   ManualClock,
   paymentMethods,
+  unreadableStore,
   values,
 } from './payment-methods-cache-support.js';
 
@@ -174,15 +174,7 @@ describe('PaymentMethodsCache in memory', () => {
   });
 
   it('fails with store_failed when the store cannot be read', async () => {
-    const broken: CacheStore = {
-      get: async () => {
-        throw new Error('ECONNREFUSED');
-      },
-      set: async () => undefined,
-      claim: async () => true,
-      release: async () => undefined,
-    };
-    const { upstream, cache } = setup({ store: broken });
+    const { upstream, cache } = setup({ store: unreadableStore('ECONNREFUSED') });
     await assert.rejects(cache.get(query), (error: unknown) => {
       assert.ok(error instanceof PaymentMethodsCacheError);
       assert.equal(error.code, 'store_failed');
@@ -199,6 +191,9 @@ describe('PaymentMethodsCache in memory', () => {
 });
 
 describe('PaymentMethodsCache across servers sharing one store', () => {
+  /** The claim a server holds on `query`'s refresh, under the default key prefix. */
+  const REFRESH_KEY = `svc-checkout:payment-methods:${paymentMethodsQueryKey(query)}:refresh`;
+
   it('makes one upstream call for 1,000 lookups split across two caches over one MemoryCacheStore', async () => {
     const store = new MemoryCacheStore();
     const upstream = new CountingUpstream(40);
@@ -220,11 +215,7 @@ describe('PaymentMethodsCache across servers sharing one store', () => {
   it("takes over a refresh whose holder died, once the holder's lease lapses", async () => {
     const store = new MemoryCacheStore();
     // What a server that crashed mid-refresh leaves behind: its claim, and no entry.
-    await store.claim(
-      `svc-checkout:payment-methods:${paymentMethodsQueryKey(query)}:refresh`,
-      'dead-server',
-      150,
-    );
+    await store.claim(REFRESH_KEY, 'dead-server', 150);
     const upstream = new CountingUpstream(0);
     const survivor = new PaymentMethodsCache({
       fetchPaymentMethods: upstream.fetch,
@@ -254,11 +245,7 @@ describe('PaymentMethodsCache across servers sharing one store', () => {
 
   it('gives up waiting after waitTimeoutMs with refresh_timeout when nothing is cached', async () => {
     const store = new MemoryCacheStore();
-    await store.claim(
-      'svc-checkout:payment-methods:' + paymentMethodsQueryKey(query) + ':refresh',
-      'other',
-      60_000,
-    );
+    await store.claim(REFRESH_KEY, 'other', 60_000);
     const upstream = new CountingUpstream(0);
     const cache = new PaymentMethodsCache({
       fetchPaymentMethods: upstream.fetch,

@@ -5,7 +5,6 @@
  * gateway's repeat.
  */
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -23,20 +22,13 @@ import {
   type V1WebhookEvent,
   v1EventKey,
 } from '../../src/server/index.js';
-import { FakeMerchant } from '../sandbox/support.js';
+import { FakeMerchant, merchantKeys } from '../sandbox/support.js';
 import { startV1Sandbox, V1 } from '../sandbox/v1-support.js';
 import { independentSign, independentVerify, listen } from './support.js';
 
-function rsaPair() {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
-
-const company = rsaPair();
-const webhookKeys = rsaPair();
+// Any two distinct RSA pairs do; the sandbox fixtures imported here already make theirs once per file.
+const company = merchantKeys.main;
+const webhookKeys = merchantKeys.old;
 
 /** A Purchase snapshot as a callback carries it (non-ASCII on purpose: the signature covers UTF-8 bytes). */
 function purchasePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {

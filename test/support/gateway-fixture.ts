@@ -1,16 +1,17 @@
 /**
- * A real gateway for browser tests: the sandbox with the demo merchant on its own origin, and the demo
- * merchant's back end (callbacks, order signing) on a third. The page under test is on a first origin
- * (web-test-runner's), which the merchant allows. For v1 mode, the merchant's payment-methods endpoint (the
- * real handler over the real cache, which calls the sandbox's `/api/v1/payment_methods/` with the demo
- * merchant's secret key, through the v1 client) and Purchase creation, as the merchant's server makes them.
+ * A real gateway for browser tests (and the browser bench): the sandbox with the demo merchant on its own
+ * origin, and the demo merchant's back end (callbacks, order signing) on a third. The page under test is on a
+ * first origin (web-test-runner's, or the bench's), which the merchant allows. For v1 mode, the merchant's
+ * payment-methods endpoint (the real handler over the real cache, which calls the sandbox's
+ * `/api/v1/payment_methods/` with the demo merchant's secret key, through the v1 client) and Purchase
+ * creation, as the merchant's server makes them.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMerchantApp, type MerchantApp } from '../../demo/merchant/merchant-app.js';
+import { createMerchantApp } from '../../demo/merchant/merchant-app.js';
 import type { OrderInput } from '../../src/core/index.js';
 import type { CreatePurchaseRequest, Purchase } from '../../src/core/v1-types.js';
 import {
@@ -33,7 +34,7 @@ export interface GatewayFixture {
   merchantUrl: string;
   widgets: typeof DEMO_WIDGET_IDS;
   certificateName: string;
-  merchant: MerchantApp;
+  /** The demo merchant's signature of exactly this order. */
   sign(order: OrderInput): string;
   /**
    * The demo merchant's payment-methods endpoint for `<svc-checkout>` in v1 mode: `createPaymentMethodsHandler`
@@ -83,7 +84,6 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
     merchantUrl,
     widgets: DEMO_WIDGET_IDS,
     certificateName: DEMO_CERTIFICATE_NAME,
-    merchant,
     sign: (order) => merchant.signOrder(order),
     paymentMethods,
     createPurchase: (request = {}) =>

@@ -9,13 +9,14 @@
 import type { Language } from '../../core/i18n.js';
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
+import { escapeHtml } from '../http.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
 import {
-  BANK_COUNTRIES,
   COUNTRY_NAMES,
   localize,
   logoPath,
+  METHOD_COUNTRIES,
   METHOD_GROUPS,
   type PaymentMethodEntry,
 } from './method-catalogue.js';
@@ -23,8 +24,6 @@ import type { CheckoutStep, PurchaseRecord } from './purchases.js';
 
 /** Where the page's stylesheet is served. */
 export const CHECKOUT_CSS_PATH = '/checkout/assets/checkout.css';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** What every page of one Purchase needs. */
 export interface PageContext {
@@ -117,7 +116,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
         cards.map((method) => logoPath(method.logo)),
       );
     }
-    for (const country of [...BANK_COUNTRIES, 'any'] as const) {
+    for (const country of METHOD_COUNTRIES) {
       const banks = options.methods.filter((method) => method.group === 'bank' && method.country === country);
       if (banks.length === 0) continue;
       choices +=
@@ -208,7 +207,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
 /** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
 function firstChoice(methods: readonly PaymentMethodEntry[]): string {
   if (methods.some((method) => method.group === 'card')) return 'card';
-  for (const country of [...BANK_COUNTRIES, 'any'] as const) {
+  for (const country of METHOD_COUNTRIES) {
     const bank = methods.find((method) => method.group === 'bank' && method.country === country);
     if (bank) return bank.name;
   }

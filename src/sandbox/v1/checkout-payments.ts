@@ -90,9 +90,7 @@ export class CheckoutPayments {
     const method = methods.find(
       (candidate) => candidate.name === submission.method && candidate.group !== 'card',
     );
-    if (!method) {
-      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
-    }
+    if (!method) return noMethod(record);
     return this.openStep(record, method.group === 'bank' ? 'bank' : 'wallet', method.name);
   }
 
@@ -100,9 +98,7 @@ export class CheckoutPayments {
   answerStep(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
     const step = record.step;
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
-    if (!step || step.id !== stepId) {
-      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
-    }
+    if (!step || step.id !== stepId) return noMethod(record);
     if (approve) return this.succeed(record, step.method, baseUrl);
     const reason: Record<CheckoutStep['kind'], { code: string; key: PageText['key'] }> = {
       three_ds: { code: 'authentication_failed', key: 'status.failed.reason.authentication_failed' },
@@ -123,9 +119,7 @@ export class CheckoutPayments {
       const scheme = SCHEME_OF_METHOD[method.name];
       return scheme ? [scheme] : [];
     });
-    if (accepted.length === 0) {
-      return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
-    }
+    if (accepted.length === 0) return noMethod(record);
     const errors: CheckoutFieldError[] = [];
     const number = validateCardNumber(card.number, { acceptedSchemes: accepted });
     if (!number.valid) {
@@ -172,7 +166,7 @@ export class CheckoutPayments {
           { key: 'status.failed.reason.processing_error' },
           baseUrl,
         );
-        return failed.kind === 'failed' ? { ...failed, kind: 'retry' } : failed;
+        return { ...failed, kind: 'retry' };
       }
     }
   }
@@ -199,7 +193,7 @@ export class CheckoutPayments {
     description: string,
     reason: PageText,
     baseUrl: string,
-  ): CheckoutOutcome {
+  ): Extract<CheckoutOutcome, { kind: 'failed' }> {
     const failed: PurchaseRecord = {
       ...record,
       step: null,
@@ -268,6 +262,11 @@ export class CheckoutPayments {
     });
     return { kind: 'paid', record: updated };
   }
+}
+
+/** The outcome of a submission that names no method the purchase can be paid with. */
+function noMethod(record: PurchaseRecord): CheckoutOutcome {
+  return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
 }
 
 /** `error.description` of attempts that failed on a step. */

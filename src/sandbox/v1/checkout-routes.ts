@@ -67,6 +67,11 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
+/** The form's choice for a method name: `card` for every card scheme (one choice), else the name itself. */
+function choiceOf(methodName: string): string | undefined {
+  return findPaymentMethod(methodName)?.group === 'card' ? 'card' : methodName || undefined;
+}
+
 export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void {
   const contextOf = (record: PurchaseRecord): PageContext => {
     const language = pageLanguage(record.purchase.purchase.language);
@@ -98,13 +103,8 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
       return;
     }
     const methods = methodsFor(record);
-    const preferred = findPaymentMethod(context.url.searchParams.get('preferred') ?? '');
-    const selected =
-      preferred && methods.some((method) => method.name === preferred.name)
-        ? preferred.group === 'card'
-          ? 'card'
-          : preferred.name
-        : undefined;
+    const preferred = context.url.searchParams.get('preferred') ?? '';
+    const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;
     sendHtml(context.res, 200, formPage(page, { methods, selected, errors: [] }), record);
   };
   router.on('GET', '/checkout/:id/', showPage);
@@ -178,7 +178,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const { record } = outcome;
     const { purchase } = record;
     const page = contextOf(record);
-    const selected = findPaymentMethod(form.method)?.group === 'card' ? 'card' : form.method || undefined;
+    const selected = choiceOf(form.method);
     switch (outcome.kind) {
       case 'paid':
         if (purchase.success_redirect !== null) redirect(context.res, purchase.success_redirect);
@@ -196,18 +196,12 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         redirect(context.res, `${checkoutPath(purchase.id)}steps/${outcome.step.id}`);
         return;
       case 'failed':
-        if (purchase.failure_redirect !== null) {
+      case 'retry':
+        // A retryable error keeps the customer on the page even when the purchase has a failure redirect.
+        if (outcome.kind === 'failed' && purchase.failure_redirect !== null) {
           redirect(context.res, purchase.failure_redirect);
           return;
         }
-        sendHtml(
-          context.res,
-          200,
-          formPage(page, { methods: methodsFor(record), selected, errors: [], failure: outcome.reason }),
-          record,
-        );
-        return;
-      case 'retry':
         sendHtml(
           context.res,
           200,

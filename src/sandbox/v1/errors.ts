@@ -46,7 +46,7 @@ export class V1HttpError extends Error {
 }
 
 /** Groups issues by field, in the order the fields first appear. */
-export function groupIssues(issues: readonly V1Issue[]): V1ErrorBody {
+function groupIssues(issues: readonly V1Issue[]): V1ErrorBody {
   const byField = new Map<string, V1ErrorDetail[]>();
   for (const issue of issues) {
     const list = byField.get(issue.field) ?? [];

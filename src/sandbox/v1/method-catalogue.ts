@@ -46,6 +46,12 @@ export interface PayoutMethodEntry {
   logo: string;
 }
 
+/** The countries with bank methods of their own, in the order the lookup lists them. */
+export const BANK_COUNTRIES: readonly BankCountry[] = ['ee', 'lt', 'lv'];
+
+/** The countries methods are listed under, in order: those with banks of their own, then `any`. */
+export const METHOD_COUNTRIES: ReadonlyArray<BankCountry | 'any'> = [...BANK_COUNTRIES, 'any'];
+
 /** Where the sandbox serves the logos; the API answers these paths relative to its host. */
 export const LOGO_PATH_PREFIX = '/sandbox/v1/logos/';
 
@@ -95,7 +101,7 @@ export const PAYMENT_METHODS: readonly PaymentMethodEntry[] = [
   card('mastercard', 'Mastercard'),
   wallet('svc_wallet_a', 'A'),
   wallet('svc_wallet_b', 'B'),
-  ...(['ee', 'lt', 'lv'] as const).flatMap((country) =>
+  ...BANK_COUNTRIES.flatMap((country) =>
     BANKS.filter((bank) => bank.countries.includes(country)).map(
       (bank): PaymentMethodEntry => ({
         name: `${bank.bank}_${country}_pis`,
@@ -149,8 +155,6 @@ export const COUNTRY_NAMES: Readonly<Record<BankCountry | 'any', Localized>> = {
   lv: { en: 'Latvia', lv: 'Latvija', ru: 'Латвия' },
   any: { en: 'Other', lv: 'Citas valstis', ru: 'Другие страны' },
 };
-
-export const BANK_COUNTRIES: readonly BankCountry[] = ['ee', 'lt', 'lv'];
 
 const byName = new Map(PAYMENT_METHODS.map((method) => [method.name, method]));
 

@@ -14,8 +14,8 @@ export interface PageRequest {
   perPage: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 /** Reads `page` and `per_page`; each problem is an issue of its parameter. */
 export function readPageRequest(query: URLSearchParams): { request: PageRequest } | { issues: V1Issue[] } {

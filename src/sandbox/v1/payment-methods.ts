@@ -3,18 +3,19 @@
  * documented answer members, built from the sandbox's method catalogue.
  */
 import type { MethodLogo, PaymentMethodGroup, PaymentMethods, PayoutMethods } from '../../core/v1-types.js';
+import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import {
-  BANK_COUNTRIES,
-  type BankCountry,
   type CatalogueLanguage,
   COUNTRY_NAMES,
   localize,
   logoPath,
+  METHOD_COUNTRIES,
   METHOD_GROUPS,
   PAYMENT_METHODS,
   PAYOUT_METHODS,
   type PaymentMethodEntry,
+  type PayoutMethodEntry,
 } from './method-catalogue.js';
 
 /** What a payment methods lookup asks for, checked. */
@@ -36,7 +37,6 @@ export interface PayoutMethodsLookup {
   language: CatalogueLanguage;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CURRENCY = /^[A-Za-z]{3}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 const LANGUAGE = /^[A-Za-z]{2}$/;
@@ -80,10 +80,26 @@ class QueryReader {
     this.issues.push({ field: name, code: 'invalid', message: `${name} must be true or false` });
     return false;
   }
+
+  /** `brand_id`, required. */
+  brandId(): string {
+    return this.required('brand_id', UUID, 'the brand id, a UUID');
+  }
+
+  /** `currency`, required; in capitals. */
+  currency(): string {
+    return this.required('currency', CURRENCY, 'an ISO 4217 currency code such as EUR').toUpperCase();
+  }
+
+  /** `language`, optional: the catalogue language it names, else `fallback`. */
+  language(fallback: CatalogueLanguage): CatalogueLanguage {
+    const code = this.optional('language', LANGUAGE, 'an ISO 639-1 language code such as lv');
+    return catalogueLanguage(code, fallback);
+  }
 }
 
 /** The catalogue language for a requested ISO 639-1 code; others read as English. */
-export function catalogueLanguage(code: string | undefined, fallback: CatalogueLanguage): CatalogueLanguage {
+function catalogueLanguage(code: string | undefined, fallback: CatalogueLanguage): CatalogueLanguage {
   if (code === undefined) return fallback;
   const lower = code.toLowerCase();
   return lower === 'lv' || lower === 'ru' || lower === 'en' ? lower : 'en';
@@ -95,25 +111,19 @@ export function readPaymentMethodsQuery(
   defaultLanguage: CatalogueLanguage,
 ): { lookup: PaymentMethodsLookup } | { issues: V1Issue[] } {
   const reader = new QueryReader(query);
-  const brandId = reader.required('brand_id', UUID, 'the brand id, a UUID');
-  const currency = reader.required('currency', CURRENCY, 'an ISO 4217 currency code such as EUR');
-  const country = reader.optional('country', COUNTRY, 'an ISO 3166-1 alpha-2 country code such as lv');
-  const recurring = reader.flag('recurring');
-  const skipCapture = reader.flag('skip_capture');
-  const preauthorization = reader.flag('preauthorization');
-  const language = reader.optional('language', LANGUAGE, 'an ISO 639-1 language code such as lv');
-  if (reader.issues.length > 0) return { issues: reader.issues };
-  return {
-    lookup: {
-      brandId,
-      currency: currency.toUpperCase(),
-      country: country?.toLowerCase(),
-      recurring,
-      skipCapture,
-      preauthorization,
-      language: catalogueLanguage(language, defaultLanguage),
-    },
+  // Read member by member, so that the problems are listed in the order of the parameters.
+  const lookup: PaymentMethodsLookup = {
+    brandId: reader.brandId(),
+    currency: reader.currency(),
+    country: reader
+      .optional('country', COUNTRY, 'an ISO 3166-1 alpha-2 country code such as lv')
+      ?.toLowerCase(),
+    recurring: reader.flag('recurring'),
+    skipCapture: reader.flag('skip_capture'),
+    preauthorization: reader.flag('preauthorization'),
+    language: reader.language(defaultLanguage),
   };
+  return reader.issues.length > 0 ? { issues: reader.issues } : { lookup };
 }
 
 /** Checks the query of `GET /payout_methods/`. */
@@ -122,17 +132,12 @@ export function readPayoutMethodsQuery(
   defaultLanguage: CatalogueLanguage,
 ): { lookup: PayoutMethodsLookup } | { issues: V1Issue[] } {
   const reader = new QueryReader(query);
-  const brandId = reader.required('brand_id', UUID, 'the brand id, a UUID');
-  const currency = reader.required('currency', CURRENCY, 'an ISO 4217 currency code such as EUR');
-  const language = reader.optional('language', LANGUAGE, 'an ISO 639-1 language code such as lv');
-  if (reader.issues.length > 0) return { issues: reader.issues };
-  return {
-    lookup: {
-      brandId,
-      currency: currency.toUpperCase(),
-      language: catalogueLanguage(language, defaultLanguage),
-    },
+  const lookup: PayoutMethodsLookup = {
+    brandId: reader.brandId(),
+    currency: reader.currency(),
+    language: reader.language(defaultLanguage),
   };
+  return reader.issues.length > 0 ? { issues: reader.issues } : { lookup };
 }
 
 /** Whether `method` can pay in `currency` with what the purchase asks of it. */
@@ -150,10 +155,9 @@ export function methodSupports(
 
 /** The answer of `GET /payment_methods/`. */
 export function paymentMethods(lookup: PaymentMethodsLookup): PaymentMethods {
-  const countries: ReadonlyArray<BankCountry | 'any'> =
-    lookup.country === undefined
-      ? [...BANK_COUNTRIES, 'any']
-      : [...BANK_COUNTRIES.filter((country) => country === lookup.country), 'any'];
+  const countries = METHOD_COUNTRIES.filter(
+    (country) => lookup.country === undefined || country === lookup.country || country === 'any',
+  );
   const methods = PAYMENT_METHODS.filter(
     (method) => countries.includes(method.country) && methodSupports(method, lookup),
   );
@@ -164,12 +168,6 @@ export function paymentMethods(lookup: PaymentMethodsLookup): PaymentMethods {
     if (names.length === 0) continue;
     byCountry[country] = names;
     countryNames[country] = localize(COUNTRY_NAMES[country], lookup.language);
-  }
-  const names: Record<string, string> = {};
-  const logos: Record<string, MethodLogo> = {};
-  for (const method of methods) {
-    names[method.name] = localize(method.displayName, lookup.language);
-    logos[method.name] = logoPath(method.logo);
   }
   const groups: PaymentMethodGroup[] = [];
   for (const group of METHOD_GROUPS) {
@@ -187,8 +185,7 @@ export function paymentMethods(lookup: PaymentMethodsLookup): PaymentMethods {
     available_payment_methods: methods.map((method) => method.name),
     by_country: byCountry,
     country_names: countryNames,
-    names,
-    logos,
+    ...namesAndLogos(methods, lookup.language),
     card_methods: methods.filter((method) => method.group === 'card').map((method) => method.name),
     payment_method_groups: groups,
   };
@@ -197,16 +194,23 @@ export function paymentMethods(lookup: PaymentMethodsLookup): PaymentMethods {
 /** The answer of `GET /payout_methods/`. */
 export function payoutMethods(lookup: PayoutMethodsLookup): PayoutMethods {
   const methods = PAYOUT_METHODS.filter((method) => method.currencies.includes(lookup.currency));
+  return {
+    available_payout_methods: methods.map((method) => method.name),
+    ...namesAndLogos(methods, lookup.language),
+    card_methods: methods.filter((method) => method.card).map((method) => method.name),
+  };
+}
+
+/** The `names` and `logos` members of a lookup's answer, by method name. */
+function namesAndLogos(
+  methods: ReadonlyArray<PaymentMethodEntry | PayoutMethodEntry>,
+  language: CatalogueLanguage,
+): { names: Record<string, string>; logos: Record<string, MethodLogo> } {
   const names: Record<string, string> = {};
   const logos: Record<string, MethodLogo> = {};
   for (const method of methods) {
-    names[method.name] = localize(method.displayName, lookup.language);
+    names[method.name] = localize(method.displayName, language);
     logos[method.name] = logoPath(method.logo);
   }
-  return {
-    available_payout_methods: methods.map((method) => method.name),
-    names,
-    logos,
-    card_methods: methods.filter((method) => method.card).map((method) => method.name),
-  };
+  return { names, logos };
 }

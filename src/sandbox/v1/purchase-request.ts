@@ -8,10 +8,12 @@ import type {
   PaymentMethodDetails,
   PisBulkCreditor,
   PisPurchaseDetails,
+  Purchase,
   PurchaseClient,
   PurchaseDetails,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
+import { isHttpUrl, UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { findPaymentMethod, PAYMENT_METHODS, type PaymentMethodEntry } from './method-catalogue.js';
 import { methodSupports } from './payment-methods.js';
@@ -24,21 +26,21 @@ import {
 } from './test-creditors.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
-export interface PurchaseDraft {
-  brand_id: string;
-  client: PurchaseClient;
-  client_id: string | null;
-  purchase: PurchaseDetails & { total: number };
-  reference: string | null;
-  success_callback: string | null;
-  success_redirect: string | null;
-  failure_redirect: string | null;
-  cancel_redirect: string | null;
-  skip_capture: boolean;
-  force_recurring: boolean;
-  payment_method_whitelist: string[] | null;
-  due: number | null;
-}
+export type PurchaseDraft = Pick<
+  Purchase,
+  | 'brand_id'
+  | 'client'
+  | 'client_id'
+  | 'reference'
+  | 'success_callback'
+  | 'success_redirect'
+  | 'failure_redirect'
+  | 'cancel_redirect'
+  | 'skip_capture'
+  | 'force_recurring'
+  | 'payment_method_whitelist'
+  | 'due'
+> & { purchase: PurchaseDetails & { total: number } };
 
 /** What the request is checked against: the key's brand and the merchant's defaults. */
 export interface PurchaseRequestContext {
@@ -48,9 +50,8 @@ export interface PurchaseRequestContext {
 }
 
 /** The largest amount the sandbox takes, in minor units (a billion in major units). */
-export const MAX_AMOUNT = 100_000_000_000;
+const MAX_AMOUNT = 100_000_000_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Json = Record<string, unknown>;
@@ -150,19 +151,9 @@ class BodyReader {
 
   url(object: Json, key: string, path: string): string | undefined {
     const value = this.string(object, key, path);
-    if (value === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
-      return undefined;
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-      this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
-      return undefined;
-    }
-    return value;
+    if (value === undefined || isHttpUrl(value)) return value;
+    this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
+    return undefined;
   }
 
   /** A required string inside an array entry or nested object. */

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Purchase, PurchaseStatus, PurchaseWebhookPayload } from '../../core/v1-types.js';
+import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseDraft } from './purchase-request.js';
@@ -41,8 +42,6 @@ export interface PurchaseEvents {
 /** Statuses in which the customer can still pay. */
 export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'error']);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The path of the hosted checkout page of a purchase. */
 export function checkoutPath(purchaseId: string): string {
   return `/checkout/${purchaseId}/`;
@@ -59,13 +58,9 @@ export class V1Purchases {
     this.records = store.collection<PurchaseRecord>('v1-purchases');
   }
 
-  private seconds(): number {
-    return Math.floor(this.now().getTime() / 1000);
-  }
-
   /** Creates the purchase and reports `purchase.created`. */
   create(merchantId: string, draft: PurchaseDraft, baseUrl: string): PurchaseRecord {
-    const now = this.seconds();
+    const now = this.nowSeconds();
     const record: PurchaseRecord = {
       merchantId,
       purchase: {
@@ -126,7 +121,7 @@ export class V1Purchases {
     return this.store.transaction(() => {
       const cancelled = this.save({
         ...record,
-        purchase: { ...record.purchase, status: 'cancelled', updated_on: this.seconds() },
+        purchase: { ...record.purchase, status: 'cancelled', updated_on: this.nowSeconds() },
       });
       this.emit('purchase.cancelled', cancelled, baseUrl);
       return cancelled;
@@ -146,7 +141,7 @@ export class V1Purchases {
 
   /** Now, in the Unix seconds of the wire's timestamps. */
   nowSeconds(): number {
-    return this.seconds();
+    return Math.floor(this.now().getTime() / 1000);
   }
 
   /** Expires a payable purchase whose strict due time has passed, the first time anyone looks at it. */
@@ -157,7 +152,7 @@ export class V1Purchases {
       PAYABLE.has(purchase.status) &&
       purchase.purchase.due_strict &&
       due !== null &&
-      this.seconds() > due
+      this.nowSeconds() > due
     ) {
       return this.save({ ...record, purchase: { ...purchase, status: 'expired', updated_on: due } });
     }

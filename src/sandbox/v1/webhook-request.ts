@@ -5,6 +5,7 @@
  * (`id`, `public_key`, timestamps) in a body are ignored, as they are in answers echoed back.
  */
 import type { WebhookEventType, WebhookSourceType } from '../../core/v1-types.js';
+import { isHttpUrl, UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 
 /** The members of a webhook that a merchant sets. */
@@ -41,9 +42,7 @@ const SOURCE_TYPES: Readonly<Record<WebhookSourceType, true>> = {
   billing_template_client: true,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isWebhookEventType(name: string): name is WebhookEventType {
+function isWebhookEventType(name: string): name is WebhookEventType {
   return Object.hasOwn(EVENT_NAMES, name);
 }
 
@@ -154,13 +153,4 @@ export function readDeliveriesQuery(
   }
   if (issues.length > 0 || id === null || type === null) return { issues };
   return { source: { type: type as WebhookSourceType, id: id.toLowerCase() } };
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Webhook, WebhookEventType } from '../../core/v1-types.js';
 import { generateMerchantKeyPair } from '../../server/index.js';
+import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import type { WebhookDraft } from './webhook-request.js';
@@ -19,8 +20,6 @@ export interface WebhookRecord {
   /** PKCS#8 PEM; signs the webhook's deliveries. */
   privateKeyPem: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class V1Webhooks {
   private readonly records: Collection<WebhookRecord>;

@@ -1,4 +1,4 @@
-/** One Chromium per test file (test/support/chromium.mjs says which, with which flags). */
+/** One Chromium per test file (test/support/chromium.mjs says which, with which flags); the bench's too. */
 import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.mjs';
 

@@ -6,8 +6,11 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
 import { type Demo, startDemo } from '../../../demo/start.js';
+import { launchBrowser } from './browser.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -54,4 +57,27 @@ export async function startDemoEnv(): Promise<DemoEnv> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The demo and the Chromium that a test file's tests share. */
+export interface DemoInBrowser {
+  readonly demo: DemoEnv;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the demo and Chromium before the file's first test and stops both after its last. Call it at the
+ * top of the file; the object it returns holds both once the tests run.
+ */
+export function demoInBrowser(): DemoInBrowser {
+  const env = {} as { demo: DemoEnv; browser: Browser };
+  before(async () => {
+    env.demo = await startDemoEnv();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.demo?.close();
+  });
+  return env;
 }

@@ -2,7 +2,7 @@
  * Page objects for the demo shop: a shop page with its `<svc-checkout>`, and the payment frame inside it,
  * driven the way a customer does (by labels and roles, in English), across the frame's origin.
  */
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** The sandbox's test cards. */
 export const CARDS = {
@@ -41,6 +41,13 @@ export interface CheckoutErrorDetail {
 type EventName = 'paymentCompleted' | 'navigateBackToCart' | 'checkoutError';
 
 const DEFAULT_TIMEOUT = 15_000;
+
+/** A page in a fresh context (no storage shared with other tests), with the tests' default timeout. */
+export async function freshPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  page.setDefaultTimeout(DEFAULT_TIMEOUT);
+  return page;
+}
 
 /** Polls `check` until it returns a value other than undefined, or fails naming `what`. */
 export async function waitUntil<T>(
@@ -200,10 +207,7 @@ export class ShopPage {
 
   /** Opens `path` of the shop in a fresh context (no storage shared with other tests). */
   static async open(browser: Browser, shopUrl: string, path: string): Promise<ShopPage> {
-    const context: BrowserContext = await browser.newContext();
-    const page = await context.newPage();
-    page.setDefaultTimeout(DEFAULT_TIMEOUT);
-    const shop = new ShopPage(page, shopUrl);
+    const shop = new ShopPage(await freshPage(browser), shopUrl);
     await shop.goto(path);
     return shop;
   }

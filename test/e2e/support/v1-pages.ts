@@ -5,18 +5,8 @@
  * has them, in English.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { Card } from './shop-page.js';
-
-const DEFAULT_TIMEOUT = 15_000;
-
-/** What the shop's back end answers to `POST /api/v1/purchase`. */
-export interface CreatedPurchase {
-  reference: string;
-  purchaseId: string;
-  checkoutUrl: string;
-  total: number;
-  currency: string;
-}
+import type { CreatedPurchase } from '../../../demo/merchant/v1-shop.js';
+import { type Card, freshPage } from './shop-page.js';
 
 /** `navigateToCheckout`'s detail, as the demo's event log writes it to the console. */
 export interface NavigateToCheckoutDetail {
@@ -44,8 +34,7 @@ export class V1CheckoutPage {
 
   /** Opens the page in a fresh context (no storage shared with other tests, so no kept lookup either). */
   static async open(browser: Browser, shopUrl: string): Promise<V1CheckoutPage> {
-    const page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(DEFAULT_TIMEOUT);
+    const page = await freshPage(browser);
     const checkout = new V1CheckoutPage(page, shopUrl);
     await page.goto(`${shopUrl}/v1-checkout.html`);
     return checkout;
