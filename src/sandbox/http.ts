@@ -96,9 +96,28 @@ export class Router {
     return this;
   }
 
-  /** Handles the request, or answers 404/405; errors become JSON answers, never a crash. */
+  /**
+   * Handles the request, or answers 404/405; errors become JSON answers, never a crash: nothing a request
+   * sends may end the process (merchants run the sandbox inside their own test runners).
+   */
   async handle(req: IncomingMessage, res: ServerResponse, fallback?: RouteHandler): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    try {
+      await this.#route(req, res, fallback);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) sendError(res, error);
+      else {
+        console.error('svc-sandbox: internal error', error);
+        sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));
+      }
+    }
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse, fallback?: RouteHandler): Promise<void> {
+    const url = requestUrl(req);
     let body: Promise<Buffer> | undefined;
     const context: RequestContext = {
       req,
@@ -111,37 +130,54 @@ export class Router {
       },
       json: async () => parseJsonObject(await context.rawBody()),
     };
-    try {
-      let pathMatched = false;
-      for (const route of this.routes) {
-        const match = route.pattern.exec(url.pathname);
-        if (!match) continue;
-        pathMatched = true;
-        if (route.method !== req.method) continue;
-        route.names.forEach((name, index) => {
-          context.params[name] = decodeURIComponent(match[index + 1] ?? '');
-        });
-        await route.handler(context);
-        return;
-      }
-      if (!pathMatched && fallback) {
-        await fallback(context);
-        return;
-      }
-      throw pathMatched
-        ? new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`)
-        : new HttpError(404, 'not_found', `No such endpoint: ${url.pathname}`);
-    } catch (error) {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof HttpError) sendError(res, error);
-      else {
-        console.error('svc-sandbox: internal error', error);
-        sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));
-      }
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      pathMatched = true;
+      if (route.method !== req.method) continue;
+      route.names.forEach((name, index) => {
+        context.params[name] = decodePathSegment(match[index + 1] ?? '');
+      });
+      await route.handler(context);
+      return;
     }
+    if (!pathMatched && fallback) {
+      await fallback(context);
+      return;
+    }
+    throw pathMatched
+      ? new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`)
+      : new HttpError(404, 'not_found', `No such endpoint: ${url.pathname}`);
+  }
+}
+
+/**
+ * The request's target as a URL. Only its path and query count: an absolute-form target
+ * (`GET http://host/path`) is read for its path, and one that is no URL at all is a 400.
+ */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://sandbox.invalid');
+  } catch {
+    throw new HttpError(
+      400,
+      'malformed_request_target',
+      `The request target ${JSON.stringify(req.url)} is not a path such as /widget/svc-checkout.js`,
+    );
+  }
+}
+
+/** A percent-encoded path segment, decoded; a malformed escape (`%E0%A4%A`) is a 400, not a crash. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(
+      400,
+      'malformed_path',
+      `The path segment ${JSON.stringify(segment)} has a malformed percent-escape`,
+    );
   }
 }
 

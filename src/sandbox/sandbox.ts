@@ -123,7 +123,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountV1Api(router, { config, store, queue, servicePrivateKeyPem: serviceKeys.privateKeyPem, now });
 
   const server: Server = createServer((req, res) => {
-    void router.handle(req, res);
+    // `handle` answers every error itself; this only guards the process should the answer fail too.
+    router.handle(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {

@@ -15,7 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import type { V1PublicKey } from '../../core/v1-types.js';
 import type { MerchantConfig, SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
-import { HttpError, type RequestContext, type Router, sendJson } from '../http.js';
+import { decodePathSegment, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
 import type { Store } from '../store.js';
 import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
@@ -196,10 +196,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
         throw V1HttpError.nonField(404, 'not_found', `No such endpoint: ${http.url.pathname}`);
       }
       const merchant = authenticate(http.req, merchantsByKey);
-      const params = route.pattern
-        .exec(path)!
-        .slice(1)
-        .map((param) => decodeURIComponent(param));
+      const params = route.pattern.exec(path)!.slice(1).map(decodePathSegment);
       await route.handler({ http, merchant, params, baseUrl: baseUrlOf(http.req) });
     } catch (error) {
       sendV1Error(http.res, asV1Error(error));
@@ -281,7 +278,8 @@ function canonicalQuery(query: URLSearchParams): string {
 function baseUrlOf(req: IncomingMessage): string {
   const host = req.headers.host;
   if (host !== undefined && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) {
-    return `http://${host}`;
+    // The pattern lets through ports past 65535, which no URL takes.
+    if (URL.canParse(`http://${host}`)) return `http://${host}`;
   }
   const address = req.socket.localAddress ?? '127.0.0.1';
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
