@@ -147,6 +147,34 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(mastercard.html, /Accepted cards: Visa\./);
   });
 
+  test('redirects written as IRIs are stored as URLs and followed after paying', async () => {
+    const purchase = await createPurchase({
+      success_redirect: 'https://shop.example/pasūtījums?vārds=ё',
+      failure_redirect: 'https://магазин.рф/oшибка',
+    });
+    assert.equal(purchase['success_redirect'], 'https://shop.example/pas%C5%ABt%C4%ABjums?v%C4%81rds=%D1%91');
+    assert.equal(
+      purchase['failure_redirect'],
+      'https://xn--80aairftm.xn--p1ai/o%D1%88%D0%B8%D0%B1%D0%BA%D0%B0',
+    );
+    const paid = await pay(purchase.id, cardForm('4111111111111111'));
+    assert.equal(paid.status, 303);
+    assert.equal(paid.location, purchase['success_redirect']);
+  });
+
+  test('redirects with control characters or spaces are refused at creation, naming the field', async () => {
+    for (const [field, url] of [
+      ['success_redirect', 'https://shop.example/ok\u0001'],
+      ['failure_redirect', 'https://shop.example/a\nb'],
+      ['cancel_redirect', 'https://shop.example/a b'],
+      ['success_callback', 'https://shop.example/\u007f'],
+    ] as const) {
+      const refused = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody({ [field]: url }) });
+      assert.equal(refused.status, 400, `${field} ${JSON.stringify(url)}`);
+      assert.match(JSON.stringify(refused.body), new RegExp(field));
+    }
+  });
+
   test('a test card pays: redirect to success, the purchase paid, one signed callback', async () => {
     const purchase = await createPurchase(REDIRECTS);
     const paid = await pay(purchase.id, cardForm('4111 1111 1111 1111'));

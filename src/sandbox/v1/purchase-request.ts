@@ -149,9 +149,19 @@ class BodyReader {
     return value;
   }
 
+  /**
+   * An absolute http(s) URL, stored as the URL parser writes it: an IRI's host in punycode and its path and
+   * query percent-encoded, so that it can go into a `Location` header later. White space and control
+   * characters are refused rather than dropped (the parser silently drops tabs and newlines).
+   */
   url(object: Json, key: string, path: string): string | undefined {
     const value = this.string(object, key, path);
-    if (value === undefined || isHttpUrl(value)) return value;
+    if (value === undefined) return undefined;
+    if (/[\s\p{Cc}]/u.test(value)) {
+      this.add(path, 'invalid', `${path} must not contain spaces or control characters; percent-encode them`);
+      return undefined;
+    }
+    if (isHttpUrl(value)) return new URL(value).href;
     this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
     return undefined;
   }
