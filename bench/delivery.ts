@@ -3,6 +3,9 @@
  * answers 200 at once, running in its own process as a merchant's server would. Measured with the queue's
  * node:http sender and with `fetch`, with the store in memory and on disk (journal written per change).
  *
+ * Then the same beside a merchant that takes 2 s to answer each delivery: how many deliveries a second the
+ * healthy merchant still gets while the slow one's are in flight.
+ *
  * Run alone: `node --import tsx bench/delivery.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,15 +30,24 @@ export interface DeliveryBenchResult {
   perSecond: number;
 }
 
+/** A merchant's server answering 200 after `DELAY_MS` (0: at once). */
 const MERCHANT_SERVER = `
 const http = require('node:http');
-const server = http.createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(200).end()); });
+const delay = Number(process.env.DELAY_MS || 0);
+const answer = (res) => res.writeHead(200).end();
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => (delay ? setTimeout(answer, delay, res) : answer(res)));
+});
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `;
 
-async function startMerchantProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['-e', MERCHANT_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startMerchantProcess(delayMs = 0): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['-e', MERCHANT_SERVER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DELAY_MS: String(delayMs) },
+  });
   let text = '';
   for await (const chunk of child.stdout!) {
     text += String(chunk);
@@ -56,7 +68,15 @@ function fetchSend(delivery: Delivery): Promise<SendResult> {
 async function run(
   label: string,
   url: string,
-  options: { deliveries: number; keys: number; onDisk: boolean; sender: 'node:http' | 'fetch' },
+  options: {
+    deliveries: number;
+    keys: number;
+    onDisk: boolean;
+    sender: 'node:http' | 'fetch';
+    /** A slow merchant's URL, sent every `slowEvery`-th delivery; only the others are counted. */
+    slowUrl?: string;
+    slowEvery?: number;
+  },
 ): Promise<DeliveryBenchResult> {
   const dataDir = options.onDisk ? mkdtempSync(join(tmpdir(), 'svc-bench-delivery-')) : undefined;
   const store = openStore(dataDir ? { dataDir } : {});
@@ -66,6 +86,9 @@ async function run(
     send: options.sender === 'fetch' ? fetchSend : httpSend,
     retryBaseMs: 1_000,
     maxFinished: options.deliveries,
+    onDelivered: (delivery) => {
+      if (delivery.url === url && ++healthyDone === healthy) allHealthyDone();
+    },
   });
   // A notification body of the size the sandbox sends (about 1 kB).
   const body = JSON.stringify({
@@ -73,29 +96,45 @@ async function run(
     status: 'PAID',
     pad: 'x'.repeat(900),
   });
+  let healthy = 0;
+  let healthyDone = 0;
+  let allHealthyDone: () => void = () => {};
+  const healthyDelivered = new Promise<void>((resolve) => {
+    allHealthyDone = resolve;
+  });
   const started = performance.now();
   for (let index = 0; index < options.deliveries; index++) {
+    const slow = options.slowUrl !== undefined && index % (options.slowEvery ?? 10) === 0;
+    if (!slow) healthy++;
     queue.enqueue({
-      key: `order-${index % options.keys}`,
-      url,
+      key: `${slow ? 'slow' : 'order'}-${index % options.keys}`,
+      url: slow ? options.slowUrl! : url,
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'x-svc-signature': 'c2lnbmF0dXJl' },
       body,
       acceptStatus: 'exactly-200',
     });
   }
-  await queue.idle();
-  const ms = performance.now() - started;
+  const ms = await (async () => {
+    if (options.slowUrl === undefined) {
+      await queue.idle();
+      return performance.now() - started;
+    }
+    await healthyDelivered;
+    const healthyMs = performance.now() - started;
+    await queue.idle();
+    return healthyMs;
+  })();
   await queue.close();
   await store.close();
   httpSend.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   return {
     label,
-    deliveries: options.deliveries,
+    deliveries: healthy,
     keys: options.keys,
     ms,
-    perSecond: (options.deliveries / ms) * 1000,
+    perSecond: (healthy / ms) * 1000,
   };
 }
 
@@ -122,6 +161,25 @@ export async function benchDelivery(
         `delivery queue: ${result.deliveries} deliveries over ${result.keys} keys in ${result.ms.toFixed(0)} ms = ` +
           `${result.perSecond.toFixed(0)} deliveries/s (${label})`,
       );
+    }
+    const slowMerchant = await startMerchantProcess(2_000);
+    try {
+      const label = 'beside a merchant answering in 2 s (every 10th delivery), healthy deliveries only';
+      const result = await run(label, merchant.url, {
+        deliveries,
+        keys,
+        onDisk: true,
+        sender: 'node:http',
+        slowUrl: slowMerchant.url,
+        slowEvery: 10,
+      });
+      results.push(result);
+      console.log(
+        `delivery queue: ${result.deliveries} deliveries in ${result.ms.toFixed(0)} ms = ` +
+          `${result.perSecond.toFixed(0)} deliveries/s (${label})`,
+      );
+    } finally {
+      slowMerchant.child.kill();
     }
   } finally {
     merchant.child.kill();

@@ -3,7 +3,8 @@
  * the gateway's documents say: until the merchant accepts, with at most 8 further attempts at exponentially
  * growing intervals, none later than 36 hours after the event, and strictly in order per key (an order or a
  * purchase): a later delivery for a key waits until the earlier one is delivered or given up. Different keys
- * go out in parallel, up to a bounded number at once.
+ * go out in parallel, up to a bounded number at once, and a bounded number per merchant origin, so that a merchant
+ * who answers slowly (or not at all, until the timeout) cannot hold every slot while the others wait.
  *
  * Every delivery and every attempt is kept in the store, so a restart resumes what was not delivered and
  * `deliveries(key)` can show the history. One timer serves the whole queue: keys wait in a heap ordered by
@@ -85,8 +86,10 @@ export interface DeliveryQueueOptions {
   maxFurtherAttempts?: number;
   /** No attempt later than this after the event; default 36 hours. */
   maxAgeMs?: number;
-  /** How many deliveries (of different keys) may be in flight at once; default 16. */
+  /** How many deliveries (of different keys) may be in flight at once; default 32. */
   concurrency?: number;
+  /** How many of them may go to one origin (scheme, host and port of the URL) at once; default 8. */
+  perOriginConcurrency?: number;
   /** How many finished deliveries are kept for `deliveries(key)`, oldest dropped first; default 100,000. */
   maxFinished?: number;
   /** The store collection; default `deliveries`. */
@@ -152,6 +155,7 @@ class Queue implements DeliveryQueue {
   private readonly maxFurtherAttempts: number;
   private readonly maxAgeMs: number;
   private readonly concurrency: number;
+  private readonly perOriginConcurrency: number;
   private readonly maxFinished: number;
   private readonly onDelivered: ((delivery: Delivery) => void) | undefined;
   private readonly onGaveUp: ((delivery: Delivery) => void) | undefined;
@@ -166,6 +170,10 @@ class Queue implements DeliveryQueue {
   /** Keys whose first pending delivery is neither in flight nor finished, by when it is due. */
   private readonly due = new DueHeap();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Deliveries in flight per origin. */
+  private readonly originLoad = new Map<string, number>();
+  /** Due keys set aside because their origin had no slot free, by origin; back in `due` when one frees. */
+  private readonly parked = new Map<string, Array<{ key: string; at: number }>>();
   private pending = 0;
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -182,7 +190,8 @@ class Queue implements DeliveryQueue {
     this.retryBaseMs = options.retryBaseMs;
     this.maxFurtherAttempts = options.maxFurtherAttempts ?? 8;
     this.maxAgeMs = options.maxAgeMs ?? 36 * HOUR_MS;
-    this.concurrency = options.concurrency ?? 16;
+    this.concurrency = options.concurrency ?? 32;
+    this.perOriginConcurrency = options.perOriginConcurrency ?? 8;
     this.maxFinished = options.maxFinished ?? 100_000;
     this.onDelivered = options.onDelivered;
     this.onGaveUp = options.onGaveUp;
@@ -284,6 +293,11 @@ class Queue implements DeliveryQueue {
       const next = this.due.peek();
       if (next === undefined || next.at > now) break;
       this.due.pop();
+      const origin = this.originOf(next.key);
+      if ((this.originLoad.get(origin) ?? 0) >= this.perOriginConcurrency) {
+        appendTo(this.parked, origin, next);
+        continue;
+      }
       this.attempt(next.key, now);
     }
     const next = this.due.peek();
@@ -303,6 +317,17 @@ class Queue implements DeliveryQueue {
     if (this.idleWaiters.length === 0) this.timer.unref();
   }
 
+  /** The origin of the key's next delivery: the unit that shares slots. */
+  private originOf(key: string): string {
+    const id = this.waiting.get(key)?.[0];
+    const url = (id === undefined ? undefined : this.records.get(id)?.url) ?? '';
+    try {
+      return new URL(url).origin;
+    } catch {
+      return url;
+    }
+  }
+
   private attempt(key: string, now: number): void {
     const id = this.waiting.get(key)?.[0];
     const delivery = id === undefined ? undefined : this.records.get(id);
@@ -311,6 +336,8 @@ class Queue implements DeliveryQueue {
       this.giveUp(delivery, 'expired', now);
       return;
     }
+    const origin = this.originOf(key);
+    this.originLoad.set(origin, (this.originLoad.get(origin) ?? 0) + 1);
     const started = performance.now();
     const running = this.send(delivery)
       .catch(
@@ -324,10 +351,22 @@ class Queue implements DeliveryQueue {
           accepted: 'status' in result && isAccepted(result.status, delivery.acceptStatus),
         };
         this.inFlight.delete(delivery.id);
+        this.releaseSlot(origin);
         this.record(delivery, attempt);
         this.pump();
       });
     this.inFlight.set(delivery.id, running);
+  }
+
+  /** A slot of the origin is free: the first key parked for want of one is due again, at the time it had. */
+  private releaseSlot(origin: string): void {
+    const load = (this.originLoad.get(origin) ?? 1) - 1;
+    if (load === 0) this.originLoad.delete(origin);
+    else this.originLoad.set(origin, load);
+    const parked = this.parked.get(origin);
+    const first = parked?.shift();
+    if (parked?.length === 0) this.parked.delete(origin);
+    if (first !== undefined) this.due.push(first.key, first.at);
   }
 
   private record(delivery: Delivery, attempt: DeliveryAttempt): void {
@@ -415,14 +454,14 @@ function isAccepted(status: number, rule: AcceptStatus): boolean {
   return rule === 'exactly-200' ? status === 200 : status >= 200 && status < 300;
 }
 
-function appendTo(map: Map<string, string[]>, key: string, id: string): string[] {
-  let ids = map.get(key);
-  if (ids === undefined) {
-    ids = [];
-    map.set(key, ids);
+function appendTo<T>(map: Map<string, T[]>, key: string, item: T): T[] {
+  let items = map.get(key);
+  if (items === undefined) {
+    items = [];
+    map.set(key, items);
   }
-  ids.push(id);
-  return ids;
+  items.push(item);
+  return items;
 }
 
 /** A binary min-heap of keys by due time; equal times leave in the order they came. */

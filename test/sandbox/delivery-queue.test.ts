@@ -459,4 +459,38 @@ describe('delivery queue', () => {
     await close();
     await merchant.close();
   });
+  test('one merchant that does not answer holds a bounded share of the slots; the others are served meanwhile', async () => {
+    // The slow merchant takes requests and answers none until released: a merchant stuck at the timeout.
+    const held: Array<() => void> = [];
+    let heldMax = 0;
+    const slowServer = createServer((req, res) => {
+      req.resume();
+      held.push(() => res.writeHead(200).end());
+      heldMax = Math.max(heldMax, held.length);
+    });
+    slowServer.listen(0, '127.0.0.1');
+    await once(slowServer, 'listening');
+    const closeSlow = closeOnce(() => {
+      slowServer.closeAllConnections();
+      return new Promise<void>((resolve) => slowServer.close(() => resolve()));
+    });
+    const slowUrl = `http://127.0.0.1:${(slowServer.address() as AddressInfo).port}`;
+    const fast = await startMerchant(() => 200);
+    const { queue, close } = startQueue({ concurrency: 16, perOriginConcurrency: 4 });
+    for (let index = 0; index < 40; index++)
+      queue.enqueue({ key: `slow-${index}`, url: `${slowUrl}/n`, method: 'PUT', headers: {}, body: '{}' });
+    for (let index = 0; index < 40; index++)
+      queue.enqueue({ key: `fast-${index}`, url: `${fast.url}/n`, method: 'PUT', headers: {}, body: '{}' });
+    await waitFor(() => fast.received.length === 40, 'every delivery to the healthy merchant');
+    assert.equal(heldMax, 4, 'the stuck merchant holds no more than its share of the slots');
+    for (const release of held.splice(0)) release();
+    await waitFor(() => {
+      for (const release of held.splice(0)) release();
+      return queue.pendingCount === 0;
+    }, 'the stuck merchant to be served once it answers');
+    assert.ok(heldMax <= 4);
+    await close();
+    await fast.close();
+    await closeSlow();
+  });
 });
