@@ -68,8 +68,8 @@ export interface Delivery {
   nextAttemptAt: number | null;
   /** When it was delivered or given up; null while pending. */
   finishedAt: number | null;
-  /** Why it was given up: every allowed attempt failed, or the time window closed. */
-  failure?: 'attempts_exhausted' | 'expired';
+  /** Why it was given up: every allowed attempt failed, the time window closed, or its target was removed. */
+  failure?: 'attempts_exhausted' | 'expired' | 'cancelled';
 }
 
 /** What one attempt came to: the merchant's status, or why there was none. */
@@ -110,6 +110,12 @@ export interface DeliveryQueue {
   get(id: string): Delivery | undefined;
   /** The deliveries of one key, oldest first, with their attempts. */
   deliveries(key: string): Delivery[];
+  /**
+   * Gives up every pending delivery whose key starts with `keyPrefix` (a deleted webhook's): none is attempted
+   * again, and one in flight is not retried. They stay listed, `failed` with `failure: 'cancelled'`.
+   * @returns how many were pending.
+   */
+  cancel(keyPrefix: string): number;
   /** How many deliveries are waiting or in flight. */
   readonly pendingCount: number;
   /** Resolves once nothing is waiting or in flight (or the queue is closed); keeps the process alive till then. */
@@ -170,6 +176,8 @@ class Queue implements DeliveryQueue {
   /** Keys whose first pending delivery is neither in flight nor finished, by when it is due. */
   private readonly due = new DueHeap();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Deliveries in flight that were cancelled: their attempt is recorded, and nothing follows it. */
+  private readonly cancelled = new Set<string>();
   /** Deliveries in flight per origin. */
   private readonly originLoad = new Map<string, number>();
   /** Due keys set aside because their origin had no slot free, by origin; back in `due` when one frees. */
@@ -255,6 +263,40 @@ class Queue implements DeliveryQueue {
 
   get(id: string): Delivery | undefined {
     return this.records.get(id);
+  }
+
+  cancel(keyPrefix: string): number {
+    let count = 0;
+    for (const [key, ids] of [...this.waiting]) {
+      if (!key.startsWith(keyPrefix)) continue;
+      count += ids.length;
+      // The first may be in flight: it ends when its attempt does. The others never started.
+      const [first, ...rest] = ids;
+      this.waiting.set(key, [first!]);
+      this.pending -= rest.length;
+      const finishedAt = this.now();
+      this.store.transaction(() => {
+        for (const id of rest) {
+          const delivery = this.records.get(id);
+          if (delivery === undefined) continue;
+          this.records.put(id, {
+            ...delivery,
+            state: 'failed',
+            failure: 'cancelled',
+            nextAttemptAt: null,
+            finishedAt,
+          });
+          this.finished.push(id);
+        }
+      });
+      if (this.inFlight.has(first!)) this.cancelled.add(first!);
+      else {
+        const delivery = this.records.get(first!);
+        if (delivery !== undefined) this.giveUp(delivery, 'cancelled', finishedAt);
+      }
+    }
+    if (this.pending === 0) this.wakeIdleWaiters();
+    return count;
   }
 
   deliveries(key: string): Delivery[] {
@@ -372,6 +414,11 @@ class Queue implements DeliveryQueue {
   private record(delivery: Delivery, attempt: DeliveryAttempt): void {
     const attempts = [...delivery.attempts, attempt];
     const finishedAt = this.now();
+    const cancelled = this.cancelled.delete(delivery.id);
+    if (cancelled && !attempt.accepted) {
+      this.giveUp({ ...delivery, attempts }, 'cancelled', finishedAt);
+      return;
+    }
     if (attempt.accepted) {
       this.finish(
         { ...delivery, attempts, state: 'delivered', nextAttemptAt: null, finishedAt },
@@ -397,7 +444,7 @@ class Queue implements DeliveryQueue {
     if (!this.closed) this.due.push(delivery.key, nextAttemptAt);
   }
 
-  private giveUp(delivery: Delivery, failure: 'attempts_exhausted' | 'expired', finishedAt: number): void {
+  private giveUp(delivery: Delivery, failure: NonNullable<Delivery['failure']>, finishedAt: number): void {
     this.finish({ ...delivery, state: 'failed', failure, nextAttemptAt: null, finishedAt }, this.onGaveUp);
   }
 

@@ -493,4 +493,31 @@ describe('delivery queue', () => {
     await fast.close();
     await closeSlow();
   });
+  test('cancel gives up the pending deliveries of matching keys, one in flight included, and spares the rest', async () => {
+    let calls = 0;
+    const merchant = await startMerchant(() => {
+      calls++;
+      return 503;
+    });
+    const { queue, close } = startQueue({ retryBaseMs: 30 });
+    const send = (key: string) =>
+      queue.enqueue({ key, url: `${merchant.url}/hook`, method: 'POST', headers: {}, body: key });
+    const gone = [send('hook-a:order-1'), send('hook-a:order-1'), send('hook-a:order-2')];
+    const kept = send('hook-b:order-1');
+    await waitFor(() => calls >= 3, 'the first attempts');
+    assert.equal(queue.cancel('hook-a:'), 3);
+    await waitFor(
+      () => gone.every((id) => queue.get(id)?.state === 'failed'),
+      'the cancelled deliveries to end',
+    );
+    for (const id of gone) assert.equal(queue.get(id)?.failure, 'cancelled');
+    assert.equal(queue.get(gone[1]!)?.attempts.length, 0, 'the second of a key never went');
+    const before = merchant.received.filter((request) => request.body.startsWith('hook-a')).length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(merchant.received.filter((request) => request.body.startsWith('hook-a')).length, before);
+    assert.equal(queue.get(kept)?.state, 'pending', 'another key keeps being retried');
+    assert.ok(merchant.received.filter((request) => request.body === 'hook-b:order-1').length >= 2);
+    await close();
+    await merchant.close();
+  });
 });

@@ -436,6 +436,26 @@ describe('sandbox v1 webhooks', () => {
     }
   });
 
+  test('deleting a webhook stops its queued retries; the delivery is listed as given up', async () => {
+    const { receiver, sandbox } = await setUp({ retryBaseMs: 50 });
+    try {
+      receiver.respond('/hooks/down', () => ({ status: 503 }));
+      const down = await createWebhook(sandbox, { callback: `${receiver.url}/hooks/down`, all_events: true });
+      const id = await createPurchase(sandbox);
+      await receiver.waitFor('/hooks/down', 2);
+      assert.equal((await v1(sandbox, 'DELETE', `/webhooks/${down.id}/`)).status, 204);
+      const [delivery] = await settled(sandbox, id, 1);
+      assert.equal(delivery.status, 'failed');
+      const attempts = receiver.requests('/hooks/down').length;
+      // Eight further attempts at 50 ms doubling would take 25 s; none may come now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(receiver.requests('/hooks/down').length, attempts, 'no attempt after the delete');
+    } finally {
+      await sandbox.close();
+      await receiver.close();
+    }
+  });
+
   test('webhooks, their keys and pending deliveries survive a restart', async () => {
     const dataDir = await tempDir();
     const { receiver, sandbox: first } = await setUp({ dataDir, retryBaseMs: 200 });

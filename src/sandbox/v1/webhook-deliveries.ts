@@ -57,7 +57,7 @@ export class WebhookDeliveries {
       const deliveries = [...(known?.deliveries ?? [])];
       for (const { webhook, privateKeyPem } of subscribers) {
         const deliveryId = this.deps.queue.enqueue({
-          key: `v1-webhook:${webhook.id}:${objectKey}`,
+          key: `${queueKeyPrefix(webhook.id)}${objectKey}`,
           url: webhook.callback,
           method: 'POST',
           headers: {
@@ -74,6 +74,11 @@ export class WebhookDeliveries {
     });
   }
 
+  /** Stops the retries of a deleted webhook's deliveries; they stay listed, given up. */
+  stop(webhookId: string): void {
+    this.deps.queue.cancel(queueKeyPrefix(webhookId));
+  }
+
   /** The deliveries of the merchant's object, oldest first, with their attempts. */
   list(merchantId: string, source: DeliverySource): WebhookDelivery[] {
     const known = this.objects.get(`${source.type}:${source.id}`);
@@ -83,6 +88,11 @@ export class WebhookDeliveries {
       return delivery ? [deliveryView(delivery, webhookId, event)] : [];
     });
   }
+}
+
+/** The start of the queue keys of one webhook's deliveries (one key per webhook and object). */
+function queueKeyPrefix(webhookId: string): string {
+  return `v1-webhook:${webhookId}:`;
 }
 
 /** Reports purchase events as webhook deliveries of the purchase. */

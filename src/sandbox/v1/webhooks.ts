@@ -98,10 +98,13 @@ export class V1Webhooks {
 
   /**
    * Removes the webhook: events from now on are not delivered to it. Its past deliveries stay listed.
+   * @returns the removed webhook's id (lower case).
    * @throws V1HttpError 404 when there is no such webhook.
    */
-  delete(merchantId: string, id: string): void {
-    this.records.delete(this.get(merchantId, id).webhook.id);
+  delete(merchantId: string, id: string): string {
+    const { webhook } = this.get(merchantId, id);
+    this.records.delete(webhook.id);
+    return webhook.id;
   }
 
   /** The merchant's webhooks that subscribe to `event`, oldest first. */
