@@ -18,6 +18,27 @@ import type { LegacyOrders } from './legacy-orders.js';
 
 const MAX_SKEW_SECONDS = 300;
 
+/**
+ * The signatures of requests already taken, for as long as their `Date` is accepted: a request whose `Date`
+ * lies up to the skew ahead stays acceptable twice the skew from now, so entries are kept that long. A
+ * repeat within that time is a replay; past it, its `Date` refuses it anyway.
+ */
+class SeenSignatures {
+  readonly #expiry = new Map<string, number>();
+
+  /** False when the signature was taken before and its window is still open; else records it. */
+  claim(signature: string, nowMs: number): boolean {
+    // Entries go in with one lifetime, so the oldest expire first: drop from the front while expired.
+    for (const [seen, expiresAt] of this.#expiry) {
+      if (expiresAt > nowMs) break;
+      this.#expiry.delete(seen);
+    }
+    if (this.#expiry.has(signature)) return false;
+    this.#expiry.set(signature, nowMs + 2 * MAX_SKEW_SECONDS * 1000);
+    return true;
+  }
+}
+
 function header(context: RequestContext, name: string): string | undefined {
   const value = context.req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -28,6 +49,7 @@ async function authenticate(
   context: RequestContext,
   merchant: MerchantConfig,
   now: () => Date,
+  seen?: SeenSignatures,
 ): Promise<Buffer> {
   const apiKey = header(context, 'x-svc-api-key');
   if (!apiKey) throw new HttpError(401, 'api_key_missing', 'Send the API key in X-Svc-Api-Key');
@@ -56,10 +78,19 @@ async function authenticate(
       );
     }
   }
+  if (seen && !seen.claim(result.signature, now().getTime())) {
+    throw new HttpError(
+      401,
+      'request_replayed',
+      'This signed request was already taken; sign each request anew (a new Date), retries included',
+    );
+  }
   return rawBody;
 }
 
 export function mountMerchantApiV2(router: Router, orders: LegacyOrders, now: () => Date): void {
+  // Reads are safe to repeat; a request that changes something is taken once.
+  const seen = new SeenSignatures();
   const find = (context: RequestContext) => {
     const merchant = orders.merchant(context.params['merchantId']!);
     return { merchant, orderId: context.params['orderId']! };
@@ -76,7 +107,7 @@ export function mountMerchantApiV2(router: Router, orders: LegacyOrders, now: ()
 
   router.on('POST', '/v2/merchants/:merchantId/orders/:orderId/refunds', async (context) => {
     const { merchant, orderId } = find(context);
-    const body = parseJsonObject(await authenticate(context, merchant, now));
+    const body = parseJsonObject(await authenticate(context, merchant, now, seen));
     const fields = requireObject(body, 'refundRequest');
     let amount: number;
     try {

@@ -155,7 +155,16 @@ export type HttpSignatureFailureCode =
 
 /** The outcome of {@link verifyHttpSignature}. */
 export type HttpSignatureVerification =
-  | { ok: true; keyId: string; algorithm: HttpSignatureAlgorithm }
+  | {
+      ok: true;
+      keyId: string;
+      algorithm: HttpSignatureAlgorithm;
+      /**
+       * The signature's bytes in canonical Base64: the same for every spelling of one signature, so that a
+       * receiver can refuse a request it has seen before (a replay) by this value.
+       */
+      signature: string;
+    }
   | { ok: false; code: HttpSignatureFailureCode; message: string };
 
 /** Options of {@link verifyHttpSignature}. */
@@ -301,14 +310,10 @@ export function verifyHttpSignature(
   const signature = params.signature.trim();
   const text = signingString(params.headers, (name) => values.get(name)!);
   let valid = false;
+  const bytes = Buffer.from(signature, 'base64');
   if (/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) {
     try {
-      valid = verify(
-        ALGORITHMS[algorithm].hash,
-        Buffer.from(text, 'utf8'),
-        key,
-        Buffer.from(signature, 'base64'),
-      );
+      valid = verify(ALGORITHMS[algorithm].hash, Buffer.from(text, 'utf8'), key, bytes);
     } catch {
       valid = false;
     }
@@ -319,5 +324,5 @@ export function verifyHttpSignature(
       `The signature does not match the request for key ${JSON.stringify(params.keyId)}: signed with another key, or a signed part changed`,
     );
   }
-  return { ok: true, keyId: params.keyId, algorithm };
+  return { ok: true, keyId: params.keyId, algorithm, signature: bytes.toString('base64') };
 }

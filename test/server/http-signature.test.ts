@@ -111,10 +111,10 @@ describe('signHttpRequest', () => {
     });
 
     it(`${algorithm.name}: a request signed by the client passes verifyHttpSignature`, () => {
-      const result = verifyHttpSignature(asReceived('POST', signedPost(algorithm.name), body), lookup, {
-        now,
-      });
-      assert.deepEqual(result, { ok: true, keyId: 'shop-2025', algorithm: algorithm.wire });
+      const headers = signedPost(algorithm.name);
+      const result = verifyHttpSignature(asReceived('POST', headers, body), lookup, { now });
+      const signature = /signature="([^"]+)"/.exec(headers.Authorization)![1]!;
+      assert.deepEqual(result, { ok: true, keyId: 'shop-2025', algorithm: algorithm.wire, signature });
     });
   }
 
@@ -160,6 +160,7 @@ describe('verifyHttpSignature', () => {
       ok: true,
       keyId: 'shop-2025',
       algorithm: 'rsa-sh512',
+      signature,
     });
   });
 

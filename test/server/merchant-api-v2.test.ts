@@ -133,7 +133,13 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
     const [request] = seen;
     assert.equal(request?.method, 'GET');
     assert.equal(request?.url, '/v2/merchants/m%201/orders/ord_1');
-    assert.deepEqual(request?.verification, { ok: true, keyId: 'shop-2025', algorithm: 'rsa-sha256' });
+    const signature = /signature="([^"]+)"/.exec(String(request?.headers.authorization))?.[1];
+    assert.deepEqual(request?.verification, {
+      ok: true,
+      keyId: 'shop-2025',
+      algorithm: 'rsa-sha256',
+      signature,
+    });
     assert.equal(request?.headers['x-svc-api-key'], 'api-key-1');
     assert.equal(request?.headers['x-svc-key-id'], undefined);
     assert.equal(request?.headers.digest, undefined);
