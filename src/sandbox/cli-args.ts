@@ -4,6 +4,15 @@
  */
 import { parseArgs } from 'node:util';
 import { SvcError } from '../core/errors.js';
+import {
+  DEMO_API_KEY,
+  DEMO_CERTIFICATE_NAME,
+  DEMO_MERCHANT_ID,
+  DEMO_V1_BRAND_ID,
+  DEMO_V1_SECRET_KEY,
+} from './config.js';
+import { TEST_CARDS } from './test-cards.js';
+import { DEFAULT_PAYMENT_METHODS_RATE_LIMIT } from './v1/rate-limit.js';
 
 /** The port the sandbox listens on when none is given. */
 export const DEFAULT_PORT = 4010;
@@ -27,20 +36,79 @@ export type CliRequest =
 /** A command line that cannot be run; the message ends by pointing at `--help`. */
 export class CliArgsError extends SvcError<'unknown_flag' | 'bad_value' | 'unexpected_argument'> {}
 
-/** The `--help` text. */
+/** The widest line of the help text: it stays readable in an 80-column terminal. */
+export const HELP_WIDTH = 79;
+
+/** A test card's line: the number in groups of four, its outcome wrapped beside it. */
+function testCardLine(number: string, description: string): string {
+  const lead = `  ${number.replace(/(\d{4})(?=\d)/g, '$1 ')}  `;
+  const lines = [''];
+  for (const word of description.split(' ')) {
+    const line = lines[lines.length - 1]!;
+    if (line !== '' && lead.length + line.length + 1 + word.length > HELP_WIDTH) lines.push(word);
+    else lines[lines.length - 1] = line === '' ? word : `${line} ${word}`;
+  }
+  return lines.map((line, index) => (index === 0 ? lead : ' '.repeat(lead.length)) + line).join('\n');
+}
+
+const rateLimit = DEFAULT_PAYMENT_METHODS_RATE_LIMIT;
+
+/**
+ * The `--help` text, at most 80 columns wide. The demo merchant's keys and ids come from the constants the
+ * sandbox runs with, so the text cannot drift from them.
+ */
 export const HELP_TEXT = `Usage: svc-sandbox [options]
 
-A local svc gateway for development and tests: it serves the <svc-checkout> widget and its payment frame,
-takes test card payments, sends signed notifications with retries, and answers the merchant API v2.
+A local svc gateway for development and tests. It speaks both of the gateway's
+interfaces: the legacy widget (with merchant API v2) and the v1 REST interface.
 
 Options:
-  -p, --port PORT       Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-      --host HOST       Address to bind (default ${DEFAULT_HOST}; 0.0.0.0 listens on every interface)
-  -c, --config FILE     Merchants, widgets and certificates (JSON; see sandbox-config.schema.json).
-                        Without it, a demo merchant is created and its private key written to the data dir.
-  -d, --data-dir DIR    Keeps state and keys across restarts (default: a temporary dir, gone at exit)
-  -h, --help            Show this text
-  -v, --version         Show the version
+  -p, --port PORT     Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+      --host HOST     Address to bind (default ${DEFAULT_HOST}; 0.0.0.0 listens on
+                      every interface)
+  -c, --config FILE   Merchants, widgets and certificates (JSON; see
+                      sandbox-config.schema.json). Without it, a demo merchant
+                      is created and its private key written to the data dir.
+  -d, --data-dir DIR  Keeps state and keys across restarts (default: state in
+                      memory, lost at exit; keys in a new temporary dir)
+  -h, --help          Show this text
+  -v, --version       Show the version
+
+Legacy widget:
+  Serves the <svc-checkout> script (/widget/svc-checkout.js) and its payment
+  frame, takes test card payments, sends signed purchase notifications with
+  retries, and answers the merchant API v2 (/v2/merchants/...).
+  Demo merchant: id ${DEMO_MERCHANT_ID}, API key ${DEMO_API_KEY}, certificate
+  "${DEMO_CERTIFICATE_NAME}"; its private key file and widget ids are printed at start.
+  The gateway's certificate, for X-Svc-Signature:
+  /sandbox/service-certificate.pem
+
+v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):
+  Purchases, payment_methods, payout_methods, public_key and webhooks. Send
+  "Authorization: Bearer <secret key>", and the brand id as brand_id.
+  Demo merchant: secret key ${DEMO_V1_SECRET_KEY}
+                 brand id   ${DEMO_V1_BRAND_ID}
+  (svc-checkout/sandbox exports them as DEMO_V1_SECRET_KEY, DEMO_V1_BRAND_ID).
+  Hosted checkout page: a Purchase's checkout_url (/checkout/<id>/). It takes
+  the test cards below, passes bank and wallet payments through a test step,
+  then goes to success_redirect, failure_redirect or cancel_redirect. A paid
+  Purchase sends its success_callback, signed in X-Signature with the company
+  key of GET /api/v1/public_key/.
+  Webhooks: POST /api/v1/webhooks/ {title, callback, events or all_events}.
+  Each delivery is signed in X-Signature with that webhook's public_key and
+  retried until a 2xx; GET /api/v1/webhooks/deliveries/?id=<purchase id>
+  &source_type=purchase lists them.
+  In a config file, per merchant:
+    merchants[].v1.secretKey  the bearer key, unique per merchant
+    merchants[].v1.brandId    a UUID: the brand_id of the merchant's Purchases
+    merchants[].v1.rateLimit  {max, windowMs}: payment_methods calls allowed
+                              per key and query (default ${rateLimit.max} per ${rateLimit.windowMs} ms;
+                              more get 429 with Retry-After)
+  notifications.retryBaseMs paces the retries of notifications, callbacks and
+  webhooks (default 60000 ms; tests use a few ms).
+
+Test cards (any future expiry, any CVC, any name):
+${TEST_CARDS.map((card) => testCardLine(card.number, card.description)).join('\n')}
 
 Example:
   svc-sandbox --port 4010 --config sandbox.json --data-dir .sandbox

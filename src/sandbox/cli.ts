@@ -41,6 +41,13 @@ async function main(): Promise<void> {
       );
     }
   }
+  console.log(`  v1 REST interface: ${sandbox.url}/api/v1`);
+  for (const merchant of sandbox.config.merchants) {
+    if (merchant.v1 === undefined) continue;
+    // The demo merchant's key is a published constant; a config's keys are the merchant's own to know.
+    const key = sandbox.demoMerchant ? `  secret key ${merchant.v1.secretKey}` : '';
+    console.log(`  v1 brand id ${merchant.v1.brandId}${key}  (${merchant.id})`);
+  }
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

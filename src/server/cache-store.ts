@@ -3,6 +3,7 @@
  * {@link MemoryCacheStore}; a fleet of merchant servers shares a store (Redis, say) so that together they still
  * call the gateway once per query per minute.
  */
+import { checkOptions, isNumber, nowRule, type OptionRules, optional } from './options.js';
 
 /**
  * The few operations the cache needs from a store, all on text values. A shared store must make
@@ -34,6 +35,11 @@ export interface MemoryCacheStoreOptions {
   now?: () => number;
 }
 
+const MEMORY_STORE_OPTIONS: OptionRules<MemoryCacheStoreOptions> = {
+  maxEntries: optional('a whole number of at least 1', isNumber),
+  now: nowRule,
+};
+
 interface MemoryEntry {
   value: string;
   expiresAt: number;
@@ -45,10 +51,17 @@ export class MemoryCacheStore implements CacheStore {
   readonly #maxEntries: number;
   readonly #now: () => number;
 
+  /**
+   * @throws TypeError naming the option when one is unknown or of the wrong kind.
+   * @throws RangeError when `maxEntries` is not a whole number of at least 1.
+   */
   constructor(options: MemoryCacheStoreOptions = {}) {
+    checkOptions('MemoryCacheStore', options, MEMORY_STORE_OPTIONS);
     const maxEntries = options.maxEntries ?? 1000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be a whole number of at least 1, not ${maxEntries}`);
+      throw new RangeError(
+        `MemoryCacheStore: the option "maxEntries" must be a whole number of at least 1, not ${maxEntries}`,
+      );
     }
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;

@@ -11,6 +11,16 @@ import type {
 } from '../core/legacy-callbacks.js';
 import { AmountError, parseMinorUnits } from '../core/money.js';
 import { importPublicKey } from './keys.js';
+import {
+  checkOptions,
+  describeValue,
+  isFunction,
+  isText,
+  maxBodyBytesRule,
+  type OptionRules,
+  onErrorRule,
+  required,
+} from './options.js';
 import { verifyOrderVerificationToken } from './order-verification-token.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBodyError, readFetchBody, readNodeBody } from './raw-request.js';
 import {
@@ -70,11 +80,21 @@ function reportError(options: HandlerOptions, error: unknown): Response {
   });
 }
 
+/** The rule of every handler's `servicePublicKeyPem`. */
+const servicePublicKeyRule = required(
+  "the gateway's public key or certificate as PEM text (BEGIN PUBLIC KEY or BEGIN CERTIFICATE)",
+  isText,
+);
+
 /**
  * The merchant callback URL's connection test: the gateway sends OPTIONS and expects 200 with
  * `Access-Control-Allow-Methods` containing `POST`. POST answers 200 `{ok: true}`; other methods 405.
+ * @throws TypeError when given options: it takes none.
  */
 export function createConnectionTestHandler(): FetchHandler {
+  // Typed without parameters, so only JavaScript can pass some; they would be ignored, so they are refused.
+  // biome-ignore lint/complexity/noArguments: the signature has no parameter to read.
+  if (arguments[0] !== undefined) checkOptions('createConnectionTestHandler', arguments[0], {});
   const allowed = 'POST, OPTIONS';
   return async (request) => {
     if (request.method === 'OPTIONS') {
@@ -186,12 +206,21 @@ export interface ShippingCostHandlerOptions extends HandlerOptions {
   quote: (request: ShippingCostRequest) => Promise<ShippingCostResponse | null>;
 }
 
+const SHIPPING_COST_OPTIONS: OptionRules<ShippingCostHandlerOptions> = {
+  servicePublicKeyPem: servicePublicKeyRule,
+  quote: required('an async function (request) => {amount, currency?, taxRate?} or null', isFunction),
+  maxBodyBytes: maxBodyBytesRule,
+  onError: onErrorRule,
+};
+
 /**
  * The shipping cost calculation URL, for dynamic delivery pricing: verifies `X-Svc-Signature` over the raw
  * body (401 when missing or wrong), reads the request (400 naming the bad field), and answers the quote.
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind.
  * @throws KeyFormatError at once when `servicePublicKeyPem` is not an RSA public key or certificate PEM.
  */
 export function createShippingCostHandler(options: ShippingCostHandlerOptions): FetchHandler {
+  checkOptions('createShippingCostHandler', options, SHIPPING_COST_OPTIONS);
   // Read the key now, so a wrong PEM fails at start-up rather than on the gateway's first call.
   importPublicKey(options.servicePublicKeyPem);
   return async (request) => {
@@ -234,12 +263,24 @@ export interface OrderVerificationHandlerOptions extends HandlerOptions {
   approve: (payload: OrderVerificationPayload) => Promise<boolean>;
 }
 
+const ORDER_VERIFICATION_OPTIONS: OptionRules<OrderVerificationHandlerOptions> = {
+  servicePublicKeyPem: servicePublicKeyRule,
+  approve: required(
+    'an async function (payload) => true to approve the order or false to reject it',
+    isFunction,
+  ),
+  maxBodyBytes: maxBodyBytesRule,
+  onError: onErrorRule,
+};
+
 /**
  * The order verification URL of CALLBACK widgets (deprecated by the gateway): the body is the gateway's
  * RS256 JWS; answers 200 `{approved}` with the merchant's decision, 401 when the token does not verify.
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind.
  * @throws KeyFormatError at once when `servicePublicKeyPem` is not an RSA public key or certificate PEM.
  */
 export function createOrderVerificationHandler(options: OrderVerificationHandlerOptions): FetchHandler {
+  checkOptions('createOrderVerificationHandler', options, ORDER_VERIFICATION_OPTIONS);
   importPublicKey(options.servicePublicKeyPem);
   return async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
@@ -311,12 +352,23 @@ function writeJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+const NODE_HANDLER_OPTIONS: OptionRules<NodeHandlerOptions> = { maxBodyBytes: maxBodyBytesRule };
+
 /**
  * Mounts a fetch-style handler on node:http (`http.createServer(toNodeHandler(h))`) or Express
  * (`app.post('/shipping', toNodeHandler(h))`, before any body parser on that route, or after
  * `express.raw()`). The body is read once, within `maxBodyBytes`, and handed over as the exact bytes.
+ * @throws TypeError at once when `handler` is not a function, or naming the option when one is unknown or of
+ *   the wrong kind.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  if (typeof handler !== 'function') {
+    throw new TypeError(
+      `toNodeHandler: the handler must be a function (request) => Promise<Response>, such as ` +
+        `createShippingCostHandler({...}), not ${describeValue(handler)}`,
+    );
+  }
+  checkOptions('toNodeHandler', options, NODE_HANDLER_OPTIONS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return (req, res) => {
     toFetchRequest(req, maxBodyBytes)

@@ -15,6 +15,16 @@ import { promisify } from 'node:util';
 import jsrsasign from 'jsrsasign';
 import { SvcError } from '../core/errors.js';
 import { BoundedCache } from './bounded-cache.js';
+import {
+  checkOptions,
+  isDate,
+  isNumber,
+  isString,
+  isText,
+  type OptionRules,
+  optional,
+  required,
+} from './options.js';
 
 /** Why a key or certificate could not be used. */
 export type KeyFormatErrorCode =
@@ -165,8 +175,14 @@ export interface MerchantKeyPair {
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-/** A new RSA 2048 key pair, as the console generates them. Asynchronous because key generation takes a while. */
+/**
+ * A new RSA 2048 key pair, as the console generates them. Asynchronous because key generation takes a while.
+ * @throws TypeError when given options: it takes none (the gateway takes RSA 2048 keys).
+ */
 export async function generateMerchantKeyPair(): Promise<MerchantKeyPair> {
+  // Typed without parameters, so only JavaScript can pass some; they would be ignored, so they are refused.
+  // biome-ignore lint/complexity/noArguments: the signature has no parameter to read.
+  if (arguments[0] !== undefined) checkOptions('generateMerchantKeyPair', arguments[0], {});
   const { privateKey, publicKey } = await generateRsaKeyPair('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -208,12 +224,23 @@ function spkiPem(key: KeyObject): string {
   return key.export({ type: 'spki', format: 'pem' }).toString();
 }
 
+const CERTIFICATE_OPTIONS: OptionRules<SelfSignedCertificateOptions> = {
+  privateKeyPem: required('the private key as PEM text (BEGIN PRIVATE KEY)', isText),
+  publicKeyPem: optional('the public key as PEM text (BEGIN PUBLIC KEY)', isText),
+  subject: required('the certificate name, a non-empty common name', isText),
+  validDays: optional('a whole number of days above 0', isNumber),
+  serial: optional('a hexadecimal string', isString),
+  notBefore: optional('a valid Date', isDate),
+};
+
 /**
  * A self-signed X.509 certificate (SHA256withRSA) for a merchant key pair, as the console issues them.
  * node:crypto reads certificates but cannot make them, so jsrsasign builds this one.
+ * @throws TypeError naming the option when one is unknown, missing or of the wrong kind.
  * @throws KeyFormatError when a key cannot be read or the public key does not belong to the private key.
  */
 export function createSelfSignedCertificate(options: SelfSignedCertificateOptions): string {
+  checkOptions('createSelfSignedCertificate', options, CERTIFICATE_OPTIONS);
   const privateKey = importPrivateKey(options.privateKeyPem);
   const derivedPublicPem = spkiPem(createPublicKey(privateKey));
   if (
@@ -225,16 +252,17 @@ export function createSelfSignedCertificate(options: SelfSignedCertificateOption
       'publicKeyPem does not belong to privateKeyPem; pass the pair generated together',
     );
   }
-  if (typeof options.subject !== 'string' || options.subject.trim() === '') {
-    throw new TypeError('subject must be the certificate name (a non-empty common name)');
-  }
   const validDays = options.validDays;
   if (validDays !== undefined && (!Number.isInteger(validDays) || validDays <= 0)) {
-    throw new RangeError(`validDays must be a whole number of days above 0, not ${validDays}`);
+    throw new RangeError(
+      `createSelfSignedCertificate: the option "validDays" must be a whole number of days above 0, not ${validDays}`,
+    );
   }
   const serial = options.serial ?? randomSerial();
   if (!/^[0-9a-fA-F]+$/.test(serial))
-    throw new TypeError(`serial must be hexadecimal, not ${JSON.stringify(serial)}`);
+    throw new TypeError(
+      `createSelfSignedCertificate: the option "serial" must be hexadecimal, not ${JSON.stringify(serial)}`,
+    );
 
   const notBefore = new Date(Math.floor((options.notBefore ?? new Date()).getTime() / 1000) * 1000);
   const notAfter = new Date(notBefore);

@@ -5,12 +5,24 @@
 import { SvcError } from '../core/errors.js';
 import type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
 import { AmountError, formatMinorUnits, parseMinorUnits } from '../core/money.js';
+import { durationOption } from './durations.js';
 import {
   type HttpSignatureAlgorithmName,
   httpSignatureAlgorithm,
   signHttpRequest,
 } from './http-signature.js';
 import { importPrivateKey } from './keys.js';
+import {
+  checkOptions,
+  isFunction,
+  isNumber,
+  isString,
+  isText,
+  MILLISECONDS,
+  type OptionRules,
+  optional,
+  required,
+} from './options.js';
 
 export type { MerchantApiV2Order, MerchantApiV2Refund };
 
@@ -108,12 +120,16 @@ function codeForStatus(status: number): MerchantApiErrorCode {
   return 'unexpected_status';
 }
 
-function requireText(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(`${name} is required: give the value shown in the merchant console`);
-  }
-  return value;
-}
+const CLIENT_OPTIONS: OptionRules<MerchantApiV2ClientOptions> = {
+  baseUrl: required("the API's absolute URL, such as the sandbox's http://127.0.0.1:4010", isText),
+  merchantId: required('the merchant id shown in the merchant console (a non-empty string)', isText),
+  apiKey: required('the API key shown in the merchant console (a non-empty string)', isText),
+  certificateName: required("the certificate's name in the merchant console (a non-empty string)", isText),
+  privateKeyPem: required("the certificate's private key as PEM text (BEGIN PRIVATE KEY)", isText),
+  algorithm: optional('rsa-sha256, rsa-sha384 or rsa-sh512', isString),
+  fetch: optional('a fetch function', isFunction),
+  timeoutMs: optional(MILLISECONDS, isNumber),
+};
 
 function pathSegment(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '') {
@@ -155,29 +171,30 @@ function parseJson(text: string): unknown {
 /**
  * A client of the merchant API v2.
  * @throws KeyFormatError at once when `privateKeyPem` is not an RSA private key PEM.
- * @throws TypeError at once for a missing option, an invalid `baseUrl` or an unknown algorithm.
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, for an
+ *   invalid `baseUrl`, or for an unknown algorithm.
+ * @throws RangeError at once when `timeoutMs` is not a positive number.
  */
 export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): MerchantApiV2Client {
-  const merchantId = requireText(options.merchantId, 'merchantId');
-  const apiKey = requireText(options.apiKey, 'apiKey');
-  const certificateName = requireText(options.certificateName, 'certificateName');
+  const owner = 'createMerchantApiV2Client';
+  checkOptions(owner, options, CLIENT_OPTIONS);
+  const { merchantId, apiKey, certificateName } = options;
   importPrivateKey(options.privateKeyPem);
   const algorithm = options.algorithm ?? 'rsa-sha256';
   if (httpSignatureAlgorithm(algorithm) === undefined) {
     throw new TypeError(
-      `Unknown algorithm ${JSON.stringify(algorithm)}; use rsa-sha256, rsa-sha384 or rsa-sh512`,
+      `${owner}: unknown algorithm ${JSON.stringify(algorithm)}; use rsa-sha256, rsa-sha384 or rsa-sh512`,
     );
   }
   let base: URL;
   try {
-    base = new URL(requireText(options.baseUrl, 'baseUrl'));
-  } catch (error) {
-    if (error instanceof TypeError && error.message.startsWith('baseUrl')) throw error;
-    throw new TypeError(`baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL`);
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`${owner}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL`);
   }
   const basePath = base.pathname.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = durationOption(owner, 'timeoutMs', options.timeoutMs, 30_000);
   const signingKey = { keyId: certificateName, privateKeyPem: options.privateKeyPem, algorithm };
 
   async function send(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {

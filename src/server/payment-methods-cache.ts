@@ -14,6 +14,18 @@ import { SvcError } from '../core/errors.js';
 import type { PaymentMethods, PaymentMethodsQuery } from '../core/v1-types.js';
 import { type CacheStore, MemoryCacheStore } from './cache-store.js';
 import { durationOption } from './durations.js';
+import {
+  checkOptions,
+  isFunction,
+  isNumber,
+  isString,
+  MILLISECONDS,
+  nowRule,
+  type OptionRules,
+  optional,
+  required,
+  storeRule,
+} from './options.js';
 
 export type { PaymentMethods, PaymentMethodsQuery };
 
@@ -118,6 +130,25 @@ export interface PaymentMethodsCacheOptions {
    */
   onRefreshError?: (error: unknown, query: PaymentMethodsQuery) => void;
 }
+
+const OWNER = 'PaymentMethodsCache';
+
+const CACHE_OPTIONS: OptionRules<PaymentMethodsCacheOptions> = {
+  fetchPaymentMethods: required(
+    "a function (query, {signal}) => the gateway's payment methods answer, such as v1.paymentMethods",
+    isFunction,
+  ),
+  store: storeRule,
+  ttlMs: optional(MILLISECONDS, isNumber),
+  staleTtlMs: optional(MILLISECONDS, isNumber),
+  retryAfterFailureMs: optional(MILLISECONDS, isNumber),
+  refreshLeaseMs: optional(MILLISECONDS, isNumber),
+  waitTimeoutMs: optional(MILLISECONDS, isNumber),
+  pollIntervalMs: optional(MILLISECONDS, isNumber),
+  keyPrefix: optional('a string', isString),
+  now: nowRule,
+  onRefreshError: optional('a function (error, query) => void', isFunction),
+};
 
 /** The query with codes in their ISO case and `false` filters left out (the gateway reads them as absent). */
 export function normalizePaymentMethodsQuery(query: PaymentMethodsQuery): PaymentMethodsQuery {
@@ -228,20 +259,28 @@ export class PaymentMethodsCache {
   /** The flight per store key in this process, shared by every caller that arrives while it runs. */
   readonly #flights = new Map<string, Promise<PaymentMethodsLookup>>();
 
-  /** @throws RangeError when a duration is not a positive number of milliseconds. */
+  /**
+   * @throws TypeError naming the option when one is unknown, missing or of the wrong kind.
+   * @throws RangeError when a duration is not a positive number of milliseconds.
+   */
   constructor(options: PaymentMethodsCacheOptions) {
+    checkOptions(OWNER, options, CACHE_OPTIONS);
     this.#fetch = options.fetchPaymentMethods;
     this.#store = options.store ?? new MemoryCacheStore();
-    this.#ttlMs = durationOption('ttlMs', options.ttlMs, 60_000);
-    this.#staleTtlMs = Math.max(this.#ttlMs, durationOption('staleTtlMs', options.staleTtlMs, 86_400_000));
+    this.#ttlMs = durationOption(OWNER, 'ttlMs', options.ttlMs, 60_000);
+    this.#staleTtlMs = Math.max(
+      this.#ttlMs,
+      durationOption(OWNER, 'staleTtlMs', options.staleTtlMs, 86_400_000),
+    );
     this.#retryAfterFailureMs = durationOption(
+      OWNER,
       'retryAfterFailureMs',
       options.retryAfterFailureMs,
       this.#ttlMs,
     );
-    this.#refreshLeaseMs = durationOption('refreshLeaseMs', options.refreshLeaseMs, 30_000);
-    this.#waitTimeoutMs = durationOption('waitTimeoutMs', options.waitTimeoutMs, 10_000);
-    this.#pollIntervalMs = durationOption('pollIntervalMs', options.pollIntervalMs, 25);
+    this.#refreshLeaseMs = durationOption(OWNER, 'refreshLeaseMs', options.refreshLeaseMs, 30_000);
+    this.#waitTimeoutMs = durationOption(OWNER, 'waitTimeoutMs', options.waitTimeoutMs, 10_000);
+    this.#pollIntervalMs = durationOption(OWNER, 'pollIntervalMs', options.pollIntervalMs, 25);
     this.#keyPrefix = options.keyPrefix ?? 'svc-checkout:payment-methods:';
     this.#now = options.now ?? Date.now;
     this.#onRefreshError =

@@ -5,6 +5,17 @@
  */
 import { type FetchHandler, type HandlerOptions, json, methodNotAllowed } from './handlers.js';
 import {
+  checkOptions,
+  hasMethods,
+  isString,
+  isStringList,
+  isText,
+  type OptionRules,
+  onErrorRule,
+  optional,
+  required,
+} from './options.js';
+import {
   type PaymentMethodsCache,
   PaymentMethodsCacheError,
   type PaymentMethodsLookup,
@@ -41,6 +52,19 @@ export interface PaymentMethodsHandlerOptions extends Pick<HandlerOptions, 'onEr
   countries?: readonly string[];
   languages?: readonly string[];
 }
+
+const HANDLER_OPTIONS: OptionRules<PaymentMethodsHandlerOptions> = {
+  brandId: required('the brand id from the Developers section of the account (a non-empty string)', isText),
+  cache: required(
+    'a PaymentMethodsCache, such as new PaymentMethodsCache({ fetchPaymentMethods })',
+    hasMethods('get'),
+  ),
+  defaultCurrency: optional('an ISO 4217 code such as EUR', isString),
+  currencies: optional("a list of ISO 4217 codes such as ['EUR']", isStringList),
+  countries: optional("a list of ISO 3166-1 alpha-2 codes such as ['LV', 'EE']", isStringList),
+  languages: optional("a list of ISO 639-1 codes such as ['lv', 'en']", isStringList),
+  onError: onErrorRule,
+};
 
 /** A query parameter the endpoint refused. */
 class ParameterError extends Error {
@@ -141,16 +165,21 @@ function answer(lookup: PaymentMethodsLookup): Response {
  * @example
  * ```ts
  * const cache = new PaymentMethodsCache({ fetchPaymentMethods: (query) => v1.paymentMethods(query) });
- * app.get('/api/payment-methods', toNodeHandler(createPaymentMethodsHandler({ brandId, cache })));
+ * const handler = createPaymentMethodsHandler({ brandId, cache, defaultCurrency: 'EUR' });
+ * app.get('/api/payment-methods', toNodeHandler(handler));
  * ```
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, or when
+ *   `defaultCurrency` is malformed or not among `currencies`.
  */
 export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOptions): FetchHandler {
-  if (options.brandId === '') throw new TypeError('createPaymentMethodsHandler needs the brandId');
+  checkOptions('createPaymentMethodsHandler', options, HANDLER_OPTIONS);
   if (options.defaultCurrency !== undefined) {
     try {
       readCode('currency', options.defaultCurrency, options.currencies);
     } catch (error) {
-      throw new TypeError(`defaultCurrency: ${(error as Error).message}`);
+      throw new TypeError(
+        `createPaymentMethodsHandler: the option "defaultCurrency" is wrong: ${(error as Error).message}`,
+      );
     }
   }
   return async (request) => {

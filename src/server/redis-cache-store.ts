@@ -3,6 +3,7 @@
  * ioredis. The adapter sends plain commands through the client, so svc-checkout depends on neither.
  */
 import type { CacheStore } from './cache-store.js';
+import { describeValue } from './options.js';
 
 /** node-redis 4 and later (`redis`, `@redis/client`): commands go through `sendCommand(['SET', ...])`. */
 export interface NodeRedisClientLike {
@@ -27,16 +28,21 @@ const RELEASE_SCRIPT =
 
 function commandOf(client: RedisClientLike): RedisCommand {
   if (typeof client === 'function') return client;
-  if ('call' in client && typeof client.call === 'function') {
-    const ioredis = client;
-    return ([command, ...args]) => ioredis.call(command!, ...args);
+  // Checked as JavaScript may pass anything: null, an options object, a client's unawaited connect().
+  if (typeof client === 'object' && client !== null) {
+    if ('call' in client && typeof client.call === 'function') {
+      const ioredis = client;
+      return ([command, ...args]) => ioredis.call(command!, ...args);
+    }
+    if ('sendCommand' in client && typeof client.sendCommand === 'function') {
+      const nodeRedis = client;
+      return (args) => nodeRedis.sendCommand(args);
+    }
   }
-  if ('sendCommand' in client && typeof client.sendCommand === 'function') {
-    const nodeRedis = client;
-    return (args) => nodeRedis.sendCommand(args);
-  }
+  const what = describeValue(client);
   throw new TypeError(
-    'createRedisCacheStore needs a node-redis client (sendCommand), an ioredis client (call) or a command function',
+    'createRedisCacheStore: the client must be a connected node-redis client (sendCommand), an ioredis ' +
+      `client (call) or a function (args) => the reply, not ${what === 'an object' ? 'an object without sendCommand or call' : what}`,
   );
 }
 

@@ -20,6 +20,16 @@ import type {
 } from '../core/v1-types.js';
 import { importPublicKey } from './keys.js';
 import {
+  checkOptions,
+  isFunction,
+  isNumber,
+  isText,
+  MILLISECONDS,
+  type OptionRules,
+  optional,
+  required,
+} from './options.js';
+import {
   isRecord,
   normalizeV1ErrorBody,
   parseRetryAfter,
@@ -132,12 +142,17 @@ export interface V1Client {
 
 const API_PREFIX = '/api/v1';
 
-function requireText(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(`${name} is required: give the value from the Developers section of the account`);
-  }
-  return value;
-}
+const OWNER = 'createV1Client';
+
+const CLIENT_OPTIONS: OptionRules<V1ClientOptions> = {
+  baseUrl: required("the gateway's absolute URL, such as the sandbox's http://127.0.0.1:4010", isText),
+  secretKey: required(
+    'the secret key from the Developers section of the account (a non-empty string)',
+    isText,
+  ),
+  fetch: optional('a fetch function', isFunction),
+  timeoutMs: optional(MILLISECONDS, isNumber),
+};
 
 /** A path segment from a caller's id, refused before sending when it is empty. */
 function segment(value: unknown, name: string): string {
@@ -183,8 +198,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * A client of the v1 REST interface.
- * @throws TypeError at once for a missing `secretKey`, an invalid `baseUrl` or a `timeoutMs` that is not
- *   a positive number.
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, for an
+ *   invalid `baseUrl`, or a `timeoutMs` that is not a positive number.
  * @example
  * ```ts
  * const v1 = createV1Client({ baseUrl: 'http://127.0.0.1:4010', secretKey: process.env.SVC_SECRET_KEY! });
@@ -193,24 +208,24 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * ```
  */
 export function createV1Client(options: V1ClientOptions): V1Client {
-  const secretKey = requireText(options.secretKey, 'secretKey').trim();
+  checkOptions(OWNER, options, CLIENT_OPTIONS);
+  const secretKey = options.secretKey.trim();
   // One test covers whitespace too: every whitespace character lies outside \x21-\x7e.
   if (/[^\x21-\x7e]/.test(secretKey)) {
-    throw new TypeError('secretKey must be one token of visible ASCII characters');
+    throw new TypeError(`${OWNER}: secretKey must be one token of visible ASCII characters`);
   }
   let base: URL;
   try {
-    base = new URL(requireText(options.baseUrl, 'baseUrl'));
-  } catch (error) {
-    if (error instanceof TypeError && error.message.startsWith('baseUrl')) throw error;
-    throw new TypeError(`baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL`);
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`${OWNER}: baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL`);
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new TypeError(`baseUrl must be an http: or https: URL, not ${base.protocol}`);
+    throw new TypeError(`${OWNER}: baseUrl must be an http: or https: URL, not ${base.protocol}`);
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
+    throw new TypeError(`${OWNER}: timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
   }
   const basePath = base.pathname.replace(/\/+$/, '');
   const root = `${base.origin}${basePath.endsWith(API_PREFIX) ? basePath : basePath + API_PREFIX}`;

@@ -12,6 +12,16 @@
 import { randomUUID } from 'node:crypto';
 import { type CacheStore, MemoryCacheStore } from './cache-store.js';
 import { durationOption } from './durations.js';
+import {
+  checkOptions,
+  isFunction,
+  isNumber,
+  isString,
+  MILLISECONDS,
+  type OptionRules,
+  optional,
+  storeRule,
+} from './options.js';
 
 /** What identifies an event: members every v1 callback and webhook body has. */
 export interface DeduplicatedEvent {
@@ -80,6 +90,16 @@ export interface EventDeduplicatorOptions {
   identify?: (event: DeduplicatedEvent) => string;
 }
 
+const OWNER = 'createEventDeduplicator';
+
+const DEDUPLICATOR_OPTIONS: OptionRules<EventDeduplicatorOptions> = {
+  store: storeRule,
+  ttlMs: optional(MILLISECONDS, isNumber),
+  processingLeaseMs: optional(MILLISECONDS, isNumber),
+  keyPrefix: optional('a string', isString),
+  identify: optional('a function (event) => the key that identifies it, such as v1EventKey', isFunction),
+};
+
 /**
  * The default identity of an event: `event_type`, `id`, and the snapshot's `status` and `updated_on` when
  * present. A repeated delivery carries the same snapshot, so it has the same key; a later event of the same
@@ -94,6 +114,7 @@ export function v1EventKey(event: DeduplicatedEvent): string {
 
 /**
  * A deduplicator for a receiver of v1 callbacks or webhooks.
+ * @throws TypeError naming the option when one is unknown or of the wrong kind.
  * @throws RangeError when a duration is not a positive number of milliseconds.
  * @example
  * ```ts
@@ -106,9 +127,10 @@ export function v1EventKey(event: DeduplicatedEvent): string {
  * ```
  */
 export function createEventDeduplicator(options: EventDeduplicatorOptions = {}): EventDeduplicator {
+  checkOptions(OWNER, options, DEDUPLICATOR_OPTIONS);
   const store = options.store ?? new MemoryCacheStore({ maxEntries: 100_000 });
-  const ttlMs = durationOption('ttlMs', options.ttlMs, 48 * 3_600_000);
-  const leaseMs = durationOption('processingLeaseMs', options.processingLeaseMs, 60_000);
+  const ttlMs = durationOption(OWNER, 'ttlMs', options.ttlMs, 48 * 3_600_000);
+  const leaseMs = durationOption(OWNER, 'processingLeaseMs', options.processingLeaseMs, 60_000);
   const prefix = options.keyPrefix ?? 'svc-checkout:v1-event:';
   const identify = options.identify ?? v1EventKey;
 

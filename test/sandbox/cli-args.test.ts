@@ -1,12 +1,25 @@
 import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   CliArgsError,
   DEFAULT_HOST,
   DEFAULT_PORT,
   HELP_TEXT,
+  HELP_WIDTH,
   parseCliArgs,
 } from '../../src/sandbox/cli-args.js';
+import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY, TEST_CARDS } from '../../src/sandbox/index.js';
+
+const CLI = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
+const SCHEMA = new URL('../../sandbox-config.schema.json', import.meta.url);
 
 function refusal(argv: string[]): CliArgsError {
   try {
@@ -88,5 +101,93 @@ describe('parseCliArgs', () => {
     const stray = refusal(['sandbox.json']);
     assert.equal(stray.code, 'unexpected_argument');
     assert.match(stray.message, /sandbox\.json/);
+  });
+});
+
+describe('svc-sandbox --help', () => {
+  const lines = HELP_TEXT.split('\n');
+
+  test("describes the v1 REST interface and where the demo merchant's v1 secret key and brand id are", () => {
+    assert.ok(
+      lines.includes(
+        `v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):`,
+      ),
+    );
+    assert.ok(HELP_TEXT.includes('"Authorization: Bearer <secret key>", and the brand id as brand_id.'));
+    assert.ok(lines.includes(`  Demo merchant: secret key ${DEMO_V1_SECRET_KEY}`));
+    assert.ok(lines.includes(`                 brand id   ${DEMO_V1_BRAND_ID}`));
+    assert.ok(HELP_TEXT.includes('DEMO_V1_SECRET_KEY, DEMO_V1_BRAND_ID'));
+  });
+
+  test('describes the hosted checkout page and webhooks', () => {
+    assert.ok(
+      lines.includes("  Hosted checkout page: a Purchase's checkout_url (/checkout/<id>/). It takes"),
+    );
+    assert.ok(lines.includes('  then goes to success_redirect, failure_redirect or cancel_redirect. A paid'));
+    assert.ok(lines.includes('  Webhooks: POST /api/v1/webhooks/ {title, callback, events or all_events}.'));
+    assert.ok(lines.includes("  Each delivery is signed in X-Signature with that webhook's public_key and"));
+    assert.ok(lines.includes('  retried until a 2xx; GET /api/v1/webhooks/deliveries/?id=<purchase id>'));
+  });
+
+  test('names the v1 config members with their defaults, as the schema has them', () => {
+    for (const member of ['secretKey', 'brandId', 'rateLimit'])
+      assert.ok(HELP_TEXT.includes(`    merchants[].v1.${member}  `), member);
+    assert.ok(HELP_TEXT.includes('(default 1 per 60000 ms;'));
+    const schema = JSON.parse(readFileSync(SCHEMA, 'utf8')) as {
+      properties: { notifications: { properties: { retryBaseMs: { default: number } } } };
+    };
+    const retryBase = schema.properties.notifications.properties.retryBaseMs.default;
+    assert.ok(HELP_TEXT.includes(`webhooks (default ${retryBase} ms; tests use a few ms).`));
+  });
+
+  test('keeps the legacy widget text and lists every test card', () => {
+    assert.ok(lines.includes('Legacy widget:'));
+    assert.ok(HELP_TEXT.includes('answers the merchant API v2 (/v2/merchants/...).'));
+    for (const card of TEST_CARDS)
+      assert.ok(HELP_TEXT.includes(card.number.replace(/(\d{4})(?=\d)/g, '$1 ')), card.number);
+  });
+
+  test('is readable in an 80-column terminal', () => {
+    assert.equal(HELP_WIDTH, 79);
+    const wide = lines.filter((line) => line.length > HELP_WIDTH);
+    assert.deepEqual(wide, []);
+  });
+
+  test('is what the command prints, and the running sandbox prints its v1 API and demo keys', {
+    timeout: 60_000,
+  }, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, '--help']);
+    assert.equal(stdout, HELP_TEXT);
+
+    // A data dir of the test's own, so that no temporary dir of the sandbox's is left behind.
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-sandbox-cli-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let output = '';
+      child.stdout.setEncoding('utf8');
+      const brandLine = new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          if (output.includes('(demo-merchant)\n') && output.includes('v1 brand id')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`svc-sandbox exited: ${output}`)));
+      });
+      await brandLine;
+      const url = /listening on (\S+)/.exec(output)?.[1];
+      assert.ok(url, output);
+      assert.ok(output.includes(`  v1 REST interface: ${url}/api/v1\n`), output);
+      assert.ok(
+        output.includes(
+          `  v1 brand id ${DEMO_V1_BRAND_ID}  secret key ${DEMO_V1_SECRET_KEY}  (demo-merchant)\n`,
+        ),
+        output,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
