@@ -1,13 +1,15 @@
 /**
  * What the demo merchant keeps of the gateway's purchase notifications. The gateway delivers at least once,
  * so the same notification may arrive again (a retry after a lost answer): a delivery is the same
- * notification when its order id and status match one already kept, and then only its count goes up.
+ * notification when its order id, status and payment reference match one already kept, and then only its
+ * count goes up. The reference counts because an order can end several attempts with one status (two
+ * declined cards: two FAILED notifications, each with its own attempt's reference).
  */
 import type { PurchaseNotification } from '../../src/server/index.js';
 
 /** A purchase notification whose signature checked out. */
 export interface VerifiedNotification {
-  /** `<gateway order id>:<status>`: what tells a new notification from a repeated delivery. */
+  /** `<gateway order id>:<status>:<payment reference>`: what tells a new notification from a repeated delivery. */
   key: string;
   /** When it first arrived (ISO 8601). */
   receivedAt: string;
@@ -39,7 +41,7 @@ export class NotificationLog {
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  /** Verified notifications, one per order id and status, oldest first. */
+  /** Verified notifications, one per order id, status and payment reference, oldest first. */
   get notifications(): readonly VerifiedNotification[] {
     return this.verified;
   }
@@ -51,7 +53,7 @@ export class NotificationLog {
 
   /** Keeps a verified notification, or counts a repeated delivery of one already kept. */
   add(notification: PurchaseNotification): VerifiedNotification {
-    const key = `${notification.id}:${notification.status}`;
+    const key = `${notification.id}:${notification.status}:${notification.payment.accountStatementReference ?? ''}`;
     const known = this.byKey.get(key);
     if (known) {
       known.deliveries += 1;

@@ -4,7 +4,7 @@
  * its user can change).
  */
 import type { OrderInput } from '../../src/server/index.js';
-import { DEMO_SHIPPING_METHODS } from './shipping-prices.js';
+import { DEMO_SHIPPING_LABELS, DEMO_SHIPPING_METHODS } from './shipping-prices.js';
 
 type Item = OrderInput['items'][number];
 type ShippingOption = NonNullable<OrderInput['shippingOptions']>[number];
@@ -20,7 +20,11 @@ export const PANTRY_PRODUCTS: Readonly<Record<string, Omit<Item, 'count'>>> = {
 
 /** The lazy page's shipping options by id, priced in the order: the plain checkout widget asks no address. */
 export const PANTRY_SHIPPING: Readonly<Record<string, ShippingOption>> = {
-  [DEMO_SHIPPING_METHODS.post]: { id: DEMO_SHIPPING_METHODS.post, amount: '2.80' },
+  [DEMO_SHIPPING_METHODS.post]: {
+    id: DEMO_SHIPPING_METHODS.post,
+    amount: '2.80',
+    label: DEMO_SHIPPING_LABELS[DEMO_SHIPPING_METHODS.post]!,
+  },
 };
 
 /** The most of one product a cart takes; the page's quantity fields stop there too. */

@@ -8,11 +8,19 @@ import type { ShippingCostRequest, ShippingCostResponse } from '../../src/server
 export const DEMO_SHIPPING_METHODS = {
   /** Fixed price, written in the order: never asks the shipping cost URL. */
   post: 'latvian-post',
-  /** Priced by the customer's city. */
+  /** Priced by the customer's city (type ADDRESS). */
   courier: 'courier',
-  /** Priced by the chosen pickup point. */
+  /** Priced by the chosen pickup point (type PICKUP_POINT: the pages give it that type). */
   pickup: 'pickup-point',
 } as const;
+
+/** The labels the demo pages give the options: what the customer reads and the notification's method name. */
+export const DEMO_SHIPPING_LABELS: Readonly<Record<string, string>> = {
+  [DEMO_SHIPPING_METHODS.post]: 'Latvian Post',
+  [DEMO_SHIPPING_METHODS.courier]: 'Courier',
+  [DEMO_SHIPPING_METHODS.pickup]: 'Pickup point',
+  express: 'Express courier',
+};
 
 /** Courier prices by city, tax included, in euros. Keys are cities lower-cased with diacritics removed. */
 export const COURIER_PRICES: Readonly<Record<string, string>> = {
@@ -50,11 +58,14 @@ export function cityKey(city: string): string {
 export function quoteShipping(request: ShippingCostRequest): ShippingCostResponse | null {
   switch (request.shipping_method_id) {
     case DEMO_SHIPPING_METHODS.courier: {
+      // The courier goes to the customer's address, never to a pickup point.
+      if (request.pickup_point !== undefined) return null;
       const city = cityKey(request.address.city);
       if (city === '' || COURIER_UNSERVED_CITIES.has(city)) return null;
       return { amount: COURIER_PRICES[city] ?? COURIER_OTHER_CITY_PRICE };
     }
     case DEMO_SHIPPING_METHODS.pickup: {
+      // Priced by the point alone; `address` is the point's own (or empty), not the customer's.
       const point = request.pickup_point?.external_id;
       const amount = point === undefined ? undefined : PICKUP_POINT_PRICES[point];
       return amount === undefined ? null : { amount };

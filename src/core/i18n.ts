@@ -82,6 +82,11 @@ export interface ElementMessages {
   readonly 'error.unknownWidget': string;
   /** The order given on the page does not validate. `{attribute}`: the attribute to fix, such as `order`. */
   readonly 'error.invalidOrder': string;
+  /**
+   * The gateway refused an item or shipping option the page added by script. `{call}`: the call and the
+   * number of what it added, such as `addShippingOption() (option 1)`.
+   */
+  readonly 'error.invalidCall': string;
   /** The gateway refused the order signature (missing, wrong, unknown or revoked certificate). */
   readonly 'error.signatureRefused': string;
   /** The merchant's order verification callback did not approve the order (CALLBACK widgets). */
@@ -194,6 +199,8 @@ export interface FrameMessages
   readonly 'delivery.serviceHours': string;
   /** In place of the price of an option priced later by the merchant's shipping cost URL. */
   readonly 'delivery.priceOnRequest': string;
+  /** In place of the price of a pickup-point option priced later, until a pickup point is chosen. */
+  readonly 'delivery.priceOnPickupPoint': string;
   /** While the merchant's shipping cost URL is asked. */
   readonly 'delivery.calculating': string;
   /** A shipping option that costs nothing. */
@@ -229,8 +236,11 @@ export interface FrameMessages
   readonly 'status.orderClosed': string;
   /** The back-to-merchant button on the failed and cancelled screens. */
   readonly 'status.backToMerchant': string;
-  /** Starts a new payment attempt after a failure. */
-  readonly 'status.tryAgain': string;
+  /**
+   * The failed screen's primary button: back to the form, card fields emptied, for another attempt on the
+   * same order (a failed payment leaves it payable).
+   */
+  readonly 'status.tryAnotherCard': string;
   /** The connection broke while a payment ran; its outcome is not known yet. */
   readonly 'status.networkError': string;
   /** Asks the gateway for the order's state again after a network error. */

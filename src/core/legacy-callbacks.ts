@@ -4,7 +4,7 @@
  */
 import type { Unit } from './order.js';
 
-/** Final status of a legacy order, as carried in `status` of the purchase notification. */
+/** How a payment attempt of a legacy order ended, or the order's state since, as `status` of the purchase notification carries it (FAILED: that attempt failed; the order stays payable). */
 export type LegacyOrderStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
 
 /** Customer data collected by the widget (or prefilled by the merchant). */

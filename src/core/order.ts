@@ -25,12 +25,26 @@ export interface OrderItemInput {
   unit?: Unit;
 }
 
-/** A shipping option; one with only `id` is priced later through the merchant's shipping cost URL. */
+/** How a shipping option delivers: to the customer's address, or to one of the widget's pickup points. */
+export const SHIPPING_TYPES = ['ADDRESS', 'PICKUP_POINT'] as const;
+export type ShippingType = (typeof SHIPPING_TYPES)[number];
+
+/**
+ * A shipping option; one with only `id` is priced later through the merchant's shipping cost URL.
+ * `label` and `type` are our extension of the order JSON: neither is part of the signature input.
+ */
 export interface ShippingOptionInput {
   id: string;
   amount?: DecimalInput;
   currency?: string;
   taxRate?: DecimalInput;
+  /** The name the customer reads (and the notification's `shipping.method.name`); the id when absent. */
+  label?: string;
+  /**
+   * `ADDRESS` (the default): delivered to the address the customer gives. `PICKUP_POINT`: delivered to one of
+   * the widget's pickup points, which the customer must choose; no street address is asked for.
+   */
+  type?: ShippingType;
 }
 
 /** Card constraints: only cards matching every given value are accepted. */
@@ -83,6 +97,10 @@ export interface ShippingOption {
   amount?: MinorUnits;
   currency?: string;
   taxRate?: TaxRate;
+  /** As the merchant wrote it; absent when not given (readers show the id instead). */
+  label?: string;
+  /** `ADDRESS` when not given. */
+  type: ShippingType;
 }
 
 /** A validated order. `input` keeps the merchant's own values, which are what the signature covers. */
@@ -107,6 +125,7 @@ export type OrderIssueCode =
   | 'not_positive'
   | 'not_whole'
   | 'unknown_unit'
+  | 'unknown_shipping_type'
   | 'tax_rate_range'
   | 'invalid_currency'
   | 'currency_mismatch'
@@ -150,7 +169,7 @@ const ORDER_MEMBERS = new Set([
   'constraints',
 ]);
 const ITEM_MEMBERS = new Set(['amount', 'currency', 'label', 'taxRate', 'orderItemId', 'count', 'unit']);
-const SHIPPING_MEMBERS = new Set(['id', 'amount', 'currency', 'taxRate']);
+const SHIPPING_MEMBERS = new Set(['id', 'amount', 'currency', 'taxRate', 'label', 'type']);
 const CONSTRAINT_MEMBERS = new Set(['issuer', 'brand', 'paymentScheme']);
 
 type Fields = Record<string, unknown>;
@@ -262,6 +281,13 @@ class Reader {
     );
   }
 
+  shippingType(value: unknown, path: string): ShippingType | undefined {
+    if (value === undefined || value === null || value === '') return 'ADDRESS';
+    if (typeof value === 'string' && (SHIPPING_TYPES as readonly string[]).includes(value))
+      return value as ShippingType;
+    return this.add(path, 'unknown_shipping_type', `must be ${SHIPPING_TYPES.join(' or ')}`);
+  }
+
   url(value: unknown, path: string): string | undefined {
     const text = this.text(value, path, false, 2048);
     if (text === undefined) return undefined;
@@ -316,12 +342,16 @@ function readShippingOption(reader: Reader, value: unknown, path: string): Shipp
       : reader.amount(value['amount'], `${path}.amount`);
   const currency = reader.currency(value['currency'], `${path}.currency`);
   const taxRate = reader.taxRate(value['taxRate'], `${path}.taxRate`);
-  if (reader.issues.length > before || id === undefined) return undefined;
+  const label = reader.text(value['label'], `${path}.label`, false, MAX_LABEL_LENGTH);
+  const type = reader.shippingType(value['type'], `${path}.type`);
+  if (reader.issues.length > before || id === undefined || type === undefined) return undefined;
   return {
     id,
+    type,
     ...(amount !== undefined && { amount }),
     ...(currency !== undefined && { currency }),
     ...(taxRate !== undefined && { taxRate }),
+    ...(label !== undefined && { label }),
   };
 }
 

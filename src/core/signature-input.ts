@@ -38,8 +38,9 @@ function count(value: unknown, form: 'as-given' | 'three-decimals'): string {
 
 /**
  * The string the merchant signs: widget id, language, back-to-merchant URL, order id; then per item amount,
- * currency, label, tax rate, item id, count, unit; then per shipping option id, amount, currency. Only what
- * the merchant gave is written: defaults filled in later are not part of it.
+ * currency, label, tax rate, item id, count, unit; then per shipping option id, amount, currency (a shipping
+ * option's tax rate, and our unsigned extension's `label` and `type`, are not part of it). Only what the
+ * merchant gave is written: defaults filled in later are not part of it.
  * @throws OrderValidationError when the order is invalid, so nobody signs an order the gateway would refuse.
  */
 export function orderSignatureInput(order: OrderInput, options: SignatureInputOptions = {}): string {

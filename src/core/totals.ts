@@ -5,7 +5,7 @@
 import { divideRoundHalfUp } from './decimal.js';
 import { SvcError } from './errors.js';
 import type { MinorUnits } from './money.js';
-import type { Order, Quantity, TaxRate, Unit } from './order.js';
+import type { Order, Quantity, ShippingOption, TaxRate, Unit } from './order.js';
 
 /** The merchant's defaults, filled in where the order names no currency or tax rate. */
 export interface OrderDefaults {
@@ -16,10 +16,11 @@ export interface OrderDefaults {
 /** The shipping option the customer chose, with its price when the order itself does not carry one. */
 export interface ChosenShipping {
   id: string;
-  /** What the line says; the option id when not given. */
+  /** What the line says; the option's label, else its id, when not given. */
   label?: string;
   /** The price quoted through the merchant's shipping cost URL, for options without an amount. */
   amount?: MinorUnits;
+  /** The tax rate quoted with that price; the option's own rate comes first. */
   taxRate?: TaxRate;
 }
 
@@ -61,6 +62,25 @@ export function lineAmounts(
 }
 
 /**
+ * The tax rate of a shipping line: the option's own, else the one quoted with its price by the merchant's
+ * shipping cost URL, else the merchant's default. The gateway's totals and the frame's VAT line both use it.
+ */
+export function shippingTaxRate(option: ShippingOption, defaultRate: TaxRate, quoted?: TaxRate): TaxRate {
+  return option.taxRate ?? quoted ?? defaultRate;
+}
+
+/**
+ * The total and tax of a shipping line: one piece at `amount` (gross). The one computation behind the
+ * notification's shipping line and the frame's VAT line.
+ */
+export function shippingLineAmounts(
+  amount: MinorUnits,
+  rate: TaxRate,
+): { total: MinorUnits; tax: MinorUnits } {
+  return lineAmounts(amount, ONE, rate);
+}
+
+/**
  * Prices an order with the merchant's defaults and, when given, the chosen shipping option.
  * @throws PricingError when the shipping option is not in the order or has no price yet.
  */
@@ -93,15 +113,15 @@ export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: Cho
         `Shipping option ${JSON.stringify(shipping.id)} has no price yet`,
       );
     }
-    const taxRate = option.taxRate ?? shipping.taxRate ?? defaults.taxRate;
+    const taxRate = shippingTaxRate(option, defaults.taxRate, shipping.taxRate);
     lines.push({
       type: 'SHIPPING',
-      label: shipping.label ?? option.id,
+      label: shipping.label ?? option.label ?? option.id,
       unitAmount: amount,
       count: ONE,
       unit: 'PIECE',
       taxRate,
-      ...lineAmounts(amount, ONE, taxRate),
+      ...shippingLineAmounts(amount, taxRate),
     });
   }
   return {

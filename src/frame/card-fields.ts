@@ -81,6 +81,13 @@ export class SvcCardFields extends LitElement {
     };
   }
 
+  /** Empties every field and its error, for another card after a failed payment. */
+  clear(): void {
+    this.values = { number: '', expiry: '', cvc: '', holder: '' };
+    this.errors = {};
+    this.#announcedScheme = 'UNKNOWN';
+  }
+
   /** Shows an error that the gateway found in one field. */
   showError(field: CardField, error: FieldError): void {
     this.errors = { ...this.errors, [field]: error };

@@ -1,9 +1,10 @@
 /**
  * `<svc-delivery-fields>`: the shipping method of an order that offers shipping options. On the full
- * checkout also the delivery address and, where the widget offers them, a pickup point: options the order
- * prices itself show their price; the others are priced by the merchant's shipping cost URL once the
- * address is known, through the `quote` function the frame gives. On any other widget only the choice
- * among options with fixed prices (the gateway refuses unpriced ones there).
+ * checkout also where it goes, as the chosen option's type asks: the delivery address for an ADDRESS option,
+ * one of the widget's pickup points (required, and no street address) for a PICKUP_POINT option. Options the
+ * order prices itself show their price; the others are priced by the merchant's shipping cost URL once the
+ * address is known or the point chosen, through the `quote` function the frame gives. On any other widget
+ * only the choice among options with fixed prices (the gateway refuses unpriced ones there).
  */
 import { html, LitElement, nothing } from 'lit';
 import {
@@ -18,34 +19,29 @@ import {
 import { AnnounceEvent } from './announce.js';
 import { deliveryFieldsStyles } from './delivery-fields.styles.js';
 import { adoptDocumentStyles } from './document-styles.js';
-import { errorText, type FieldError, textField } from './form-fields.js';
+import { describedBy, errorText, type FieldError, textField } from './form-fields.js';
+import { type ChosenShipping, priceLaterKey } from './order-summary.js';
 import type {
   AddressInput,
   PickupPointView,
   ShippingInput,
+  ShippingOptionView,
   ShippingQuoteRequest,
 } from './widget-api-types.js';
 
-/** What the merchant's shipping cost URL said, through the gateway. */
-export type QuoteAnswer = { kind: 'priced'; amount: MinorUnits } | { kind: 'failed' };
+/** What the merchant's shipping cost URL said, through the gateway: the price and its line's tax rate. */
+export type QuoteAnswer = { kind: 'priced'; amount: MinorUnits; taxRate: string } | { kind: 'failed' };
 
-/** Asks the gateway to price an option for an address. */
+/** Asks the gateway to price an option for an address or a pickup point. */
 export type QuoteShipping = (request: ShippingQuoteRequest) => Promise<QuoteAnswer>;
-
-/** A shipping option of the order: `amount` null when the merchant's shipping cost URL prices it. */
-export interface ShippingOptionView {
-  id: string;
-  amount: string | null;
-}
 
 /** Fired when the chosen option or its price changes, so the summary and the pay button show the total. */
 export class ShippingChangeEvent extends Event {
   static readonly type = 'svc-shipping-change';
 
   constructor(
-    readonly optionId: string | undefined,
-    /** The chosen option's price; undefined while it is not known. */
-    readonly amount: MinorUnits | undefined,
+    /** The chosen option with its price once known; undefined while none is chosen. */
+    readonly shipping: ChosenShipping | undefined,
   ) {
     super(ShippingChangeEvent.type, { bubbles: true });
   }
@@ -61,12 +57,12 @@ declare global {
 }
 
 type AddressField = keyof Required<AddressInput>;
-type DeliveryField = 'option' | AddressField;
+type DeliveryField = 'option' | 'pickupPoint' | AddressField;
 
 interface QuoteState {
   key: string;
   status: 'pending' | 'priced' | 'failed';
-  amount?: MinorUnits;
+  price?: { amount: MinorUnits; taxRate: string };
   done: Promise<void>;
 }
 
@@ -108,7 +104,7 @@ export class SvcDeliveryFields extends LitElement {
   currency = 'EUR';
   /** The order's shipping options. */
   options: readonly ShippingOptionView[] = [];
-  /** The widget's pickup points; none hides the choice. */
+  /** The widget's pickup points, offered once a PICKUP_POINT option is chosen. */
   pickupPoints: readonly PickupPointView[] = [];
   /** Prices an option without an amount. */
   quote?: QuoteShipping;
@@ -137,16 +133,18 @@ export class SvcDeliveryFields extends LitElement {
   }
 
   /**
-   * Checks the choice and the address, waits for the price of an option priced by the merchant, and shows
+   * Checks the choice and where it goes, waits for the price of an option priced by the merchant, and shows
    * what is wrong; the delivery data when it can be sent.
    */
   async check(): Promise<ShippingInput | undefined> {
     const errors: Partial<Record<DeliveryField, FieldError>> = {};
     const option = this.#selected;
     if (!option) errors.option = { key: 'delivery.chooseOption' };
-    for (const { field } of this.collectAddress ? ADDRESS_FIELDS : []) {
+    for (const { field } of this.#asksAddress ? ADDRESS_FIELDS : []) {
       if (field !== 'country' && this.address[field].trim() === '') errors[field] = { key: 'field.required' };
     }
+    if (this.#asksPickupPoint && this.pickupPointId === '')
+      errors.pickupPoint = { key: 'delivery.choosePickupPoint' };
     if (option && Object.keys(errors).length === 0 && option.amount === null) {
       await this.#requestQuote();
       if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: 'delivery.quoteFailed' };
@@ -154,22 +152,37 @@ export class SvcDeliveryFields extends LitElement {
     this.errors = errors;
     if (!option || Object.keys(errors).length > 0) return undefined;
     if (!this.collectAddress) return { optionId: option.id };
-    return {
-      optionId: option.id,
-      address: this.#addressInput(),
-      ...(this.pickupPointId !== '' && { pickupPointId: this.pickupPointId }),
-    };
+    return option.type === 'PICKUP_POINT'
+      ? { optionId: option.id, pickupPointId: this.pickupPointId }
+      : { optionId: option.id, address: this.#addressInput() };
   }
 
   get #selected(): ShippingOptionView | undefined {
     return this.options.find((option) => option.id === this.optionId);
   }
 
-  /** The price of an option, when known. */
-  #priceOf(option: ShippingOptionView): MinorUnits | undefined {
-    if (option.amount !== null) return parseMinorUnits(option.amount);
+  /**
+   * Whether the address fields are asked: for an option that delivers to an address, and before any choice
+   * while the order has such an option (an order of address deliveries only looks as it always did).
+   */
+  get #asksAddress(): boolean {
+    if (!this.collectAddress) return false;
+    const option = this.#selected;
+    return option
+      ? option.type === 'ADDRESS'
+      : this.options.some((candidate) => candidate.type === 'ADDRESS');
+  }
+
+  /** Whether a pickup point must be chosen: the chosen option delivers to one. */
+  get #asksPickupPoint(): boolean {
+    return this.collectAddress && this.#selected?.type === 'PICKUP_POINT';
+  }
+
+  /** The price of an option and the tax rate of its line, when known. */
+  #priceOf(option: ShippingOptionView): ChosenShipping['price'] {
+    if (option.amount !== null) return { amount: parseMinorUnits(option.amount), taxRate: option.taxRate };
     const quote = this.quotes[option.id];
-    return quote?.status === 'priced' ? quote.amount : undefined;
+    return quote?.status === 'priced' ? quote.price : undefined;
   }
 
   #addressInput(): AddressInput {
@@ -182,17 +195,27 @@ export class SvcDeliveryFields extends LitElement {
     };
   }
 
-  /** Asks for the chosen option's price when it needs one and the address is complete; its answer when asked. */
+  /** What prices the chosen option: its pickup point, or the complete address; nothing while either is missing. */
+  #quoteRequest(option: ShippingOptionView): ShippingQuoteRequest | undefined {
+    if (option.type === 'PICKUP_POINT') {
+      return this.pickupPointId === ''
+        ? undefined
+        : { optionId: option.id, pickupPointId: this.pickupPointId };
+    }
+    const address = this.#addressInput();
+    if (address.address === '' || address.city === '' || address.postalCode === '') return undefined;
+    return { optionId: option.id, address };
+  }
+
+  /**
+   * Asks for the chosen option's price when it needs one and its address or pickup point is known; its
+   * answer when asked.
+   */
   #requestQuote(): Promise<void> | undefined {
     const option = this.#selected;
-    const address = this.#addressInput();
     if (!option || option.amount !== null || !this.quote) return undefined;
-    if (address.address === '' || address.city === '' || address.postalCode === '') return undefined;
-    const request: ShippingQuoteRequest = {
-      optionId: option.id,
-      address,
-      ...(this.pickupPointId !== '' && { pickupPointId: this.pickupPointId }),
-    };
+    const request = this.#quoteRequest(option);
+    if (!request) return undefined;
     const key = JSON.stringify(request);
     const current = this.quotes[option.id];
     if (current?.key === key && current.status !== 'failed') return current.done;
@@ -201,7 +224,7 @@ export class SvcDeliveryFields extends LitElement {
       if (this.quotes[option.id]?.key !== key) return;
       const settled: QuoteState =
         answer.kind === 'priced'
-          ? { key, status: 'priced', amount: answer.amount, done }
+          ? { key, status: 'priced', price: { amount: answer.amount, taxRate: answer.taxRate }, done }
           : { key, status: 'failed', done };
       this.quotes = { ...this.quotes, [option.id]: settled };
       if (option.id !== this.optionId) return;
@@ -223,6 +246,21 @@ export class SvcDeliveryFields extends LitElement {
     void this.#requestQuote();
   }
 
+  #choosePoint(externalId: string): void {
+    this.pickupPointId = externalId;
+    // Prices of pickup-point options were for the point chosen before.
+    this.quotes = Object.fromEntries(
+      Object.entries(this.quotes).filter(
+        ([optionId]) => this.options.find((option) => option.id === optionId)?.type !== 'PICKUP_POINT',
+      ),
+    );
+    if (this.errors.pickupPoint && externalId !== '') {
+      const { pickupPoint: _cleared, ...errors } = this.errors;
+      this.errors = errors;
+    }
+    void this.#requestQuote();
+  }
+
   #setAddress(field: AddressField, value: string): void {
     this.address = { ...this.address, [field]: value };
     if (this.errors[field] && value.trim() !== '') {
@@ -240,15 +278,18 @@ export class SvcDeliveryFields extends LitElement {
 
   protected override updated(): void {
     const option = this.#selected;
-    const amount = option ? this.#priceOf(option) : undefined;
-    const report = `${option?.id ?? ''}|${amount ?? ''}`;
+    const shipping: ChosenShipping | undefined = option && {
+      optionId: option.id,
+      price: this.#priceOf(option),
+    };
+    const report = JSON.stringify(shipping ?? null);
     if (report === this.#reported) return;
     this.#reported = report;
-    this.dispatchEvent(new ShippingChangeEvent(option?.id, amount));
+    this.dispatchEvent(new ShippingChangeEvent(shipping));
   }
 
   #priceText(option: ShippingOptionView): string {
-    const amount = this.#priceOf(option);
+    const amount = this.#priceOf(option)?.amount;
     if (amount !== undefined) {
       return amount === 0
         ? this.t('delivery.free')
@@ -256,7 +297,7 @@ export class SvcDeliveryFields extends LitElement {
     }
     return this.quotes[option.id]?.status === 'pending' && option.id === this.optionId
       ? this.t('delivery.calculating')
-      : this.t('delivery.priceOnRequest');
+      : this.t(priceLaterKey(option));
   }
 
   /** The options as a radio group, with the error of the choice. */
@@ -277,7 +318,7 @@ export class SvcDeliveryFields extends LitElement {
               @change=${() => this.#choose(option.id)}
             />
             <label for="svc-shipping-option-${index}"
-              ><span class="svc-shipping-name">${option.id}</span>
+              ><span class="svc-shipping-name">${option.label}</span>
               <span class="svc-shipping-price">${this.#priceText(option)}</span></label
             >
           </div>`,
@@ -287,64 +328,73 @@ export class SvcDeliveryFields extends LitElement {
   }
 
   protected override render() {
-    const { t, errors } = this;
+    const { t } = this;
     if (!this.collectAddress) return this.#renderOptions();
-    const point = this.pickupPoints.find((candidate) => candidate.externalId === this.pickupPointId);
-    const pointHint = point
-      ? [point.comments, point.serviceHours && t('delivery.serviceHours', { hours: point.serviceHours })]
-      : [];
     return html`<fieldset class="svc-delivery-fields">
       <legend>${t('delivery.title')}</legend>
       ${this.#renderOptions()}
-      ${ADDRESS_FIELDS.map(({ field, label, autocomplete }) =>
-        textField({
-          id: `svc-delivery-${field}`,
-          name: field === 'address' ? 'street-address' : field,
-          label: t(label),
-          value: this.address[field],
-          autocomplete,
-          optional: field === 'country',
-          maxlength: field === 'address' ? 200 : 100,
-          error: errors[field],
-          readonly: this.readonly,
-          t,
-          onInput: (event) => this.#setAddress(field, (event.target as HTMLInputElement).value),
-          onChange: () => void this.#requestQuote(),
-        }),
-      )}
-      ${
-        this.pickupPoints.length === 0
-          ? nothing
-          : html`<div class="svc-field">
-              <label for="svc-delivery-pickup"
-                >${t('delivery.pickupPoint')} <span class="svc-optional">(${t('field.optional')})</span></label
-              >
-              <select
-                id="svc-delivery-pickup"
-                name="pickup-point"
-                ?disabled=${this.readonly}
-                aria-describedby=${point ? 'svc-delivery-pickup-hint' : nothing}
-                @change=${(event: Event) => {
-                  this.pickupPointId = (event.target as HTMLSelectElement).value;
-                  void this.#requestQuote();
-                }}
-              >
-                <option value="" ?selected=${this.pickupPointId === ''}>${t('delivery.choosePickupPoint')}</option>
-                ${this.pickupPoints.map(
-                  (candidate) =>
-                    html`<option value=${candidate.externalId} ?selected=${candidate.externalId === this.pickupPointId}>
-                      ${candidate.name}
-                    </option>`,
-                )}
-              </select>
-              ${
-                point
-                  ? html`<p id="svc-delivery-pickup-hint" class="svc-hint">${pointHint.filter(Boolean).join(' · ')}</p>`
-                  : nothing
-              }
-            </div>`
-      }
+      ${this.#asksAddress ? this.#renderAddress() : nothing}
+      ${this.#asksPickupPoint ? this.#renderPickupPoint() : nothing}
     </fieldset>`;
+  }
+
+  #renderAddress() {
+    const { t, errors } = this;
+    return ADDRESS_FIELDS.map(({ field, label, autocomplete }) =>
+      textField({
+        id: `svc-delivery-${field}`,
+        name: field === 'address' ? 'street-address' : field,
+        label: t(label),
+        value: this.address[field],
+        autocomplete,
+        optional: field === 'country',
+        maxlength: field === 'address' ? 200 : 100,
+        error: errors[field],
+        readonly: this.readonly,
+        t,
+        onInput: (event) => this.#setAddress(field, (event.target as HTMLInputElement).value),
+        onChange: () => void this.#requestQuote(),
+      }),
+    );
+  }
+
+  /** The pickup point select of a PICKUP_POINT option: required, with where the point is and when it is open. */
+  #renderPickupPoint() {
+    const { t, errors } = this;
+    const point = this.pickupPoints.find((candidate) => candidate.externalId === this.pickupPointId);
+    const where = point?.address;
+    const hint = point
+      ? [
+          where && `${where.address}, ${where.city}, ${where.postalCode}`,
+          point.comments,
+          point.serviceHours && t('delivery.serviceHours', { hours: point.serviceHours }),
+        ]
+          .filter(Boolean)
+          .join(' · ')
+      : '';
+    const id = 'svc-delivery-pickup';
+    return html`<div class="svc-field">
+      <label for=${id}>${t('delivery.pickupPoint')}</label>
+      <select
+        id=${id}
+        name="pickup-point"
+        required
+        ?disabled=${this.readonly}
+        aria-invalid=${errors.pickupPoint ? 'true' : 'false'}
+        aria-describedby=${describedBy(id, hint !== '', errors.pickupPoint !== undefined) ?? nothing}
+        @change=${(event: Event) => this.#choosePoint((event.target as HTMLSelectElement).value)}
+      >
+        <option value="" ?selected=${this.pickupPointId === ''}>${t('delivery.choosePickupPoint')}</option>
+        ${this.pickupPoints.map(
+          (candidate) =>
+            html`<option value=${candidate.externalId} ?selected=${candidate.externalId === this.pickupPointId}>
+              ${candidate.name}
+            </option>`,
+        )}
+      </select>
+      ${hint === '' ? nothing : html`<p id="${id}-hint" class="svc-hint">${hint}</p>`}
+      ${errorText(id, errors.pickupPoint, t)}
+    </div>`;
   }
 }
 

@@ -1,38 +1,70 @@
 /**
  * The order summary above the payment form: the order's lines as the gateway priced them, the chosen
  * shipping, the tax contained in the total, and the total. Amounts are the gateway's (decimal strings),
- * formatted for the frame's language; the frame adds only the shipping price chosen in the form.
+ * formatted for the frame's language; the frame adds only the shipping line chosen in the form, priced by
+ * core's `shippingLineAmounts` at the tax rate the gateway gave, as the gateway prices it for the notification.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import {
+  type FrameMessageKey,
   type FrameTranslate,
   formatMoney,
   type Language,
   localeFor,
   type MinorUnits,
   parseMinorUnits,
+  parseTaxRate,
+  shippingLineAmounts,
   UNITS,
   type Unit,
   unitKey,
 } from '../core/index.js';
-import type { OrderView } from './widget-api-types.js';
+import type { OrderView, ShippingOptionView } from './widget-api-types.js';
 
-/** The shipping chosen in the form: its price, once known. */
+/** The shipping chosen in the form: its price and the tax rate of its line, once known. */
 export interface ChosenShipping {
   optionId: string;
-  amount: MinorUnits | undefined;
+  price: { amount: MinorUnits; taxRate: string } | undefined;
+}
+
+/** The chosen shipping line's total and tax, computed as the gateway computes them; none while unpriced. */
+function shippingAmounts(
+  shipping: ChosenShipping | undefined,
+): { total: MinorUnits; tax: MinorUnits } | undefined {
+  if (!shipping?.price) return undefined;
+  return shippingLineAmounts(shipping.price.amount, parseTaxRate(shipping.price.taxRate));
 }
 
 /**
- * The amount to pay: the items with the chosen shipping, or the gateway's total while no priced shipping is
- * chosen (a total that may already hold a shipping line from an earlier attempt).
+ * The order's total or tax: its items' with the chosen shipping line, or the gateway's own while no priced
+ * shipping is chosen (which may already hold a shipping line from an earlier attempt).
  */
-export function orderTotal(order: OrderView, shipping: ChosenShipping | undefined): MinorUnits {
-  if (shipping?.amount === undefined) return parseMinorUnits(order.total);
+function orderAmount(
+  order: OrderView,
+  shipping: ChosenShipping | undefined,
+  of: 'total' | 'tax',
+): MinorUnits {
+  const line = shippingAmounts(shipping);
+  if (!line) return parseMinorUnits(order[of]);
   const items = order.lines
     .filter((line) => line.type === 'ITEM')
-    .reduce((sum, line) => sum + parseMinorUnits(line.total), 0);
-  return items + shipping.amount;
+    .reduce((sum, line) => sum + parseMinorUnits(line[of]), 0);
+  return items + line[of];
+}
+
+/** The amount to pay, with the chosen shipping. */
+export function orderTotal(order: OrderView, shipping: ChosenShipping | undefined): MinorUnits {
+  return orderAmount(order, shipping, 'total');
+}
+
+/** The VAT the amount to pay includes, the chosen shipping line's too: the notification's `tax_amount`. */
+export function orderTax(order: OrderView, shipping: ChosenShipping | undefined): MinorUnits {
+  return orderAmount(order, shipping, 'tax');
+}
+
+/** What an option without a known price says: when it will have one. */
+export function priceLaterKey(option: Pick<ShippingOptionView, 'type'> | undefined): FrameMessageKey {
+  return option?.type === 'PICKUP_POINT' ? 'delivery.priceOnPickupPoint' : 'delivery.priceOnRequest';
 }
 
 function quantityText(count: string, unit: string, t: FrameTranslate, language: Language): string {
@@ -54,15 +86,18 @@ export function renderOrderSummary(
   const money = (minor: MinorUnits) => formatMoney(minor, order.currency, localeFor(language));
   const items = order.lines.filter((line) => line.type === 'ITEM');
   const shippingLine = order.lines.find((line) => line.type === 'SHIPPING');
-  let shippingText: string | undefined;
+  let shippingRow: { method: string; text: string } | undefined;
   if (shipping) {
-    shippingText =
-      shipping.amount === undefined
-        ? t('delivery.priceOnRequest')
-        : shipping.amount === 0
-          ? t('delivery.free')
-          : money(shipping.amount);
-  } else if (shippingLine) shippingText = money(parseMinorUnits(shippingLine.total));
+    const option = order.shippingOptions.find((candidate) => candidate.id === shipping.optionId);
+    const amount = shipping.price?.amount;
+    shippingRow = {
+      method: option?.label ?? shipping.optionId,
+      text:
+        amount === undefined ? t(priceLaterKey(option)) : amount === 0 ? t('delivery.free') : money(amount),
+    };
+  } else if (shippingLine) {
+    shippingRow = { method: shippingLine.label, text: money(parseMinorUnits(shippingLine.total)) };
+  }
   return html`<section class="svc-summary" aria-labelledby="svc-summary-title">
     <h2 id="svc-summary-title">${t('summary.title')}</h2>
     ${order.orderId ? html`<p class="svc-summary-order">${t('summary.orderId', { orderId: order.orderId })}</p>` : nothing}
@@ -77,15 +112,18 @@ export function renderOrderSummary(
     </ul>
     <dl class="svc-summary-totals">
       ${
-        shippingText === undefined
+        shippingRow === undefined
           ? nothing
-          : html`<div><dt>${t('summary.shipping')}</dt><dd>${shippingText}</dd></div>`
+          : html`<div class="svc-summary-shipping">
+              <dt>${t('summary.shipping')}</dt>
+              <dd><span class="svc-summary-method">${shippingRow.method}</span> · ${shippingRow.text}</dd>
+            </div>`
       }
       <div class="svc-summary-total">
         <dt>${t('summary.total')}</dt>
         <dd>${money(orderTotal(order, shipping))}</dd>
       </div>
     </dl>
-    <p class="svc-summary-tax">${t('summary.taxIncluded', { tax: money(parseMinorUnits(order.tax)) })}</p>
+    <p class="svc-summary-tax">${t('summary.taxIncluded', { tax: money(orderTax(order, shipping)) })}</p>
   </section>`;
 }

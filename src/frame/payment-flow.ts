@@ -5,7 +5,13 @@
  * anything again. It keeps the phase the frame shows and the order as the gateway last described it; the
  * frame renders them and owns the form, the texts and the channel to the element (`PaymentFlowHost`).
  */
-import { type FrameMessageKey, failureReasonKey, type MinorUnits, parseMinorUnits } from '../core/index.js';
+import {
+  type FrameMessageKey,
+  failureReasonKey,
+  type MinorUnits,
+  parseMinorUnits,
+  parseTaxRate,
+} from '../core/index.js';
 import { createAttemptKeys, sessionStorageOrUndefined } from './attempt-keys.js';
 import type { CardValues } from './card-checks.js';
 import type { QuoteShipping } from './delivery-fields.js';
@@ -71,6 +77,8 @@ export interface PaymentFlowHost {
   showInvalid(): Promise<void>;
   /** Shows the gateway's refusal of a card field; false when there are no card fields to show it on. */
   showCardRefusal(field: CardField, error: ApiErrorBody, number: string): boolean;
+  /** Empties the card fields for another card, and puts the focus on the card number once the form shows. */
+  clearCard(): void;
 }
 
 const PAID_STATES: ReadonlySet<OrderView['state']> = new Set(['PAID', 'REFUNDED', 'PARTIALLY_REFUNDED']);
@@ -139,6 +147,8 @@ export class PaymentFlow {
    * The order's state as the screen to show: the form while it can be paid, else how it ended. A payment
    * answer gives its own failure and challenge; a reloaded frame finds them in the order. `news` is false
    * for the order as intake found it, whose end (if it had ended) happened before this load of the frame.
+   * A FAILED order can still be paid: as news it shows the failed screen (which offers another card), else
+   * the form, since the customer was told of that failure in the load where it happened.
    */
   showOrder(
     order: OrderView,
@@ -150,11 +160,11 @@ export class PaymentFlow {
       this.setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false });
     } else if (state === 'CANCELLED') {
       this.setPhase({ kind: 'cancelled' });
-    } else if (state === 'FAILED' || PAID_STATES.has(state)) {
+    } else if (PAID_STATES.has(state) || (state === 'FAILED' && news)) {
       const paid = state !== 'FAILED';
       this.#attempts.settle(order.id);
-      // `paymentCompleted` first, then the status screen, as the documented event promises; once, in the
-      // load of the frame in which the payment ended.
+      // `paymentCompleted` first, then the status screen, as the documented event promises; once for each
+      // attempt, in the load of the frame in which it ended.
       if (news) this.#host.ended(order, paid);
       this.setPhase(
         paid
@@ -179,7 +189,17 @@ export class PaymentFlow {
   /** The form's submit: pays with what the form holds. */
   readonly submit = (): void => {
     if (this.#phase.kind !== 'form' || this.inDoubt) return;
+    // A notice tells of the last attempt: once the customer submits again it is stale, and would stand
+    // beside this submit's field errors (or over the wait for a shipping quote) as if it were about them.
+    if (this.#phase.notice) this.setPhase({ kind: 'form' });
     void this.#attempt(() => this.#submit());
+  };
+
+  /** The failed screen's "Try another card": the form again, for a new attempt on the same order. */
+  readonly tryAnotherCard = (): void => {
+    if (this.#phase.kind !== 'failed') return;
+    this.#host.clearCard();
+    this.setPhase({ kind: 'form' });
   };
 
   /**
@@ -263,7 +283,9 @@ export class PaymentFlow {
 
   /**
    * After a lost answer: asks the gateway what became of the order first. An order that ended shows how;
-   * one still open gets the same request again, with the same idempotency key.
+   * one still open gets the same request again, with the same idempotency key. A FAILED order is still
+   * open: its failure may be the lost attempt's or an earlier one's, and the same key tells which (the
+   * gateway answers an attempt it already made with how it ended, and charges nothing again).
    */
   readonly retryUnknown = (): void => {
     const phase = this.#phase;
@@ -281,7 +303,8 @@ export class PaymentFlow {
         return true;
       }
       const view = current.value;
-      if (view.state !== 'CREATED' && (view.state !== 'CHALLENGE' || view.challengeId)) {
+      const open = view.state === 'CREATED' || view.state === 'FAILED';
+      if (!open && (view.state !== 'CHALLENGE' || view.challengeId)) {
         this.#attempts.settle(view.id);
         this.showOrder(view);
         return true;
@@ -329,13 +352,16 @@ export class PaymentFlow {
     await this.#refreshOrder(() => this.setPhase(phase));
   }
 
-  /** Prices a shipping option for an address, through the gateway (which asks the merchant). */
+  /** Prices a shipping option for an address or a pickup point, through the gateway (which asks the merchant). */
   readonly quoteShipping: QuoteShipping = async (request) => {
     const order = this.#order!;
     const result = await this.#host.api().quoteShipping(order.id, request);
     if (result.kind !== 'ok' || result.value.currency !== order.currency) return { kind: 'failed' };
     try {
-      return { kind: 'priced', amount: parseMinorUnits(result.value.amount) };
+      // The rate is read here so that one the summary could not compute with counts as no price.
+      const { taxRate } = result.value;
+      parseTaxRate(taxRate);
+      return { kind: 'priced', amount: parseMinorUnits(result.value.amount), taxRate };
     } catch {
       return { kind: 'failed' };
     }

@@ -306,6 +306,11 @@ export const paymentFrameStyles = css`
     text-align: center;
   }
 
+  svc-payment-frame .svc-status-actions {
+    justify-content: center;
+    margin-bottom: 0;
+  }
+
   svc-payment-frame .svc-status-icon {
     display: block;
     margin: 0 auto ${spacing};

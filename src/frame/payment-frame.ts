@@ -38,7 +38,7 @@ import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-sum
 import type { ParentChannel } from './parent-channel.js';
 import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
 import { paymentFrameStyles } from './payment-frame.styles.js';
-import { renderStatus, STATUS_HEADING_ID, statusTexts } from './status-screen.js';
+import { renderStatus, STATUS_HEADING_ID, type StatusActions, statusTexts } from './status-screen.js';
 import { type ApiResult, WidgetApiClient } from './widget-api-client.js';
 import type { ApiErrorBody, OrderView, WidgetConfigView } from './widget-api-types.js';
 
@@ -120,6 +120,7 @@ export class SvcPaymentFrame extends LitElement {
     collect: () => this.#collect(),
     showInvalid: () => this.#showInvalid(),
     showCardRefusal: (field, error, number) => this.#showCardRefusal(field, error, number),
+    clearCard: () => this.#clearCard(),
   });
 
   /** The widget's configuration, asked for as the frame starts (before any message can arrive). */
@@ -340,8 +341,7 @@ export class SvcPaymentFrame extends LitElement {
 
   readonly #onShippingChange = (event: ShippingChangeEvent) => {
     event.stopPropagation();
-    this.shipping =
-      event.optionId === undefined ? undefined : { optionId: event.optionId, amount: event.amount };
+    this.shipping = event.shipping;
   };
 
   #noticeText(notice: Notice, t: FrameTranslate): string {
@@ -427,6 +427,17 @@ export class SvcPaymentFrame extends LitElement {
     this.channel?.post({ type: 'navigateBackToCart' });
   };
 
+  readonly #statusActions: StatusActions = {
+    back: () => this.#backToMerchant(),
+    tryAnotherCard: () => this.#flow.tryAnotherCard(),
+  };
+
+  /** Another card after a failure: the card fields start empty, and the card number takes the focus. */
+  #clearCard(): void {
+    this.querySelector('svc-card-fields')?.clear();
+    this.#focusTarget = '#svc-card-number';
+  }
+
   protected override render() {
     return html`<div class="svc-frame" @svc-announce=${this.#onAnnounce} @svc-shipping-change=${this.#onShippingChange}>
       <div class="svc-visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
@@ -443,21 +454,45 @@ export class SvcPaymentFrame extends LitElement {
         // The element shows the error in its own texts, in place of the frame.
         return nothing;
       case 'paid':
-      case 'failed':
       case 'cancelled':
-        return renderStatus(phase, t!, this.#backToMerchant);
+        return renderStatus(phase, t!, this.#statusActions);
+      case 'failed':
+        return this.#inFrontOfForm(renderStatus(phase, t!, this.#statusActions), t!);
       case 'challenge':
-        return renderChallenge(phase, t!, {
-          answer: (approve) => void flow.answerChallenge(approve),
-          retry: () => void flow.retryChallenge(),
-        });
+        return this.#inFrontOfForm(
+          renderChallenge(phase, t!, {
+            answer: (approve) => void flow.answerChallenge(approve),
+            retry: () => void flow.retryChallenge(),
+          }),
+          t!,
+        );
       case 'form':
       case 'processing':
-        return this.#renderForm(phase, t!);
+        return this.#withForm(nothing, phase, t!);
       case 'loading':
         // While the element shows its own loading text: the frame is hidden until it has its texts and order.
         return html`<p class="svc-progress"></p>`;
     }
+  }
+
+  /**
+   * A step that may lead back to the form (3-D Secure, the failed screen), with the form hidden behind it:
+   * "Try another card" then shows the form with the contact and delivery data as the customer left them.
+   */
+  #inFrontOfForm(step: TemplateResult, t: FrameTranslate): TemplateResult {
+    return this.#withForm(step, { kind: 'form' }, t);
+  }
+
+  /**
+   * The form, and a step in front of it that hides it. One template for both, so that Lit keeps the form's
+   * elements, and what their fields hold, while the step shows.
+   */
+  #withForm(
+    step: TemplateResult | typeof nothing,
+    phase: Extract<Phase, { kind: 'form' | 'processing' }>,
+    t: FrameTranslate,
+  ): TemplateResult {
+    return html`${step}<div ?hidden=${step !== nothing}>${this.#renderForm(phase, t)}</div>`;
   }
 
   #renderForm(phase: Extract<Phase, { kind: 'form' | 'processing' }>, t: FrameTranslate): TemplateResult {

@@ -1,6 +1,7 @@
 /**
  * The screens that end a payment: paid, failed (with the reason) and cancelled. Failed and cancelled offer
- * the way back to the shop, which the element carries out (`navigateBackToCart`).
+ * the way back to the shop, which the element carries out (`navigateBackToCart`); failed first offers
+ * another card, since a failed payment leaves the order payable.
  */
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { FrameMessageKey, FrameTranslate } from '../core/index.js';
@@ -32,8 +33,16 @@ export function statusTexts(view: StatusView, t: FrameTranslate): { title: strin
   }
 }
 
-/** One status screen; `onBack` runs when the customer asks to go back to the shop. */
-export function renderStatus(view: StatusView, t: FrameTranslate, onBack: () => void): TemplateResult {
+/** What the buttons of a status screen do. */
+export interface StatusActions {
+  /** The customer asks to go back to the shop (failed and cancelled screens). */
+  back(): void;
+  /** The customer will pay with another card (failed screen). */
+  tryAnotherCard(): void;
+}
+
+/** One status screen. */
+export function renderStatus(view: StatusView, t: FrameTranslate, actions: StatusActions): TemplateResult {
   const { title, text } = statusTexts(view, t);
   return html`<section class="svc-status svc-status--${view.kind}" aria-labelledby=${STATUS_HEADING_ID}>
     <svg class="svc-status-icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" focusable="false">
@@ -44,9 +53,18 @@ export function renderStatus(view: StatusView, t: FrameTranslate, onBack: () => 
     ${
       view.kind === 'paid'
         ? nothing
-        : html`<button type="button" class="svc-button svc-button--secondary" @click=${onBack}>
-            ${t('status.backToMerchant')}
-          </button>`
+        : html`<div class="svc-actions svc-status-actions">
+            ${
+              view.kind === 'failed'
+                ? html`<button type="button" class="svc-button svc-button--primary" @click=${actions.tryAnotherCard}>
+                    ${t('status.tryAnotherCard')}
+                  </button>`
+                : nothing
+            }
+            <button type="button" class="svc-button svc-button--secondary" @click=${actions.back}>
+              ${t('status.backToMerchant')}
+            </button>
+          </div>`
     }
   </section>`;
 }

@@ -3,7 +3,13 @@
  * declares its own (src/sandbox/legacy-orders.ts, src/sandbox/widget-api.ts); the frame may import only core
  * and lit, so the shapes are written again here and kept in step by the frame's tests against a real sandbox.
  */
-import type { CustomerPrefill, Language, OrderConstraints, UncheckedOrderInput } from '../core/index.js';
+import type {
+  CustomerPrefill,
+  Language,
+  OrderConstraints,
+  ShippingType,
+  UncheckedOrderInput,
+} from '../core/index.js';
 
 /** A language code as the gateway writes it in a merchant's defaults: one of core's languages. */
 export type WireLanguage = Language;
@@ -14,6 +20,8 @@ export interface PickupPointView {
   name: string;
   comments?: string;
   serviceHours?: string;
+  /** Where it is, when the merchant's configuration says. */
+  address?: { address: string; city: string; postalCode: string; country?: string };
 }
 
 /** `GET /widget-api/v1/widgets/:id`. */
@@ -49,6 +57,22 @@ export interface OrderLineView {
   tax: string;
 }
 
+/** A shipping option of an order, as the gateway describes it. */
+export interface ShippingOptionView {
+  id: string;
+  /** What the customer reads: the merchant's label, else the id. */
+  label: string;
+  /** `PICKUP_POINT`: delivered to a pickup point the customer chooses, with no street address. */
+  type: ShippingType;
+  /** A decimal string; null for an option priced later by the merchant's shipping cost URL (until quoted). */
+  amount: string | null;
+  /**
+   * The tax rate of its line as the gateway prices it (`0.21` or `21`): the option's own, else the one quoted,
+   * else the merchant's default. The frame's VAT line computes the shipping tax with it, as the gateway does.
+   */
+  taxRate: string;
+}
+
 /** The public view of an order: never card data. */
 export interface OrderView {
   /** The gateway's order id. */
@@ -60,8 +84,7 @@ export interface OrderView {
   lines: OrderLineView[];
   total: string;
   tax: string;
-  /** `amount` is null for an option priced later by the merchant's shipping cost URL (until quoted). */
-  shippingOptions: Array<{ id: string; amount: string | null }>;
+  shippingOptions: ShippingOptionView[];
   constraints: OrderConstraints;
   collectCustomerData: boolean;
   backToMerchantUrl: string | null;
@@ -88,17 +111,21 @@ export interface AddressInput {
   country?: string;
 }
 
-/** `POST .../orders/:id/shipping-quotes`. */
+/**
+ * `POST .../orders/:id/shipping-quotes`: an ADDRESS option with the customer's `address`, a PICKUP_POINT
+ * option with `pickupPointId` and no address.
+ */
 export interface ShippingQuoteRequest {
   optionId: string;
-  address: AddressInput;
+  address?: AddressInput;
   pickupPointId?: string;
 }
 
-/** The price of a shipping option, decimal string in major units. */
+/** The price of a shipping option, decimal string in major units, and the tax rate of its line. */
 export interface ShippingQuote {
   amount: string;
   currency: string;
+  taxRate: string;
 }
 
 /** Customer data sent with a payment (full checkout): the fields the merchant may prefill. */
@@ -106,7 +133,7 @@ export type CustomerInput = CustomerPrefill;
 
 /**
  * The delivery choice sent with a payment of an order with shipping options: only `optionId` on a plain
- * widget; the address, pickup point and contact phone on the full checkout.
+ * widget; on the full checkout the contact phone and, as the option's type asks, the address or the pickup point.
  */
 export interface ShippingInput {
   optionId: string;

@@ -93,12 +93,23 @@ export interface MerchantCallbacks {
   connectionTestUrl?: string;
 }
 
+/** Where a pickup point is: sent as the shipping cost request's `address` and the notification's address. */
+export interface PickupPointAddress {
+  /** Street and number. */
+  address: string;
+  city: string;
+  postalCode: string;
+  country?: string;
+}
+
 /** A pickup point offered by a full-checkout widget. */
 export interface PickupPoint {
   externalId: string;
   name: string;
   comments?: string;
   serviceHours?: string;
+  /** Without it, the shipping cost request for this point carries an address of empty strings. */
+  address?: PickupPointAddress;
 }
 
 /** A merchant certificate, imported. */
@@ -497,7 +508,10 @@ class SemanticChecker {
       id: widget.id,
       validation: widget.validation,
       collectCustomerData: widget.collectCustomerData,
-      pickupPoints: widget.pickupPoints.map((point) => ({ ...point })),
+      pickupPoints: widget.pickupPoints.map((point) => ({
+        ...point,
+        ...(point.address && { address: { ...point.address } }),
+      })),
     };
     if (widget.type === 'CHECKOUT') {
       if (widget.order !== undefined) {
@@ -522,6 +536,15 @@ class SemanticChecker {
       }
       return undefined;
     }
+    // A fixed order's pickup-point option could never be paid on a widget that offers no point to choose.
+    parsed.value.shippingOptions.forEach((option, index) => {
+      if (option.type === 'PICKUP_POINT' && widget.pickupPoints.length === 0) {
+        this.add(
+          `${path}.order.shippingOptions[${index}].type`,
+          'PICKUP_POINT needs pickup points on this widget (pickupPoints, with collectCustomerData)',
+        );
+      }
+    });
     return { ...base, type: 'INSTANT', order: widget.order };
   }
 }
@@ -669,11 +692,13 @@ export function demoConfigFile(
                 name: 'Riga Centre parcel locker',
                 comments: 'Beside the main entrance of the shopping centre',
                 serviceHours: '24/7',
+                address: { address: 'Brīvības iela 68', city: 'Rīga', postalCode: 'LV-1011', country: 'LV' },
               },
               {
                 externalId: 'riga-old-town',
                 name: 'Old Town shop',
                 serviceHours: 'Mon-Fri 10-19, Sat 10-16',
+                address: { address: 'Audēju iela 16', city: 'Rīga', postalCode: 'LV-1050', country: 'LV' },
               },
             ],
           },

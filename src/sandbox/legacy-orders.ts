@@ -1,7 +1,9 @@
 /**
  * Legacy widget orders in the sandbox: intake with the signature or callback check, card payments with the
  * test cards, the 3-D Secure test challenge, cancellation, refunds, and the signed purchase notifications
- * that each final state sends. Every state change and its notification are written in one transaction.
+ * that each ended attempt (PAID, FAILED) and each cancellation sends. A FAILED attempt leaves the order
+ * payable: another card may pay it, and its own notification follows. Every state change and its
+ * notification are written in one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { checkCardConstraints, validateCardNumber, validateCvc, validateExpiry } from '../core/card.js';
@@ -13,8 +15,15 @@ import type {
 } from '../core/legacy-callbacks.js';
 import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
-import { type Order, type OrderInput, parseOrder, parseTaxRate } from '../core/order.js';
-import { type OrderDefaults, type PricedOrder, priceOrder } from '../core/totals.js';
+import {
+  type Order,
+  type OrderInput,
+  parseOrder,
+  parseTaxRate,
+  type ShippingType,
+  type TaxRate,
+} from '../core/order.js';
+import { type OrderDefaults, type PricedOrder, priceOrder, shippingTaxRate } from '../core/totals.js';
 import { BoundedCache } from '../server/bounded-cache.js';
 import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
 import type { MerchantConfig, PickupPoint, SandboxConfig, WidgetConfig } from './config.js';
@@ -53,7 +62,8 @@ export interface PaymentAttempt {
   cardLast4: string;
   scheme: string;
   result: 'approved' | 'declined' | 'challenge' | 'processing_error';
-  errorCode?: string;
+  /** Why the attempt did not pay: a decline, a processing error, or a 3-D Secure step the customer denied. */
+  error?: { code: string; message: string };
 }
 
 export interface Refund {
@@ -74,7 +84,8 @@ export interface OrderRecord {
   createdAt: string;
   paidAt: string | null;
   customer: CustomerData;
-  quotes: Record<string, { amount: MinorUnits; taxRate?: string; currency?: string }>;
+  /** The latest price of each option priced by the merchant, with the pickup point it was asked for. */
+  quotes: Record<string, { amount: MinorUnits; taxRate?: string; currency?: string; pickupPointId?: string }>;
   shipping: ShippingChoice | null;
   attempts: PaymentAttempt[];
   /** Idempotency keys of payment requests already answered, with the attempt they made. */
@@ -102,13 +113,28 @@ export interface OrderView {
   }>;
   total: string;
   tax: string;
-  shippingOptions: Array<{ id: string; amount: string | null }>;
+  shippingOptions: ShippingOptionView[];
   constraints: Order['constraints'];
   collectCustomerData: boolean;
   backToMerchantUrl: string | null;
   lastError: { code: string; message: string } | null;
   /** The open 3-D Secure challenge while the state is CHALLENGE, so a reloaded frame can show it again. */
   challengeId: string | null;
+}
+
+/** A shipping option as the frame shows and prices it. */
+export interface ShippingOptionView {
+  id: string;
+  /** The merchant's label, else the id: what the customer reads and the notification names. */
+  label: string;
+  type: ShippingType;
+  /** Null for an option priced by the merchant's shipping cost URL, until it is quoted. */
+  amount: string | null;
+  /**
+   * The tax rate of its line as the gateway prices it (the option's own, else the quoted one, else the
+   * merchant's default), so that the frame's VAT line is the notification's.
+   */
+  taxRate: string;
 }
 
 export interface PaymentRequest {
@@ -140,13 +166,11 @@ export interface LegacyOrdersDeps {
   now: () => Date;
 }
 
-const FINAL: ReadonlySet<OrderState> = new Set([
-  'PAID',
-  'FAILED',
-  'CANCELLED',
-  'REFUNDED',
-  'PARTIALLY_REFUNDED',
-]);
+/**
+ * States in which the order takes no further payment. FAILED is not among them: a declined attempt leaves
+ * the order payable, so the customer may try another card.
+ */
+const FINAL: ReadonlySet<OrderState> = new Set(['PAID', 'CANCELLED', 'REFUNDED', 'PARTIALLY_REFUNDED']);
 
 function orderOf(input: OrderInput): Order {
   const { value, error } = parseOrder(input);
@@ -307,6 +331,16 @@ export class LegacyOrders {
           );
         }
       }
+      // A pickup-point option could never be paid where no point can be chosen.
+      const toPoint = parsed.shippingOptions.findIndex((option) => option.type === 'PICKUP_POINT');
+      if (toPoint !== -1 && widget.pickupPoints.length === 0) {
+        throw new HttpError(
+          400,
+          'invalid_order',
+          `Shipping option ${parsed.shippingOptions[toPoint]!.id} has type PICKUP_POINT, but this widget offers no pickup points; use a full-checkout widget with pickup points, or type ADDRESS`,
+          `order.shippingOptions[${toPoint}].type`,
+        );
+      }
       if (widget.validation === 'SIGNATURE')
         this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
@@ -464,8 +498,16 @@ export class LegacyOrders {
       total: formatMinorUnits(priced.total),
       tax: formatMinorUnits(priced.tax),
       shippingOptions: order.shippingOptions.map((option) => {
-        const amount = option.amount ?? record.quotes[option.id]?.amount;
-        return { id: option.id, amount: amount === undefined ? null : formatMinorUnits(amount) };
+        const quote = quoteOf(record, option.id);
+        const amount = option.amount ?? quote?.amount;
+        const quotedRate = quote?.taxRate === undefined ? undefined : parseTaxRate(quote.taxRate);
+        return {
+          id: option.id,
+          label: option.label ?? option.id,
+          type: option.type,
+          amount: amount === undefined ? null : formatMinorUnits(amount),
+          taxRate: shippingTaxRate(option, this.defaults(merchant).taxRate, quotedRate).text,
+        };
       }),
       constraints: order.constraints,
       collectCustomerData: widget.collectCustomerData,
@@ -479,7 +521,7 @@ export class LegacyOrders {
     const order = this.order(record);
     const defaults = this.defaults(merchant);
     if (!record.shipping) return priceOrder(order, defaults);
-    const quote = record.quotes[record.shipping.optionId];
+    const quote = quoteOf(record, record.shipping.optionId);
     return priceOrder(order, defaults, {
       id: record.shipping.optionId,
       label: record.shipping.label,
@@ -488,23 +530,40 @@ export class LegacyOrders {
     });
   }
 
-  /** Asks the merchant's shipping cost URL for the price of an option priced later, and keeps the quote. */
+  /**
+   * Asks the merchant's shipping cost URL for the price of an option priced later, and keeps the quote. An
+   * ADDRESS option is priced for the customer's address; a PICKUP_POINT option for the chosen point, whose
+   * configured address (else empty strings) the request carries as its `address`.
+   */
   async quoteShipping(
     id: string,
     request: {
       optionId: string;
-      address: { city: string; address: string; postalCode: string };
+      address?: { city: string; address: string; postalCode: string };
       pickupPointId?: string;
     },
-  ): Promise<{ amount: string; currency: string }> {
+  ): Promise<{ amount: string; currency: string; taxRate: string }> {
     const record = this.get(id);
     this.assertPayable(record);
     const merchant = this.merchant(record.merchantId);
     const { widget } = this.widget(record.widgetId);
     const order = this.order(record);
     const option = findShippingOption(order, request.optionId, 'optionId');
+    const pickup = destinationPoint(widget, option, request, '');
+    if (option.type === 'ADDRESS' && request.address === undefined) {
+      throw new HttpError(
+        400,
+        'address_required',
+        `Shipping option ${option.id} delivers to an address; give address {address, city, postalCode} to price it`,
+        'address',
+      );
+    }
     const currency = order.currency ?? merchant.defaults.currency;
-    if (option.amount !== undefined) return { amount: formatMinorUnits(option.amount), currency };
+    const defaultRate = this.defaults(merchant).taxRate;
+    if (option.amount !== undefined) {
+      const taxRate = shippingTaxRate(option, defaultRate).text;
+      return { amount: formatMinorUnits(option.amount), currency, taxRate };
+    }
     const url = merchant.callbacks.shippingCostUrl;
     if (!url)
       throw new HttpError(
@@ -512,7 +571,7 @@ export class LegacyOrders {
         'no_shipping_cost_url',
         'The merchant has no shipping cost URL to price this option',
       );
-    const pickup = findPickupPoint(widget, request.pickupPointId, 'pickupPointId');
+    const address = pickup ? pickup.address : request.address;
     const body = JSON.stringify({
       order_id: record.id,
       order_items: order.items.map((item, index) => ({
@@ -520,10 +579,11 @@ export class LegacyOrders {
         quantity: item.count.text,
       })),
       shipping_method_id: option.id,
+      // Present in both cases, as the document says: a pickup point's own address when the config gives one.
       address: {
-        city: request.address.city,
-        address: request.address.address,
-        postal_code: request.address.postalCode,
+        city: address?.city ?? '',
+        address: address?.address ?? '',
+        postal_code: address?.postalCode ?? '',
       },
       ...(pickup && {
         pickup_point: {
@@ -552,15 +612,18 @@ export class LegacyOrders {
       );
     let quote: ShippingCostResponse;
     let amount: MinorUnits;
+    let quotedRate: TaxRate | undefined;
     try {
       quote = JSON.parse(answer.body) as ShippingCostResponse;
       amount = parseMinorUnits(quote.amount);
       if (amount < 0) throw new Error('negative amount');
+      // Read now, so that a rate the order cannot be priced with is the merchant's error, not a later 500.
+      quotedRate = quote.taxRate === undefined ? undefined : parseTaxRate(quote.taxRate, 'taxRate');
     } catch (error) {
       throw new HttpError(
         502,
         'shipping_cost_malformed',
-        `The merchant's shipping cost answer is not {amount}: ${(error as Error).message}`,
+        `The merchant's shipping cost answer is not {amount, taxRate?}: ${(error as Error).message}`,
       );
     }
     if (quote.currency !== undefined && quote.currency !== currency) {
@@ -574,10 +637,15 @@ export class LegacyOrders {
       ...current,
       quotes: {
         ...current.quotes,
-        [option.id]: { amount, ...(quote.taxRate !== undefined && { taxRate: String(quote.taxRate) }) },
+        [option.id]: {
+          amount,
+          ...(quotedRate !== undefined && { taxRate: quotedRate.text }),
+          ...(pickup && { pickupPointId: pickup.externalId }),
+        },
       },
     }));
-    return { amount: formatMinorUnits(amount), currency };
+    const taxRate = shippingTaxRate(option, defaultRate, quotedRate).text;
+    return { amount: formatMinorUnits(amount), currency, taxRate };
   }
 
   private assertPayable(record: OrderRecord): void {
@@ -587,14 +655,18 @@ export class LegacyOrders {
   }
 
   /**
-   * One card payment. A repeated idempotency key, or any request for an order already final, answers
-   * with the order's state and charges nothing.
+   * One card payment attempt, on a new order or on one whose earlier attempts failed. A repeated
+   * idempotency key answers how its attempt ended, and a request for an order already final (or in a
+   * 3-D Secure step) answers with the order's state; neither charges anything.
    */
   pay(id: string, request: PaymentRequest): PaymentResult {
     const record = this.get(id);
-    const earlier = record.idempotency[request.idempotencyKey];
-    if (earlier !== undefined || FINAL.has(record.state) || record.state === 'CHALLENGE')
-      return this.result(record);
+    // Own members only: a key such as `__proto__` or `toString` would otherwise find Object.prototype's.
+    const earlier = Object.hasOwn(record.idempotency, request.idempotencyKey)
+      ? record.idempotency[request.idempotencyKey]
+      : undefined;
+    if (earlier !== undefined) return this.repeatedResult(record, earlier);
+    if (FINAL.has(record.state) || record.state === 'CHALLENGE') return this.result(record);
 
     const { widget } = this.widget(record.widgetId);
     const order = this.order(record);
@@ -638,7 +710,7 @@ export class LegacyOrders {
       scheme: card.scheme,
       result: card.outcome.kind,
       ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error'
-        ? { errorCode: card.outcome.code }
+        ? { error: { code: card.outcome.code, message: card.outcome.message } }
         : {}),
     };
     const updated: OrderRecord = {
@@ -653,11 +725,7 @@ export class LegacyOrders {
       case 'approved':
         return this.finish(updated, 'PAID', { method, reference: attempt.id });
       case 'declined':
-        return this.finish(updated, 'FAILED', {
-          method,
-          reference: attempt.id,
-          error: { code: card.outcome.code, message: card.outcome.message },
-        });
+        return this.finish(updated, 'FAILED', { method, reference: attempt.id, error: attempt.error! });
       case 'challenge': {
         const challengeId = randomUUID();
         this.orders.put(id, {
@@ -669,7 +737,8 @@ export class LegacyOrders {
         return this.result(this.get(id));
       }
       case 'processing_error': {
-        const error = { code: card.outcome.code, message: card.outcome.message };
+        // Nothing ended: the state stays (CREATED, or FAILED after an earlier decline) and nobody is notified.
+        const error = attempt.error!;
         this.orders.put(id, { ...updated, payment: { method, reference: attempt.id, error } });
         return { state: 'RETRY', order: this.view(this.get(id)), error };
       }
@@ -681,12 +750,13 @@ export class LegacyOrders {
     const record = this.get(id);
     if (record.state !== 'CHALLENGE' || record.challengeId !== challengeId) return this.result(record);
     const payment = record.payment!;
-    return approve
-      ? this.finish(record, 'PAID', { method: payment.method, reference: payment.reference })
-      : this.finish(record, 'FAILED', {
-          ...payment,
-          error: { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' },
-        });
+    if (approve) return this.finish(record, 'PAID', { method: payment.method, reference: payment.reference });
+    const error = { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' };
+    // The attempt keeps how it ended, for a repeat of its idempotency key.
+    const attempts = record.attempts.map((attempt) =>
+      attempt.id === payment.reference ? { ...attempt, error } : attempt,
+    );
+    return this.finish({ ...record, attempts }, 'FAILED', { ...payment, error });
   }
 
   cancel(id: string): PaymentResult {
@@ -743,7 +813,7 @@ export class LegacyOrders {
     return {
       id: record.id,
       orderId: record.input.orderId ?? null,
-      status: record.state === 'CREATED' || record.state === 'CHALLENGE' ? 'PENDING' : record.state,
+      status: this.merchantStatus(record),
       currency: priced.currency,
       totalAmount: formatMinorUnits(priced.total),
       refundedAmount: formatMinorUnits(refunded),
@@ -762,27 +832,32 @@ export class LegacyOrders {
   ): ShippingChoice | null {
     if (!request) return record.shipping;
     const option = findShippingOption(order, request.optionId, 'shipping.optionId');
-    const amount = option.amount ?? record.quotes[option.id]?.amount;
+    const pickup = destinationPoint(widget, option, request, 'shipping.');
+    const quote = quoteOf(record, option.id);
+    // A point's price is the one quoted for that point: the customer may have asked for others since.
+    const quoted = quote && quote.pickupPointId === pickup?.externalId ? quote.amount : undefined;
+    const amount = option.amount ?? quoted;
     if (amount === undefined) {
       throw new HttpError(
         409,
         'shipping_not_priced',
-        `Shipping option ${option.id} has no price yet; ask for a quote first`,
+        `Shipping option ${option.id} has no price yet${pickup ? ` for pickup point ${pickup.externalId}` : ''}; ask for a quote first`,
         'shipping.optionId',
       );
     }
-    const pickup = findPickupPoint(widget, request.pickupPointId, 'shipping.pickupPointId');
+    // A pickup point's delivery goes to the point's address (when the config gives one), never the customer's.
+    const address = pickup ? pickup.address : request.address;
     return {
       optionId: option.id,
-      label: pickup ? pickup.name : option.id,
+      label: option.label ?? option.id,
       amount,
-      type: pickup ? 'PICKUP_POINT' : 'ADDRESS',
-      address: request.address
+      type: option.type,
+      address: address
         ? {
-            city: request.address.city,
-            address: request.address.address,
-            postalCode: request.address.postalCode,
-            country: request.address.country ?? null,
+            city: address.city,
+            address: address.address,
+            postalCode: address.postalCode,
+            country: address.country ?? null,
           }
         : null,
       pickupPoint: pickup
@@ -795,6 +870,32 @@ export class LegacyOrders {
         : null,
       contactPhone: request.contactPhone ?? null,
     };
+  }
+
+  /**
+   * The order's status as merchant API v2 tells it: the status of the last notification. While another
+   * card is in its 3-D Secure step after a decline, that is still FAILED; PENDING until an attempt ends.
+   */
+  private merchantStatus(record: OrderRecord): MerchantApiV2Order['status'] {
+    if (record.state !== 'CREATED' && record.state !== 'CHALLENGE') return record.state;
+    const failedBefore = record.attempts.some(
+      (attempt) => attempt.error && attempt.result !== 'processing_error',
+    );
+    return failedBefore ? 'FAILED' : 'PENDING';
+  }
+
+  /**
+   * What a repeated idempotency key answers: how its own attempt ended (a decline stays a decline even
+   * after another card paid), with the order as it is now. An attempt without an error (approved, or
+   * still in its 3-D Secure step) answers the order's state.
+   */
+  private repeatedResult(record: OrderRecord, attemptId: string): PaymentResult {
+    const attempt = record.attempts.find((candidate) => candidate.id === attemptId);
+    if (!attempt?.error) return this.result(record);
+    const order = this.view(record);
+    return attempt.result === 'processing_error'
+      ? { state: 'RETRY', order, error: attempt.error }
+      : { state: 'FAILED', order, error: attempt.error };
   }
 
   private result(record: OrderRecord): PaymentResult {
@@ -811,7 +912,10 @@ export class LegacyOrders {
     return { state: 'FAILED', order, error };
   }
 
-  /** Moves an order to a final state and queues its signed notification, in one transaction. */
+  /**
+   * Ends an attempt (PAID, or FAILED with the order still payable) or the order (CANCELLED), and queues
+   * its signed notification, in one transaction. The queue delivers an order's notifications in order.
+   */
   private finish(
     record: OrderRecord,
     state: 'PAID' | 'FAILED' | 'CANCELLED',
@@ -903,6 +1007,11 @@ export class LegacyOrders {
   }
 }
 
+/** The quote kept for a shipping option: an own member only, whatever the option's id (`constructor`…). */
+function quoteOf(record: OrderRecord, optionId: string): OrderRecord['quotes'][string] | undefined {
+  return Object.hasOwn(record.quotes, optionId) ? record.quotes[optionId] : undefined;
+}
+
 /** The lines of a priced order as the notification (and merchant API v2) write them. */
 function notificationItems(priced: PricedOrder): NotificationItem[] {
   return priced.lines.map((line) => ({
@@ -923,6 +1032,45 @@ function findShippingOption(order: Order, id: string, field: string): Order['shi
   if (!option)
     throw new HttpError(400, 'unknown_shipping_option', `No shipping option ${JSON.stringify(id)}`, field);
   return option;
+}
+
+/**
+ * The pickup point a delivery goes to, checked against the option's type: an ADDRESS option takes no point;
+ * a PICKUP_POINT option needs one of the widget's points, and no address (the point is where it goes).
+ * `prefix` is the request's path to the fields (`shipping.` in a payment).
+ */
+function destinationPoint(
+  widget: WidgetConfig,
+  option: Order['shippingOptions'][number],
+  request: { address?: unknown; pickupPointId?: string | undefined },
+  prefix: string,
+): PickupPoint | undefined {
+  if (option.type === 'ADDRESS') {
+    if (request.pickupPointId === undefined) return undefined;
+    throw new HttpError(
+      400,
+      'pickup_point_not_allowed',
+      `Shipping option ${option.id} delivers to an address, not a pickup point; send no pickupPointId (or give the option type PICKUP_POINT)`,
+      `${prefix}pickupPointId`,
+    );
+  }
+  if (request.pickupPointId === undefined) {
+    throw new HttpError(
+      400,
+      'pickup_point_required',
+      `Shipping option ${option.id} delivers to a pickup point; choose one in pickupPointId`,
+      `${prefix}pickupPointId`,
+    );
+  }
+  if (request.address !== undefined) {
+    throw new HttpError(
+      400,
+      'address_not_allowed',
+      `Shipping option ${option.id} delivers to a pickup point; send pickupPointId and no address`,
+      `${prefix}address`,
+    );
+  }
+  return findPickupPoint(widget, request.pickupPointId, `${prefix}pickupPointId`);
 }
 
 function findPickupPoint(

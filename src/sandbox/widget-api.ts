@@ -69,9 +69,11 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
 
   router.on('POST', '/widget-api/v1/orders/:id/shipping-quotes', async (context) => {
     const body = await context.json();
+    // An ADDRESS option is priced for `address`, a PICKUP_POINT option for `pickupPointId` alone.
     const quote = await orders.quoteShipping(context.params['id']!, {
       optionId: requireString(body, 'optionId'),
-      address: addressFrom(requireObject(body, 'address'), 'address'),
+      address:
+        body['address'] === undefined ? undefined : addressFrom(requireObject(body, 'address'), 'address'),
       pickupPointId: optionalString(body, 'pickupPointId'),
     });
     sendJson(context.res, 200, quote);

@@ -69,6 +69,45 @@ describe('parseOrder', () => {
     assert.equal(only('nope').code, 'wrong_type');
   });
 
+  test("reads a shipping option's label and type, our unsigned extension; ADDRESS by default", () => {
+    const { value, error } = parseOrder({
+      widgetId,
+      items: [{ amount: 1, label: 'A' }],
+      shippingOptions: [
+        { id: 'courier', label: 'Courier' },
+        { id: 'locker', label: 'Pickup point', type: 'PICKUP_POINT' },
+        { id: 'post', amount: '2.80', type: 'ADDRESS' },
+      ],
+    });
+    assert.equal(error, undefined, error?.message);
+    assert.deepEqual(
+      value?.shippingOptions.map((option) => [option.id, option.label, option.type]),
+      [
+        ['courier', 'Courier', 'ADDRESS'],
+        ['locker', 'Pickup point', 'PICKUP_POINT'],
+        ['post', undefined, 'ADDRESS'],
+      ],
+    );
+  });
+
+  test("a shipping option's label and type are checked, naming the field", () => {
+    const order = (option: object) => ({
+      widgetId,
+      items: [{ amount: 1, label: 'A' }],
+      shippingOptions: [{ id: 'a' }, { id: 'b', ...option }],
+    });
+    const type = only(order({ type: 'LOCKER' }));
+    assert.equal(type.code, 'unknown_shipping_type');
+    assert.equal(type.path, 'shippingOptions[1].type');
+    assert.equal(type.message, 'shippingOptions[1].type: must be ADDRESS or PICKUP_POINT');
+    assert.equal(only(order({ type: 'pickup_point' })).path, 'shippingOptions[1].type');
+    const label = only(order({ label: 42 }));
+    assert.equal(label.code, 'wrong_type');
+    assert.equal(label.message, 'shippingOptions[1].label: must be a string, not number');
+    assert.equal(only(order({ label: '  ' })).path, 'shippingOptions[1].label');
+    assert.equal(only(order({ label: 'x'.repeat(501) })).code, 'too_long');
+  });
+
   test('collects every problem at once', () => {
     const found = issues({ widgetId, items: [{ amount: 'x' }, { label: 'B' }] });
     assert.deepEqual(

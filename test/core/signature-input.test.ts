@@ -64,6 +64,25 @@ describe('orderSignatureInput', () => {
     );
   });
 
+  test("a shipping option's label and type are not signed: the input stays the same with them", () => {
+    const plain: OrderInput = {
+      widgetId,
+      orderId: 'A-2',
+      items: [{ amount: '39.00', label: 'Desk lamp' }],
+      shippingOptions: [{ id: 'courier' }, { id: 'locker' }, { id: 'post', amount: '2.80', currency: 'EUR' }],
+    };
+    const extended: OrderInput = {
+      ...plain,
+      shippingOptions: [
+        { id: 'courier', label: 'Courier', type: 'ADDRESS' },
+        { id: 'locker', label: 'Pickup point', type: 'PICKUP_POINT' },
+        { id: 'post', amount: '2.80', currency: 'EUR', label: 'Latvian Post' },
+      ],
+    };
+    assert.equal(orderSignatureInput(extended), orderSignatureInput(plain));
+    assert.equal(orderSignatureInput(extended), `${widgetId}A-239.00Desk lampcourierlockerpost2.80EUR`);
+  });
+
   test('an invalid order cannot be signed', () => {
     assert.throws(
       () => orderSignatureInput({ widgetId, items: [{ amount: '1.999', label: 'X' }] }),

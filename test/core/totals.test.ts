@@ -8,7 +8,13 @@ import {
   type Quantity,
   type TaxRate,
 } from '../../src/core/order.js';
-import { lineAmounts, PricingError, priceOrder } from '../../src/core/totals.js';
+import {
+  lineAmounts,
+  PricingError,
+  priceOrder,
+  shippingLineAmounts,
+  shippingTaxRate,
+} from '../../src/core/totals.js';
 
 const defaults = { currency: 'EUR', taxRate: parseTaxRate('21') };
 
@@ -112,5 +118,46 @@ describe('tax and totals', () => {
     );
     assert.throws(() => priceOrder(o, defaults, { id: 'nope' }), /not in the order/);
     assert.equal(priceOrder(o, defaults, { id: 'later', amount: 499, label: 'Courier' }).total, 1499);
+  });
+
+  test("a shipping line is named by the option's label, else its id", () => {
+    const o = order({
+      items: [{ amount: 10, label: 'Tea' }],
+      shippingOptions: [
+        { id: 'express', amount: '6.90', label: 'Express courier' },
+        { id: 'post', amount: '2.80' },
+      ],
+    });
+    assert.equal(priceOrder(o, defaults, { id: 'express' }).lines[1]?.label, 'Express courier');
+    assert.equal(priceOrder(o, defaults, { id: 'post' }).lines[1]?.label, 'post');
+  });
+
+  test("a shipping line's tax: the option's rate, else the quoted one, else the default; one computation", () => {
+    const o = order({
+      items: [{ amount: '30.00', label: 'Tea' }],
+      shippingOptions: [
+        { id: 'express', amount: '6.90' },
+        { id: 'reduced', amount: '6.90', taxRate: '0.05' },
+        { id: 'later' },
+      ],
+    });
+    const five = parseTaxRate('5');
+    const [express, reduced, later] = o.shippingOptions;
+    assert.equal(shippingTaxRate(express!, defaults.taxRate).text, '21');
+    assert.equal(shippingTaxRate(express!, defaults.taxRate, five).text, '5');
+    assert.equal(shippingTaxRate(reduced!, defaults.taxRate, five).text, '0.05');
+    assert.equal(shippingTaxRate(later!, defaults.taxRate).text, '21');
+    // 6.90 gross at 21%: 1.20 of VAT, which priceOrder adds to the items' 5.21.
+    assert.deepEqual(shippingLineAmounts(690, defaults.taxRate), { total: 690, tax: 120 });
+    const priced = priceOrder(o, defaults, { id: 'express' });
+    assert.equal(priced.tax, 521 + 120);
+    assert.deepEqual(priced.lines[1], {
+      ...priced.lines[1],
+      ...shippingLineAmounts(690, defaults.taxRate),
+    });
+    assert.equal(
+      priceOrder(o, defaults, { id: 'later', amount: 690, taxRate: five }).tax,
+      521 + shippingLineAmounts(690, five).tax,
+    );
   });
 });

@@ -97,7 +97,7 @@ describe('card data stays in the frame', () => {
           const { frame } = shop;
           await frame.waitForForm();
           await frame.fillContactIfEmpty('Phone', '+37120000000');
-          await frame.chooseShipping('latvian-post');
+          await frame.chooseShipping('Latvian Post');
           await frame.fillDeliveryAddress({ street: 'Krasta iela 1', city: 'Riga', postalCode: 'LV-1019' });
         }
         await shop.frame.fillCard(CARD);

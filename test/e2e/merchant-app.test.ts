@@ -73,7 +73,7 @@ describe('demo merchant back end', () => {
         { amount: '6.40', label: 'Tea, 100 g', orderItemId: 'tea', count: 2 },
         { amount: '8.90', label: 'Honey, 0.5 kg', orderItemId: 'honey', unit: 'PIECE', count: 1 },
       ],
-      shippingOptions: [{ id: 'latvian-post', amount: '2.80' }],
+      shippingOptions: [{ id: 'latvian-post', amount: '2.80', label: 'Latvian Post' }],
     });
     const created = await createOrder(order, { signature, certificateName });
     assert.equal(created.status, 201, created.text);
@@ -190,23 +190,31 @@ describe('demo merchant back end', () => {
     );
   });
 
-  test('tells a repeated delivery from a new notification by order id and status', async () => {
+  test('tells a repeated delivery from a new notification by order id, status and payment reference', async () => {
     const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
-    const put = (status: string) => {
-      const body = JSON.stringify({ id: 'dup-1', status, order_id: 'DUP-1' });
+    const put = (status: string, reference: string) => {
+      const payment = { accountStatementReference: reference, method: 'VISA', status };
+      const body = JSON.stringify({ id: 'dup-1', status, order_id: 'DUP-1', payment });
       return request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
         'x-svc-signature': signBody(body, servicePrivateKeyPem),
       });
     };
-    assert.equal((await put('PAID')).status, 200);
-    assert.equal((await put('PAID')).status, 200, 'a repeat is still answered 200, or the gateway retries');
-    assert.equal((await put('REFUNDED')).status, 200);
+    // Two declined cards end two attempts of one order with one status: two notifications, not a repeat.
+    assert.equal((await put('FAILED', 'SVC-AAAA')).status, 200);
+    assert.equal((await put('FAILED', 'SVC-BBBB')).status, 200);
+    assert.equal((await put('PAID', 'SVC-CCCC')).status, 200);
+    assert.equal(
+      (await put('PAID', 'SVC-CCCC')).status,
+      200,
+      'a repeat is still answered 200, or the gateway retries',
+    );
     const kept = env.merchant.notifications.filter((n) => n.notification.id === 'dup-1');
     assert.deepEqual(
       kept.map((n) => [n.notification.status, n.deliveries]),
       [
+        ['FAILED', 1],
+        ['FAILED', 1],
         ['PAID', 2],
-        ['REFUNDED', 1],
       ],
     );
   });
@@ -216,7 +224,11 @@ describe('demo merchant back end', () => {
       widgetId: DEMO_WIDGET_IDS.fullCheckout,
       orderId: 'SHIP-1',
       items: [{ amount: '30.00', label: 'Lamp' }],
-      shippingOptions: [{ id: 'courier' }, { id: 'pickup-point' }, { id: 'latvian-post', amount: '2.80' }],
+      shippingOptions: [
+        { id: 'courier', label: 'Courier' },
+        { id: 'pickup-point', label: 'Pickup point', type: 'PICKUP_POINT' },
+        { id: 'latvian-post', amount: '2.80', label: 'Latvian Post' },
+      ],
     };
     const created = await createOrder(order, signed(order));
     assert.equal(created.status, 201, created.text);
@@ -228,24 +240,29 @@ describe('demo merchant back end', () => {
     assert.deepEqual((await quote({ optionId: 'courier', address: address('Rīga') })).body, {
       amount: '3.50',
       currency: 'EUR',
+      taxRate: '0.21',
     });
     assert.equal((await quote({ optionId: 'courier', address: address('Valmiera') })).body['amount'], '7.90');
     const unserved = await quote({ optionId: 'courier', address: address('Nowhere') });
     assert.equal(unserved.status, 502, 'the merchant refused: the sandbox reports it');
+    // A pickup point is priced by the point, with no street address.
     assert.equal(
-      (await quote({ optionId: 'pickup-point', address: address('Riga'), pickupPointId: 'riga-old-town' }))
-        .body['amount'],
+      (await quote({ optionId: 'pickup-point', pickupPointId: 'riga-old-town' })).body['amount'],
       '2.49',
     );
 
     const paid = await pay(id, {
       customer: { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com', phone: '+37120000000' },
-      shipping: { optionId: 'pickup-point', address: address('Riga'), pickupPointId: 'riga-old-town' },
+      shipping: { optionId: 'pickup-point', pickupPointId: 'riga-old-town' },
     });
     assert.equal(paid.body['state'], 'PAID', paid.text);
     const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
     assert.equal(entry.notification.total_amount, '32.49');
+    assert.equal(entry.notification.shipping?.type, 'PICKUP_POINT');
+    assert.deepEqual(entry.notification.shipping?.method, { id: 'pickup-point', name: 'Pickup point' });
     assert.equal(entry.notification.shipping?.pickup_point?.external_id, 'riga-old-town');
+    // The demo's points have addresses: the point's is the delivery address.
+    assert.equal(entry.notification.shipping?.address?.street, 'Audēju iela 16');
   });
 
   test('refuses a shipping cost request that the gateway did not sign', async () => {

@@ -1,6 +1,6 @@
 /**
- * What a customer meets besides an approved card, on the single-item page: declines, 3-D Secure both ways,
- * a processing error followed by a retry, cancelling, and going back to the cart.
+ * What a customer meets besides an approved card, on the single-item page: declines, another card after a
+ * decline, 3-D Secure both ways, a processing error followed by a retry, cancelling, and going back to the cart.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -54,6 +54,45 @@ describe('payment outcomes', () => {
     });
   }
 
+  test('a declined card, then another card in the same frame, pays the order: the shop hears both outcomes in order', async () => {
+    await onShopPage(async (shop) => {
+      await shop.frame.payWith({ number: CARDS.declined });
+      await shop.frame.waitForStatus('Payment failed');
+      assert.equal(await shop.element.getAttribute('state'), 'failed');
+      const declined = await shop.paymentCompleted();
+      assert.equal(declined.paymentSucceeded, false);
+
+      await shop.frame.tryAnotherCard();
+      assert.equal(await shop.element.getAttribute('state'), 'form');
+      assert.equal(await shop.frame.cardNumber.inputValue(), '', 'the card fields start empty');
+      await shop.frame.payWith({ number: CARDS.visa });
+      await shop.frame.waitForStatus('Payment successful');
+      const paid = await shop.paymentCompleted(2);
+      assert.deepEqual(
+        (await shop.events<{ orderId: string; paymentSucceeded: boolean }>('paymentCompleted')).map(
+          (event) => [event.orderId, event.paymentSucceeded],
+        ),
+        [
+          [declined.orderId, false],
+          [declined.orderId, true],
+        ],
+        'paymentCompleted for each attempt, on the same order',
+      );
+      assert.equal(paid.orderId, declined.orderId);
+
+      const kept = await notificationsOf(paid.orderId, 'PAID');
+      assert.deepEqual(
+        kept.map((n) => [n.notification.status, n.notification.payment.status]),
+        [
+          ['FAILED', 'FAILED'],
+          ['PAID', 'SUCCEEDED'],
+        ],
+        'two verified notifications, FAILED then PAID',
+      );
+      assert.ok(kept[0]!.receivedAt <= kept[1]!.receivedAt);
+    });
+  });
+
   test('3-D Secure approved by the customer pays the order', async () => {
     await onShopPage(async (shop) => {
       await shop.frame.payWith({ number: CARDS.threeDSecure });
@@ -97,9 +136,7 @@ describe('payment outcomes', () => {
         'nothing final yet',
       );
 
-      // The form stays (or comes back with "Try again"); pay again with a good card.
-      const tryAgain = shop.frame.frame.getByRole('button', { name: 'Try again' });
-      if (await tryAgain.isVisible()) await tryAgain.click();
+      // The form stays, with the notice above its buttons: pay again with a good card.
       await shop.frame.payWith({ number: CARDS.visa });
       await shop.frame.waitForStatus('Payment successful');
       const completed = await shop.paymentCompleted();

@@ -13,7 +13,7 @@ import { customerFieldError } from '../../src/frame/customer-fields.js';
 import { readFrameLocation } from '../../src/frame/frame-location.js';
 import { loadTexts } from '../../src/frame/frame-texts.js';
 import { intakeErrorOf } from '../../src/frame/intake-errors.js';
-import { orderTotal } from '../../src/frame/order-summary.js';
+import { orderTax, orderTotal } from '../../src/frame/order-summary.js';
 import type { OrderView } from '../../src/frame/widget-api-types.js';
 
 const en = createTranslator('en');
@@ -268,20 +268,31 @@ describe('caret', () => {
   });
 });
 
-describe('order total', () => {
+describe('order total and tax', () => {
   const order = {
     total: '34.99',
+    tax: '6.07',
     lines: [
-      { type: 'ITEM', total: '25.00' },
-      { type: 'ITEM', total: '3.99' },
-      { type: 'SHIPPING', total: '6.00' },
+      { type: 'ITEM', total: '25.00', tax: '4.34' },
+      { type: 'ITEM', total: '3.99', tax: '0.69' },
+      { type: 'SHIPPING', total: '6.00', tax: '1.04' },
     ],
   } as unknown as OrderView;
+  const priced = (amount: number, taxRate = '0.21') => ({ amount, taxRate });
 
   it('adds the chosen shipping to the items, or keeps the gateway total without one', () => {
     expect(orderTotal(order, undefined)).to.equal(3499);
-    expect(orderTotal(order, { optionId: 'courier', amount: undefined })).to.equal(3499);
-    expect(orderTotal(order, { optionId: 'courier', amount: 350 })).to.equal(2899 + 350);
-    expect(orderTotal(order, { optionId: 'free', amount: 0 })).to.equal(2899);
+    expect(orderTotal(order, { optionId: 'courier', price: undefined })).to.equal(3499);
+    expect(orderTotal(order, { optionId: 'courier', price: priced(350) })).to.equal(2899 + 350);
+    expect(orderTotal(order, { optionId: 'free', price: priced(0) })).to.equal(2899);
+  });
+
+  it("adds the chosen shipping line's tax at its rate, as the gateway's priceOrder does", () => {
+    expect(orderTax(order, undefined)).to.equal(607);
+    expect(orderTax(order, { optionId: 'courier', price: undefined })).to.equal(607);
+    // 6.90 at 21%: round(690 x 0.21 / 1.21) = 120; at 5% (a percentage written as 5): 33.
+    expect(orderTax(order, { optionId: 'express', price: priced(690) })).to.equal(434 + 69 + 120);
+    expect(orderTax(order, { optionId: 'express', price: priced(690, '5') })).to.equal(434 + 69 + 33);
+    expect(orderTax(order, { optionId: 'free', price: priced(0) })).to.equal(434 + 69);
   });
 });

@@ -1,6 +1,7 @@
 // Shipping options on a plain widget (one that collects no customer or delivery data): the customer picks
-// among fixed prices, with no address, pickup point or contact fields; the summary and the pay button
-// include the choice, and the payment names it. The gateway refuses options it could not price there.
+// among fixed prices, shown by their labels, with no address, pickup point or contact fields; the summary,
+// its VAT line and the pay button include the choice, and the payment names it. The gateway refuses options
+// it could not price there.
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, formatMoney, type ShippingOptionInput } from '../../src/core/index.js';
@@ -22,8 +23,15 @@ const eur = (minor: number) => formatMoney(minor, 'EUR', 'en-GB');
 
 /** The items of `checkoutOrder()`: two teas at 12.50 and a strainer at 3.99. */
 const ITEMS = 2899;
-const POST: ShippingOptionInput = { id: 'latvian-post', amount: '2.80', currency: 'EUR' };
+const POST: ShippingOptionInput = {
+  id: 'latvian-post',
+  amount: '2.80',
+  currency: 'EUR',
+  label: 'Latvian Post',
+};
 const EXPRESS: ShippingOptionInput = { id: 'express', amount: '6.90', currency: 'EUR' };
+/** The items' VAT at the demo merchant's 21%: 4.34 in the teas' 25.00 and 0.69 in the strainer's 3.99. */
+const ITEMS_TAX = 503;
 
 function radio(frame: HTMLElement, index: number): HTMLInputElement {
   return input(frame, `svc-shipping-option-${index}`);
@@ -33,10 +41,16 @@ function summaryTotal(frame: HTMLElement): string {
   return frame.querySelector('.svc-summary-total dd')!.textContent!.trim();
 }
 
+/** The summary's shipping row: the option's name and its price. */
 function summaryShipping(frame: HTMLElement): string | undefined {
-  const rows = [...frame.querySelectorAll('.svc-summary-totals > div')];
-  const row = rows.find((candidate) => candidate.querySelector('dt')?.textContent === en('summary.shipping'));
-  return row?.querySelector('dd')?.textContent?.trim();
+  const row = frame.querySelector('.svc-summary-shipping');
+  if (!row) return undefined;
+  expect(row.querySelector('dt')!.textContent).to.equal(en('summary.shipping'));
+  return row.querySelector('dd')?.textContent?.trim();
+}
+
+function taxLine(frame: HTMLElement): string {
+  return frame.querySelector('.svc-summary-tax')!.textContent!.trim();
 }
 
 function payText(frame: HTMLElement): string {
@@ -69,6 +83,9 @@ describe('shipping choice on a plain widget', () => {
     ).to.deep.equal(['latvian-post', 'express']);
     const prices = [...group.querySelectorAll('.svc-shipping-price')].map((node) => node.textContent!.trim());
     expect(prices).to.deep.equal(['€2.80', '€6.90']);
+    // The label where the merchant gave one, else the id.
+    const names = [...group.querySelectorAll('.svc-shipping-name')].map((node) => node.textContent!.trim());
+    expect(names).to.deep.equal(['Latvian Post', 'express']);
     expect(radio(frame, 0).checked || radio(frame, 1).checked).to.equal(false);
     for (const absent of [
       '#svc-delivery-address',
@@ -88,10 +105,10 @@ describe('shipping choice on a plain widget', () => {
     const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
     radio(frame, 1).click();
     await waitForTotal(frame, ITEMS + 690);
-    expect(summaryShipping(frame)).to.equal('€6.90');
+    expect(summaryShipping(frame)).to.equal('express · €6.90');
     radio(frame, 0).click();
     await waitForTotal(frame, ITEMS + 280);
-    expect(summaryShipping(frame)).to.equal('€2.80');
+    expect(summaryShipping(frame)).to.equal('Latvian Post · €2.80');
     await typeCard(frame, { number: '4111111111111111' });
     payButton(frame).click();
     await channel.waitForState('paid');
@@ -111,12 +128,29 @@ describe('shipping choice on a plain widget', () => {
     const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [EXPRESS] }));
     await waitForTotal(frame, ITEMS + 690);
     expect(radio(frame, 0).checked).to.equal(true);
-    expect(summaryShipping(frame)).to.equal('€6.90');
+    expect(summaryShipping(frame)).to.equal('express · €6.90');
     await expect(frame).to.be.accessible();
     await typeCard(frame, { number: '5555555555554444' });
     payButton(frame).click();
     await channel.waitForState('paid');
     expect(watch.to('/payments')[0]!.body!['shipping']).to.deep.equal({ optionId: 'express' });
+  });
+
+  it("includes the chosen option's VAT in the VAT line, at its own rate else the merchant's", async () => {
+    const reduced: ShippingOptionInput = { id: 'reduced', amount: '6.90', taxRate: '0.05', label: 'Reduced' };
+    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [EXPRESS, reduced] }));
+    expect(taxLine(frame)).to.equal(en('summary.taxIncluded', { tax: eur(ITEMS_TAX) }));
+    radio(frame, 0).click();
+    await waitForTotal(frame, ITEMS + 690);
+    // 6.90 at the merchant's 21% holds 1.20: the frame said 5.03 here, the notification 6.23.
+    expect(taxLine(frame)).to.equal(en('summary.taxIncluded', { tax: eur(ITEMS_TAX + 120) }));
+    radio(frame, 1).click();
+    // At the option's own 5%: 0.33.
+    await waitUntil(
+      () => taxLine(frame) === en('summary.taxIncluded', { tax: eur(ITEMS_TAX + 33) }),
+      `VAT line: ${taxLine(frame)}`,
+    );
+    expect(summaryShipping(frame)).to.equal('Reduced · €6.90');
   });
 
   it('refuses to pay without a choice, says why and focuses the options; axe passes', async () => {

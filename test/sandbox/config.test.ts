@@ -290,6 +290,29 @@ describe('parseConfig', () => {
     );
   });
 
+  test("takes a pickup point's address, and refuses one without its street, naming the field", () => {
+    const json = validConfig();
+    const widget = json.merchants[0]!.widgets![1]!;
+    widget.collectCustomerData = true;
+    const address = { address: 'Audeju iela 16', city: 'Riga', postalCode: 'LV-1050', country: 'LV' };
+    widget.pickupPoints = [{ externalId: 'a', name: 'A', address }];
+    const parsed = parseConfig(json, { baseDir: tmp });
+    assert.deepEqual(parsed.merchants[0]!.widgets[1]!.pickupPoints[0]!.address, address);
+    widget.pickupPoints = [
+      { externalId: 'a', name: 'A', address: { city: 'Riga', postalCode: 'LV-1050' } },
+    ] as never;
+    assertRefused(json, 'merchants[0].widgets[1].pickupPoints[0].address.address', /required/);
+  });
+
+  test("refuses a fixed order's pickup-point option on a widget without pickup points", () => {
+    const json = validConfig();
+    json.merchants[0]!.widgets![0]!.order!.shippingOptions = [
+      { id: 'post', amount: '2.80', label: 'Latvian Post' },
+      { id: 'locker', amount: '1.99', type: 'PICKUP_POINT' },
+    ];
+    assertRefused(json, 'merchants[0].widgets[0].order.shippingOptions[1].type', /pickupPoints/);
+  });
+
   test('lists every schema problem at once', () => {
     const json = validConfig() as unknown as { merchants: Array<Record<string, unknown>> };
     delete json.merchants[0]!['name'];

@@ -178,7 +178,24 @@ describe('sandbox legacy widget API over HTTP', () => {
     assert.equal(notification.items[0]?.tax_rate, '21');
   });
 
-  test('every test card gives its outcome, and final states notify the merchant once', async () => {
+  test('idempotency keys that name Object.prototype members pay like any other, and stay idempotent', async () => {
+    for (const idempotencyKey of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const { body: created } = await create(order());
+      const pay = () =>
+        call(sandbox, 'POST', `/widget-api/v1/orders/${created['id']}/payments`, {
+          idempotencyKey,
+          card: card('4111111111111111'),
+        });
+      const first = await pay();
+      assert.equal(first.body['state'], 'PAID', idempotencyKey);
+      const again = await pay();
+      assert.equal(again.body['state'], 'PAID', idempotencyKey);
+      const notification = await notificationFor(created['id']);
+      assert.equal(notification.status, 'PAID');
+    }
+  });
+
+  test('every test card gives its outcome, and each outcome notifies the merchant once', async () => {
     const outcomes: Array<[string, string, string | undefined]> = [
       ['4111111111111111', 'PAID', undefined],
       ['5555555555554444', 'PAID', undefined],
@@ -339,7 +356,11 @@ describe('sandbox legacy widget API over HTTP', () => {
     const input = order({
       widgetId: WIDGETS.full,
       items: [{ amount: '10.00', label: 'Book', orderItemId: 'B1' }],
-      shippingOptions: [{ id: 'courier' }, { id: 'locker' }, { id: 'fixed', amount: '1.00' }],
+      shippingOptions: [
+        { id: 'courier' },
+        { id: 'locker', label: 'Parcel locker', type: 'PICKUP_POINT' },
+        { id: 'fixed', amount: '1.00' },
+      ],
     });
     const { body: created } = await create(input);
     const base = `/widget-api/v1/orders/${created['id']}`;
@@ -350,17 +371,17 @@ describe('sandbox legacy widget API over HTTP', () => {
       shipping: { optionId: 'locker', pickupPointId: 'p1' },
     });
     assert.equal(notPriced.body['error'].code, 'shipping_not_priced');
-    const address = { city: 'Riga', address: 'Brivibas 1', postalCode: 'LV-1010' };
+    // A pickup point is priced by the point alone: no street address.
     const quote = await call(sandbox, 'POST', `${base}/shipping-quotes`, {
       optionId: 'locker',
-      address,
       pickupPointId: 'p1',
     });
-    assert.deepEqual(quote.body, { amount: '2.49', currency: 'EUR' });
+    assert.deepEqual(quote.body, { amount: '2.49', currency: 'EUR', taxRate: '21' });
     const sent = JSON.parse(merchant.requests('/shipping-cost').at(-1)!.body);
     assert.deepEqual(sent.order_items, [{ reference: 'B1', quantity: '1' }]);
     assert.equal(sent.shipping_method_id, 'locker');
-    assert.deepEqual(sent.address, { city: 'Riga', address: 'Brivibas 1', postal_code: 'LV-1010' });
+    // The point has no address in the config: the request's address is there, with empty strings.
+    assert.deepEqual(sent.address, { city: '', address: '', postal_code: '' });
     assert.equal(sent.pickup_point.external_id, 'p1');
 
     const missingCustomer = await call(sandbox, 'POST', `${base}/payments`, {
@@ -373,7 +394,7 @@ describe('sandbox legacy widget API over HTTP', () => {
       idempotencyKey: key(),
       card: card('4111111111111111'),
       customer: { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com', phone: '+37120000000' },
-      shipping: { optionId: 'locker', pickupPointId: 'p1', address },
+      shipping: { optionId: 'locker', pickupPointId: 'p1' },
     });
     assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
     assert.equal(paid.body['order'].total, '12.49');
@@ -381,7 +402,9 @@ describe('sandbox legacy widget API over HTTP', () => {
     assert.equal(notification.total_amount, '12.49');
     assert.equal(notification.items.at(-1)?.type, 'SHIPPING');
     assert.equal(notification.shipping?.type, 'PICKUP_POINT');
+    assert.deepEqual(notification.shipping?.method, { id: 'locker', name: 'Parcel locker' });
     assert.equal(notification.shipping?.pickup_point?.external_id, 'p1');
+    assert.equal(notification.shipping?.pickup_point?.name, 'Locker 1');
     assert.equal(notification.customer.email, 'anna@example.com');
   });
 
@@ -410,5 +433,212 @@ describe('sandbox legacy widget API over HTTP', () => {
     }));
     assert.equal(((await (await test('test-api-key')).json()) as { ok: boolean }).ok, false);
     assert.equal((await test('wrong')).status, 401);
+  });
+  /** One payment request for a gateway order, as the frame sends it. */
+  function pay(id: string, idempotencyKey: string, number: string, more: Record<string, unknown> = {}) {
+    return call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+      idempotencyKey,
+      card: card(number),
+      ...more,
+    });
+  }
+
+  /** The notifications sent for a gateway order, signatures checked, in the order they arrived, once `count` are there. */
+  async function notificationsOf(id: string, count: number): Promise<PurchaseNotification[]> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const sent = merchant
+        .requests('/notify')
+        .filter((r) => (JSON.parse(r.body) as PurchaseNotification).id === id);
+      if (sent.length >= count) {
+        for (const request of sent) {
+          assert.ok(
+            verifySignature(
+              request.body,
+              request.headers['x-svc-signature'] as string,
+              sandbox.serviceCertificatePem,
+            ),
+            'notification signature',
+          );
+        }
+        return sent.map((request) => JSON.parse(request.body) as PurchaseNotification);
+      }
+      if (Date.now() > deadline)
+        throw new Error(`expected ${count} notifications for ${id}, got ${sent.length}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Waits a moment for anything sent late, then the statuses of every notification sent for the order. */
+  async function allStatusesOf(id: string, atLeast: number): Promise<string[]> {
+    await notificationsOf(id, atLeast);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return (await notificationsOf(id, atLeast)).map((notification) => notification.status);
+  }
+
+  test('a decline, insufficient funds or a denied 3-D Secure step leaves the order payable: FAILED, then another card pays', async () => {
+    const failures = [
+      { how: 'card declined', code: 'card_declined' },
+      { how: 'insufficient funds', code: 'insufficient_funds' },
+      { how: '3-D Secure denied', code: 'authentication_failed' },
+    ];
+    for (const { how, code } of failures) {
+      const { body: created } = await create(order());
+      const id = created['id'] as string;
+      let failed: Awaited<ReturnType<typeof call>>;
+      if (code === 'authentication_failed') {
+        const started = await pay(id, key(), '4000000000003220');
+        assert.equal(started.body['state'], 'CHALLENGE', how);
+        failed = await call(
+          sandbox,
+          'POST',
+          `/widget-api/v1/orders/${id}/challenges/${started.body['challengeId']}`,
+          {
+            approve: false,
+          },
+        );
+      } else {
+        failed = await pay(id, key(), code === 'card_declined' ? '4000000000000002' : '4000000000009995');
+      }
+      assert.equal(failed.body['state'], 'FAILED', how);
+      assert.equal(failed.body['error'].code, code, how);
+      assert.equal((await call(sandbox, 'GET', `/widget-api/v1/orders/${id}`)).body['state'], 'FAILED', how);
+
+      const paid = await pay(id, key(), '4111111111111111');
+      assert.equal(paid.status, 200, `${how}: ${JSON.stringify(paid.body)}`);
+      assert.equal(paid.body['state'], 'PAID', how);
+      assert.equal(paid.body['order'].lastError, null, how);
+
+      const [first, second] = await notificationsOf(id, 2);
+      assert.deepEqual(
+        [first!.status, first!.payment.status, first!.payment.error?.code, first!.effective_amount],
+        ['FAILED', 'FAILED', code, '0.00'],
+        how,
+      );
+      assert.deepEqual(
+        [second!.status, second!.payment.status, second!.payment.error, second!.effective_amount],
+        ['PAID', 'SUCCEEDED', undefined, '25.00'],
+        how,
+      );
+      // Each attempt has its own reference, so the merchant can tell the two apart.
+      assert.notEqual(first!.payment.accountStatementReference, second!.payment.accountStatementReference);
+      assert.deepEqual(await allStatusesOf(id, 2), ['FAILED', 'PAID'], how);
+    }
+  });
+
+  test('a repeated idempotency key answers its own attempt again and charges nothing', async () => {
+    const { body: created } = await create(order());
+    const id = created['id'] as string;
+    const declinedKey = key();
+    assert.equal((await pay(id, declinedKey, '4000000000000002')).body['state'], 'FAILED');
+    // The same key with another card is the same attempt: nothing is charged, nothing new is notified.
+    const repeated = await pay(id, declinedKey, '4111111111111111');
+    assert.equal(repeated.body['state'], 'FAILED');
+    assert.equal(repeated.body['error'].code, 'card_declined');
+
+    const paidKey = key();
+    assert.equal((await pay(id, paidKey, '4111111111111111')).body['state'], 'PAID');
+    const [late, again] = await Promise.all([
+      pay(id, declinedKey, '4111111111111111'),
+      pay(id, paidKey, '4111111111111111'),
+    ]);
+    assert.equal(late.body['state'], 'FAILED', 'the declined attempt stays declined');
+    assert.equal(late.body['error'].code, 'card_declined');
+    assert.equal(late.body['order'].state, 'PAID', 'with the order as it is now');
+    assert.equal(again.body['state'], 'PAID');
+    assert.deepEqual(await allStatusesOf(id, 2), ['FAILED', 'PAID']);
+  });
+
+  test('a processing error after a decline keeps the order FAILED, notifies nothing, and the order stays payable', async () => {
+    const { body: created } = await create(order());
+    const id = created['id'] as string;
+    assert.equal((await pay(id, key(), '4000000000009995')).body['state'], 'FAILED');
+    const errorKey = key();
+    const retry = await pay(id, errorKey, '4000000000000119');
+    assert.equal(retry.body['state'], 'RETRY');
+    assert.equal(retry.body['error'].code, 'processing_error');
+    assert.equal((await call(sandbox, 'GET', `/widget-api/v1/orders/${id}`)).body['state'], 'FAILED');
+    const repeated = await pay(id, errorKey, '4000000000000119');
+    assert.deepEqual([repeated.body['state'], repeated.body['error'].code], ['RETRY', 'processing_error']);
+    assert.equal((await pay(id, key(), '5555555555554444')).body['state'], 'PAID');
+    assert.deepEqual(await allStatusesOf(id, 2), ['FAILED', 'PAID']);
+  });
+
+  test('paid and cancelled orders stay final; a failed one can still be cancelled', async () => {
+    const { body: paidOrder } = await create(order());
+    assert.equal((await pay(paidOrder['id'], key(), '4111111111111111')).body['state'], 'PAID');
+    const afterPaid = await pay(paidOrder['id'], key(), '4000000000000002');
+    assert.equal(afterPaid.body['state'], 'PAID');
+    const cancelPaid = await call(sandbox, 'POST', `/widget-api/v1/orders/${paidOrder['id']}/cancel`);
+    assert.equal(cancelPaid.body['state'], 'PAID');
+
+    const { body: cancelledOrder } = await create(order());
+    const cancelled = await call(sandbox, 'POST', `/widget-api/v1/orders/${cancelledOrder['id']}/cancel`);
+    assert.equal(cancelled.body['state'], 'CANCELLED');
+    assert.equal((await pay(cancelledOrder['id'], key(), '4111111111111111')).body['state'], 'CANCELLED');
+
+    const { body: failedOrder } = await create(order());
+    assert.equal((await pay(failedOrder['id'], key(), '4000000000000002')).body['state'], 'FAILED');
+    const cancelFailed = await call(sandbox, 'POST', `/widget-api/v1/orders/${failedOrder['id']}/cancel`);
+    assert.equal(cancelFailed.body['state'], 'CANCELLED');
+    assert.equal((await pay(failedOrder['id'], key(), '4111111111111111')).body['state'], 'CANCELLED');
+
+    assert.deepEqual(await allStatusesOf(paidOrder['id'], 1), ['PAID']);
+    assert.deepEqual(await allStatusesOf(cancelledOrder['id'], 1), ['CANCELLED']);
+    assert.deepEqual(await allStatusesOf(failedOrder['id'], 2), ['FAILED', 'CANCELLED']);
+  });
+
+  test('a later outcome waits until the merchant accepted the earlier one', async () => {
+    const { body: created } = await create(order());
+    const id = created['id'] as string;
+    let refusals = 0;
+    const answered: string[] = [];
+    merchant.respond('/notify', (request) => {
+      const notification = JSON.parse(request.body) as PurchaseNotification;
+      if (notification.id !== id) return { status: 200, body: '{}' };
+      const refuse = notification.status === 'FAILED' && refusals++ < 2;
+      answered.push(`${notification.status} ${refuse ? 503 : 200}`);
+      return refuse ? { status: 503 } : { status: 200, body: '{}' };
+    });
+    assert.equal((await pay(id, key(), '4000000000000002')).body['state'], 'FAILED');
+    assert.equal((await pay(id, key(), '4111111111111111')).body['state'], 'PAID');
+    await notificationsOf(id, 4);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.deepEqual(answered, ['FAILED 503', 'FAILED 503', 'FAILED 200', 'PAID 200']);
+  });
+
+  test('a failed full-checkout order can still be priced for other delivery and paid', async () => {
+    merchant.respond('/shipping-cost', () => ({ status: 200, body: JSON.stringify({ amount: '4.99' }) }));
+    const { body: created } = await create(
+      order({
+        widgetId: WIDGETS.full,
+        items: [{ amount: '10.00', label: 'Book' }],
+        shippingOptions: [{ id: 'courier' }, { id: 'fixed', amount: '1.00' }],
+      }),
+    );
+    const id = created['id'] as string;
+    const customer = { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com' };
+    const failed = await pay(id, key(), '4000000000000002', { customer, shipping: { optionId: 'fixed' } });
+    assert.equal(failed.body['state'], 'FAILED');
+    const address = { city: 'Riga', address: 'Brivibas 1', postalCode: 'LV-1010' };
+    const quote = await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/shipping-quotes`, {
+      optionId: 'courier',
+      address,
+    });
+    assert.equal(quote.status, 200, JSON.stringify(quote.body));
+    const paid = await pay(id, key(), '4111111111111111', {
+      customer,
+      shipping: { optionId: 'courier', address },
+    });
+    assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
+    const [first, second] = await notificationsOf(id, 2);
+    assert.deepEqual(
+      [first!.status, first!.total_amount, first!.shipping?.method.id],
+      ['FAILED', '11.00', 'fixed'],
+    );
+    assert.deepEqual(
+      [second!.status, second!.total_amount, second!.shipping?.method.id],
+      ['PAID', '14.99', 'courier'],
+    );
   });
 });

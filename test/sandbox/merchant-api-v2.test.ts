@@ -70,6 +70,46 @@ describe('sandbox merchant API v2', () => {
     );
   });
 
+  test('shows the latest outcome: FAILED after a decline and while another card is in 3-D Secure, then PAID', async () => {
+    const input = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'API-RETRY',
+      items: [{ amount: '20.00', label: 'Lamp' }],
+    };
+    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: input,
+      signature: signOrder(input, merchantKeys.main.privateKeyPem),
+      certificateName: 'main',
+    });
+    const id = created.body['id'] as string;
+    const pay = (idempotencyKey: string, number: string) =>
+      call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+        idempotencyKey,
+        card: { number, expiry: '12/34', cvc: '123', holder: 'T' },
+      });
+    const status = async () => {
+      const order = await client().getOrder('API-RETRY');
+      return [order.status, order.refundableAmount, order.paidAt === null ? 'unpaid' : 'paid'];
+    };
+    assert.deepEqual(await status(), ['PENDING', '0.00', 'unpaid']);
+    assert.equal((await pay('retry-1', '4000000000000002')).body['state'], 'FAILED');
+    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    const challenge = await pay('retry-2', '4000000000003220');
+    assert.equal(challenge.body['state'], 'CHALLENGE');
+    // The merchant was told FAILED; nothing has ended since, so the API says the same.
+    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/challenges/${challenge.body['challengeId']}`, {
+      approve: false,
+    });
+    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    assert.equal((await pay('retry-3', '4111111111111111')).body['state'], 'PAID');
+    assert.deepEqual(await status(), ['PAID', '20.00', 'paid']);
+    await assert.rejects(
+      client().refund('API-RETRY', { amount: '20.01', reason: 'OTHER_REFUND', note: '' }),
+      (e: unknown) => e instanceof MerchantApiError && e.status === 409,
+    );
+  });
+
   test('refunds never exceed what was paid and change the order state', async () => {
     const partial = await client().refund(orderId, {
       amount: '5.00',

@@ -152,7 +152,14 @@ export function testConfigFile(merchantUrl: string): SandboxConfigFile {
             type: 'CHECKOUT',
             validation: 'SIGNATURE',
             collectCustomerData: true,
-            pickupPoints: [{ externalId: 'p1', name: 'Locker 1', serviceHours: '24/7' }],
+            pickupPoints: [
+              { externalId: 'p1', name: 'Locker 1', serviceHours: '24/7' },
+              {
+                externalId: 'p2',
+                name: 'Old Town shop',
+                address: { address: 'Audeju iela 16', city: 'Riga', postalCode: 'LV-1050', country: 'LV' },
+              },
+            ],
           },
           { id: WIDGETS.callback, type: 'CHECKOUT', validation: 'CALLBACK' },
         ],

@@ -13,6 +13,7 @@ export const enElement: ElementMessages = {
   'error.missingGateway': 'The payment form is not set up: the gateway attribute is missing.',
   'error.unknownWidget': 'This payment form does not exist; check the widget-id attribute.',
   'error.invalidOrder': 'The order details are not valid; check the {attribute} attribute.',
+  'error.invalidCall': 'The order details are not valid; check {call}.',
   'error.signatureRefused': 'The order signature was not accepted, so the payment cannot start.',
   'error.orderRejected': 'The shop did not confirm this order, so the payment cannot start.',
   'error.originNotAllowed': 'Payments are not enabled for this website ({origin}).',
@@ -106,6 +107,7 @@ export const enFrame: FrameMessages = {
   'delivery.choosePickupPoint': 'Choose a pickup point.',
   'delivery.serviceHours': 'Opening hours: {hours}',
   'delivery.priceOnRequest': 'Price calculated once you enter the address',
+  'delivery.priceOnPickupPoint': 'Price calculated once you choose a pickup point',
   'delivery.calculating': 'Calculating the delivery price…',
   'delivery.free': 'Free',
   'delivery.quoteFailed':
@@ -135,7 +137,7 @@ export const enFrame: FrameMessages = {
   'status.cancelled.text': 'The payment was cancelled; no money was charged.',
   'status.orderClosed': 'This order can no longer be paid.',
   'status.backToMerchant': 'Back to the shop',
-  'status.tryAgain': 'Try again',
+  'status.tryAnotherCard': 'Try another card',
   'status.networkError':
     'The connection to the payment service was interrupted. Retry to check whether the payment went through.',
   'status.retry': 'Retry',

@@ -14,6 +14,7 @@ export const lvElement: ElementMessages = {
   'error.missingGateway': 'Maksājuma forma nav iestatīta: trūkst atribūta gateway.',
   'error.unknownWidget': 'Šāda maksājuma forma nepastāv; pārbaudiet atribūtu widget-id.',
   'error.invalidOrder': 'Pasūtījuma dati nav derīgi; pārbaudiet atribūtu {attribute}.',
+  'error.invalidCall': 'Pasūtījuma dati nav derīgi; pārbaudiet {call}.',
   'error.signatureRefused': 'Pasūtījuma paraksts netika pieņemts, tāpēc maksājumu nevar sākt.',
   'error.orderRejected': 'Veikals neapstiprināja šo pasūtījumu, tāpēc maksājumu nevar sākt.',
   'error.originNotAllowed': 'Šajā vietnē ({origin}) maksājumi nav atļauti.',
@@ -109,6 +110,7 @@ export const lvFrame: FrameMessages = {
   'delivery.choosePickupPoint': 'Izvēlieties saņemšanas punktu.',
   'delivery.serviceHours': 'Darba laiks: {hours}',
   'delivery.priceOnRequest': 'Cena tiks aprēķināta pēc adreses ievadīšanas',
+  'delivery.priceOnPickupPoint': 'Cena tiks aprēķināta pēc saņemšanas punkta izvēles',
   'delivery.calculating': 'Aprēķina piegādes cenu…',
   'delivery.free': 'Bez maksas',
   'delivery.quoteFailed':
@@ -139,7 +141,7 @@ export const lvFrame: FrameMessages = {
   'status.cancelled.text': 'Maksājums tika atcelts; nauda netika iekasēta.',
   'status.orderClosed': 'Šo pasūtījumu vairs nevar apmaksāt.',
   'status.backToMerchant': 'Atpakaļ uz veikalu',
-  'status.tryAgain': 'Mēģināt vēlreiz',
+  'status.tryAnotherCard': 'Mēģināt ar citu karti',
   'status.networkError':
     'Savienojums ar maksājumu pakalpojumu tika pārtraukts. Mēģiniet vēlreiz, lai pārbaudītu, vai maksājums ir veikts.',
   'status.retry': 'Atkārtot',

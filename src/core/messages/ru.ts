@@ -14,6 +14,7 @@ export const ruElement: ElementMessages = {
   'error.missingGateway': 'Форма оплаты не настроена: отсутствует атрибут gateway.',
   'error.unknownWidget': 'Такой формы оплаты не существует; проверьте атрибут widget-id.',
   'error.invalidOrder': 'Данные заказа неверны; проверьте атрибут {attribute}.',
+  'error.invalidCall': 'Данные заказа неверны; проверьте {call}.',
   'error.signatureRefused': 'Подпись заказа не принята, поэтому оплату невозможно начать.',
   'error.orderRejected': 'Магазин не подтвердил этот заказ, поэтому оплату невозможно начать.',
   'error.originNotAllowed': 'Для этого сайта ({origin}) приём платежей не разрешён.',
@@ -107,6 +108,7 @@ export const ruFrame: FrameMessages = {
   'delivery.choosePickupPoint': 'Выберите пункт выдачи.',
   'delivery.serviceHours': 'Часы работы: {hours}',
   'delivery.priceOnRequest': 'Стоимость будет рассчитана после ввода адреса',
+  'delivery.priceOnPickupPoint': 'Стоимость будет рассчитана после выбора пункта выдачи',
   'delivery.calculating': 'Расчёт стоимости доставки…',
   'delivery.free': 'Бесплатно',
   'delivery.quoteFailed':
@@ -137,7 +139,7 @@ export const ruFrame: FrameMessages = {
   'status.cancelled.text': 'Оплата отменена, деньги не списаны.',
   'status.orderClosed': 'Этот заказ больше нельзя оплатить.',
   'status.backToMerchant': 'Вернуться в магазин',
-  'status.tryAgain': 'Попробовать снова',
+  'status.tryAnotherCard': 'Попробовать другую карту',
   'status.networkError':
     'Соединение с платёжным сервисом прервано. Повторите попытку, чтобы проверить, прошёл ли платёж.',
   'status.retry': 'Повторить',

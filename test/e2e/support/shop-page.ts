@@ -132,6 +132,12 @@ export class PaymentFrame {
     return this.frame.locator('p', { hasText: text });
   }
 
+  /** The failed screen's "Try another card": resolves once the form is back. */
+  async tryAnotherCard(): Promise<void> {
+    await this.frame.getByRole('button', { name: 'Try another card' }).click();
+    await this.waitForForm();
+  }
+
   async backToShop(): Promise<void> {
     await this.frame.getByRole('button', { name: 'Back to the shop' }).click();
   }
@@ -140,14 +146,14 @@ export class PaymentFrame {
     await this.frame.getByRole('button', { name: 'Cancel payment' }).click();
   }
 
-  /** The radio button of a shipping method, by its id (the label the frame shows for it). */
-  shippingOption(optionId: string): Locator {
-    return this.frame.getByRole('radio', { name: new RegExp(`^${optionId}\\b`) });
+  /** The radio button of a shipping method, by the name the frame shows for it (its label, else its id). */
+  shippingOption(name: string): Locator {
+    return this.frame.getByRole('radio', { name: new RegExp(`^${name}\\b`) });
   }
 
-  /** Picks a shipping method by its id. */
-  async chooseShipping(optionId: string): Promise<void> {
-    await this.shippingOption(optionId).check();
+  /** Picks a shipping method by the name the frame shows for it. */
+  async chooseShipping(name: string): Promise<void> {
+    await this.shippingOption(name).check();
   }
 
   /** Resolves once the pay button asks for this amount (major units, `43.30`), shipping included. */
@@ -172,8 +178,19 @@ export class PaymentFrame {
     await city.focus();
   }
 
+  /** The pickup point select, which a pickup-point shipping method asks for. */
+  get pickupPoint(): Locator {
+    return this.frame.getByLabel('Pickup point', { exact: true });
+  }
+
   async choosePickupPoint(externalId: string): Promise<void> {
-    await this.frame.getByLabel('Pickup point').selectOption(externalId);
+    await this.pickupPoint.selectOption(externalId);
+  }
+
+  /** The VAT the summary says the total includes, as shown (`€8.23`). */
+  async taxIncluded(): Promise<string> {
+    const text = (await this.frame.locator('.svc-summary-tax').textContent()) ?? '';
+    return text.replace(/^Including VAT\s*/, '').trim();
   }
 
   /** Fills a contact field when it is empty (prefilled ones are left as the shop gave them). */
