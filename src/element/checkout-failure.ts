@@ -5,7 +5,7 @@
  */
 import type { WidgetErrorCode } from '../core/frame-channel.js';
 import { orderAttributeOf } from '../core/order-input-from-attributes.js';
-import type { CheckoutAttribute, CheckoutErrorDetail } from './events.js';
+import type { CheckoutAttribute, CheckoutErrorCode, CheckoutErrorDetail } from './events.js';
 
 /** A reason the widget cannot take a payment, as the element reports it. */
 export type CheckoutFailure = CheckoutErrorDetail;
@@ -20,7 +20,7 @@ export interface OrderLayout {
 }
 
 /** The codes whose error view offers a retry: the customer's connection or the gateway may recover. */
-export function isRetryable(code: WidgetErrorCode): boolean {
+export function isRetryable(code: CheckoutErrorCode): boolean {
   return code === 'gateway_unreachable' || code === 'frame_timeout';
 }
 
@@ -37,7 +37,10 @@ const NON_ORDER_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
 /** What to blame for a field, and what to say before the gateway's message. */
 interface Blame {
   attribute?: CheckoutAttribute;
-  /** Names the script call, whose index in the gateway's field is not the page's own count. */
+  /**
+   * The script call and the number of its item or option among those it added, such as
+   * `addShippingOption() (option 1)`: the index in the gateway's field is not the page's own count.
+   */
   call?: string;
 }
 
@@ -57,12 +60,11 @@ export function blame(field: string | undefined, code: WidgetErrorCode, layout: 
   if (list) {
     const added = Number(index) - (list === 'items' ? layout.items : layout.options);
     if (added >= 0) {
-      return list === 'items'
-        ? { attribute: 'addOrderItem', call: `Item ${added + 1} added by addOrderItem()` }
-        : {
-            attribute: 'addShippingOption',
-            call: `Shipping option ${added + 1} added by addShippingOption()`,
-          };
+      const attribute = list === 'items' ? 'addOrderItem' : 'addShippingOption';
+      return {
+        attribute,
+        call: `${attribute}() (${list === 'items' ? 'item' : 'option'} ${added + 1})`,
+      };
     }
     // The single item's members are attributes of their own; a member without one is the item's amount's.
     if (layout.singleItem && list === 'items') return { attribute: orderAttributeOf(member) ?? 'amount' };
@@ -76,6 +78,7 @@ export function blame(field: string | undefined, code: WidgetErrorCode, layout: 
 }
 
 function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string {
+  // Each case one or more whole sentences, each ending with a full stop.
   switch (code) {
     case 'missing_widget_id':
       return 'Add widget-id="<the widget id from the merchant console>" to <svc-checkout>.';
@@ -100,11 +103,25 @@ function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string
       return 'Check the network and that gateway names a running gateway; the customer can retry.';
     case 'internal_error':
       return 'Retry later; if it persists, tell the gateway the time and the widget id.';
+    case 'order_locked':
+      return 'The form keeps the order it has. For a new order, render a new <svc-checkout> element (in React, with a new key).';
   }
 }
 
-/** The one console line for a failure: code, what went wrong, what to blame, and the fix. */
+/**
+ * `text` as a whole sentence: with a full stop at its end unless it ends with one (or `?`, `!`), since
+ * messages from the gateway, the frame and the order checks come without one.
+ */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The one console line for a failure: code, what to blame, what went wrong, and the fix, as whole sentences
+ * joined by a space.
+ */
 export function consoleMessage(failure: CheckoutFailure, pageOrigin: string): string {
   const attribute = failure.attribute ? ` [attribute: ${failure.attribute}]` : '';
-  return `<svc-checkout> ${failure.code}${attribute}: ${failure.message} ${fixOf(failure, pageOrigin)}`;
+  return `<svc-checkout> ${failure.code}${attribute}: ${sentence(failure.message)} ${fixOf(failure, pageOrigin)}`;
 }

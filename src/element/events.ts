@@ -30,22 +30,32 @@ export class PaymentCompletedEvent extends CustomEvent<PaymentCompletedDetail> {
   }
 }
 
+/** `navigateBackToCart`'s detail: where the element goes unless a listener calls `preventDefault()`. */
+export interface NavigateBackToCartDetail {
+  /**
+   * The `back-to-merchant-url` of the order in the frame (absolute or relative to the page, as the page wrote
+   * it), or `null` when the page gave none (the element then goes nowhere).
+   */
+  readonly backToMerchantUrl: string | null;
+}
+
 /**
  * The customer pressed the back-to-merchant button on the failed or cancelled screen. Cancelable: unless a
- * listener calls `preventDefault()`, the element goes to its `back-to-merchant-url` when it has one.
+ * listener calls `preventDefault()`, the element goes to `detail.backToMerchantUrl` when it is not `null`.
+ * A single-page app cancels it and routes by itself.
  */
-export class NavigateBackToCartEvent extends Event {
+export class NavigateBackToCartEvent extends CustomEvent<NavigateBackToCartDetail> {
   static readonly eventName = 'navigateBackToCart';
 
-  constructor() {
-    super(NavigateBackToCartEvent.eventName, { bubbles: true, composed: true, cancelable: true });
+  constructor(detail: NavigateBackToCartDetail) {
+    super(NavigateBackToCartEvent.eventName, { detail, bubbles: true, composed: true, cancelable: true });
   }
 }
 
 /**
  * What a `checkoutError` can point at: the attribute the merchant changes in the page to fix it, or the
  * script method (`addOrderItem`, `addShippingOption`) whose item or shipping option the gateway refused.
- * In v1 mode, `checkout-url`.
+ * In v1 mode, `checkout-url`. For `order_locked`, the (first) attribute whose change was refused.
  */
 export type CheckoutAttribute =
   | 'widget-id'
@@ -70,10 +80,17 @@ export type CheckoutAttribute =
   | 'addShippingOption'
   | 'checkout-url';
 
+/**
+ * Why `checkoutError` fired: a code of the frame channel (the widget cannot take a payment), or the element's
+ * own `order_locked` (the page changed the order after a payment attempt began; the change was refused and
+ * the widget keeps working on the order it has). The frame never sends `order_locked`.
+ */
+export type CheckoutErrorCode = WidgetErrorCode | 'order_locked';
+
 /** `checkoutError`'s detail. */
 export interface CheckoutErrorDetail {
-  /** Why the widget cannot take a payment. */
-  readonly code: WidgetErrorCode;
+  /** Why the widget cannot take a payment, or `order_locked` for a refused change. */
+  readonly code: CheckoutErrorCode;
   /** For the developer: what went wrong and what to change (the customer sees a translated text). */
   readonly message: string;
   /** The attribute to fix (or the script method whose item or option was refused), when one is to blame. */
@@ -83,6 +100,8 @@ export interface CheckoutErrorDetail {
 /**
  * The widget cannot take a payment: it is set up wrong (no `widget-id`, an invalid order, a refused
  * signature, ...) or the gateway cannot be reached. The element shows its error view instead of the form.
+ * With code `order_locked` the page changed the order after a payment attempt began: the change is refused,
+ * and the form stays, on the order it has (no error view).
  */
 export class CheckoutErrorEvent extends CustomEvent<CheckoutErrorDetail> {
   static readonly eventName = 'checkoutError';

@@ -22,7 +22,7 @@ import {
 } from '../core/payment-method-groups.js';
 import { createPickerTranslator, type PickerMessageKey } from '../core/picker-messages.js';
 import type { PaymentMethods } from '../core/v1-types.js';
-import { consoleMessage } from './checkout-failure.js';
+import { consoleMessage, sentence } from './checkout-failure.js';
 import { CheckoutErrorEvent } from './events.js';
 import { NavigateToCheckoutEvent } from './navigate-to-checkout-event.js';
 import { paymentMethodPickerStyles } from './payment-method-picker.styles.js';
@@ -167,7 +167,7 @@ export class PaymentMethodPicker {
     void lookUpPaymentMethods(url).then((result) => {
       if (this.#lookup?.url !== url) return;
       if (result.ok) this.#ready(url, result.methods);
-      else this.#failed(url, result.reason);
+      else this.#failed(url, result.reason, result.explained);
       this.#host.requestUpdate();
     });
   }
@@ -179,11 +179,19 @@ export class PaymentMethodPicker {
     this.#controls.setState('form');
   }
 
-  #failed(url: string | undefined, reason: string): void {
+  /** `explained`: the HTTP status of an endpoint's error answer whose message the reason relays. */
+  #failed(url: string | undefined, reason: string, explained?: number): void {
     this.#lookup = { status: 'failed', url };
     this.#controls.setState('form');
+    // The endpoint's own message says what is wrong: relay it, and blame the URL only when it said nothing.
+    const fix =
+      explained === undefined
+        ? "Point payment-methods-url at the merchant's payment-methods endpoint (createPaymentMethodsHandler of svc-checkout/server)."
+        : explained < 500
+          ? "Change the request as the endpoint's message says: the query of payment-methods-url (such as ?currency=EUR), or the endpoint's options (such as createPaymentMethodsHandler's defaultCurrency)."
+          : "The endpoint's server says more in its log.";
     console.error(
-      `<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: ${reason}. The customer can only go on to the payment page without a preselected method. Point payment-methods-url at the merchant's payment-methods endpoint (createPaymentMethodsHandler of svc-checkout/server).`,
+      `<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: ${sentence(reason)} The customer can only go on to the payment page without a preselected method. ${fix}`,
     );
   }
 

@@ -18,8 +18,14 @@ const LOOKUP_TIMEOUT_MS = 15_000;
 /** The prefix of the `sessionStorage` keys; the rest of the key is the request URL. */
 export const LOOKUP_STORAGE_PREFIX = 'svc-checkout:payment-methods:';
 
-/** A lookup's outcome: the methods, or why there are none (for the merchant's console). */
-export type LookupResult = { ok: true; methods: PaymentMethods } | { ok: false; reason: string };
+/**
+ * A lookup's outcome: the methods, or why there are none (for the merchant's console). `explained` is the
+ * HTTP status of an error answer that says why in its JSON body's `message` (as `createPaymentMethodsHandler`
+ * answers: `{error, parameter?, message}`); the reason then relays that message.
+ */
+export type LookupResult =
+  | { ok: true; methods: PaymentMethods }
+  | { ok: false; reason: string; explained?: number };
 
 interface Kept {
   /** When the answer came (`Date.now()`). */
@@ -102,7 +108,13 @@ async function fetchPaymentMethods(url: string): Promise<LookupResult> {
   } catch (error) {
     return { ok: false, reason: `${url} cannot be reached (${(error as Error).message})` };
   }
-  if (!response.ok) return { ok: false, reason: `${url} answered HTTP ${response.status}` };
+  if (!response.ok) {
+    const { status } = response;
+    const message = await errorMessage(response);
+    return message === undefined
+      ? { ok: false, reason: `${url} answered HTTP ${status}` }
+      : { ok: false, reason: `the endpoint ${url} answered ${status}: ${message}`, explained: status };
+  }
   let methods: PaymentMethods | undefined;
   try {
     methods = readPaymentMethods(await response.json());
@@ -112,4 +124,14 @@ async function fetchPaymentMethods(url: string): Promise<LookupResult> {
   }
   keep(url, { at: Date.now(), methods });
   return { ok: true, methods };
+}
+
+/** The `message` of an error answer's JSON body, when it has one. */
+async function errorMessage(response: Response): Promise<string | undefined> {
+  try {
+    const { message } = (await response.json()) as { message?: unknown };
+    return typeof message === 'string' && message.trim() ? message.trim() : undefined;
+  } catch {
+    return undefined;
+  }
 }

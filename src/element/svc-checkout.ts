@@ -30,7 +30,12 @@ import {
   type OrderLayout,
 } from './checkout-failure.js';
 import { CheckoutStateError } from './checkout-state-error.js';
-import { CheckoutErrorEvent, NavigateBackToCartEvent, PaymentCompletedEvent } from './events.js';
+import {
+  type CheckoutAttribute,
+  CheckoutErrorEvent,
+  NavigateBackToCartEvent,
+  PaymentCompletedEvent,
+} from './events.js';
 import { FrameHost, gatewayOrigin } from './frame-host.js';
 import type { NavigateToCheckoutEvent } from './navigate-to-checkout-event.js';
 import type { PaymentMethodPicker } from './payment-method-picker.js';
@@ -41,7 +46,12 @@ type View =
   | { kind: 'idle' }
   | { kind: 'frame'; host: FrameHost; revealed: boolean; height?: number }
   | { kind: 'picker'; picker: PaymentMethodPicker }
-  | { kind: 'error'; failure: CheckoutFailure };
+  | {
+      kind: 'error';
+      failure: CheckoutFailure;
+      /** The script call to blame (`addShippingOption() (option 1)`), which the customer's text names. */
+      call?: string | undefined;
+    };
 
 /** What the element fixed when it started: the gateway, and what `init` carries besides the looks and texts. */
 interface Prepared extends OrderLayout {
@@ -60,6 +70,22 @@ const LIVE_REGION_DELAY_MS = 100;
 
 /** The language the element's own texts fall back to when neither the element nor the page names one. */
 const FALLBACK_LANGUAGE: Language = 'en';
+
+/**
+ * The properties whose change leaves the order as it is: `language` is a live update of the form, `texts`
+ * and `lazy` matter at the start only, and the rest are v1 mode's. A change of any other property may change
+ * the order (see `updated`).
+ */
+const NOT_ORDER = ['language', 'texts', 'lazy', 'checkoutUrl', 'paymentMethodsUrl', 'country', 'method'];
+
+/**
+ * What the element made of its attributes (the prepared order, or why there is none) as text, to tell a
+ * changed order from an equal one: a re-render that sets a new but equal object changes nothing. The
+ * order's language is left out: a change of `language` alone is a live update, and the order the frame has
+ * (signed with the language it had) stays.
+ */
+const orderKey = (made: Prepared | CheckoutFailure): string =>
+  JSON.stringify(made, (key, value) => (key === 'language' ? undefined : value));
 
 /** `lazy="true"` (or a bare `lazy`) delays the start until `init()`; `lazy="false"` does not. */
 const lazyConverter = {
@@ -109,6 +135,15 @@ function appended(given: unknown, added: readonly object[]): unknown {
  * when it is in the HTML), so attributes set and items added right after creating it are included.
  * With `lazy="true"` it waits for `init()`.
  *
+ * After the start, a change of what the order is made of (`order`, `signature`, `certificate-name`,
+ * `order-id`, the single-item attributes, `back-to-merchant-url`, `widget-id`, `gateway`, the prefill
+ * attributes) replaces the order, after the task that made it: the frame loads again with the new order,
+ * once for all the changes of the task, and not at all when the order is equal to the one it has. An error
+ * box starts again the same way, so a page that fixes its order gets the form. Once the frame has reported
+ * a payment attempt (any state past `loading` and `form`), a change is refused: the form keeps its order,
+ * and the element logs it and fires `checkoutError` with code `order_locked`. `language` changes the texts
+ * at any time.
+ *
  * With `checkout-url` (a v1 Purchase's `checkout_url`) it is a payment method picker instead (v1 mode, which
  * needs neither `widget-id` nor a signed order): it looks up the methods at the merchant's own endpoint
  * (`payment-methods-url`, never the gateway with a secret key), shows them as the gateway groups them (cards
@@ -119,9 +154,9 @@ function appended(given: unknown, added: readonly object[]): unknown {
  *
  * @tagname svc-checkout
  *
- * @fires {PaymentCompletedEvent} paymentCompleted - The payment succeeded or failed, just before the status screen; once, when it ends while the form is open (a form that opens on an order that had already ended shows its status without the event). `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
- * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. Cancelable: otherwise the element goes to `back-to-merchant-url` when set.
- * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable). `detail`: `{code, message, attribute?}`.
+ * @fires {PaymentCompletedEvent} paymentCompleted - A payment attempt succeeded or failed, just before the status screen: once for each attempt that ends while the form is open (a declined card fires it with `paymentSucceeded: false`, and the order stays payable with another card; a form that opens on an order that had already ended shows its status without the event). For the page's interface only, never proof of payment: verify the signed notification on the server. `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
+ * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. `detail`: `{backToMerchantUrl}` (the order's `back-to-merchant-url`, or `null`). Cancelable: otherwise the element goes to `detail.backToMerchantUrl` when it is not `null`.
+ * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable), or, with code `order_locked`, the page changed the order after a payment attempt began and the change was refused (the form stays, on its order). `detail`: `{code, message, attribute?}`.
  * @fires {NavigateToCheckoutEvent} navigateToCheckout - v1 mode: the customer confirmed a payment method, or went on without one. Cancelable: otherwise the element goes to `detail.url`. `detail`: `{method, url}` (`method` is `null` without one; `url` is `checkout-url` with `preferred` set in its query).
  *
  * @csspart frame - The payment form's iframe.
@@ -289,9 +324,21 @@ export class SvcCheckout extends ReactiveElement {
   #view: View = { kind: 'idle' };
   #state: WidgetState | undefined;
   #started = false;
+  /** Started in v1 mode (the mode is fixed at the start). */
+  #v1 = false;
   #reloadOnConnect = false;
   #startTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The order the frame has (or had, when it failed); undefined when the attributes gave none. */
   #prepared: Prepared | undefined;
+  /** The `orderKey` of what the element shows: the frame's order, or the failure of the attributes. */
+  #shown: string | undefined;
+  /** The `orderKey` of the last change looked at, so that a refused change repeated is not refused again. */
+  #seen: string | undefined;
+  /** The frame has reported a payment attempt in its current load: the order is locked. */
+  #attempted = false;
+  /** The properties changed since the last look at them, which the next task takes together. */
+  readonly #changed = new Set<PropertyKey>();
+  #changeTimer: ReturnType<typeof setTimeout> | undefined;
   #textLanguage = FALLBACK_LANGUAGE;
   #translate = createElementTranslator(FALLBACK_LANGUAGE);
   #loading: HTMLElement | undefined;
@@ -402,7 +449,7 @@ export class SvcCheckout extends ReactiveElement {
       iframe.style.height = view.revealed && view.height !== undefined ? `${view.height}px` : '';
       nodes = view.revealed ? [iframe] : [loading, iframe];
     } else {
-      nodes = [this.#errorBox(view.failure, t)];
+      nodes = [this.#errorBox(view.failure, view.call, t)];
     }
     if (nodes.includes(loading) && loading.parentNode !== this.renderRoot) {
       // A status region is announced when its text changes, not with the text it is inserted with: it goes
@@ -416,6 +463,14 @@ export class SvcCheckout extends ReactiveElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    if (this.#started && !this.#v1) {
+      for (const key of changed.keys()) if (!NOT_ORDER.includes(key as string)) this.#changed.add(key);
+      // After the task: the page may still be setting the signature that goes with a new order.
+      if (this.#changed.size > 0) {
+        clearTimeout(this.#changeTimer);
+        this.#changeTimer = setTimeout(() => this.#takeChanges());
+      }
+    }
     const language = this.#language();
     // Before `ready`, `post` does nothing: `init` carries the language then.
     if (changed.has('language') && language && this.#view.kind === 'frame')
@@ -423,7 +478,11 @@ export class SvcCheckout extends ReactiveElement {
   }
 
   /** The error box of a failure: built once (so the retry button keeps its focus), its texts kept current. */
-  #errorBox(failure: CheckoutFailure, t: Translate<ElementMessageKey>): HTMLElement {
+  #errorBox(
+    failure: CheckoutFailure,
+    call: string | undefined,
+    t: Translate<ElementMessageKey>,
+  ): HTMLElement {
     const { code, attribute } = failure;
     const retryable = isRetryable(code);
     if (this.#error?.failure !== failure) {
@@ -440,11 +499,12 @@ export class SvcCheckout extends ReactiveElement {
     const [title, text, last] = box.children;
     box.lang = this.#textLanguage;
     title!.textContent = t('error.title');
-    // A script call to blame is no attribute the customer's text could name: it names the order then.
-    text!.textContent = t(widgetErrorKey(code), {
-      attribute: !attribute || attribute.startsWith('add') ? 'order' : attribute,
-      origin: window.origin,
-    });
+    const key = widgetErrorKey(code);
+    // A script call to blame is no attribute: the text names the call, as the console does.
+    text!.textContent =
+      call && key === 'error.invalidOrder'
+        ? t('error.invalidCall', { call })
+        : t(key, { attribute: attribute ?? 'order', origin: window.origin });
     last!.textContent = t(retryable ? 'error.retry' : 'error.contactMerchant');
     return box;
   }
@@ -496,17 +556,51 @@ export class SvcCheckout extends ReactiveElement {
   #start(): void {
     this.#started = true;
     clearTimeout(this.#startTimer);
-    if (this.checkoutUrl) {
-      this.#startPicker();
+    this.#v1 = !!this.checkoutUrl;
+    if (this.#v1) this.#startPicker();
+    else this.#begin(this.#prepare(), true);
+  }
+
+  /**
+   * Shows what the attributes make: the frame with the prepared order, or the failure. `load` false (a
+   * disconnected element) leaves the load of the frame to the next connection.
+   */
+  #begin(made: Prepared | CheckoutFailure, load: boolean): void {
+    this.#shown = this.#seen = orderKey(made);
+    if ('code' in made) {
+      this.#prepared = undefined;
+      this.#fail(made);
+    } else {
+      this.#prepared = made;
+      if (load) this.#loadFrame();
+      else this.#reloadOnConnect = true;
+    }
+  }
+
+  /**
+   * Takes the changes of the last task (see the class's description): the new order replaces the frame's,
+   * unless it is equal, or a payment attempt has begun in the frame, which refuses it.
+   */
+  #takeChanges(): void {
+    const properties = SvcCheckout.properties as Record<PropertyKey, { attribute?: string }>;
+    const names = [...this.#changed].map((key) => properties[key]?.attribute ?? String(key));
+    this.#changed.clear();
+    const made = this.#prepare();
+    const key = orderKey(made);
+    const seen = key === this.#seen;
+    this.#seen = key;
+    if (key === this.#shown || seen) return;
+    if (this.#attempted && this.#view.kind === 'frame') {
+      const failure = {
+        code: 'order_locked',
+        message: `${names.join(', ')}: changed after a payment attempt began`,
+        attribute: names[0] as CheckoutAttribute,
+      } as const;
+      console.error(consoleMessage(failure, window.origin));
+      this.#emit(new CheckoutErrorEvent(failure));
       return;
     }
-    const prepared = this.#prepare();
-    if ('code' in prepared) {
-      this.#fail(prepared);
-    } else {
-      this.#prepared = prepared;
-      this.#loadFrame();
-    }
+    this.#begin(made, this.isConnected);
   }
 
   /** What the start fixes, or why the widget cannot start. The order goes as given: the gateway checks it. */
@@ -607,6 +701,7 @@ export class SvcCheckout extends ReactiveElement {
     const prepared = this.#prepared;
     if (!prepared) return;
     if (this.#view.kind === 'frame') this.#view.host.dispose();
+    this.#attempted = false;
     const host: FrameHost = new FrameHost(
       {
         gateway: prepared.gateway,
@@ -656,6 +751,7 @@ export class SvcCheckout extends ReactiveElement {
           return;
         }
         this.#setState(message.state);
+        if (message.state !== 'loading' && message.state !== 'form') this.#attempted = true;
         if (message.state !== 'loading' && !view.revealed) this.#reveal(view);
         return;
       case 'paymentCompleted':
@@ -668,8 +764,8 @@ export class SvcCheckout extends ReactiveElement {
         );
         return;
       case 'navigateBackToCart': {
-        const url = this.#prepared?.init.order.backToMerchantUrl;
-        if (this.#emit(new NavigateBackToCartEvent()) && url) location.assign(url);
+        const url = this.#prepared?.init.order.backToMerchantUrl ?? null;
+        if (this.#emit(new NavigateBackToCartEvent({ backToMerchantUrl: url })) && url) location.assign(url);
         return;
       }
       case 'error':
@@ -702,12 +798,15 @@ export class SvcCheckout extends ReactiveElement {
   /** A failure the frame or its load reports, blamed on what the page gave (an attribute or a script call). */
   #frameFailed(code: WidgetErrorCode, message: string, field?: string): void {
     const { attribute, call } = blame(field, code, this.#prepared!);
-    this.#fail({ code, message: call ? `${call}: ${message}` : message, ...(attribute && { attribute }) });
+    this.#fail(
+      { code, message: call ? `${call}: ${message}` : message, ...(attribute && { attribute }) },
+      call,
+    );
   }
 
-  #fail(failure: CheckoutFailure): void {
+  #fail(failure: CheckoutFailure, call?: string): void {
     if (this.#view.kind === 'frame') this.#view.host.dispose();
-    this.#show({ kind: 'error', failure });
+    this.#show({ kind: 'error', failure, call });
     this.#setState('error');
     console.error(consoleMessage(failure, window.origin));
     this.#emit(new CheckoutErrorEvent(failure));
@@ -715,8 +814,8 @@ export class SvcCheckout extends ReactiveElement {
 
   readonly #retry = (): void => {
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
-    if (this.#prepared) this.#loadFrame();
-    else this.#startPicker();
+    if (this.#v1) this.#startPicker();
+    else this.#loadFrame();
     // The retry button goes away; keep keyboard users where they were, on the loading text.
     if (hadFocus) {
       void this.updateComplete.then(() => this.#loading?.focus());
@@ -739,14 +838,19 @@ export class SvcCheckout extends ReactiveElement {
   }
 }
 
+/** The element's events by name. They bubble and are composed: the document and the window hear them too. */
+interface SvcCheckoutEventMap {
+  paymentCompleted: PaymentCompletedEvent;
+  navigateBackToCart: NavigateBackToCartEvent;
+  checkoutError: CheckoutErrorEvent;
+  navigateToCheckout: NavigateToCheckoutEvent;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'svc-checkout': SvcCheckout;
   }
-  interface HTMLElementEventMap {
-    paymentCompleted: PaymentCompletedEvent;
-    navigateBackToCart: NavigateBackToCartEvent;
-    checkoutError: CheckoutErrorEvent;
-    navigateToCheckout: NavigateToCheckoutEvent;
-  }
+  interface HTMLElementEventMap extends SvcCheckoutEventMap {}
+  interface DocumentEventMap extends SvcCheckoutEventMap {}
+  interface WindowEventMap extends SvcCheckoutEventMap {}
 }

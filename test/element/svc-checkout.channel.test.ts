@@ -2,7 +2,11 @@
 // the frame's messages (state, size, the documented events, errors).
 import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../src/element/define.js';
-import type { CheckoutErrorEvent, PaymentCompletedEvent } from '../../src/element/events.js';
+import type {
+  CheckoutErrorEvent,
+  NavigateBackToCartEvent,
+  PaymentCompletedEvent,
+} from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import { capturingConsoleErrors, gatewayInfo, initOf, shadow, testFrame } from './helpers.js';
 
@@ -118,9 +122,10 @@ describe('<svc-checkout> channel', () => {
       element.addEventListener('navigateBackToCart', (event) => event.preventDefault(), { once: true });
       const prevented = oneEvent(document, 'navigateBackToCart');
       frame.send({ type: 'navigateBackToCart' });
-      const event = await prevented;
+      const event = (await prevented) as NavigateBackToCartEvent;
       expect(event.cancelable && event.bubbles && event.composed).to.equal(true);
       expect(event.defaultPrevented).to.equal(true);
+      expect(event.detail).to.deep.equal({ backToMerchantUrl: `${start.split('#')[0]}#cart` });
       expect(location.hash).to.equal('');
 
       const heard = oneEvent(element, 'navigateBackToCart');
@@ -130,6 +135,22 @@ describe('<svc-checkout> channel', () => {
     } finally {
       history.replaceState(null, '', start);
     }
+  });
+
+  it('gives navigateBackToCart a null backToMerchantUrl without back-to-merchant-url, and goes nowhere', async () => {
+    const element = await fixture<SvcCheckout>(
+      html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1" label="Tea"></svc-checkout>`,
+    );
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const start = location.href;
+    const heard = oneEvent(document, 'navigateBackToCart') as Promise<NavigateBackToCartEvent>;
+    frame.send({ type: 'navigateBackToCart' });
+    const event = await heard;
+    expect(event.detail).to.deep.equal({ backToMerchantUrl: null });
+    expect(event.defaultPrevented).to.equal(false);
+    await aTimeout(20);
+    expect(location.href).to.equal(start);
   });
 
   it('shows the error view for an error of the frame, logs it once and fires checkoutError', async () => {
@@ -190,14 +211,10 @@ describe('<svc-checkout> channel', () => {
 
   it('names the script call and its item or option number for a field past the attributes’ own', async () => {
     const cases = [
-      ['order.items[2].amount', 'addOrderItem', 'Item 1 added by addOrderItem(): '],
-      ['order.items[3].label', 'addOrderItem', 'Item 2 added by addOrderItem(): '],
+      ['order.items[2].amount', 'addOrderItem', 'addOrderItem() (item 1)'],
+      ['order.items[3].label', 'addOrderItem', 'addOrderItem() (item 2)'],
       ['order.items[1].label', 'order', ''],
-      [
-        'order.shippingOptions[1].id',
-        'addShippingOption',
-        'Shipping option 1 added by addShippingOption(): ',
-      ],
+      ['order.shippingOptions[1].id', 'addShippingOption', 'addShippingOption() (option 1)'],
       ['order.shippingOptions[0].amount', 'order', ''],
       ['order.constraints.brand', 'order', ''],
       ['order.orderId', 'order-id', ''],
@@ -228,7 +245,7 @@ describe('<svc-checkout> channel', () => {
         const { detail } = await heard;
         expect(detail, field).to.deep.equal({
           code: 'invalid_order',
-          message: `${call}Invalid order: it is wrong`,
+          message: `${call && `${call}: `}Invalid order: it is wrong`,
           attribute,
         });
         expect(errors).to.have.length(1);
@@ -236,9 +253,9 @@ describe('<svc-checkout> channel', () => {
         if (call)
           expect(errors[0]).to.contain(call).and.contain(`Fix what the page passes to ${attribute}()`);
         await element.updateComplete;
-        // The customer's text names no script call: it points at the order.
-        expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
-          attribute.startsWith('add') ? 'check the order attribute' : `check the ${attribute} attribute`,
+        // The customer's text names what the page's developer fixes: the script call, or the attribute.
+        expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
+          `The order details are not valid; check ${call || `the ${attribute} attribute`}.`,
         );
       });
     }

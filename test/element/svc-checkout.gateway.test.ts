@@ -86,6 +86,59 @@ describe('<svc-checkout> with the real gateway', function () {
     expect(element.state).to.equal('form');
   });
 
+  it('before payment takes a new signed order into a new frame; the gateway checks the new order', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const { orderId, signature } = await signedOrder();
+      const element = await fixture<SvcCheckout>(html`<svc-checkout
+        gateway=${info.gatewayUrl}
+        widget-id=${info.widgets.checkout}
+        order-id=${orderId}
+        amount="12.50"
+        currency="EUR"
+        label="Green tea"
+        signature=${signature}
+        certificate-name=${info.certificateName}
+      ></svc-checkout>`);
+      const formShown = () =>
+        waitUntil(() => element.state === 'form', `no form (state ${element.state})`, FRAME_WAIT);
+      await formShown();
+      const first = await iframeOf(element);
+
+      // The cart changed: the page sets the new order and its signature together, as its server signed them.
+      const next = {
+        widgetId: info.widgets.checkout,
+        orderId: `wtr-${crypto.randomUUID()}`,
+        items: [{ amount: '7.25', currency: 'EUR', label: 'Green tea' }],
+      };
+      const nextSignature = await sign(next);
+      element.orderId = next.orderId;
+      element.amount = '7.25';
+      element.signature = nextSignature;
+      await waitUntil(() => shadow(element).querySelector('iframe') !== first, 'no new frame');
+      const second = shadow(element).querySelector('iframe')!;
+      expect(channelOf(second)).to.not.equal(channelOf(first));
+      // The gateway verified the new signature, which fits the new order only: the frame took it.
+      await formShown();
+      expect(errors).to.deep.equal([]);
+
+      // An order changed without its signature: the gateway refuses it, so the frame had sent it.
+      const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
+      element.amount = '8.00';
+      expect((await heard).detail.code).to.equal('signature_refused');
+      await element.updateComplete;
+      expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
+      expect(errors).to.have.length(1);
+
+      // The page signs it: the error box gives way to a frame with the order.
+      element.signature = await sign({ ...next, items: [{ ...next.items[0]!, amount: '8.00' }] });
+      await formShown();
+      await element.updateComplete;
+      expect(shadow(element).querySelector('[role="alert"]')).to.equal(null);
+      expect(shadow(element).querySelector('iframe')).to.not.equal(null);
+      expect(errors).to.have.length(1);
+    });
+  });
+
   it('explains a frame of an unknown widget with the gateway’s embedding check: unknown_widget', async () => {
     await capturingConsoleErrors(async (errors) => {
       const heard = oneEvent(document, 'checkoutError') as Promise<CheckoutErrorEvent>;
@@ -190,8 +243,8 @@ describe('<svc-checkout> with the real gateway', function () {
       element.addOrderItem({ amount: '1.999', label: 'Lemon' });
     });
     expect(detail).to.include({ code: 'invalid_order', attribute: 'addOrderItem' });
-    expect(detail.message).to.match(/^Item 2 added by addOrderItem\(\): .*items\[2\]\.amount/);
-    expect(error).to.contain('[attribute: addOrderItem]').and.contain('Item 2 added by addOrderItem()');
+    expect(detail.message).to.match(/^addOrderItem\(\) \(item 2\): .*items\[2\]\.amount/);
+    expect(error).to.contain('[attribute: addOrderItem]').and.contain('addOrderItem() (item 2): ');
   });
 
   it('a shipping option added by script that the gateway refuses names addShippingOption', async () => {
@@ -199,7 +252,25 @@ describe('<svc-checkout> with the real gateway', function () {
       element.addShippingOption({ id: 'courier', amount: '-4.99' });
     });
     expect(detail).to.include({ code: 'invalid_order', attribute: 'addShippingOption' });
-    expect(detail.message).to.match(/^Shipping option 1 added by addShippingOption\(\): /);
+    expect(detail.message).to.match(/^addShippingOption\(\) \(option 1\): /);
+  });
+
+  it('the lazy example: an option "priced later" on a plain widget names addShippingOption() to the shopper and in the console', async () => {
+    const { element, detail, error } = await refused({ amount: '1.00', label: 'Tea' }, (element) => {
+      element.addShippingOption({ id: 'courier' });
+    });
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'addShippingOption' });
+    expect(detail.message).to.match(/^addShippingOption\(\) \(option 1\): .*courier has no amount/);
+    expect(error).to.match(
+      /^<svc-checkout> invalid_order \[attribute: addShippingOption\]: addShippingOption\(\) \(option 1\): .*\(collectCustomerData\)\. Fix what the page passes to addShippingOption\(\) as the message says\.$/,
+    );
+    expect(error).to.not.contain('order attribute');
+    const box = shadow(element).querySelector('[role="alert"]')!;
+    expect(box.textContent).to.contain(
+      'The order details are not valid; check addShippingOption() (option 1).',
+    );
+    expect(box.textContent).to.not.contain('order attribute');
+    await expect(element).to.be.accessible();
   });
 
   it('script items in another currency than the attributes’ item: the gateway refuses the order, naming currency', async () => {

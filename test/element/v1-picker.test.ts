@@ -241,6 +241,23 @@ describe('<svc-checkout> in v1 mode', function () {
     });
   }
 
+  it('relays the endpoint’s own message when it refuses the query, instead of blaming the URL', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const endpoint = `${PAYMENT_METHODS_URL}?currency=EURO`;
+      const element = await fixture<SvcCheckout>(html`<svc-checkout
+        checkout-url=${purchase.checkout_url}
+        payment-methods-url=${endpoint}
+        language="en"
+      ></svc-checkout>`);
+      await pickerShown(element);
+      expect(errors).to.have.length(1);
+      const url = new URL(`${endpoint}&language=en`, location.href).href;
+      expect(errors[0]).to.equal(
+        `<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: the endpoint ${url} answered 400: currency must be an ISO 4217 code such as EUR, not "EURO". The customer can only go on to the payment page without a preselected method. Change the request as the endpoint's message says: the query of payment-methods-url (such as ?currency=EUR), or the endpoint's options (such as createPaymentMethodsHandler's defaultCurrency).`,
+      );
+    });
+  });
+
   it('without payment-methods-url: the failure state, naming the attribute', async () => {
     await capturingConsoleErrors(async (errors) => {
       const element = await fixture<SvcCheckout>(
@@ -248,7 +265,9 @@ describe('<svc-checkout> in v1 mode', function () {
       );
       await pickerShown(element);
       expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
-      expect(errors.join('\n')).to.contain('payment-methods-url: null is not an http(s) URL');
+      expect(errors).to.deep.equal([
+        "<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: payment-methods-url: null is not an http(s) URL. The customer can only go on to the payment page without a preselected method. Point payment-methods-url at the merchant's payment-methods endpoint (createPaymentMethodsHandler of svc-checkout/server).",
+      ]);
     });
   });
 
