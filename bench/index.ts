@@ -6,7 +6,8 @@ import { benchBrowser } from './browser.js';
 import { bundleSizes } from './bundle-sizes.js';
 import { benchCrypto } from './crypto.js';
 import { benchDelivery } from './delivery.js';
-import { benchSandboxPayments } from './sandbox-payments.js';
+import { benchFuzz } from './fuzz.js';
+import { benchSandboxPayments, describeSandboxPayments } from './sandbox-payments.js';
 
 console.log('# svc-checkout benchmarks');
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
@@ -15,11 +16,8 @@ await benchCrypto();
 console.log('');
 await benchDelivery();
 console.log('');
-const payments = await benchSandboxPayments();
-console.log(
-  `sandbox payments, each with its signed notification delivered and verified: ${payments.paymentsPerSecond.toFixed(0)}/s ` +
-    `(${payments.count} payments, aim 1000/s)`,
-);
+console.log(describeSandboxPayments(await benchSandboxPayments()));
+console.log(await benchFuzz());
 
 console.log('');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
