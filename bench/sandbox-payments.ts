@@ -30,23 +30,25 @@ export interface SandboxPaymentsResult {
   latencyP99Ms: number;
 }
 
-/** Starts the CLI and resolves its URL once it says it listens. */
+/** Starts the CLI and resolves its URL once it says it listens; its further output is read and dropped. */
 async function startCli(configFile: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', CLI, '--port', '0', '--config', configFile, '--data-dir', dataDir],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  let text = '';
-  for await (const chunk of child.stdout!) {
-    text += String(chunk);
-    const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-    if (url) {
-      child.stdout!.resume();
-      return { url, child };
-    }
-  }
-  throw new Error(`svc-sandbox exited before it listened: ${text}`);
+  // Reading on after the URL: a pipe closed early would end the CLI with EPIPE at its next line.
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      text += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', () => reject(new Error(`svc-sandbox exited before it listened: ${text}`)));
+  });
+  return { url, child };
 }
 
 function percentile(sorted: number[], p: number): number {

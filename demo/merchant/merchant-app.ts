@@ -5,7 +5,9 @@
  * test runner's server alike.
  *
  * Routes (paths as in the sandbox's DEMO_CALLBACK_PATHS, plus the shop's own):
- *   PUT     /api/notification          purchase notification: verified, kept, answered exactly 200
+ *   PUT     /api/notification          purchase notification: signature verified, a PAID one checked against
+ *                                      the order the shop signed (verifyPaidOrder), kept or refused,
+ *                                      answered exactly 200 once signed
  *   GET     /api/terms                 the terms of sale page
  *   POST    /api/shipping-cost         price of a delivery (see shipping-prices.ts)
  *   POST    /api/order-verification    approves orders of CALLBACK widgets (except order ids REJECT-...)
@@ -26,9 +28,12 @@ import {
   importPrivateKey,
   importPublicKey,
   type OrderInput,
+  type PaidOrderDefaults,
+  type PurchaseNotification,
   SignatureVerificationError,
   signOrder,
   toNodeHandler,
+  verifyPaidOrder,
 } from '../../src/server/index.js';
 import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import {
@@ -91,6 +96,16 @@ export interface MerchantAppOptions {
   gatewayUrl?: string;
   /** The account's v1 secret key and brand id (the sandbox's demo merchant's: `DEMO_V1_*`). */
   v1Credentials?: { secretKey: string; brandId: string };
+  /**
+   * The merchant's defaults in the gateway's widget configuration, which price the orders where they name no
+   * currency or tax rate. Default: EUR at 0.21, the sandbox's demo merchant's.
+   */
+  orderDefaults?: PaidOrderDefaults;
+  /**
+   * The fixed orders of the fixed-price (INSTANT) widgets, by widget id, as configured at the gateway: the
+   * pages that show such a widget sign nothing, and a notification of theirs is checked against these.
+   */
+  fixedOrders?: Readonly<Record<string, FixedOrder>>;
   /** The clock, for tests. */
   now?: () => Date;
 }
@@ -134,14 +149,53 @@ export interface MerchantApp {
     match: (entry: VerifiedNotification) => boolean,
     timeoutMs?: number,
   ): Promise<VerifiedNotification>;
-  /** The `signature` attribute for an order the shop built (the pages the server renders). */
+  /**
+   * The `signature` attribute for an order the shop built (the pages the server renders). The order is kept
+   * by its merchant order id, to check the notification of its payment against.
+   */
   signOrder(order: OrderInput): string;
+  /**
+   * Keeps an order that a page shows without a signature, by its merchant order id: a fixed-price widget's,
+   * whose items {@link MerchantAppOptions.fixedOrders} gives.
+   */
+  expectOrder(order: OrderInput): void;
   /** Ends the open server-sent event streams, so the server holding them can close. */
   close(): void;
 }
 
 /** Orders and callbacks are small; a bound keeps a misbehaving client from making the back end buffer much. */
 const MAX_BODY_BYTES = 64 * 1024;
+
+/** A fixed-price widget's order as the gateway keeps it: items, and shipping options if any. */
+export type FixedOrder = Pick<OrderInput, 'items' | 'shippingOptions' | 'constraints'>;
+
+/** The demo merchant's defaults in the sandbox's demo config. */
+const DEMO_ORDER_DEFAULTS: PaidOrderDefaults = { currency: 'EUR', taxRate: '0.21' };
+
+/**
+ * How many signed orders the back end remembers. Every page view signs one; a shop keeps them in its
+ * database, and the demo, which keeps them in memory, forgets the oldest past this.
+ */
+const MAX_KEPT_ORDERS = 10_000;
+
+/**
+ * The orders the shop signed (or showed, for a fixed-price widget), by merchant order id: what a PAID
+ * notification must match before the shop takes it as paid.
+ */
+class SignedOrders {
+  readonly #orders = new Map<string, OrderInput>();
+
+  keep(order: OrderInput): void {
+    if (order.orderId === undefined) return;
+    this.#orders.delete(order.orderId);
+    this.#orders.set(order.orderId, order);
+    if (this.#orders.size > MAX_KEPT_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
+  }
+
+  get(orderId: string | null): OrderInput | undefined {
+    return orderId === null ? undefined : this.#orders.get(orderId);
+  }
+}
 
 /** Creates the demo merchant's back end. Keys are read at once, so a wrong PEM fails here. */
 export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
@@ -150,11 +204,51 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
   const log = new NotificationLog(options.now);
   const streams = new Set<ServerResponse>();
   const v1Shop = v1ShopOf(options);
+  const orders = new SignedOrders();
+  const orderDefaults = options.orderDefaults ?? DEMO_ORDER_DEFAULTS;
+  const signAndKeep = (order: OrderInput) => {
+    const signature = signOrder(order, options.privateKeyPem);
+    orders.keep(order);
+    return signature;
+  };
+
+  /**
+   * Keeps a notification whose signature verified, unless it says PAID for an order other than the one the
+   * shop signed under that order id: the order signature joins fields without separators, so a page can
+   * re-split them into a cheaper order with the same signature, and the gateway takes it.
+   */
+  const receive = (received: PurchaseNotification) => {
+    if (received.status !== 'PAID') {
+      log.add(received);
+      return;
+    }
+    const signed = orders.get(received.order_id);
+    const result = signed
+      ? verifyPaidOrder(received, { order: signed, defaults: orderDefaults })
+      : ({
+          ok: false,
+          code: 'unknown_order',
+          field: 'order_id',
+          message: `order_id: ${JSON.stringify(received.order_id)} is no order this shop signed`,
+        } as const);
+    if (result.ok) {
+      log.add(received);
+      return;
+    }
+    // Answered 200 all the same: the gateway would send the same bytes again, and they would not match either.
+    log.refuse({
+      status: 200,
+      code: result.code,
+      message: result.message,
+      field: result.field,
+      orderId: received.order_id,
+    });
+  };
 
   const notification: FetchHandler = async (request) => {
     if (request.method !== 'PUT') return methodNotAllowed('PUT');
     try {
-      log.add(await constructPurchaseNotification(request, options.serviceCertificatePem));
+      receive(await constructPurchaseNotification(request, options.serviceCertificatePem));
     } catch (error) {
       if (!(error instanceof SignatureVerificationError)) throw error;
       const status = refusalStatus(error);
@@ -181,8 +275,7 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       ...(options.shopUrl !== undefined && { shopUrl: options.shopUrl }),
     });
     if (error !== undefined) return json(400, { error: 'invalid_cart', message: error });
-    const signature = signOrder(order, options.privateKeyPem);
-    return json(200, { order, signature, certificateName: options.certificateName });
+    return json(200, { order, signature: signAndKeep(order), certificateName: options.certificateName });
   };
 
   const notificationList: FetchHandler = async (request) => {
@@ -285,7 +378,13 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     },
     ready: async () => (v1Shop ? v1Shop.ready() : undefined),
     waitForNotification: (match, timeoutMs) => log.waitFor(match, timeoutMs),
-    signOrder: (order) => signOrder(order, options.privateKeyPem),
+    signOrder: signAndKeep,
+    expectOrder(order) {
+      const fixedOrders = options.fixedOrders ?? {};
+      const fixed = Object.hasOwn(fixedOrders, order.widgetId) ? fixedOrders[order.widgetId] : undefined;
+      // The gateway prices a fixed-price widget's order from its configuration; the page adds the rest.
+      orders.keep(fixed ? { ...order, ...fixed } : order);
+    },
     close() {
       for (const stream of streams) stream.end();
       streams.clear();

@@ -18,14 +18,25 @@ export interface VerifiedNotification {
   notification: PurchaseNotification;
 }
 
-/** A delivery to the notification URL that was refused: forged, altered or unreadable. */
+/**
+ * A delivery to the notification URL that was refused: forged, altered or unreadable (answered 401 or 400),
+ * or signed by the gateway but saying PAID for an order other than the one the shop signed (answered 200, so
+ * that the gateway stops sending it, and not taken as paid).
+ */
 export interface RefusedNotification {
   receivedAt: string;
   /** The HTTP status answered. */
   status: number;
-  /** `signature_missing`, `signature_invalid`, `malformed_body`, ... */
+  /**
+   * `signature_missing`, `signature_invalid`, `malformed_body`, ...; for a signed PAID notification,
+   * verifyPaidOrder's code (`total_mismatch`, `item_mismatch`, ...) or `unknown_order`.
+   */
   code: string;
   message: string;
+  /** For a signed notification: the member that differs from the signed order, such as `total_amount`. */
+  field?: string;
+  /** For a signed notification: its merchant order id. */
+  orderId?: string | null;
 }
 
 /** What the log tells its listeners (and the notifications page, as server-sent events). */

@@ -20,6 +20,11 @@ export interface RenderOptions {
   shopUrl: string;
   /** Signs an order; the merchant app's `signOrder`. */
   sign: (order: OrderInput) => string;
+  /**
+   * Told the order of each `<svc-checkout>` with an order id that is not signed here (a fixed-price widget's),
+   * so that the shop knows what its notification must say; the merchant app's `expectOrder`.
+   */
+  expect?: (order: OrderInput) => void;
   /** The certificate name written beside each signature. */
   certificateName: string;
   /** A fresh merchant order id with the given prefix; by default prefix + time + counter. */
@@ -31,6 +36,7 @@ export class PageRenderError extends Error {}
 
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const SIGNED_TAG = /<svc-checkout\b([^>]*?)\sdata-sign\b([^>]*)>/g;
+const TAG = /<svc-checkout\b([^>]*)>/g;
 
 /** The attributes of a start tag, values decoded as the browser decodes them. */
 export function readAttributes(source: string): Map<string, string> {
@@ -56,7 +62,8 @@ export function orderOfAttributes(attributes: Map<string, string>): OrderInput {
 /**
  * Renders a page: `{{gateway}}`, `{{shop}}` and `{{order-id:PREFIX}}` are replaced first (one order id per
  * prefix per render, so a page can name its order twice), then every `<svc-checkout ... data-sign>` gets
- * `signature` and `certificate-name` in place of `data-sign`.
+ * `signature` and `certificate-name` in place of `data-sign`, and every other one with an `order-id` is told
+ * to `expect`.
  * @throws PageRenderError when a tag marked for signing has an order that is not valid.
  */
 export function renderPage(html: string, options: RenderOptions): string {
@@ -72,6 +79,18 @@ export function renderPage(html: string, options: RenderOptions): string {
       orderIds.set(prefix, id);
       return id;
     });
+  if (options.expect) {
+    for (const [, source] of filled.matchAll(TAG)) {
+      const attributes = readAttributes(source!);
+      if (attributes.has('data-sign') || !attributes.has('order-id')) continue;
+      try {
+        options.expect(orderOfAttributes(attributes));
+      } catch (error) {
+        // An unsigned order that is not valid is refused by the gateway: there is nothing to expect.
+        if (!(error instanceof PageRenderError)) throw error;
+      }
+    }
+  }
   return filled.replace(SIGNED_TAG, (_whole, before: string, after: string) => {
     const order = orderOfAttributes(readAttributes(`${before} ${after}`));
     const signature = options.sign(order);

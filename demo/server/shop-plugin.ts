@@ -99,6 +99,7 @@ export function shopPlugin(options: ShopPluginOptions): Plugin {
           gatewayUrl: options.gatewayUrl,
           shopUrl: shopUrl ?? 'http://localhost:5173',
           sign: (order) => app.signOrder(order),
+          expect: (order) => app.expectOrder(order),
           certificateName: DEMO_CERTIFICATE_NAME,
         });
       },

@@ -45,6 +45,7 @@ export const PAYMENT_FAILURE_REASONS = [
   'insufficient_funds',
   'processing_error',
   'authentication_failed',
+  'order_already_paid',
   'unknown',
 ] as const;
 
@@ -302,9 +303,9 @@ export function normalizeLanguage(tag: string | null | undefined): Language | un
 }
 
 /**
- * The language to speak, as DESIGN.md settles it: the element's `language` attribute when we speak it, then
- * the page's `<html lang>`, then the merchant's default. A language we do not speak is passed over rather
- * than refused, so a page in German still gets a payment form, in the merchant's default language.
+ * The language to speak (ARCHITECTURE.md, "Language"): the element's `language` attribute when we speak
+ * it, then the page's `<html lang>`, then the merchant's default. A language we do not speak is passed over
+ * rather than refused, so a page in German still gets a payment form, in the merchant's default language.
  */
 export function resolveLanguage(
   given: string | null | undefined,

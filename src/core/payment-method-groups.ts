@@ -4,7 +4,8 @@
  * kinds of choice. Card methods (`card_methods`) are one choice under their group, as the document groups
  * them; a group with methods of particular countries (`by_country`) lists them per country, with `any` as
  * Other; any other group lists its methods. Names come from `names`, countries from `country_names`, and
- * logos, paths relative to the API host, are made absolute on the gateway host.
+ * logos, paths relative to the API host, are made absolute on the gateway host; a logo that would load from
+ * any other origin is dropped (issue 9: a protocol-relative `//host/x.svg` loaded from a third party).
  *
  * The answer comes from the merchant's endpoint, which passes on the gateway's: {@link readPaymentMethods}
  * reads it without trusting its shape, so a member of the wrong type leaves that member out rather than
@@ -21,7 +22,7 @@ export interface MethodChoice {
   readonly method: string;
   /** The method's display name (`names`), or its name when the answer has none. */
   readonly name: string;
-  /** The method's logos as absolute http(s) URLs; empty when it has none. */
+  /** The method's logos as absolute http(s) URLs on the gateway's origin; empty when it has none. */
   readonly logos: readonly string[];
 }
 
@@ -40,7 +41,7 @@ interface GroupViewBase {
   readonly name: string;
   /** The group's label; undefined for a group the answer did not name (methods in no group). */
   readonly label: string | undefined;
-  /** The group's logos as absolute http(s) URLs. */
+  /** The group's logos as absolute http(s) URLs on the gateway's origin. */
   readonly logos: readonly string[];
 }
 
@@ -108,13 +109,17 @@ export function readPaymentMethods(value: unknown): PaymentMethods | undefined {
 }
 
 /**
- * A logo path made absolute on the gateway host (`gateway`, an origin or any URL on it). Absolute http(s)
- * URLs stay as they are; anything else (other schemes, text that is no URL) gives undefined.
+ * A logo path made absolute on the gateway host (`gateway`, an origin or any URL on it). Only a URL on the
+ * gateway's own origin is kept: one that resolves elsewhere (`//host/x.svg`, `/\host/x.svg`, an absolute
+ * URL on another host, scheme or port), another scheme, or text that is no URL gives undefined, so the
+ * answer can make the page load nothing from a third party.
  */
 export function resolveLogo(path: string, gateway: string): string | undefined {
   try {
-    const url = new URL(path, gateway);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+    const base = new URL(gateway);
+    const url = new URL(path, base);
+    const http = url.protocol === 'https:' || url.protocol === 'http:';
+    return http && url.origin === base.origin ? url.href : undefined;
   } catch {
     return undefined;
   }

@@ -420,7 +420,7 @@ export interface V1ErrorDetail {
  * array of them (both shapes occur). The sandbox keys nested fields by their path
  * (`purchase.products[0].price`), except where the document fixes the key (`creditor`, `__all__`); it sends
  * one object for a field with one problem and an array for a field with several. It answers 401, 404, 405,
- * 413 and 429 with the same shape under `__all__`.
+ * 413, 429, 503 and 507 with the same shape under `__all__`.
  */
 export type V1ErrorBody = Record<string, V1ErrorDetail | V1ErrorDetail[]>;
 
@@ -437,7 +437,7 @@ export type V1DocumentedErrorCode =
 
 /**
  * Every code the sandbox answers with: the documented ones and its own for what the document leaves open
- * (field checks, authentication, unknown objects, the rate limit).
+ * (field checks, authentication, unknown objects, the rate limit, a sandbox whose disk is full or failing).
  */
 export type V1ErrorCode =
   | V1DocumentedErrorCode
@@ -456,4 +456,6 @@ export type V1ErrorCode =
   | 'body_too_large'
   | 'throttled'
   | 'not_implemented'
+  | 'insufficient_storage'
+  | 'storage_unavailable'
   | 'internal_error';

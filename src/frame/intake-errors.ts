@@ -41,7 +41,11 @@ export function intakeErrorOf(result: Exclude<ApiResult<unknown>, { kind: 'ok' }
   if (status === 403 && error.code === 'origin_not_allowed') {
     return { code: 'origin_not_allowed', message: error.message };
   }
-  if (status === 403 && error.code === 'order_rejected') {
+  // 409 order_already_paid: another cart under a paid order id, which the merchant did not approve.
+  if (
+    (status === 403 && error.code === 'order_rejected') ||
+    (status === 409 && error.code === 'order_already_paid')
+  ) {
     return { code: 'order_rejected', message: error.message };
   }
   return { code: 'internal_error', message: `${error.code}: ${error.message}`, ...field };

@@ -20,6 +20,7 @@ import type {
   ApiErrorBody,
   CustomerInput,
   OrderView,
+  PaidReceipt,
   PaymentResult,
   ShippingInput,
 } from './widget-api-types.js';
@@ -38,6 +39,8 @@ export type Phase =
   | { kind: 'processing'; checking?: boolean }
   | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean }
   | { kind: 'paid'; amount: string }
+  /** A receipt of an order id paid before, in another load of the page: nothing of the order but its id. */
+  | { kind: 'paid'; orderId: string }
   | { kind: 'failed'; reason: FrameMessageKey }
   | { kind: 'cancelled' }
   | { kind: 'error' };
@@ -174,6 +177,14 @@ export class PaymentFlow {
     } else this.setPhase({ kind: 'form' });
   }
 
+  /**
+   * The gateway's receipt for a page whose order id was paid before (an unsigned page reloaded after paying):
+   * the paid screen, without `paymentCompleted` (the payment ended in another load) and with no order to pay.
+   */
+  showReceipt(receipt: PaidReceipt): void {
+    this.setPhase({ kind: 'paid', orderId: receipt.orderId });
+  }
+
   #showResult(result: PaymentResult): void {
     if (result.state === 'RETRY') {
       this.#setOrder(result.order);
@@ -251,6 +262,11 @@ export class PaymentFlow {
    */
   async #showRefusal(status: number, error: ApiErrorBody, number: string): Promise<void> {
     if (status === 409 && error.code === 'order_final') return this.#refreshOrder();
+    // The order id was paid through another form opened for it (another tab): this one charges nothing.
+    if (status === 409 && error.code === 'order_already_paid') {
+      this.setPhase({ kind: 'form', notice: { kind: 'text', key: 'status.orderClosed' } });
+      return;
+    }
     const field = /^card\.(number|expiry|cvc)$/.exec(error.field ?? '')?.[1] as CardField | undefined;
     if (field && this.#host.showCardRefusal(field, error, number)) {
       this.setPhase({ kind: 'form' });

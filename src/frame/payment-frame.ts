@@ -244,7 +244,8 @@ export class SvcPaymentFrame extends LitElement {
     this.config = config.value;
     // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
     // tells of a payment that ends while the form is open, and none ended in this load.
-    this.#flow.showOrder(created.value, { news: false });
+    if ('receipt' in created.value) this.#flow.showReceipt(created.value);
+    else this.#flow.showOrder(created.value, { news: false });
   }
 
   /**

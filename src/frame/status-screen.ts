@@ -6,9 +6,13 @@
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { FrameMessageKey, FrameTranslate } from '../core/index.js';
 
-/** What one status screen says. */
+/**
+ * What one status screen says. A paid order names the amount paid; a receipt (the gateway's answer to an
+ * unsigned page of an order id paid before, which carries nothing of the order) names the order id alone.
+ */
 export type StatusView =
   | { kind: 'paid'; amount: string }
+  | { kind: 'paid'; orderId: string }
   | { kind: 'failed'; reason: FrameMessageKey }
   | { kind: 'cancelled' };
 
@@ -25,7 +29,13 @@ const ICONS = {
 export function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
   switch (view.kind) {
     case 'paid':
-      return { title: t('status.paid.title'), text: t('status.paid.text', { amount: view.amount }) };
+      return {
+        title: t('status.paid.title'),
+        text:
+          'amount' in view
+            ? t('status.paid.text', { amount: view.amount })
+            : t('summary.orderId', { orderId: view.orderId }),
+      };
     case 'failed':
       return { title: t('status.failed.title'), text: t('status.failed.text', { reason: t(view.reason) }) };
     case 'cancelled':

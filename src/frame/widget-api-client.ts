@@ -8,6 +8,7 @@ import type {
   ApiErrorBody,
   CreateOrderRequest,
   OrderView,
+  PaidReceipt,
   PaymentRequest,
   PaymentResult,
   ShippingQuote,
@@ -32,7 +33,8 @@ export class WidgetApiClient {
     return this.call('GET', `/widgets/${encodeURIComponent(widgetId)}`);
   }
 
-  createOrder(request: CreateOrderRequest): Promise<ApiResult<OrderView>> {
+  /** The order taken (201), the order taken before for the same page (a reload), or a receipt of one paid. */
+  createOrder(request: CreateOrderRequest): Promise<ApiResult<OrderView | PaidReceipt>> {
     return this.call('POST', '/orders', request);
   }
 

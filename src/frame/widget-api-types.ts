@@ -93,6 +93,18 @@ export interface OrderView {
   challengeId?: string | null;
 }
 
+/**
+ * The answer of `POST /widget-api/v1/orders` (200) to an unsigned order (fixed-price or CALLBACK widget) whose
+ * order id was paid on the widget before, with that content: a page reloaded after paying. The paid status
+ * alone: no gateway id and nothing of the order, since anyone can send unsigned content naming an order id.
+ */
+export interface PaidReceipt {
+  receipt: true;
+  state: 'PAID';
+  /** The merchant's order id, as the page gave it. */
+  orderId: string;
+}
+
 /** `POST /widget-api/v1/orders`. */
 export interface CreateOrderRequest {
   /** As the page gave it (the element's `init`): the gateway checks it. */

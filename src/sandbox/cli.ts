@@ -28,6 +28,22 @@ async function main(): Promise<void> {
     ...(request.configFile !== undefined && { config: request.configFile }),
     ...(request.dataDir !== undefined && { dataDir: request.dataDir }),
   });
+  // Before anything is printed: whoever reads the output may stop the sandbox as soon as it sees a line.
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await sandbox.close();
+    } catch (error) {
+      // A full disk at the last flush: what was acknowledged is in the journal already; say what failed.
+      console.error(`svc-sandbox: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   console.log(`svc-sandbox ${version()} listening on ${sandbox.url}`);
   console.log(`  gateway certificate: ${sandbox.url}/sandbox/service-certificate.pem`);
   console.log(`  ${request.dataDir ? 'data dir' : 'keys (state in memory)'}: ${sandbox.keyDir}`);
@@ -48,15 +64,8 @@ async function main(): Promise<void> {
     const key = sandbox.demoMerchant ? `  secret key ${merchant.v1.secretKey}` : '';
     console.log(`  v1 brand id ${merchant.v1.brandId}${key}  (${merchant.id})`);
   }
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await sandbox.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // What the data dir lost to a crash: on stderr, where an operator's eye and a log collector look.
+  for (const warning of sandbox.warnings) console.error(`svc-sandbox: warning: ${warning.message}`);
 }
 
 main().catch((error: unknown) => {
@@ -64,8 +73,17 @@ main().catch((error: unknown) => {
     console.error(`svc-sandbox: ${error.message}`);
     process.exit(2);
   }
-  if (error instanceof SvcError || (error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (error instanceof SvcError || code === 'EADDRINUSE') {
     console.error(`svc-sandbox: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  // A full disk while the keys are written at the first start is the operator's to fix: no stack trace.
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    console.error(
+      `svc-sandbox: cannot write the sandbox's keys (${(error as Error).message}); free space on the disk ` +
+        'of the data dir (of the temporary folder, without --data-dir) and start again',
+    );
     process.exit(1);
   }
   console.error('svc-sandbox: failed to start', error);

@@ -11,6 +11,16 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { SvcError } from '../core/errors.js';
 import { type DecimalInput, type OrderJson, parseOrder } from '../core/order.js';
 import { isHttpUrl, UUID } from './formats.js';
+import {
+  byteSize,
+  FileTooLargeError,
+  MAX_CONFIG_FILE_BYTES,
+  MAX_PEM_FILE_BYTES,
+  readTextFile,
+  readTextFileIfPresent,
+} from './text-file.js';
+
+export { MAX_CONFIG_FILE_BYTES, MAX_PEM_FILE_BYTES };
 
 // ---------------------------------------------------------------------------------------------------------
 // The file as written (what the schema describes)
@@ -189,17 +199,20 @@ export type ConfigErrorCode = 'invalid_config' | 'unreadable_config';
 
 /**
  * A config the sandbox refuses to start with. The message lists every problem as `path: what is wrong`, so
- * one run shows all there is to fix.
+ * one run shows all there is to fix; a single problem stays on the one line.
  */
 export class ConfigError extends SvcError<ConfigErrorCode> {
   readonly issues: readonly ConfigIssue[];
 
   constructor(code: ConfigErrorCode, source: string, issues: readonly ConfigIssue[]) {
-    const lines = issues.map((issue) =>
-      issue.path ? `  - ${issue.path}: ${issue.message}` : `  - ${issue.message}`,
-    );
+    const text = (issue: ConfigIssue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message);
     const what = code === 'unreadable_config' ? 'Cannot read the sandbox config' : 'Invalid sandbox config';
-    super(code, `${what} (${source}):\n${lines.join('\n')}`);
+    super(
+      code,
+      issues.length === 1
+        ? `${what} (${source}): ${text(issues[0]!)}`
+        : `${what} (${source}):\n${issues.map((issue) => `  - ${text(issue)}`).join('\n')}`,
+    );
     this.issues = issues;
   }
 }
@@ -218,13 +231,18 @@ const FORMAT_MESSAGES: Record<string, string> = {
   'http-url': 'must be an absolute http(s) URL such as https://shop.example/path',
 };
 
-let validator: ValidateFunction | undefined;
+const validators = new Map<boolean, ValidateFunction>();
 
-/** Compiled once, on first use, so importing this module costs nothing. */
-function schemaValidator(): ValidateFunction {
-  if (validator) return validator;
+/**
+ * Compiled once, on first use, so importing this module costs nothing. One stops at the first problem, one
+ * lists them all: ajv's time to list them grows with their square (64,000 wrong entries take 14 s), so the
+ * listing one runs only on a config small enough, and only once the first has found a problem.
+ */
+function schemaValidator(allErrors: boolean): ValidateFunction {
+  const compiled = validators.get(allErrors);
+  if (compiled) return compiled;
   const ajv = new Ajv2020({
-    allErrors: true,
+    allErrors,
     useDefaults: true,
     allowUnionTypes: true,
     verbose: true,
@@ -235,7 +253,8 @@ function schemaValidator(): ValidateFunction {
   ajv.addFormat('http-url', isHttpUrl);
   // The browser's Origin header form: the URL's origin must be the whole text.
   ajv.addFormat('origin', (text: string) => isHttpUrl(text) && new URL(text).origin === text);
-  validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')));
+  const validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')));
+  validators.set(allErrors, validator);
   return validator;
 }
 
@@ -303,19 +322,22 @@ export interface ParseConfigOptions {
 }
 
 /**
- * Reads and checks a config file.
- * @throws ConfigError `unreadable_config` when the file cannot be read, `invalid_config` when it is not JSON
- *   or not a valid config.
+ * Reads and checks a config file: UTF-8 JSON of at most {@link MAX_CONFIG_FILE_BYTES} (1 MiB), a leading byte
+ * order mark allowed.
+ * @throws ConfigError `unreadable_config` when the file cannot be read or is larger than 1 MiB,
+ *   `invalid_config` when it is not JSON or not a valid config.
  */
 export function loadConfig(path: string): SandboxConfig {
   const file = resolve(path);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file, MAX_CONFIG_FILE_BYTES);
   } catch (error) {
-    throw new ConfigError('unreadable_config', file, [
-      { path: '', message: `cannot read the file: ${errorText(error)}` },
-    ]);
+    const message =
+      error instanceof FileTooLargeError
+        ? `is larger than ${byteSize(MAX_CONFIG_FILE_BYTES)}, the most read from a config file; a sandbox config is a few KiB of JSON`
+        : `cannot read the file: ${errorText(error)}`;
+    throw new ConfigError('unreadable_config', file, [{ path: '', message }]);
   }
   let json: unknown;
   try {
@@ -331,15 +353,29 @@ export function loadConfig(path: string): SandboxConfig {
 /**
  * Checks a parsed config and returns it normalized: defaults filled in, PEM files read, keys imported,
  * INSTANT orders checked. The input is not modified.
- * @throws ConfigError `invalid_config` listing every problem found.
+ * @throws ConfigError `invalid_config` listing every problem found; alone when the value nests deeper than
+ *   {@link MAX_CONFIG_DEPTH} levels or refers back to itself, which no config does.
  */
 export function parseConfig(json: unknown, options: ParseConfigOptions = {}): SandboxConfig {
   const baseDir = resolve(options.baseDir ?? process.cwd());
   const source = options.source ?? 'config object';
+  const shape = configShape(json);
+  if (shape.issue) throw new ConfigError('invalid_config', source, [shape.issue]);
   const data = structuredClone(json);
-  const validate = schemaValidator();
-  if (!validate(data)) {
-    throw new ConfigError('invalid_config', source, (validate.errors ?? []).map(schemaIssue));
+  const firstProblem = schemaValidator(false);
+  if (!firstProblem(data)) {
+    if (shape.values > MAX_VALUES_LISTED) {
+      throw new ConfigError('invalid_config', source, [
+        ...(firstProblem.errors ?? []).map(schemaIssue),
+        {
+          path: '',
+          message: `only the first problem is named: the config holds ${shape.values} values, more than the ${MAX_VALUES_LISTED} checked for every problem at once`,
+        },
+      ]);
+    }
+    const everyProblem = schemaValidator(true);
+    everyProblem(structuredClone(json));
+    throw new ConfigError('invalid_config', source, (everyProblem.errors ?? []).map(schemaIssue));
   }
   // The schema holds, and ajv filled in its defaults, so the shape below is what it promises.
   const file = data as FilledConfigFile;
@@ -347,6 +383,67 @@ export function parseConfig(json: unknown, options: ParseConfigOptions = {}): Sa
   const config = checker.config(file);
   if (checker.issues.length > 0) throw new ConfigError('invalid_config', source, checker.issues);
   return config;
+}
+
+/**
+ * How deep a config may nest: the deepest member the schema has (`merchants[0].widgets[0].order.items[0].amount`)
+ * is 8 levels down, and cloning and schema checking recurse once per level.
+ */
+export const MAX_CONFIG_DEPTH = 32;
+
+/**
+ * The most values (objects, arrays, strings, numbers...) of a wrong config for which every schema problem is
+ * listed; past it, the first. A config with 100 merchants of 4 widgets holds about 6,000.
+ */
+const MAX_VALUES_LISTED = 10_000;
+
+/** The longest path a nesting issue prints; the start of it says where the config went wrong. */
+const MAX_PATH_TEXT = 200;
+
+/**
+ * How many values `value` holds, and whether it nests deeper than {@link MAX_CONFIG_DEPTH} or holds itself,
+ * found without recursion (a recursive walk of a 10,000-deep value overflows the stack: the stack trace
+ * this check replaces).
+ */
+function configShape(value: unknown): { issue?: ConfigIssue; values: number } {
+  interface Level {
+    value: object;
+    key: string | number;
+    parent: Level | undefined;
+    depth: number;
+  }
+  const path = (level: Level): string => {
+    const keys: Array<string | number> = [];
+    for (let at: Level | undefined = level; at?.parent; at = at.parent) keys.push(at.key);
+    let text = '';
+    for (const key of keys.reverse()) text += typeof key === 'number' ? `[${key}]` : text ? `.${key}` : key;
+    return text.length > MAX_PATH_TEXT ? `${text.slice(0, MAX_PATH_TEXT)}…` : text;
+  };
+  let values = 1;
+  if (typeof value !== 'object' || value === null) return { values };
+  const pending: Level[] = [{ value, key: '', parent: undefined, depth: 0 }];
+  for (let level = pending.pop(); level; level = pending.pop()) {
+    const entries: Array<[string | number, unknown]> = Array.isArray(level.value)
+      ? level.value.map((child, index) => [index, child])
+      : Object.entries(level.value);
+    values += entries.length;
+    for (const [key, child] of entries) {
+      if (typeof child !== 'object' || child === null) continue;
+      const next: Level = { value: child, key, parent: level, depth: level.depth + 1 };
+      if (next.depth > MAX_CONFIG_DEPTH) {
+        const message = `nests deeper than ${MAX_CONFIG_DEPTH} levels; a sandbox config nests at most 8`;
+        return { issue: { path: path(next), message }, values };
+      }
+      for (let at: Level | undefined = level; at; at = at.parent) {
+        if (at.value === child) {
+          const message = `refers back to ${path(at) || 'the config itself'}; a config is plain JSON data`;
+          return { issue: { path: path(next), message }, values };
+        }
+      }
+      pending.push(next);
+    }
+  }
+  return { values };
 }
 
 /** The file's shape once ajv has filled in the schema's defaults (the schema holds every default value). */
@@ -459,9 +556,14 @@ class SemanticChecker {
     if (certificate.pemFile !== undefined) {
       const file = resolve(this.baseDir, certificate.pemFile);
       try {
-        pem = readFileSync(file, 'utf8');
+        pem = readTextFile(file, MAX_PEM_FILE_BYTES);
       } catch (error) {
-        this.add(`${path}.pemFile`, `cannot read ${file}: ${errorText(error)}`);
+        this.add(
+          `${path}.pemFile`,
+          error instanceof FileTooLargeError
+            ? `${file} is larger than ${byteSize(MAX_PEM_FILE_BYTES)}, the most read from a PEM file; name the file that holds the public key or certificate`
+            : `cannot read ${file}: ${errorText(error)}`,
+        );
         return undefined;
       }
     }
@@ -737,7 +839,7 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
   const publicKeyFile = join(dir, 'public-key.pem');
   let privateKeyPem: string | undefined;
   try {
-    privateKeyPem = readTextIfPresent(privateKeyFile);
+    privateKeyPem = readTextFileIfPresent(privateKeyFile, MAX_PEM_FILE_BYTES);
   } catch (error) {
     throw new ConfigError('unreadable_config', privateKeyFile, [{ path: '', message: errorText(error) }]);
   }
@@ -753,7 +855,7 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
         },
       ]);
     }
-    if (readTextIfPresent(publicKeyFile) !== publicKeyPem)
+    if (readTextFileIfPresent(publicKeyFile, MAX_PEM_FILE_BYTES) !== publicKeyPem)
       writeFileAtomic(publicKeyFile, publicKeyPem, 0o644);
     return { privateKeyPem, publicKeyPem, privateKeyFile, publicKeyFile, created: false };
   }
@@ -772,16 +874,6 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
     publicKeyFile,
     created: true,
   };
-}
-
-/** The file's text, or undefined when there is no such file. */
-function readTextIfPresent(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 /** Writes beside the target and renames, so a reader never sees half a key. */

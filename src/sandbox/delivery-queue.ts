@@ -6,15 +6,21 @@
  * go out in parallel, up to a bounded number at once, and a bounded number per merchant origin, so that a merchant
  * who answers slowly (or not at all, until the timeout) cannot hold every slot while the others wait.
  *
+ * Delivery is at least once, and a repeat is the same bytes (the stored body and headers). An attempt that
+ * times out counts as failed and frees its slot, but its request stays open until the retry is due: if the
+ * merchant's 2xx comes first, the delivery is delivered (the attempt marked `answeredLateAt`) and no retry is
+ * made; if the retry starts first, the late request is closed and only the retry counts.
+ *
  * Every delivery and every attempt is kept in the store, so a restart resumes what was not delivered and
  * `deliveries(key)` can show the history. One timer serves the whole queue: keys wait in a heap ordered by
- * when their next attempt is due.
+ * when their next attempt is due. When the store cannot write (a full disk), an attempt's outcome waits in
+ * memory and is stored once it can be: the merchant is not sent the delivery again for want of disk space.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SvcError } from '../core/errors.js';
-import type { Collection, Store } from './store.js';
+import { type Collection, isWriteFailure, type Store } from './store.js';
 
 /** What counts as the merchant accepting: legacy notifications need exactly 200, v1 callbacks any 2xx. */
 export type AcceptStatus = 'exactly-200' | '2xx';
@@ -38,11 +44,17 @@ export interface DeliveryAttempt {
   /** When it started, in epoch milliseconds. */
   at: number;
   durationMs: number;
-  /** The merchant's HTTP status, when it answered. */
+  /** The merchant's HTTP status, when it answered (after the timeout too: see `answeredLateAt`). */
   status?: number;
-  /** Why there was no answer (refused connection, timeout), when there was none. */
+  /** Why there was no answer (refused connection, timeout), when there was none in time. */
   error?: string;
   accepted: boolean;
+  /**
+   * When the merchant's answer (`status`) came after the attempt had timed out, in epoch milliseconds: the
+   * request was kept open until the retry was due, and the answer came first. An accepted late answer
+   * delivers the delivery, and its retry is not made.
+   */
+  answeredLateAt?: number;
 }
 
 /** `pending` until delivered, or `failed` once given up. */
@@ -72,8 +84,22 @@ export interface Delivery {
   failure?: 'attempts_exhausted' | 'expired' | 'cancelled';
 }
 
-/** What one attempt came to: the merchant's status, or why there was none. */
-export type SendResult = { status: number } | { error: string };
+/**
+ * What one attempt came to: the merchant's status, or why there was none. A timed-out attempt may still be
+ * listening for the merchant's answer (`lateAnswer`): the queue keeps it until the retry is due.
+ */
+export type SendResult = { status: number } | { error: string; lateAnswer?: LateAnswer };
+
+/**
+ * The request of a timed-out attempt, still open: the merchant may answer yet. The queue abandons it when the
+ * retry starts (the retry is then the one that counts), when the delivery ends otherwise, and at close.
+ */
+export interface LateAnswer {
+  /** Resolves with the merchant's status, or with why the request ended without one; never rejects. */
+  readonly answer: Promise<{ status: number } | { error: string }>;
+  /** Closes the request; `answer` then resolves with an error. */
+  abandon(): void;
+}
 
 /** Options of {@link createDeliveryQueue}. */
 export interface DeliveryQueueOptions {
@@ -128,6 +154,8 @@ export interface DeliveryQueue {
 export class DeliveryQueueError extends SvcError<'closed'> {}
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How soon an outcome the store refused (a full disk) is offered to it again, at most. */
+const STORE_RETRY_MS = 1_000;
 
 /**
  * How long to wait after a failed attempt: `base x 2^done`, where `done` further attempts were made already,
@@ -178,6 +206,10 @@ class Queue implements DeliveryQueue {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Deliveries in flight that were cancelled: their attempt is recorded, and nothing follows it. */
   private readonly cancelled = new Set<string>();
+  /** Timed-out attempts whose request stays open for the merchant's answer, by delivery id, until the retry. */
+  private readonly lateAnswers = new Map<string, LateAnswer>();
+  /** Attempts made whose outcome the store refused (a full disk), by delivery id: stored, not sent, next. */
+  private readonly unrecorded = new Map<string, DeliveryAttempt>();
   /** Deliveries in flight per origin. */
   private readonly originLoad = new Map<string, number>();
   /** Due keys set aside because their origin had no slot free, by origin; back in `due` when one frees. */
@@ -267,15 +299,15 @@ class Queue implements DeliveryQueue {
 
   cancel(keyPrefix: string): number {
     let count = 0;
-    for (const [key, ids] of [...this.waiting]) {
-      if (!key.startsWith(keyPrefix)) continue;
-      count += ids.length;
-      // The first may be in flight: it ends when its attempt does. The others never started.
-      const [first, ...rest] = ids;
-      this.waiting.set(key, [first!]);
-      this.pending -= rest.length;
-      const finishedAt = this.now();
-      this.store.transaction(() => {
+    const finishedAt = this.now();
+    // One record for all of it; the queue's own bookkeeping follows only once that is stored (or, inside a
+    // caller's transaction, once that commits), so a refused write leaves the queue as it was.
+    this.store.transaction(() => {
+      for (const [key, ids] of this.waiting) {
+        if (!key.startsWith(keyPrefix)) continue;
+        count += ids.length;
+        // The first may be in flight: it ends when its attempt does. The others never started.
+        const [first, ...rest] = ids;
         for (const id of rest) {
           const delivery = this.records.get(id);
           if (delivery === undefined) continue;
@@ -286,16 +318,22 @@ class Queue implements DeliveryQueue {
             nextAttemptAt: null,
             finishedAt,
           });
-          this.finished.push(id);
         }
-      });
-      if (this.inFlight.has(first!)) this.cancelled.add(first!);
-      else {
-        const delivery = this.records.get(first!);
-        if (delivery !== undefined) this.giveUp(delivery, 'cancelled', finishedAt);
+        this.store.afterCommit(() => {
+          this.waiting.set(key, [first!]);
+          this.pending -= rest.length;
+          this.finished.push(...rest);
+        });
+        if (this.inFlight.has(first!)) this.store.afterCommit(() => this.cancelled.add(first!));
+        else {
+          const delivery = this.records.get(first!);
+          if (delivery !== undefined) this.giveUp(delivery, 'cancelled', finishedAt);
+        }
       }
-    }
-    if (this.pending === 0) this.wakeIdleWaiters();
+      this.store.afterCommit(() => {
+        if (this.pending === 0) this.wakeIdleWaiters();
+      });
+    });
     return count;
   }
 
@@ -313,7 +351,22 @@ class Queue implements DeliveryQueue {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    // No retry comes while closed: a request kept open for a late answer is closed now (and the attempts in
+    // flight keep none open, since `listenLate` sees the queue closed).
+    for (const id of [...this.lateAnswers.keys()]) this.abandonLate(id);
     await Promise.allSettled([...this.inFlight.values()]);
+    // Outcomes a full disk kept in memory get a last chance to be stored: one lost here is sent again after
+    // the restart (at least once, as allowed), one stored is not.
+    for (const [id, attempt] of [...this.unrecorded]) {
+      const delivery = this.records.get(id);
+      if (delivery === undefined) continue;
+      try {
+        this.record(delivery, attempt);
+        this.unrecorded.delete(id);
+      } catch (error) {
+        if (!isWriteFailure(error)) throw error;
+      }
+    }
     this.wakeIdleWaiters();
   }
 
@@ -374,8 +427,25 @@ class Queue implements DeliveryQueue {
     const id = this.waiting.get(key)?.[0];
     const delivery = id === undefined ? undefined : this.records.get(id);
     if (delivery === undefined) return;
+    const made = this.unrecorded.get(delivery.id);
+    if (made !== undefined) {
+      this.unrecorded.delete(delivery.id);
+      this.recordOrKeep(delivery, made);
+      return;
+    }
+    // A stale entry of the heap: the retry of an attempt whose late answer delivered it (the key's next
+    // delivery has an entry of its own, at its own time). It starts nothing.
+    if (this.inFlight.has(delivery.id) || (delivery.nextAttemptAt ?? now) > now) return;
+    // The retry is due before the merchant answered the timed-out attempt: that request is given up, and
+    // only the retry can deliver now.
+    this.abandonLate(delivery.id);
     if (now > delivery.createdAt + this.maxAgeMs) {
-      this.giveUp(delivery, 'expired', now);
+      try {
+        this.giveUp(delivery, 'expired', now);
+      } catch (error) {
+        if (!isWriteFailure(error)) throw error;
+        this.storeLater(key);
+      }
       return;
     }
     const origin = this.originOf(key);
@@ -394,10 +464,83 @@ class Queue implements DeliveryQueue {
         };
         this.inFlight.delete(delivery.id);
         this.releaseSlot(origin);
-        this.record(delivery, attempt);
+        this.recordOrKeep(delivery, attempt);
+        if ('lateAnswer' in result && result.lateAnswer)
+          this.listenLate(delivery.id, delivery.attempts.length, result.lateAnswer);
         this.pump();
       });
     this.inFlight.set(delivery.id, running);
+  }
+
+  /**
+   * Keeps a timed-out attempt's request open for the merchant's answer while its retry waits: an answer that
+   * comes first is recorded on attempt `index` (`answeredLateAt`), and an accepted one delivers the delivery,
+   * so the merchant is not sent it again needlessly. Nothing to wait for when no retry is planned (the
+   * delivery was given up, its outcome is not stored yet, or the queue is closing): the request is closed.
+   */
+  private listenLate(id: string, index: number, late: LateAnswer): void {
+    const delivery = this.records.get(id);
+    if (this.closed || delivery?.state !== 'pending' || delivery.attempts.length !== index + 1) {
+      late.abandon();
+      return;
+    }
+    this.lateAnswers.set(id, late);
+    void late.answer.then((result) => {
+      // Abandoned meanwhile (the retry started, the delivery ended, the queue closed): the retry counts.
+      if (this.lateAnswers.get(id) !== late) return;
+      this.lateAnswers.delete(id);
+      if ('status' in result) this.recordLate(id, index, result.status);
+    });
+  }
+
+  /** The merchant answered attempt `index` after its timeout, before the retry started. */
+  private recordLate(id: string, index: number, status: number): void {
+    const delivery = this.records.get(id);
+    if (delivery?.state !== 'pending') return;
+    const accepted = isAccepted(status, delivery.acceptStatus);
+    const answeredLateAt = this.now();
+    const attempts = delivery.attempts.map((attempt, at) =>
+      at === index ? { ...attempt, status, accepted, answeredLateAt } : attempt,
+    );
+    try {
+      if (!accepted) this.records.put(id, { ...delivery, attempts });
+      else
+        this.finish(
+          { ...delivery, attempts, state: 'delivered', nextAttemptAt: null, finishedAt: answeredLateAt },
+          this.onDelivered,
+        );
+    } catch (error) {
+      // The store cannot write (a full disk): the retry stays planned, and the merchant gets the delivery
+      // again, as at-least-once allows.
+      if (!isWriteFailure(error)) throw error;
+    }
+  }
+
+  /** Closes the request kept open for a late answer to the delivery's last attempt, if there is one. */
+  private abandonLate(id: string): void {
+    const late = this.lateAnswers.get(id);
+    if (late === undefined) return;
+    this.lateAnswers.delete(id);
+    late.abandon();
+  }
+
+  /**
+   * Stores the attempt's outcome. If the store cannot write (a full disk), the outcome is kept in memory and
+   * offered to the store again a little later, instead of ending the process from a promise nobody awaits.
+   */
+  private recordOrKeep(delivery: Delivery, attempt: DeliveryAttempt): void {
+    try {
+      this.record(delivery, attempt);
+    } catch (error) {
+      if (!isWriteFailure(error)) throw error;
+      this.unrecorded.set(delivery.id, attempt);
+      this.storeLater(delivery.key);
+    }
+  }
+
+  /** The key comes due again soon, for a write the store refused. */
+  private storeLater(key: string): void {
+    if (!this.closed) this.due.push(key, this.now() + Math.min(this.retryBaseMs, STORE_RETRY_MS));
   }
 
   /** A slot of the origin is free: the first key parked for want of one is due again, at the time it had. */
@@ -414,7 +557,8 @@ class Queue implements DeliveryQueue {
   private record(delivery: Delivery, attempt: DeliveryAttempt): void {
     const attempts = [...delivery.attempts, attempt];
     const finishedAt = this.now();
-    const cancelled = this.cancelled.delete(delivery.id);
+    // Forgotten in finish(), once the outcome is stored: a refused write must not lose the cancellation.
+    const cancelled = this.cancelled.has(delivery.id);
     if (cancelled && !attempt.accepted) {
       this.giveUp({ ...delivery, attempts }, 'cancelled', finishedAt);
       return;
@@ -448,18 +592,41 @@ class Queue implements DeliveryQueue {
     this.finish({ ...delivery, state: 'failed', failure, nextAttemptAt: null, finishedAt }, this.onGaveUp);
   }
 
-  /** Stores the outcome, lets the key's next delivery go, and drops the oldest finished beyond the bound. */
+  /**
+   * Stores the outcome, lets the key's next delivery go, and drops the oldest finished beyond the bound, all
+   * in one record. The queue's own bookkeeping follows once that is stored, so a refused write (a full disk)
+   * leaves it as it was.
+   */
   private finish(delivery: Delivery, notify: ((delivery: Delivery) => void) | undefined): void {
     this.store.transaction(() => {
       this.records.put(delivery.id, delivery);
-      this.finished.push(delivery.id);
-      while (this.finished.length - this.finishedHead > this.maxFinished)
-        this.forget(this.finished[this.finishedHead++]!);
+      const excess = this.finished.length - this.finishedHead + 1 - this.maxFinished;
+      const dropped = excess > 0 ? this.finished.slice(this.finishedHead, this.finishedHead + excess) : [];
+      const droppedKeys = dropped.map((id) => this.records.get(id)?.key);
+      for (const id of dropped) this.records.delete(id);
+      this.store.afterCommit(() => this.afterFinish(delivery, dropped, droppedKeys, notify));
     });
+  }
+
+  private afterFinish(
+    delivery: Delivery,
+    dropped: string[],
+    droppedKeys: Array<string | undefined>,
+    notify: ((delivery: Delivery) => void) | undefined,
+  ): void {
+    dropped.forEach((id, index) => {
+      // Two finishes in one caller's transaction may pick the same oldest ones: forget each once.
+      if (this.finished[this.finishedHead] !== id) return;
+      this.finishedHead++;
+      this.forget(id, droppedKeys[index]);
+    });
+    this.finished.push(delivery.id);
     if (this.finishedHead > 1024 && this.finishedHead * 2 > this.finished.length) {
       this.finished = this.finished.slice(this.finishedHead);
       this.finishedHead = 0;
     }
+    this.cancelled.delete(delivery.id);
+    this.abandonLate(delivery.id);
     this.pending--;
     const ids = this.waiting.get(delivery.key)!;
     ids.shift();
@@ -479,15 +646,13 @@ class Queue implements DeliveryQueue {
     if (this.pending === 0) this.wakeIdleWaiters();
   }
 
-  private forget(id: string): void {
-    const delivery = this.records.get(id);
-    this.records.delete(id);
-    if (delivery === undefined) return;
-    const ids = this.history.get(delivery.key);
+  /** Drops a forgotten delivery (its record is deleted already) from the key's history. */
+  private forget(id: string, key: string | undefined): void {
+    const ids = key === undefined ? undefined : this.history.get(key);
     if (ids === undefined) return;
     const index = ids.indexOf(id);
     if (index !== -1) ids.splice(index, 1);
-    if (ids.length === 0) this.history.delete(delivery.key);
+    if (ids.length === 0) this.history.delete(key!);
   }
 
   private wakeIdleWaiters(): void {
@@ -567,15 +732,24 @@ class DueHeap {
 
 /** Options of {@link createHttpSend}. */
 export interface HttpSendOptions {
-  /** How long one attempt may take in all; default 10 s. */
+  /** How long one attempt may take before it counts as failed; default 10 s. */
   timeoutMs?: number;
   /** Open connections per merchant host; default 16. */
   maxSockets?: number;
+  /**
+   * How many timed-out requests per merchant host may stay open for a late answer, each holding one of its
+   * connections; default half of `maxSockets`, so that late answers never take the connections that new
+   * attempts need. Beyond it, a timed-out request is closed at once.
+   */
+  maxLateAnswers?: number;
 }
 
 /**
  * A `send` for the queue over node:http(s) with keep-alive connections: the merchant's answer body is read and
- * dropped. Signing is the caller's: the delivery's headers are sent as stored.
+ * dropped. Signing is the caller's: the delivery's headers are sent as stored. A request sent in full that
+ * has no answer within the timeout counts as failed, but is not closed: it stays open for the answer
+ * (`lateAnswer`) until the queue abandons it, so that a merchant who answers late is not sent it again.
+ * `close()` closes every connection, those kept for late answers too.
  */
 export function createHttpSend(options: HttpSendOptions = {}): ((
   delivery: Delivery,
@@ -583,9 +757,18 @@ export function createHttpSend(options: HttpSendOptions = {}): ((
   close(): void;
 } {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 16 };
+  const maxSockets = options.maxSockets ?? 16;
+  const maxLateAnswers = options.maxLateAnswers ?? Math.floor(maxSockets / 2);
+  const agentOptions = { keepAlive: true, maxSockets };
   const httpAgent = new HttpAgent(agentOptions);
   const httpsAgent = new HttpsAgent(agentOptions);
+  /** Timed-out requests still open for their answer, per scheme and host. */
+  const lateOpen = new Map<string, number>();
+  const countLate = (host: string, change: 1 | -1) => {
+    const count = (lateOpen.get(host) ?? 0) + change;
+    if (count === 0) lateOpen.delete(host);
+    else lateOpen.set(host, count);
+  };
   const send = (delivery: Delivery): Promise<SendResult> =>
     new Promise((resolveSend) => {
       let url: URL;
@@ -596,30 +779,52 @@ export function createHttpSend(options: HttpSendOptions = {}): ((
         return;
       }
       const secure = url.protocol === 'https:';
+      const host = `${url.protocol}//${url.host}`;
       const request = (secure ? httpsRequest : httpRequest)(url, {
         method: delivery.method,
         headers: { ...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body)) },
         agent: secure ? httpsAgent : httpAgent,
       });
-      const timer = setTimeout(
-        () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      // Who hears how the request ends: the attempt, or once it has timed out, its late answer.
+      let hear: (result: { status: number } | { error: string }) => void = resolveSend;
+      let late = false;
+      let sent = false;
+      const end = (result: { status: number } | { error: string }) => {
+        clearTimeout(timer);
+        if (late) countLate(host, -1);
+        late = false;
+        const listener = hear;
+        hear = () => {};
+        listener(result);
+      };
+      const timer = setTimeout(() => {
+        const error = `no answer within ${timeoutMs} ms`;
+        // Not sent in full (a slow connection), or enough late answers awaited from this host: closed.
+        if (!sent || (lateOpen.get(host) ?? 0) >= maxLateAnswers) {
+          request.destroy(new Error(error));
+          return;
+        }
+        late = true;
+        countLate(host, 1);
+        // Kept open for an answer only: it does not keep the process alive.
+        request.socket?.unref();
+        const answer = new Promise<{ status: number } | { error: string }>((resolveLate) => {
+          hear = resolveLate;
+        });
+        resolveSend({
+          error,
+          lateAnswer: { answer, abandon: () => request.destroy(new Error('abandoned for the retry')) },
+        });
+      }, timeoutMs);
+      request.on('finish', () => {
+        sent = true;
+      });
       request.on('response', (response) => {
         response.resume();
-        response.on('end', () => {
-          clearTimeout(timer);
-          resolveSend({ status: response.statusCode ?? 0 });
-        });
-        response.on('error', (error) => {
-          clearTimeout(timer);
-          resolveSend({ error: error.message });
-        });
+        response.on('end', () => end({ status: response.statusCode ?? 0 }));
+        response.on('error', (error) => end({ error: error.message }));
       });
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        resolveSend({ error: error.message });
-      });
+      request.on('error', (error) => end({ error: error.message }));
       request.end(delivery.body);
     });
   return Object.assign(send, {

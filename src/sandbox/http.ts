@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestBodyError, readNodeBody } from '../server/raw-request.js';
+import { isWriteFailure, type StoreError } from './store.js';
 
 /** An error answered as `{error: {code, message, field?}}` with its HTTP status. */
 export class HttpError extends Error {
@@ -72,6 +73,16 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/**
+ * The answer to a change the store could not write: 507 Insufficient Storage when the disk is full, 503 for
+ * any other write failure. Nothing was changed; the same request succeeds once the disk takes writes again.
+ */
+export function storageFailure(error: StoreError): HttpError {
+  return error.code === 'no_space'
+    ? new HttpError(507, 'insufficient_storage', error.message)
+    : new HttpError(503, 'storage_unavailable', error.message);
+}
+
 export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(res, error.status, {
     error: {
@@ -109,6 +120,7 @@ export class Router {
         return;
       }
       if (error instanceof HttpError) sendError(res, error);
+      else if (isWriteFailure(error)) sendError(res, storageFailure(error));
       else {
         console.error('svc-sandbox: internal error', error);
         sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));

@@ -23,6 +23,11 @@ export {
   type WidgetConfig,
 } from './config.js';
 export type { OrderView, PaymentResult } from './legacy-orders.js';
-export { type Sandbox, type SandboxOptions, startSandbox } from './sandbox.js';
+export {
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxWarning,
+  startSandbox,
+} from './sandbox.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './test-cards.js';
 export { TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';

@@ -26,6 +26,7 @@ import {
 import { type OrderDefaults, type PricedOrder, priceOrder, shippingTaxRate } from '../core/totals.js';
 import { BoundedCache } from '../server/bounded-cache.js';
 import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
+import { certificateValidityError } from '../server/keys.js';
 import type { MerchantConfig, PickupPoint, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { HttpError } from './http.js';
@@ -122,6 +123,18 @@ export interface OrderView {
   challengeId: string | null;
 }
 
+/**
+ * The answer to an unsigned intake (fixed-price or CALLBACK widget) of an order id already paid on the widget
+ * with that content: the paid status, without the order. Its gateway id would let the sender act on it, and
+ * its amounts, lines and shipping may be another customer's, since anyone can send unsigned content.
+ */
+export interface PaidReceipt {
+  receipt: true;
+  state: 'PAID';
+  /** The merchant's order id, as the intake named it. */
+  orderId: string;
+}
+
 /** A shipping option as the frame shows and prices it. */
 export interface ShippingOptionView {
   id: string;
@@ -182,6 +195,8 @@ export class LegacyOrders {
   private readonly orders;
   /** Stored orders keep the merchant's input, which never changes; reading it once per order is enough. */
   private readonly parsedOrders = new BoundedCache<string, Order>(10_000);
+  /** The orders by widget and merchant order id, for intake and payments to find an order id's others. */
+  private byOrderId: OrderIdIndex | undefined;
 
   constructor(private readonly deps: LegacyOrdersDeps) {
     this.orders = deps.store.collection<OrderRecord>('legacy-orders');
@@ -259,7 +274,8 @@ export class LegacyOrders {
 
   /**
    * Takes an order from a page: checks the page's origin, then the signature with the named certificate
-   * (SIGNATURE widgets) or the merchant's approval (CALLBACK widgets), before anything is stored.
+   * (SIGNATURE widgets) or the merchant's approval (CALLBACK widgets), before anything is stored. An order id
+   * the widget has taken before is answered as `repeatedOrderId` says: a reload charges nothing.
    */
   async create(request: {
     order: unknown;
@@ -267,7 +283,7 @@ export class LegacyOrders {
     certificateName?: string;
     pageOrigin?: string;
     customer?: Partial<CustomerData>;
-  }): Promise<OrderRecord> {
+  }): Promise<OrderRecord | PaidReceipt> {
     const raw = request.order;
     const widgetId =
       typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
@@ -344,13 +360,9 @@ export class LegacyOrders {
       if (widget.validation === 'SIGNATURE')
         this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
-    // Only a signed order proves it comes from the merchant's page; an unsigned one (fixed-price or
-    // CALLBACK widgets) could name another customer's order id, so it is always a new order.
-    const same =
-      widget.validation === 'SIGNATURE' && widget.type !== 'INSTANT'
-        ? this.sameOrder(widget.id, input)
-        : undefined;
-    if (same) return same;
+    const repeated = this.repeatedOrderId(widget, input);
+    if (repeated.kind === 'order') return repeated.record;
+    if (repeated.kind === 'receipt') return { receipt: true, state: 'PAID', orderId: repeated.orderId };
     const record: OrderRecord = {
       id: randomUUID(),
       merchantId: merchant.id,
@@ -373,29 +385,72 @@ export class LegacyOrders {
       payment: null,
       refunds: [],
     };
-    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK')
-      await this.askMerchantToApprove(merchant, record);
+    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK') {
+      try {
+        await this.askMerchantToApprove(merchant, record);
+      } catch (error) {
+        // Another cart under a paid order id: the merchant said no, so the answer is why, and only that.
+        if (repeated.paidBefore && error instanceof HttpError && error.code === 'order_rejected')
+          throw orderAlreadyPaid(
+            input.orderId!,
+            "and the merchant's order verification URL did not approve another cart under it (a new payment needs a new order-id)",
+            'order.orderId',
+          );
+        throw error;
+      }
+    }
     this.orders.put(record.id, record);
+    this.byOrderId?.add(record);
     return record;
   }
 
   /**
-   * The signed order already taken for this widget with the same merchant order id and identical content:
-   * a page reloaded after paying (or a frame reloaded mid-payment) gets that order back, with its state,
-   * instead of a second one that could be charged again.
+   * How an intake naming an `order-id` that this widget has taken before is answered. The rule: an order id is
+   * paid once per widget, unless the merchant approves another cart under it.
+   * - `order`: a signed order with the same content gets that order back, in whatever state: the signature
+   *   shows the page is the merchant's own page of that order, so a reload shows it paid (or mid-payment).
+   * - `receipt`: an unsigned order (fixed-price or CALLBACK widget) whose content was paid under the order id
+   *   gets the paid status alone. Anyone can send unsigned content naming any order id, so it gets no hold on
+   *   the order (no gateway id) and learns nothing of it (no amounts, lines or shipping) beyond "paid".
+   * - `new`: a new order. `paidBefore` when another cart was paid under the order id: a signature is the
+   *   merchant's approval of the new cart; a CALLBACK widget asks the merchant's verification URL.
+   * An unpaid earlier order is never handed to unsigned content: it gets a new order, and `paidTwin` keeps the
+   * two from both being paid.
    */
-  private sameOrder(widgetId: string, input: OrderInput): OrderRecord | undefined {
-    if (input.orderId === undefined) return undefined;
-    const content = JSON.stringify(input);
-    for (const record of this.orders.values()) {
-      if (
-        record.widgetId === widgetId &&
-        record.input.orderId === input.orderId &&
-        JSON.stringify(record.input) === content
-      )
-        return record;
-    }
-    return undefined;
+  private repeatedOrderId(
+    widget: WidgetConfig,
+    input: OrderInput,
+  ):
+    | { kind: 'order'; record: OrderRecord }
+    | { kind: 'receipt'; orderId: string }
+    | { kind: 'new'; paidBefore: boolean } {
+    const { orderId } = input;
+    if (orderId === undefined) return { kind: 'new', paidBefore: false };
+    const earlier = this.ordersWithOrderId(widget.id, orderId);
+    const same = earlier.filter((record) => sameCharge(widget, record.input, input));
+    if (isSigned(widget)) {
+      const record = same.find(isPaid) ?? same[0];
+      if (record) return { kind: 'order', record };
+    } else if (same.some(isPaid)) return { kind: 'receipt', orderId };
+    return { kind: 'new', paidBefore: earlier.some(isPaid) };
+  }
+
+  /**
+   * Another order of the same widget, order id and content that is paid already: two payment forms opened for
+   * one order before either was paid (two tabs, a reload mid-payment) must not both charge.
+   */
+  private paidTwin(widget: WidgetConfig, record: OrderRecord): OrderRecord | undefined {
+    const { orderId } = record.input;
+    if (orderId === undefined) return undefined;
+    return this.ordersWithOrderId(widget.id, orderId).find(
+      (other) => other.id !== record.id && isPaid(other) && sameCharge(widget, other.input, record.input),
+    );
+  }
+
+  /** The widget's orders with this merchant order id, oldest first. */
+  private ordersWithOrderId(widgetId: string, orderId: string): OrderRecord[] {
+    this.byOrderId ??= new OrderIdIndex(this.orders.values());
+    return this.byOrderId.ids(widgetId, orderId).flatMap((id) => this.orders.get(id) ?? []);
   }
 
   private checkSignature(
@@ -436,7 +491,11 @@ export class LegacyOrders {
         'certificateName',
       );
     }
-    if (!verifyOrderSignature(input, signature, certificate.pem)) {
+    // Certificates expire (the console issues them for two years); the sandbox clock is the time of use.
+    const now = this.deps.now();
+    const outdated = certificateValidityError(certificate.pem, { now, name: certificate.name });
+    if (outdated) throw new HttpError(401, outdated.code, outdated.message, 'certificateName');
+    if (!verifyOrderSignature(input, signature, certificate.pem, { now })) {
       throw new HttpError(
         401,
         'signature_invalid',
@@ -669,6 +728,8 @@ export class LegacyOrders {
     if (FINAL.has(record.state) || record.state === 'CHALLENGE') return this.result(record);
 
     const { widget } = this.widget(record.widgetId);
+    if (this.paidTwin(widget, record))
+      throw orderAlreadyPaid(record.input.orderId!, 'through another payment form opened for it');
     const order = this.order(record);
     const number = validateCardNumber(request.card.number);
     if (!number.valid) throw new HttpError(400, `card_${number.code}`, number.message, 'card.number');
@@ -750,8 +811,13 @@ export class LegacyOrders {
     const record = this.get(id);
     if (record.state !== 'CHALLENGE' || record.challengeId !== challengeId) return this.result(record);
     const payment = record.payment!;
-    if (approve) return this.finish(record, 'PAID', { method: payment.method, reference: payment.reference });
-    const error = { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' };
+    // The same order paid meanwhile in another form: the approval comes too late to charge.
+    const twin = approve && this.paidTwin(this.widget(record.widgetId).widget, record);
+    if (approve && !twin)
+      return this.finish(record, 'PAID', { method: payment.method, reference: payment.reference });
+    const error = twin
+      ? errorBody(orderAlreadyPaid(record.input.orderId!, 'through another payment form opened for it'))
+      : { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' };
     // The attempt keeps how it ended, for a repeat of its idempotency key.
     const attempts = record.attempts.map((attempt) =>
       attempt.id === payment.reference ? { ...attempt, error } : attempt,
@@ -1004,6 +1070,79 @@ export class LegacyOrders {
           }
         : null,
     };
+  }
+}
+
+function isPaid(record: OrderRecord): boolean {
+  return record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
+}
+
+/** Whether the widget's orders come signed: only a signature proves an order is the merchant's page's. */
+function isSigned(widget: WidgetConfig): boolean {
+  return widget.type !== 'INSTANT' && widget.validation === 'SIGNATURE';
+}
+
+/**
+ * Whether two orders of one widget charge for the same: always on a fixed-price widget (its order is the
+ * gateway's), else when the merchant's content is the same. The language only says how the frame speaks.
+ */
+function sameCharge(widget: WidgetConfig, a: OrderInput, b: OrderInput): boolean {
+  if (widget.type === 'INSTANT') return true;
+  const { language: _a, ...contentA } = a;
+  const { language: _b, ...contentB } = b;
+  return canonicalJson(contentA) === canonicalJson(contentB);
+}
+
+/** JSON with members in sorted order and undefined ones left out: equal content, equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The refusal of a second payment under an order id already paid on the widget. It says "paid" and nothing
+ * else of that order: whoever sent it may not be the customer who paid.
+ */
+function orderAlreadyPaid(orderId: string, how: string, field?: string): HttpError {
+  return new HttpError(
+    409,
+    'order_already_paid',
+    `Order ${JSON.stringify(orderId)} is already paid on this widget, ${how}; nothing was charged`,
+    field,
+  );
+}
+
+function errorBody(error: HttpError): { code: string; message: string } {
+  return { code: error.code, message: error.message };
+}
+
+/** The widget's orders by merchant order id, oldest first, as gateway ids. */
+class OrderIdIndex {
+  private readonly byKey = new Map<string, string[]>();
+
+  /** @param records in the order they were taken, as the store keeps them. */
+  constructor(records: Iterable<OrderRecord>) {
+    for (const record of records) this.add(record);
+  }
+
+  add(record: OrderRecord): void {
+    const { orderId } = record.input;
+    if (orderId === undefined) return;
+    const key = `${record.widgetId}\u0000${orderId}`;
+    const ids = this.byKey.get(key);
+    if (ids) ids.push(record.id);
+    else this.byKey.set(key, [record.id]);
+  }
+
+  ids(widgetId: string, orderId: string): readonly string[] {
+    return this.byKey.get(`${widgetId}\u0000${orderId}`) ?? [];
   }
 }
 

@@ -14,7 +14,7 @@ import { HttpError, Router, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
-import { openStore, type Store } from './store.js';
+import { openStore, type Store, type StoreWarning } from './store.js';
 import { mountV1Api } from './v1/api.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
@@ -39,6 +39,13 @@ export interface SandboxOptions {
   browserRoot?: string;
 }
 
+/**
+ * What starting on the data dir repaired, for the caller to report: a journal record torn by a crash while it
+ * was written, cut off (the file, its line and the bytes dropped). Damage that would lose acknowledged
+ * changes refuses to start instead, with an error naming the file and line.
+ */
+export type SandboxWarning = StoreWarning;
+
 export interface Sandbox {
   /** The base URL, such as `http://127.0.0.1:4010`. */
   url: string;
@@ -50,6 +57,8 @@ export interface Sandbox {
   serviceCertificatePem: string;
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
+  /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
+  warnings: readonly SandboxWarning[];
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
   close(): Promise<void>;
 }
@@ -82,7 +91,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
-  const store: Store = await openStore(options.dataDir ? { dataDir: options.dataDir } : {});
+  const store: Store = openStore({
+    ...(options.dataDir && { dataDir: options.dataDir }),
+    // Once per change of state, not per refused request: a full disk would otherwise flood the console.
+    onHealthChange: (health) => {
+      if (health.ok) console.error('svc-sandbox: the data dir takes writes again');
+      else if (health.failed !== 'journal') console.error(`svc-sandbox: ${health.error.message}`);
+      else {
+        const status = health.error.code === 'no_space' ? 507 : 503;
+        console.error(
+          `svc-sandbox: ${health.error.message} Until then, requests that change something are answered ${status}.`,
+        );
+      }
+    },
+  });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
   const queue: DeliveryQueue = createDeliveryQueue({
     store,
@@ -119,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const browserRoot = options.browserRoot ?? join(packageRoot, 'dist', 'browser');
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
-  mountMerchantApiV2(router, orders, now);
+  mountMerchantApiV2(router, orders, now, store);
   mountV1Api(router, { config, store, queue, servicePrivateKeyPem: serviceKeys.privateKeyPem, now });
 
   const server: Server = createServer((req, res) => {
@@ -127,10 +149,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     router.handle(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolveListen());
-  });
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolveListen());
+    });
+  } catch (error) {
+    // A port in use: give the data dir back, so that a second try in this process can have it.
+    await queue.close();
+    send.close();
+    await store.close();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? '127.0.0.1';
   return {
@@ -140,6 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keyDir,
     serviceCertificatePem: serviceKeys.certificatePem,
     ...(demoMerchant && { demoMerchant }),
+    warnings: store.warnings,
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

@@ -3,16 +3,30 @@
  * and its X.509 certificate, which merchants download to check those signatures. Kept in the data dir so
  * that a merchant's configured certificate stays valid across restarts.
  */
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createSelfSignedCertificate, generateMerchantKeyPair } from '../server/index.js';
+import {
+  createSelfSignedCertificate,
+  generateMerchantKeyPair,
+  importPrivateKey,
+  importPublicKey,
+} from '../server/index.js';
+import { certificateValidityError } from '../server/keys.js';
+import { MAX_PEM_FILE_BYTES, readTextFile } from './text-file.js';
 
 export interface ServiceKeys {
   privateKeyPem: string;
   certificatePem: string;
 }
 
+/**
+ * The service's key pair and certificate from `<dataDir>/service/`, made on first use. A certificate that has
+ * expired (merchants' toolkits refuse it) or does not belong to the key is issued anew for the same key, so
+ * merchants that hold the bare public key keep verifying; those that hold the certificate fetch it again.
+ * @throws FileTooLargeError when a key file is larger than 64 KiB (a `service.privateKeyFile` of `/dev/zero`).
+ */
 export async function loadOrCreateServiceKeys(
   dataDir: string,
   privateKeyFile?: string,
@@ -20,22 +34,20 @@ export async function loadOrCreateServiceKeys(
   const dir = join(dataDir, 'service');
   const keyPath = privateKeyFile ?? join(dir, 'private-key.pem');
   const certificatePath = join(dir, 'certificate.pem');
-  if (existsSync(keyPath) && existsSync(certificatePath)) {
-    return {
-      privateKeyPem: await readFile(keyPath, 'utf8'),
-      certificatePem: await readFile(certificatePath, 'utf8'),
-    };
-  }
   await mkdir(dir, { recursive: true });
   let privateKeyPem: string;
   let publicKeyPem: string | undefined;
   if (existsSync(keyPath)) {
-    privateKeyPem = await readFile(keyPath, 'utf8');
+    privateKeyPem = readTextFile(keyPath, MAX_PEM_FILE_BYTES);
   } else {
     const pair = await generateMerchantKeyPair();
     privateKeyPem = pair.privateKeyPem;
     publicKeyPem = pair.publicKeyPem;
     await writeFile(keyPath, privateKeyPem, { mode: 0o600 });
+  }
+  if (publicKeyPem === undefined && existsSync(certificatePath)) {
+    const certificatePem = readTextFile(certificatePath, MAX_PEM_FILE_BYTES);
+    if (isCurrentCertificateOf(certificatePem, privateKeyPem)) return { privateKeyPem, certificatePem };
   }
   const certificatePem = createSelfSignedCertificate({
     privateKeyPem,
@@ -44,4 +56,18 @@ export async function loadOrCreateServiceKeys(
   });
   await writeFile(certificatePath, certificatePem);
   return { privateKeyPem, certificatePem };
+}
+
+/** Whether the certificate is readable, the key's, and valid today by the real clock, which merchants check it by. */
+function isCurrentCertificateOf(certificatePem: string, privateKeyPem: string): boolean {
+  try {
+    const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'der' });
+    const ownKey = spki(createPublicKey(importPrivateKey(privateKeyPem)));
+    return (
+      spki(importPublicKey(certificatePem)).equals(ownKey) &&
+      certificateValidityError(certificatePem) === undefined
+    );
+  } catch {
+    return false;
+  }
 }

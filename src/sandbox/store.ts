@@ -3,10 +3,18 @@
  * kept durable in an append-only journal with periodic snapshots.
  *
  * On disk (`<dataDir>/state/`):
- * - `journal.jsonl`: one line per committed change (a single put, or a whole transaction), written with one
- *   `write` call, so a crash leaves at most a torn last line, which loading ignores and cuts off;
- * - `snapshot.jsonl`: every document as of journal record `seq`, written to a temporary file, fsynced and
- *   renamed over the old one, so it is always whole. Records up to `seq` are then dropped from the journal.
+ * - `journal.jsonl`: a header line `{"format":"svc-sandbox-journal","version":1,"after":N}` naming the
+ *   snapshot record it continues from, then one line per committed change (a single put, or a whole
+ *   transaction) with consecutive `seq` numbers N+1, N+2, ..., each appended before the next starts, so a
+ *   crash leaves at most a torn last line: opening cuts it off and reports it in {@link Store.warnings}.
+ * - `snapshot.jsonl`: every document as of journal record `seq`. Compaction writes the snapshot and a new
+ *   journal (its header alone) to temporary files, fsyncs them and renames them over the old ones, snapshot
+ *   first, so the files on disk are a whole state at every moment.
+ * Any other damage refuses to open (`corrupt`, naming the file, the line and what to do): a line before the
+ * last that does not parse, a snapshot that is not whole, a journal emptied or missing, records missing
+ * between the snapshot and the journal or within the journal. Starting on a part of the state would lose the
+ * rest without a word, and a gateway that forgets payments is worse than one that does not start. (A journal
+ * cut exactly at a line boundary past its header cannot be told from a shorter history.)
  * `<dataDir>/sandbox.lock` holds the owning process id: one process owns a data dir.
  *
  * Durability: each change reaches the operating system before `put` / `transaction` returns, so a crash of
@@ -14,6 +22,14 @@
  * `fsyncIntervalMs` (group commit), so a power loss loses at most that window; `durability: 'every-change'`
  * fsyncs before returning instead, at a cost of a disk flush per change. The sandbox is a test gateway, and a
  * power loss there costs a few test payments, not money, so the default favours throughput.
+ *
+ * Write failures (a full disk): a change whose journal record cannot be written throws `no_space` (or
+ * `write_failed`) and is undone in memory, and whatever part of the record reached the file is cut off, so
+ * memory and disk stay as they were before it. Every change tries the disk again, so the store resumes by
+ * itself once space returns. A failed background fsync may have cost pages the kernel could not write (a
+ * later fsync can succeed without them), so the store then rewrites its whole state from memory in a
+ * compaction as soon as it can. A failed compaction removes its temporary files, leaves the old files as they
+ * were, and is retried later. Background failures never throw: they go to `onHealthChange`.
  */
 import {
   closeSync,
@@ -28,10 +44,9 @@ import {
   readSync,
   renameSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { SvcError } from '../core/errors.js';
 
 /** Why the store refused something. */
@@ -42,10 +57,41 @@ export type StoreErrorCode =
   | 'not_found'
   | 'async_transaction'
   | 'not_json'
+  /** The disk (or the user's quota) is full: nothing was changed, and the next change tries again. */
+  | 'no_space'
+  /** Another write failure (an I/O error, a read-only file system): nothing was changed. */
   | 'write_failed';
 
 /** A store failure; the message says what to do about it. */
 export class StoreError extends SvcError<StoreErrorCode> {}
+
+/** True for the errors of a write that failed (`no_space`, `write_failed`): the change was not made. */
+export function isWriteFailure(error: unknown): error is StoreError {
+  return error instanceof StoreError && (error.code === 'no_space' || error.code === 'write_failed');
+}
+
+/** What opening a data dir repaired, and what that cost. */
+export interface StoreWarning {
+  /** The journal ended in a record cut short by a crash while it was written; it was cut off. */
+  code: 'torn_record_dropped';
+  /** The file that was repaired. */
+  file: string;
+  /** The line the torn record started on (1-based). */
+  line: number;
+  /** How many bytes were cut off. */
+  bytes: number;
+  /** All of the above as a sentence, for a log. */
+  message: string;
+}
+
+/**
+ * Whether the store's writes succeed: `ok: false` with the failure while they do not (a full disk), and
+ * which write failed first: a change's journal record (changes are refused), the background fsync, or a
+ * snapshot (both retried in the background while changes go on).
+ */
+export type StoreHealth =
+  | { ok: true }
+  | { ok: false; error: StoreError; failed: 'journal' | 'fsync' | 'snapshot' };
 
 /**
  * Documents of one kind, by id. Values are plain JSON: what `get` returns is what a restart would load (a
@@ -58,7 +104,10 @@ export interface Collection<T> {
   readonly size: number;
   get(id: string): T | undefined;
   has(id: string): boolean;
-  /** Stores the value under `id`, replacing any earlier one. */
+  /**
+   * Stores the value under `id`, replacing any earlier one.
+   * @throws StoreError `no_space` / `write_failed` when it cannot be written; then nothing changed.
+   */
   put(id: string, value: T): void;
   /** Removes the document; false when there was none. */
   delete(id: string): boolean;
@@ -76,12 +125,17 @@ export interface Collection<T> {
 export interface Store {
   /** The data dir, or undefined for a store in memory only. */
   readonly dataDir: string | undefined;
+  /** What opening the data dir repaired (a torn last record cut off), for the caller to report. */
+  readonly warnings: readonly StoreWarning[];
+  /** The write failure that lasts (a full disk), or undefined while writes succeed. */
+  readonly failure: StoreError | undefined;
   /** The collection `name`, created empty on first use. */
   collection<T>(name: string): Collection<T>;
   /**
    * Runs `work` so that every change it makes is committed as one journal record: all of them survive a
-   * crash or none does. If `work` throws, its changes are undone and the error passes on. Inside, reads see
-   * the transaction's own changes. Nested calls join the outer transaction. `work` must be synchronous.
+   * crash or none does. If `work` throws, or the record cannot be written (`no_space`, `write_failed`), its
+   * changes are undone and the error passes on. Inside, reads see the transaction's own changes. Nested calls
+   * join the outer transaction. `work` must be synchronous.
    */
   transaction<R>(work: () => R): R;
   /**
@@ -89,11 +143,17 @@ export interface Store {
    * outside a transaction: for side effects such as starting a delivery that must follow the state change.
    */
   afterCommit(callback: () => void): void;
-  /** Writes a snapshot and empties the journal now; normally this happens on its own as the journal grows. */
+  /**
+   * Writes a snapshot and starts an empty journal now; normally this happens on its own as the journal grows.
+   * @throws StoreError `no_space` / `write_failed` when it cannot; the files stay as they were.
+   */
   compact(): void;
-  /** Resolves once every change so far is on disk (fsynced). */
+  /**
+   * Resolves once every change so far is on disk (fsynced).
+   * @throws StoreError `no_space` / `write_failed` when that cannot be done now.
+   */
   flush(): Promise<void>;
-  /** Flushes, closes the files and releases the data dir. Further changes throw `closed`. */
+  /** Flushes, closes the files and releases the data dir (even if the flush fails). Further changes throw `closed`. */
   close(): Promise<void>;
 }
 
@@ -110,17 +170,40 @@ export interface StoreOptions {
    * the last snapshot, so rewriting the state costs no more than the changes written since.
    */
   compactAfterBytes?: number;
+  /**
+   * Told when writes start failing (a full disk) and when they succeed again, once per change of state, for a
+   * log line. Called from a microtask: an error it throws is its own.
+   */
+  onHealthChange?: (health: StoreHealth) => void;
 }
 
+/**
+ * The file-system calls through which the store writes. A seam for tests on machines that cannot mount a
+ * small file system: they replace members to fail as a full disk does. Not part of any public entry.
+ */
+export const storeFileSystem = {
+  writeSync,
+  fdatasync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  renameSync,
+};
+
 const SNAPSHOT_FORMAT = 'svc-sandbox-store';
-const SNAPSHOT_VERSION = 1;
+/** Version 2: the journal beside it starts with a header line. Version 1 (before) is still read. */
+const SNAPSHOT_VERSION = 2;
+const JOURNAL_FORMAT = 'svc-sandbox-journal';
+const JOURNAL_VERSION = 1;
 const READ_CHUNK_BYTES = 1 << 20;
 const WRITE_CHUNK_CHARS = 1 << 20;
+/** After a failed background compaction, the next waits 1 s, then 2 s, 4 s, ... up to a minute. */
+const COMPACTION_RETRY_MS = 1_000;
+const COMPACTION_RETRY_MAX_MS = 60_000;
 
 /** Data dirs this process holds, so a second open in the same process is refused too. */
 const heldDataDirs = new Set<string>();
 
-type Op = ['put', string, string, unknown] | ['del', string, string];
 type Documents = Map<string, unknown>;
 
 /** One change of the running transaction: its journal text and how to undo it in memory. */
@@ -129,10 +212,17 @@ interface PendingChange {
   undo: () => void;
 }
 
+/** What the snapshot's header says. */
+interface SnapshotInfo {
+  seq: number;
+  version: number;
+}
+
 /**
  * Opens the store; with a data dir, loads the snapshot and replays the journal first.
  * @throws StoreError `locked` when another live process (or this one) has the data dir open, `corrupt` when
- *   the files cannot be read back.
+ *   the files are damaged (the message names the file, the line and what to do), `no_space` /
+ *   `write_failed` when the lock file or a new journal cannot be written.
  */
 export function openStore(options: StoreOptions = {}): Store {
   return new JournalStore(options);
@@ -140,29 +230,44 @@ export function openStore(options: StoreOptions = {}): Store {
 
 class JournalStore implements Store {
   readonly dataDir: string | undefined;
+  readonly warnings: StoreWarning[] = [];
   private readonly documents = new Map<string, Documents>();
   private readonly collections = new Map<string, Collection<unknown>>();
   private readonly durability: 'interval' | 'every-change';
   private readonly fsyncIntervalMs: number;
   private readonly compactAfterBytes: number;
+  private readonly onHealthChange: ((health: StoreHealth) => void) | undefined;
   private files: DataFiles | undefined;
   private seq = 0;
+  /** Bytes of whole lines in the journal, its header included: where the next record starts. */
   private journalBytes = 0;
   private snapshotBytes = 0;
   private pending: PendingChange[] | undefined;
   private committed: Array<() => void> = [];
   private closed = false;
-  private compactionScheduled = false;
   private fsyncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private unsynced = false;
+  /** A failed write left bytes after `journalBytes` that could not be cut off yet; the next write cuts first. */
+  private tailDirty = false;
+  /** An fsync failed: only rewriting the state (a compaction) makes it durable again. */
+  private rewriteNeeded = false;
+  private currentFailure: StoreError | undefined;
+  private failedWrite: 'journal' | 'fsync' | 'snapshot' | undefined;
+  private compactionTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private compactionFailures = 0;
 
   constructor(options: StoreOptions) {
     this.durability = options.durability ?? 'interval';
     this.fsyncIntervalMs = options.fsyncIntervalMs ?? 20;
     this.compactAfterBytes = options.compactAfterBytes ?? 16 * 1024 * 1024;
+    this.onHealthChange = options.onHealthChange;
     this.dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
     if (this.dataDir !== undefined) this.files = this.openFiles(this.dataDir);
+  }
+
+  get failure(): StoreError | undefined {
+    return this.currentFailure;
   }
 
   collection<T>(name: string): Collection<T> {
@@ -244,40 +349,75 @@ class JournalStore implements Store {
 
   /** Writes one journal record for `changes`; throws (and the caller undoes) if the write fails. */
   private commit(changes: PendingChange[]): void {
-    if (changes.length === 0 || !this.files) return;
+    const files = this.files;
+    if (changes.length === 0 || !files) return;
     const seq = this.seq + 1;
-    const line = `{"seq":${seq},"ops":[${changes.map((change) => change.text).join(',')}]}\n`;
-    const bytes = Buffer.byteLength(line);
+    const line = Buffer.from(
+      `{"seq":${seq},"ops":[${changes.map((change) => change.text).join(',')}]}\n`,
+      'utf8',
+    );
+    let written = false;
     try {
-      const written = writeSync(this.files.journal, line);
-      if (written !== bytes) throw new Error(`wrote ${written} of ${bytes} bytes`);
-      if (this.durability === 'every-change') fdatasyncSync(this.files.journal);
+      if (this.tailDirty) this.cutTail(files);
+      writeAll(files.journal, line);
+      written = true;
+      if (this.durability === 'every-change') storeFileSystem.fdatasyncSync(files.journal);
     } catch (error) {
-      // Cut off whatever part of the record got written, so that the next record does not follow a torn one.
+      // Cut off whatever part of the record got written (all of it, when the fsync failed): the change is
+      // refused, so the disk must not keep it, and the next record must not follow a torn one.
+      this.tailDirty = true;
       try {
-        ftruncateSync(this.files.journal, this.journalBytes);
+        this.cutTail(files);
       } catch {}
-      throw new StoreError(
-        'write_failed',
-        `Cannot write the sandbox journal ${this.files.journalPath}: ${message(error)}`,
-        {
-          cause: error,
-        },
+      if (written) {
+        // A failed fsync may have cost pages of records written before, too: see sync().
+        this.rewriteNeeded = true;
+        this.scheduleCompaction();
+      }
+      throw this.fail(
+        writeFailure(
+          error,
+          (reason, remedy) =>
+            `The sandbox cannot save this change: ${reason} (writing ${files.journalPath}). Nothing was ` +
+            `changed; ${remedy} and send it again: the sandbox resumes by itself.`,
+        ),
+        'journal',
       );
     }
     this.seq = seq;
-    this.journalBytes += bytes;
+    this.journalBytes += line.length;
+    this.recovered();
     if (this.durability === 'interval') this.scheduleFsync();
-    if (
-      !this.compactionScheduled &&
-      this.journalBytes >= Math.max(this.compactAfterBytes, this.snapshotBytes)
-    ) {
-      this.compactionScheduled = true;
-      setImmediate(() => {
-        this.compactionScheduled = false;
-        if (!this.closed) this.compact();
-      }).unref();
-    }
+    if (this.journalBytes >= Math.max(this.compactAfterBytes, this.snapshotBytes)) this.scheduleCompaction();
+  }
+
+  private cutTail(files: DataFiles): void {
+    storeFileSystem.ftruncateSync(files.journal, this.journalBytes);
+    this.tailDirty = false;
+  }
+
+  /** Records a write failure and reports it if writes were succeeding until now. */
+  private fail(error: StoreError, failed: 'journal' | 'fsync' | 'snapshot'): StoreError {
+    // Reported once per spell of failures, and again if changes start being refused within it.
+    const report =
+      this.currentFailure === undefined || (failed === 'journal' && this.failedWrite !== 'journal');
+    this.currentFailure = error;
+    if (this.failedWrite !== 'journal') this.failedWrite = failed;
+    if (report) this.report({ ok: false, error, failed });
+    return error;
+  }
+
+  /** A write succeeded: healthy again, unless a rewrite is still owed. */
+  private recovered(): void {
+    if (this.currentFailure === undefined || this.rewriteNeeded || this.tailDirty) return;
+    this.currentFailure = undefined;
+    this.failedWrite = undefined;
+    this.report({ ok: true });
+  }
+
+  private report(health: StoreHealth): void {
+    const listener = this.onHealthChange;
+    if (listener) queueMicrotask(() => listener(health));
   }
 
   private scheduleFsync(): void {
@@ -290,18 +430,35 @@ class JournalStore implements Store {
     this.fsyncTimer.unref();
   }
 
-  /** One background fdatasync at a time; changes made meanwhile are covered by the next. */
+  /** One background fdatasync at a time; changes made meanwhile are covered by the next. Never rejects. */
   private sync(): Promise<void> {
     if (this.syncing) return this.syncing.then(() => (this.unsynced ? this.sync() : undefined));
     const files = this.files;
     if (!files || !this.unsynced) return Promise.resolve();
     this.unsynced = false;
+    const journal = files.journal;
+    const generation = files.generation;
     this.syncing = new Promise<void>((done) => {
-      fdatasync(files.journal, (error) => {
-        // A failed background flush is retried with the next change; close() flushes synchronously.
-        if (error) this.unsynced = true;
+      storeFileSystem.fdatasync(journal, (error) => {
         this.syncing = undefined;
-        if (this.unsynced && !this.closed) this.scheduleFsync();
+        // A compaction since then replaced the journal and fsynced everything itself.
+        if (files.generation === generation && !this.closed) {
+          if (error) {
+            // The kernel may have dropped the pages it could not write, and a later fsync can succeed without
+            // them: retrying the fsync proves nothing. Memory is whole, so the state is rewritten from it.
+            this.rewriteNeeded = true;
+            this.fail(
+              writeFailure(
+                error,
+                (reason) =>
+                  `The sandbox cannot flush its journal ${files.journalPath} to disk: ${reason}. Changes are ` +
+                  'kept in memory and rewritten as a new snapshot once the disk takes them.',
+              ),
+              'fsync',
+            );
+            this.scheduleCompaction();
+          } else if (this.unsynced) this.scheduleFsync();
+        }
         done();
       });
     });
@@ -314,6 +471,34 @@ class JournalStore implements Store {
       this.fsyncTimer = undefined;
     }
     await this.sync();
+    if (this.rewriteNeeded && !this.closed) this.compact();
+  }
+
+  /**
+   * A compaction in the background: soon after the journal outgrew its bound or an fsync failed, and after a
+   * failure again later, each time twice as late.
+   */
+  private scheduleCompaction(): void {
+    if (this.compactionTimer !== undefined || this.closed || !this.files) return;
+    const run = () => {
+      this.compactionTimer = undefined;
+      if (this.closed) return;
+      try {
+        this.compact();
+      } catch (error) {
+        if (!isWriteFailure(error)) throw error;
+        // compact() reported it. Without a rewrite owed, the next change past the bound tries again.
+        if (this.rewriteNeeded) this.scheduleCompaction();
+      }
+    };
+    if (this.compactionFailures === 0) this.compactionTimer = setImmediate(run).unref();
+    else {
+      const delay = Math.min(
+        COMPACTION_RETRY_MS * 2 ** (this.compactionFailures - 1),
+        COMPACTION_RETRY_MAX_MS,
+      );
+      this.compactionTimer = setTimeout(run, delay).unref();
+    }
   }
 
   compact(): void {
@@ -324,14 +509,87 @@ class JournalStore implements Store {
       this.afterCommit(() => this.compact());
       return;
     }
-    const temporary = `${files.snapshotPath}.tmp`;
-    const fd = openSync(temporary, 'w');
+    try {
+      this.rewrite(files);
+    } catch (error) {
+      this.compactionFailures++;
+      throw this.fail(
+        writeFailure(
+          error,
+          (reason, remedy) =>
+            `The sandbox cannot write a new snapshot ${files.snapshotPath}: ${reason}. The journal stays as ` +
+            `it was and nothing is lost; ${remedy}, and the sandbox tries again by itself.`,
+        ),
+        'snapshot',
+      );
+    }
+    this.compactionFailures = 0;
+    this.recovered();
+  }
+
+  /**
+   * Writes the state as a new snapshot and a new journal holding only its header, each to a temporary file,
+   * fsynced, then renamed into place: the snapshot first, so that at every moment the files on disk hold a
+   * whole state (the old journal stays valid beside the new snapshot: loading skips the records it holds).
+   */
+  private rewrite(files: DataFiles): void {
+    const snapshotTemporary = `${files.snapshotPath}.tmp`;
+    const journalTemporary = `${files.journalPath}.tmp`;
+    let journal: number | undefined;
+    let snapshotBytes: number;
+    const header = journalHeader(this.seq);
+    try {
+      snapshotBytes = this.writeSnapshot(snapshotTemporary);
+      journal = openSync(journalTemporary, 'a');
+      writeAll(journal, header);
+      storeFileSystem.fsyncSync(journal);
+      storeFileSystem.renameSync(snapshotTemporary, files.snapshotPath);
+    } catch (error) {
+      // Removing what was written frees the space it took on a full disk.
+      if (journal !== undefined) closeSync(journal);
+      rmSync(snapshotTemporary, { force: true });
+      rmSync(journalTemporary, { force: true });
+      throw error;
+    }
+    this.snapshotBytes = snapshotBytes;
+    try {
+      storeFileSystem.renameSync(journalTemporary, files.journalPath);
+    } catch (error) {
+      closeSync(journal);
+      rmSync(journalTemporary, { force: true });
+      throw error;
+    }
+    // The new journal is in place: write on in it. The old descriptor is closed once no fsync uses it.
+    const old = files.journal;
+    files.journal = journal;
+    files.generation++;
+    const closeOld = () => closeSync(old);
+    if (this.syncing) void this.syncing.then(closeOld);
+    else closeOld();
+    this.journalBytes = header.length;
+    this.tailDirty = false;
+    this.unsynced = false;
+    this.rewriteNeeded = false;
+    try {
+      fsyncDirectory(files.stateDir);
+    } catch (error) {
+      // The renames may not survive a power loss, and records written from now on would be lost with them.
+      this.rewriteNeeded = true;
+      throw error;
+    }
+  }
+
+  /** Writes every document to `path` and fsyncs it; returns its size. */
+  private writeSnapshot(path: string): number {
+    const fd = openSync(path, 'w');
     let bytes = 0;
     try {
       let chunk = `${JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, seq: this.seq })}\n`;
       let count = 0;
       const write = () => {
-        bytes += writeSync(fd, chunk);
+        const data = Buffer.from(chunk, 'utf8');
+        writeAll(fd, data);
+        bytes += data.length;
         chunk = '';
       };
       for (const [name, documents] of this.documents) {
@@ -343,30 +601,44 @@ class JournalStore implements Store {
       }
       chunk += `${JSON.stringify({ end: count })}\n`;
       write();
-      fsyncSync(fd);
+      storeFileSystem.fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, files.snapshotPath);
-    fsyncDirectory(files.stateDir);
-    // Records up to `seq` are in the snapshot now; loading skips any that survive a crash right here.
-    ftruncateSync(files.journal, 0);
-    this.journalBytes = 0;
-    this.snapshotBytes = bytes;
+    return bytes;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.flush();
+    let failure: unknown;
+    try {
+      await this.flush();
+    } catch (error) {
+      failure = error;
+    }
     this.closed = true;
+    clearTimeout(this.fsyncTimer);
+    this.fsyncTimer = undefined;
+    if (this.compactionTimer !== undefined) {
+      clearTimeout(this.compactionTimer as NodeJS.Timeout);
+      clearImmediate(this.compactionTimer as NodeJS.Immediate);
+      this.compactionTimer = undefined;
+    }
     const files = this.files;
     if (!files) return;
     try {
-      if (this.unsynced) fdatasyncSync(files.journal);
+      if (this.unsynced && failure === undefined) storeFileSystem.fdatasyncSync(files.journal);
+    } catch (error) {
+      failure = writeFailure(
+        error,
+        (reason) =>
+          `The sandbox could not flush its journal ${files.journalPath} to disk at close: ${reason}.`,
+      );
     } finally {
       closeSync(files.journal);
       files.releaseLock();
     }
+    if (failure !== undefined) throw failure;
   }
 
   private assertOpen(): void {
@@ -378,80 +650,229 @@ class JournalStore implements Store {
 
   private openFiles(dataDir: string): DataFiles {
     const stateDir = join(dataDir, 'state');
-    mkdirSync(stateDir, { recursive: true });
+    try {
+      mkdirSync(stateDir, { recursive: true });
+    } catch (error) {
+      throw writeFailure(
+        error,
+        (reason) => `Cannot create the sandbox's state folder ${stateDir}: ${reason}.`,
+      );
+    }
     const releaseLock = takeLock(dataDir);
+    let journal: number | undefined;
     try {
       const snapshotPath = join(stateDir, 'snapshot.jsonl');
       const journalPath = join(stateDir, 'journal.jsonl');
+      // Left by a compaction that did not finish: the files they were to replace are whole.
       rmSync(`${snapshotPath}.tmp`, { force: true });
-      this.loadSnapshot(snapshotPath);
-      const validBytes = this.replayJournal(journalPath);
-      const journal = openSync(journalPath, 'a');
-      // Cut off a torn last record, so the next one starts on a line of its own.
-      if (fstatSync(journal).size > validBytes) ftruncateSync(journal, validBytes);
-      this.journalBytes = validBytes;
-      return { stateDir, snapshotPath, journalPath, journal, releaseLock };
+      rmSync(`${journalPath}.tmp`, { force: true });
+      const snapshot = this.loadSnapshot(snapshotPath);
+      const replayed = this.replayJournal(journalPath, snapshotPath, snapshot);
+      const files: DataFiles = {
+        stateDir,
+        snapshotPath,
+        journalPath,
+        journal: -1,
+        generation: 0,
+        releaseLock,
+      };
+      if (replayed === undefined) {
+        files.journal = this.createJournal(journalPath);
+        return files;
+      }
+      journal = openSync(journalPath, 'a');
+      files.journal = journal;
+      this.journalBytes = replayed.validBytes;
+      if (replayed.torn !== undefined) {
+        // Cut off the torn last record, so the next one starts on a line of its own.
+        ftruncateSync(files.journal, replayed.validBytes);
+        const { line, bytes } = replayed.torn;
+        this.warnings.push({
+          code: 'torn_record_dropped',
+          file: journalPath,
+          line,
+          bytes,
+          message:
+            `Dropped the torn last record of ${journalPath} (line ${line}, ${bytes} bytes): a crash cut it ` +
+            'short while it was written, so the change it held was never acknowledged (unless the crash was a ' +
+            'power loss within the fsync interval).',
+        });
+      }
+      if (!replayed.headed) {
+        // A journal from before headers: a compaction now gives it one, so that an emptied journal is noticed
+        // from here on. If the disk is full, that waits for the next compaction.
+        this.files = files;
+        try {
+          this.rewrite(files);
+        } catch {}
+      }
+      return files;
     } catch (error) {
+      if (journal !== undefined) closeSync(journal);
       releaseLock();
       throw error;
     }
   }
 
-  private loadSnapshot(path: string): void {
-    let headerRead = false;
+  /** A new journal holding only its header, created under a temporary name and renamed into place. */
+  private createJournal(journalPath: string): number {
+    const temporary = `${journalPath}.tmp`;
+    const header = journalHeader(this.seq);
+    let fd: number | undefined;
+    try {
+      fd = openSync(temporary, 'a');
+      writeAll(fd, header);
+      storeFileSystem.fsyncSync(fd);
+      storeFileSystem.renameSync(temporary, journalPath);
+      fsyncDirectory(dirname(journalPath));
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temporary, { force: true });
+      throw writeFailure(
+        error,
+        (reason, remedy) =>
+          `Cannot create the sandbox journal ${journalPath}: ${reason}; ${remedy} and start again.`,
+      );
+    }
+    this.journalBytes = header.length;
+    return fd;
+  }
+
+  private loadSnapshot(path: string): SnapshotInfo | undefined {
+    let header: SnapshotInfo | undefined;
     let count = 0;
     let ended = false;
     const read = readLines(path, (line, lineNumber) => {
       const parsed = parseLine(line, path, lineNumber) as Record<string, unknown> | unknown[];
-      if (!headerRead) {
-        const header = parsed as { format?: unknown; version?: unknown; seq?: unknown };
+      if (ended) throw corrupt(path, lineNumber, 'there are lines after the end line');
+      if (header === undefined) {
+        const fields = parsed as { format?: unknown; version?: unknown; seq?: unknown };
         if (
-          header.format !== SNAPSHOT_FORMAT ||
-          header.version !== SNAPSHOT_VERSION ||
-          typeof header.seq !== 'number'
+          fields.format !== SNAPSHOT_FORMAT ||
+          (fields.version !== 1 && fields.version !== SNAPSHOT_VERSION) ||
+          !isSeq(fields.seq)
         ) {
-          throw corrupt(path, lineNumber, `is not a version ${SNAPSHOT_VERSION} store snapshot`);
+          throw corrupt(path, lineNumber, `it is not a version ${SNAPSHOT_VERSION} store snapshot header`);
         }
-        this.seq = header.seq;
-        headerRead = true;
-      } else if (Array.isArray(parsed) && parsed.length === 3) {
+        header = { seq: fields.seq, version: fields.version };
+        this.seq = fields.seq;
+      } else if (
+        Array.isArray(parsed) &&
+        parsed.length === 3 &&
+        typeof parsed[0] === 'string' &&
+        typeof parsed[1] === 'string'
+      ) {
         const [name, id, value] = parsed as [string, string, unknown];
         this.documentsOf(name).set(id, value);
         count++;
       } else if (!Array.isArray(parsed) && parsed['end'] === count) {
         ended = true;
       } else {
-        throw corrupt(path, lineNumber, 'is not a document line');
+        throw corrupt(path, lineNumber, 'it is not a document line');
       }
-      return true;
     });
-    if (read === undefined) return;
-    if (!ended || read.torn) throw corrupt(path, read.lines, 'the snapshot ends early');
+    if (read === undefined) return undefined;
+    // A snapshot is renamed into place whole: one that ends early was damaged afterwards.
+    if (!ended || read.torn !== undefined) {
+      throw corrupt(path, read.lines + 1, 'the snapshot ends early, without its end line');
+    }
     this.snapshotBytes = read.validBytes;
+    return header;
   }
 
-  /** Replays records after the snapshot; returns the byte length of the journal's whole records. */
-  private replayJournal(path: string): number {
-    const read = readLines(path, (line, lineNumber, isLast) => {
-      let record: { seq: number; ops: Op[] };
-      try {
-        record = JSON.parse(line) as typeof record;
-        if (typeof record.seq !== 'number' || !Array.isArray(record.ops)) throw new Error('not a record');
-      } catch (error) {
-        // A record is written with one write call, so only the last one can be torn by a crash.
-        if (isLast) return false;
-        throw corrupt(path, lineNumber, message(error));
+  /**
+   * Replays the journal's records after the snapshot, checking that none is missing. Returns undefined when
+   * there is no journal (and none is needed), else the byte length of its whole lines, whether it has a
+   * header, and the torn last record, if any.
+   */
+  private replayJournal(
+    path: string,
+    snapshotPath: string,
+    snapshot: SnapshotInfo | undefined,
+  ): { validBytes: number; headed: boolean; torn: { line: number; bytes: number } | undefined } | undefined {
+    const snapshotSeq = snapshot?.seq ?? 0;
+    const snapshotName = snapshot
+      ? `the snapshot ${snapshotPath}`
+      : `no snapshot (${snapshotPath} is missing)`;
+    // Before version 2, an empty journal was normal beside a snapshot (compaction emptied it).
+    const legacy = snapshot?.version === 1;
+    let headed = false;
+    /** The last record read (or the header's `after`); undefined before the first line. */
+    let previous: number | undefined;
+    const read = readLines(path, (line, lineNumber) => {
+      const parsed = parseLine(line, path, lineNumber);
+      if (lineNumber === 1 && isJournalHeader(parsed)) {
+        headed = true;
+        if (parsed.after > snapshotSeq) {
+          throw corrupt(
+            path,
+            1,
+            `the journal continues from record ${parsed.after}, but there is ${snapshotName}` +
+              (snapshot ? ` ending at record ${snapshotSeq}` : '') +
+              `: the records up to ${parsed.after} are lost (was the snapshot deleted or replaced by an older copy?)`,
+          );
+        }
+        previous = parsed.after;
+        return;
       }
-      if (record.seq <= this.seq) return true;
-      for (const op of record.ops) {
-        if (op[0] === 'put') this.documentsOf(op[1]).set(op[2], op[3]);
-        else if (op[0] === 'del') this.documentsOf(op[1]).delete(op[2]);
+      if (!isRecord(parsed)) throw corrupt(path, lineNumber, 'it is not a journal record');
+      if (previous === undefined) {
+        // A journal from before headers: its records start where the snapshot ends, or earlier.
+        if (!legacy && snapshot !== undefined) {
+          throw corrupt(
+            path,
+            lineNumber,
+            'the journal has lost its header line, which belongs before this record',
+          );
+        }
+        previous = 0;
+      }
+      // Records come one after another, except that the snapshot may cover a stretch the journal lacks (the
+      // journal of before a compaction, left in place by a crash).
+      const known = Math.max(previous, snapshotSeq);
+      if (parsed.seq <= previous || parsed.seq > known + 1) {
+        throw corrupt(
+          path,
+          lineNumber,
+          parsed.seq <= previous
+            ? `it holds record ${parsed.seq} after record ${previous}: records are repeated or out of order`
+            : `it holds record ${parsed.seq}, but the journal ${previous > 0 ? `before it ends at record ${previous}` : 'starts there'}` +
+                (snapshot ? ` and ${snapshotName} at record ${snapshotSeq}` : '') +
+                `: the records between are lost`,
+        );
+      }
+      previous = parsed.seq;
+      if (parsed.seq <= this.seq) return;
+      for (const op of parsed.ops) {
+        if (!Array.isArray(op) || typeof op[1] !== 'string' || typeof op[2] !== 'string') {
+          throw corrupt(path, lineNumber, `a change in it is not [kind, collection, id, ...]`);
+        }
+        if (op[0] === 'put' && op.length === 4) this.documentsOf(op[1]).set(op[2], op[3]);
+        else if (op[0] === 'del' && op.length === 3) this.documentsOf(op[1]).delete(op[2]);
         else throw corrupt(path, lineNumber, `unknown change ${JSON.stringify(op[0])}`);
       }
-      this.seq = record.seq;
-      return true;
+      this.seq = parsed.seq;
     });
-    return read?.validBytes ?? 0;
+    if (read === undefined) {
+      if (snapshot !== undefined && !legacy) {
+        throw corrupt(
+          path,
+          1,
+          `the journal is missing, beside ${snapshotName}: changes made after it are lost`,
+        );
+      }
+      return undefined;
+    }
+    if (read.lines === 0 && !legacy) {
+      // Every journal is created with its header line: no line at all means it was emptied.
+      throw corrupt(
+        path,
+        1,
+        `the journal is empty${read.torn ? ' but for a torn line' : ''}; it always holds at least its header ` +
+          'line, so it was emptied and the changes it held are lost',
+      );
+    }
+    return { validBytes: read.validBytes, headed, torn: read.torn };
   }
 }
 
@@ -530,7 +951,10 @@ interface DataFiles {
   stateDir: string;
   snapshotPath: string;
   journalPath: string;
+  /** The journal's descriptor, opened for appending; a compaction replaces it. */
   journal: number;
+  /** Counts the journals a compaction put in place, so a late fsync result of an old one is ignored. */
+  generation: number;
   releaseLock: () => void;
 }
 
@@ -548,16 +972,32 @@ function takeLock(dataDir: string): () => void {
     );
   if (heldDataDirs.has(dataDir)) throw refuse(process.pid);
   for (let attempt = 0; ; attempt++) {
+    let fd: number;
     try {
-      writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
-      break;
+      fd = openSync(lockPath, 'wx');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) {
+        throw writeFailure(error, (reason) => `Cannot create the lock file ${lockPath}: ${reason}.`);
+      }
+      const owner = Number.parseInt(readFileIfPresent(lockPath) ?? '', 10);
+      // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid (containers).
+      if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) throw refuse(owner);
+      rmSync(lockPath, { force: true });
+      continue;
     }
-    const owner = Number.parseInt(readFileIfPresent(lockPath) ?? '', 10);
-    // Our own pid in a lock we do not hold is a leftover of an earlier run that had the same pid (containers).
-    if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) throw refuse(owner);
-    rmSync(lockPath, { force: true });
+    try {
+      writeAll(fd, Buffer.from(`${process.pid}\n`));
+    } catch (error) {
+      // An empty lock of ours would be taken over later, but it would not say whose it is meanwhile.
+      closeSync(fd);
+      rmSync(lockPath, { force: true });
+      throw writeFailure(
+        error,
+        (reason, remedy) => `Cannot write the lock file ${lockPath}: ${reason}; ${remedy} and start again.`,
+      );
+    }
+    closeSync(fd);
+    break;
   }
   heldDataDirs.add(dataDir);
   const release = () => {
@@ -607,21 +1047,81 @@ function readFileIfPresent(path: string): string | undefined {
 function fsyncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
-    fsyncSync(fd);
+    storeFileSystem.fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
 /**
- * Reads a file line by line in chunks, so its size is not bounded by the longest string. `onLine` returns
- * false to stop at a line that is not whole. Returns undefined when there is no file, else how many lines were
- * read, the bytes of whole lines, and whether the file ended in a line without its newline (a torn write).
+ * Writes all of `data` at the end of the file. A short write (the disk filled up part way) goes on with the
+ * rest, which either fits or fails with the real reason (ENOSPC).
+ */
+function writeAll(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) {
+    const written = storeFileSystem.writeSync(fd, data, offset, data.length - offset);
+    if (written <= 0) throw new Error(`the file took ${offset} of ${data.length} bytes`);
+    offset += written;
+  }
+}
+
+function journalHeader(after: number): Buffer {
+  return Buffer.from(`${JSON.stringify({ format: JOURNAL_FORMAT, version: JOURNAL_VERSION, after })}\n`);
+}
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isJournalHeader(value: unknown): value is { after: number } {
+  const fields = value as { format?: unknown; version?: unknown; after?: unknown } | null;
+  return (
+    typeof fields === 'object' &&
+    fields !== null &&
+    fields.format === JOURNAL_FORMAT &&
+    fields.version === JOURNAL_VERSION &&
+    isSeq(fields.after)
+  );
+}
+
+function isRecord(value: unknown): value is { seq: number; ops: unknown[] } {
+  const fields = value as { seq?: unknown; ops?: unknown } | null;
+  return typeof fields === 'object' && fields !== null && isSeq(fields.seq) && Array.isArray(fields.ops);
+}
+
+function isErrno(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
+
+/**
+ * A failed write as the store's error: `no_space` for a full disk or quota, `write_failed` for the rest.
+ * `describe` makes the whole message from the reason and the remedy (`free space on that disk`): it says what
+ * happened to the data and what to do.
+ */
+function writeFailure(error: unknown, describe: (reason: string, remedy: string) => string): StoreError {
+  if (error instanceof StoreError) return error;
+  const code = isErrno(error) ? error.code : undefined;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    const reason = code === 'ENOSPC' ? 'no space left on the disk' : 'the disk quota is used up';
+    return new StoreError('no_space', describe(`${reason} (${code})`, 'free space on that disk'), {
+      cause: error,
+    });
+  }
+  return new StoreError('write_failed', describe(message(error), 'make that disk writable again'), {
+    cause: error,
+  });
+}
+
+/**
+ * Reads a file line by line in chunks, so its size is not bounded by the longest string. Returns undefined
+ * when there is no file, else how many whole lines were read, their bytes, and the torn last line (bytes
+ * after the last newline), if any.
  */
 function readLines(
   path: string,
-  onLine: (line: string, lineNumber: number, isLast: boolean) => boolean,
-): { lines: number; validBytes: number; torn: boolean } | undefined {
+  onLine: (line: string, lineNumber: number) => void,
+): { lines: number; validBytes: number; torn: { line: number; bytes: number } | undefined } | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -636,14 +1136,6 @@ function readLines(
     let position = 0;
     let validBytes = 0;
     let lineNumber = 0;
-    let held: Buffer | undefined;
-    // A line is handed on only once the next is known, so that onLine can be told which line is the last.
-    const emit = (line: Buffer, isLast: boolean): boolean => {
-      lineNumber++;
-      if (!onLine(line.toString('utf8'), lineNumber, isLast)) return false;
-      validBytes += line.length + 1;
-      return true;
-    };
     while (position < size) {
       const read = readSync(fd, buffer, 0, buffer.length, position);
       if (read === 0) break;
@@ -652,16 +1144,15 @@ function readLines(
         carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       let newline = data.indexOf(10);
       while (newline !== -1) {
-        if (held && !emit(held, false)) return { lines: lineNumber, validBytes, torn: true };
-        held = Buffer.from(data.subarray(0, newline));
+        lineNumber++;
+        onLine(data.subarray(0, newline).toString('utf8'), lineNumber);
+        validBytes += newline + 1;
         data = data.subarray(newline + 1);
         newline = data.indexOf(10);
       }
       carry = Buffer.from(data);
     }
-    const torn = carry.length > 0;
-    if (held && !emit(held, !torn)) return { lines: lineNumber, validBytes, torn: true };
-    if (torn) lineNumber++;
+    const torn = carry.length > 0 ? { line: lineNumber + 1, bytes: carry.length } : undefined;
     return { lines: lineNumber, validBytes, torn };
   } finally {
     closeSync(fd);
@@ -672,15 +1163,18 @@ function parseLine(line: string, path: string, lineNumber: number): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
-    throw corrupt(path, lineNumber, message(error));
+    throw corrupt(path, lineNumber, `it is not JSON: ${message(error)}`);
   }
 }
 
+/** Damage found on opening: names the file, the line and the way out, and keeps the data dir's keys safe. */
 function corrupt(path: string, lineNumber: number, problem: string): StoreError {
+  const stateDir = dirname(path);
   return new StoreError(
     'corrupt',
-    `The sandbox state file ${path} is damaged at line ${lineNumber} (${problem}). Restore it from a backup, ` +
-      'or delete the data dir to start over.',
+    `The sandbox state file ${path} is damaged at line ${lineNumber}: ${problem}. The sandbox did not start ` +
+      `and changed nothing. Restore the file from a backup, or move the state folder away to start with an ` +
+      `empty state (mv ${stateDir} ${stateDir}.damaged); the keys in ${dirname(stateDir)} stay.`,
   );
 }
 

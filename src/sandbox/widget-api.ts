@@ -53,14 +53,16 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     const body = await context.json();
     const customer =
       body['customer'] === undefined ? {} : customerFrom(requireObject(body, 'customer'), 'customer');
-    const record = await orders.create({
+    const taken = await orders.create({
       order: requireObject(body, 'order'),
       signature: optionalString(body, 'signature'),
       certificateName: optionalString(body, 'certificateName'),
       pageOrigin: optionalString(body, 'pageOrigin'),
       customer,
     });
-    sendJson(context.res, 201, orders.view(record));
+    // A receipt (an unsigned reload of an order id already paid) creates nothing: 200 with the paid status alone.
+    if ('receipt' in taken) sendJson(context.res, 200, taken);
+    else sendJson(context.res, 201, orders.view(taken));
   });
 
   router.on('GET', '/widget-api/v1/orders/:id', ({ res, params }) => {

@@ -33,12 +33,30 @@ export interface MemoryCacheStoreOptions {
   maxEntries?: number;
   /** The clock for expiries, in milliseconds; `Date.now` when left out. */
   now?: () => number;
+  /**
+   * What a write does when `maxEntries` keys are held and none has expired: `'evictOldest'` (the default)
+   * drops the oldest written key, as a cache may; `'refuse'` rejects the write with a
+   * {@link CacheStoreFullError}, for a memory that must not forget (the event deduplicator's markers).
+   */
+  whenFull?: 'evictOldest' | 'refuse';
 }
 
 const MEMORY_STORE_OPTIONS: OptionRules<MemoryCacheStoreOptions> = {
   maxEntries: optional('a whole number of at least 1', isNumber),
   now: nowRule,
+  whenFull: optional("'evictOldest' or 'refuse'", (value) => value === 'evictOldest' || value === 'refuse'),
 };
+
+/** A write to a {@link MemoryCacheStore} with `whenFull: 'refuse'` that holds `maxEntries` live keys. */
+export class CacheStoreFullError extends Error {
+  constructor(maxEntries: number) {
+    super(
+      `MemoryCacheStore is full: ${maxEntries} keys are held and none has expired; raise maxEntries, or use a ` +
+        'shared store such as createRedisCacheStore(redis)',
+    );
+    this.name = 'CacheStoreFullError';
+  }
+}
 
 interface MemoryEntry {
   value: string;
@@ -50,6 +68,7 @@ export class MemoryCacheStore implements CacheStore {
   readonly #entries = new Map<string, MemoryEntry>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  readonly #refuseWhenFull: boolean;
 
   /**
    * @throws TypeError naming the option when one is unknown or of the wrong kind.
@@ -65,6 +84,7 @@ export class MemoryCacheStore implements CacheStore {
     }
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
+    this.#refuseWhenFull = options.whenFull === 'refuse';
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -104,7 +124,10 @@ export class MemoryCacheStore implements CacheStore {
     this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
   }
 
-  /** Drops expired keys, and when none had expired, the oldest written one. */
+  /**
+   * Drops expired keys, and when none had expired, the oldest written one.
+   * @throws CacheStoreFullError instead of dropping a live key when `whenFull` is `'refuse'`.
+   */
   #evict(): void {
     const now = this.#now();
     let dropped = false;
@@ -115,6 +138,7 @@ export class MemoryCacheStore implements CacheStore {
       }
     }
     if (dropped) return;
+    if (this.#refuseWhenFull) throw new CacheStoreFullError(this.#maxEntries);
     const oldest = this.#entries.keys().next();
     if (!oldest.done) this.#entries.delete(oldest.value);
   }

@@ -5,7 +5,12 @@
  * client and the sandbox's API server cannot drift apart.
  */
 import { createHash, sign, verify } from 'node:crypto';
-import { importPrivateKey, importPublicKey } from './keys.js';
+import {
+  type CertificateValidityErrorCode,
+  certificateValidityError,
+  importPrivateKey,
+  importPublicKey,
+} from './keys.js';
 import { type HeadersLike, headerValue } from './raw-request.js';
 
 /** The algorithms of the interface, spelled as it spells them on the wire (`rsa-sh512` included). */
@@ -71,6 +76,11 @@ export interface HttpRequestToSign {
   body?: string | Uint8Array;
   /** Sent and signed with a body; `application/json` when left out. */
   contentType?: string;
+  /**
+   * Further headers to sign, after the document's, such as our `X-Svc-Request-Id`: listed in `headers=` in
+   * lower case. They are not in the returned headers; send them exactly as given here.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Who signs: the merchant certificate's name in the console and its private key. */
@@ -117,12 +127,28 @@ export function signHttpRequest(
     headers.Digest = digestHeader(bytesOf(request.body), spec.digest);
     headers['Content-Type'] = request.contentType ?? 'application/json';
   }
-  const names = hasBody ? SIGNED_WITH_BODY : SIGNED_WITHOUT_BODY;
+  const extra = Object.entries(request.headers ?? {}).map(
+    ([name, value]) => [name.toLowerCase(), value] as const,
+  );
+  for (const [name, value] of extra) {
+    if (
+      name === REQUEST_TARGET ||
+      (SIGNED_WITH_BODY as readonly string[]).includes(name) ||
+      !/^[!#$%&'*+.^`|~\w-]+$/.test(name)
+    ) {
+      throw new TypeError(
+        `Header ${JSON.stringify(name)} cannot be signed as a further header; give a header name of your own`,
+      );
+    }
+    if (/[\r\n]/.test(value)) throw new TypeError(`The value of header ${name} must not contain line breaks`);
+  }
+  const names = [...(hasBody ? SIGNED_WITH_BODY : SIGNED_WITHOUT_BODY), ...extra.map(([name]) => name)];
   const values: Record<string, string | undefined> = {
     [REQUEST_TARGET]: requestTarget(request.method, request.path),
     date: headers.Date,
     digest: headers.Digest,
     'content-type': headers['Content-Type'],
+    ...Object.fromEntries(extra.map(([name, value]) => [name, value.trim()])),
   };
   const text = signingString(names, (name) => values[name]!);
   const signature = sign(spec.hash, Buffer.from(text, 'utf8'), importPrivateKey(key.privateKeyPem)).toString(
@@ -151,7 +177,9 @@ export type HttpSignatureFailureCode =
   | 'missing_signed_header'
   | 'digest_mismatch'
   | 'date_skew'
-  | 'signature_invalid';
+  | 'signature_invalid'
+  /** The key is an X.509 certificate outside its validity dates at `now`; the message names them. */
+  | CertificateValidityErrorCode;
 
 /** The outcome of {@link verifyHttpSignature}. */
 export type HttpSignatureVerification =
@@ -169,10 +197,15 @@ export type HttpSignatureVerification =
 
 /** Options of {@link verifyHttpSignature}. */
 export interface VerifyHttpSignatureOptions {
-  /** The time to compare `Date` with; now when left out. */
+  /** The time to compare `Date` and the signer's certificate dates with; now when left out. */
   now?: Date;
   /** The largest accepted difference between `Date` and now, in seconds; 300 when left out. */
   maxSkewSeconds?: number;
+  /**
+   * Headers the signature must cover whenever the request carries them (lower case), such as an idempotency
+   * key that must not be changed on the way: a request with one of them unsigned fails `missing_signed_header`.
+   */
+  signedIfPresent?: readonly string[];
 }
 
 interface SignatureParams {
@@ -240,8 +273,9 @@ function checkDigest(header: string, body: Uint8Array): HttpSignatureVerificatio
 
 /**
  * Verifies an HTTP-signed request as the gateway's merchant API v2 does: the Authorization parameters, the
- * algorithm, the signer's key (looked up by `keyId`), that the required headers are signed (`(request-target)`
- * and `date`; with a body also `digest` and `content-type`), the `Date` within `maxSkewSeconds`, the body
+ * algorithm, the signer's key (looked up by `keyId`; an X.509 certificate must be within its validity dates
+ * at `now`, a bare public key has none), that the required headers are signed (`(request-target)` and
+ * `date`; with a body also `digest` and `content-type`), the `Date` within `maxSkewSeconds`, the body
  * against `Digest`, and finally the signature.
  * @throws KeyFormatError when `lookupPublicKey` returns a PEM that is not an RSA public key or certificate.
  */
@@ -268,6 +302,12 @@ export function verifyHttpSignature(
     return failure('unknown_key', `No active certificate is named ${JSON.stringify(params.keyId)}`);
   }
   const key = importPublicKey(publicKeyPem);
+  // The signer's certificate, not the verifier's set-up, is at fault: a refusal like an unknown key.
+  const outdated = certificateValidityError(publicKeyPem, {
+    ...(options.now !== undefined && { now: options.now }),
+    name: params.keyId,
+  });
+  if (outdated) return failure(outdated.code, outdated.message);
 
   const body = request.rawBody === undefined ? new Uint8Array() : bytesOf(request.rawBody);
   const required = body.length > 0 ? SIGNED_WITH_BODY : SIGNED_WITHOUT_BODY;
@@ -276,6 +316,16 @@ export function verifyHttpSignature(
     return failure(
       'missing_signed_header',
       `The signature must cover ${unsigned.join(', ')} (headers="${required.join(' ')}")`,
+    );
+  }
+  const unsignedPresent = (options.signedIfPresent ?? []).filter(
+    (name) =>
+      headerValue(request.headers, name) !== undefined && !params.headers.includes(name.toLowerCase()),
+  );
+  if (unsignedPresent.length > 0) {
+    return failure(
+      'missing_signed_header',
+      `The request carries ${unsignedPresent.join(', ')}, so the signature must cover it: list it in headers="..."`,
     );
   }
   const values = new Map<string, string>();

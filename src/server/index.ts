@@ -1,8 +1,9 @@
 /**
  * `svc-checkout/server`: the merchant back end's toolkit for Node. Sign widget orders, verify the gateway's
- * signed callbacks, answer the callback URLs, and call the signed merchant API v2; for the v1 interface, the
- * typed client (`createV1Client`), success-callback and webhook verification with a duplicate detector, and
- * the cached payment-methods lookup with its HTTP handler.
+ * signed callbacks, check a paid order against the order you signed (`verifyPaidOrder`), answer the callback
+ * URLs, and call the signed merchant API v2; for the v1 interface, the typed client (`createV1Client`),
+ * success-callback and webhook verification with a duplicate detector, and the cached payment-methods lookup
+ * with its HTTP handler.
  */
 export type {
   OrderVerificationPayload,
@@ -11,7 +12,13 @@ export type {
   ShippingCostResponse,
 } from '../core/legacy-callbacks.js';
 export type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
-export type { OrderInput } from '../core/order.js';
+// signOrder and verifyOrderSignature throw OrderValidationError, naming the field in its issues.
+export {
+  type OrderInput,
+  type OrderIssue,
+  type OrderIssueCode,
+  OrderValidationError,
+} from '../core/order.js';
 export type {
   CreatePurchaseRequest,
   PayoutMethods,
@@ -32,6 +39,7 @@ export type {
 } from '../core/v1-types.js';
 export {
   type CacheStore,
+  CacheStoreFullError,
   MemoryCacheStore,
   type MemoryCacheStoreOptions,
 } from './cache-store.js';
@@ -63,7 +71,11 @@ export {
 } from './http-signature.js';
 export {
   type CertificateInfo,
+  CertificateValidityError,
+  type CertificateValidityErrorCode,
+  type CertificateValidityOptions,
   certificateInfo,
+  checkCertificateValidity,
   createSelfSignedCertificate,
   generateMerchantKeyPair,
   importPrivateKey,
@@ -77,8 +89,13 @@ export {
   createMerchantApiV2Client,
   MerchantApiError,
   type MerchantApiErrorCode,
+  type MerchantApiErrorDetails,
+  type MerchantApiV2Answer,
+  type MerchantApiV2CallOptions,
   type MerchantApiV2Client,
   type MerchantApiV2ClientOptions,
+  type MerchantApiV2RefundOptions,
+  type MerchantApiV2RefundResult,
   type RefundInput,
 } from './merchant-api-v2.js';
 export { constructPurchaseNotification, type PurchaseNotificationOptions } from './notifications.js';
@@ -87,6 +104,13 @@ export {
   type VerifyOrderVerificationTokenOptions,
   verifyOrderVerificationToken,
 } from './order-verification-token.js';
+export {
+  type ExpectedPaidOrder,
+  type PaidOrderDefaults,
+  type PaidOrderMismatchCode,
+  type PaidOrderVerification,
+  verifyPaidOrder,
+} from './paid-order.js';
 export {
   type FetchPaymentMethods,
   normalizePaymentMethodsQuery,
@@ -99,6 +123,7 @@ export {
   type PaymentMethodsQuery,
   paymentMethodsQueryKey,
   type RefreshFailure,
+  type StoreOutageEvent,
 } from './payment-methods-cache.js';
 export {
   createPaymentMethodsHandler,
@@ -126,6 +151,7 @@ export {
   signBody,
   signOrder,
   type VerifyOrderSignatureOptions,
+  type VerifySignatureOptions,
   verifyOrderSignature,
   verifySignature,
 } from './signatures.js';
@@ -165,8 +191,11 @@ export {
   type DeduplicatedEvent,
   type EventClaim,
   type EventDeduplicator,
+  EventDeduplicatorError,
+  type EventDeduplicatorErrorCode,
   type EventDeduplicatorOptions,
   type OnceResult,
   v1EventKey,
+  v1EventTime,
 } from './v1-event-deduplicator.js';
 export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';

@@ -53,7 +53,13 @@ const PRIVATE_KINDS_TEXT =
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/;
 const KEY_CACHE_SIZE = 64;
 
-const publicKeys = new BoundedCache<string, KeyObject>(KEY_CACHE_SIZE);
+/** A public key as imported, with its certificate's dates when it came from one. */
+interface ImportedPublicKey {
+  key: KeyObject;
+  certificate?: { commonName?: string; subject: string; notBefore: Date; notAfter: Date };
+}
+
+const publicKeys = new BoundedCache<string, ImportedPublicKey>(KEY_CACHE_SIZE);
 const privateKeys = new BoundedCache<string, KeyObject>(KEY_CACHE_SIZE);
 
 interface PemBlock {
@@ -93,7 +99,7 @@ function requireRsa(key: KeyObject, kind: string): KeyObject {
   return key;
 }
 
-function readPublicKey(pem: string): KeyObject {
+function readPublicKey(pem: string): ImportedPublicKey {
   const block = firstPemBlock(pem, PUBLIC_KINDS_TEXT);
   if (!(PUBLIC_KEY_PEM_KINDS as readonly string[]).includes(block.kind)) {
     const hint = (PRIVATE_KEY_PEM_KINDS as readonly string[]).includes(block.kind)
@@ -105,9 +111,18 @@ function readPublicKey(pem: string): KeyObject {
     );
   }
   try {
-    const key =
-      block.kind === 'CERTIFICATE' ? new X509Certificate(block.text).publicKey : createPublicKey(block.text);
-    return requireRsa(key, block.kind === 'CERTIFICATE' ? 'certificate' : 'public key');
+    if (block.kind !== 'CERTIFICATE') return { key: requireRsa(createPublicKey(block.text), 'public key') };
+    const certificate = new X509Certificate(block.text);
+    const commonName = commonNameOf(certificate.subject);
+    return {
+      key: requireRsa(certificate.publicKey, 'certificate'),
+      certificate: {
+        ...(commonName !== undefined && { commonName }),
+        subject: certificate.subject,
+        notBefore: new Date(certificate.validFrom),
+        notAfter: new Date(certificate.validTo),
+      },
+    };
   } catch (error) {
     if (error instanceof KeyFormatError) throw error;
     throw new KeyFormatError(
@@ -150,11 +165,91 @@ function readPrivateKey(pem: string): KeyObject {
 
 /**
  * An RSA public key from an SPKI or PKCS#1 public key PEM, or from an X.509 certificate PEM (whose
- * validity dates are not checked here: see {@link certificateInfo}). Cached by the PEM text.
+ * validity dates are not checked here: see {@link checkCertificateValidity}). Cached by the PEM text.
  * @throws KeyFormatError naming the accepted PEM kinds.
  */
 export function importPublicKey(pem: string): KeyObject {
-  return publicKeys.getOrCreate(pem, readPublicKey);
+  return publicKeys.getOrCreate(pem, readPublicKey).key;
+}
+
+/** Why a certificate cannot be used at the time it is used. */
+export type CertificateValidityErrorCode =
+  /** The time of use is after the certificate's `notAfter`. */
+  | 'certificate_expired'
+  /** The time of use is before the certificate's `notBefore`. */
+  | 'certificate_not_yet_valid';
+
+/** An X.509 time as ISO 8601 to the second, as certificates hold it. */
+function certificateTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * An X.509 certificate used outside its validity dates. Certificates last two years and expire; a bare
+ * public key has no dates and never causes this error. The message names the certificate and its dates.
+ */
+export class CertificateValidityError extends SvcError<CertificateValidityErrorCode> {
+  /** The name the certificate was used under, or its subject's common name. */
+  readonly certificateName: string;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  /** The time of use it was checked against. */
+  readonly checkedAt: Date;
+
+  constructor(certificateName: string, notBefore: Date, notAfter: Date, checkedAt: Date) {
+    const expired = checkedAt.getTime() > notAfter.getTime();
+    const dates = `valid from ${certificateTime(notBefore)} to ${certificateTime(notAfter)}, checked at ${certificateTime(checkedAt)}`;
+    super(
+      expired ? 'certificate_expired' : 'certificate_not_yet_valid',
+      expired
+        ? `The certificate ${JSON.stringify(certificateName)} expired on ${certificateTime(notAfter)} (${dates}); use the current certificate`
+        : `The certificate ${JSON.stringify(certificateName)} is not valid until ${certificateTime(notBefore)} (${dates}); use the current certificate`,
+    );
+    this.certificateName = certificateName;
+    this.notBefore = notBefore;
+    this.notAfter = notAfter;
+    this.checkedAt = checkedAt;
+  }
+}
+
+/** Options of {@link checkCertificateValidity}. */
+export interface CertificateValidityOptions {
+  /** The time of use; now when left out. */
+  now?: Date;
+  /** The name the certificate goes by, such as its name in the console; its common name when left out. */
+  name?: string;
+}
+
+/**
+ * The error {@link checkCertificateValidity} would throw, or undefined when the PEM may be used at `now`.
+ * For callers that answer with a result rather than throw.
+ * @throws KeyFormatError naming the accepted PEM kinds.
+ */
+export function certificateValidityError(
+  pem: string,
+  options: CertificateValidityOptions = {},
+): CertificateValidityError | undefined {
+  const { certificate } = publicKeys.getOrCreate(pem, readPublicKey);
+  if (certificate === undefined) return undefined;
+  const now = options.now ?? new Date();
+  if (Number.isNaN(now.getTime())) throw new TypeError('now must be a valid Date, the time of use');
+  // RFC 5280: valid from notBefore through notAfter, both included.
+  if (now >= certificate.notBefore && now <= certificate.notAfter) return undefined;
+  const name = options.name ?? certificate.commonName ?? certificate.subject;
+  return new CertificateValidityError(name, certificate.notBefore, certificate.notAfter, now);
+}
+
+/**
+ * Checks that an X.509 certificate PEM is within its validity dates at `now` (its `notBefore` through its
+ * `notAfter`). A bare public key PEM has no dates and always passes. The toolkit's verification helpers
+ * call this for the key they are given, so an expired gateway certificate fails loudly instead of verifying.
+ * @throws CertificateValidityError `certificate_expired` or `certificate_not_yet_valid`, naming the
+ *   certificate and its dates.
+ * @throws KeyFormatError when `pem` is not a public key or certificate.
+ */
+export function checkCertificateValidity(pem: string, options: CertificateValidityOptions = {}): void {
+  const error = certificateValidityError(pem, options);
+  if (error) throw error;
 }
 
 /**

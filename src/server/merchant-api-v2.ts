@@ -1,7 +1,12 @@
 /**
  * The signed merchant API v2 (deprecated by the gateway, still used by widget merchants): read an order and
  * refund it. Every request is signed with the merchant certificate's private key (see http-signature.ts).
+ *
+ * A refund moves money, so once the API has answered 2xx the client never rejects: whatever the body holds is
+ * returned, so that no merchant refunds again because a member was missing. Each refund carries a request id
+ * of ours (`X-Svc-Request-Id`, signed), so that a retry of the same refund is answered, not made again.
  */
+import { randomUUID } from 'node:crypto';
 import { SvcError } from '../core/errors.js';
 import type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
 import { AmountError, formatMinorUnits, parseMinorUnits } from '../core/money.js';
@@ -42,27 +47,46 @@ export type MerchantApiErrorCode =
   | 'rate_limited'
   /** 5xx. */
   | 'server_error'
+  /**
+   * 3xx: the API answered with a redirect, which the client does not follow: it would carry the API key and
+   * the signed request to another address. `baseUrl` should be the API's own URL.
+   */
+  | 'redirected'
   /** Any other non-2xx status. */
   | 'unexpected_status'
-  /** No answer: connection refused, DNS, TLS, or the timeout passed. */
+  /** No answer: connection refused or reset, DNS, TLS. */
   | 'network_error'
-  /** A 2xx answer that is not the expected JSON. */
+  /** No answer within the client's `timeoutMs`. */
+  | 'timeout'
+  /** The caller's `signal` aborted the call. */
+  | 'aborted'
+  /** A 2xx answer to `getOrder` that is not an order. A refund's 2xx answer is returned, never refused. */
   | 'invalid_response';
+
+/** What a {@link MerchantApiError} carries beside its code and message. */
+export interface MerchantApiErrorDetails {
+  status?: number;
+  body?: unknown;
+  requestId?: string;
+  cause?: unknown;
+}
 
 /** A failed merchant API call. `status` is the HTTP status, absent when no answer came. */
 export class MerchantApiError extends SvcError<MerchantApiErrorCode> {
   readonly status: number | undefined;
   /** The parsed error body (or its text) when the API sent one. */
   readonly body: unknown;
+  /**
+   * For a refund: the `X-Svc-Request-Id` it was sent with. After `network_error`, `timeout`, `aborted` or
+   * `server_error` the refund may have been made: retry with this id, and it is made at most once.
+   */
+  readonly requestId: string | undefined;
 
-  constructor(
-    code: MerchantApiErrorCode,
-    message: string,
-    details: { status?: number; body?: unknown; cause?: unknown } = {},
-  ) {
+  constructor(code: MerchantApiErrorCode, message: string, details: MerchantApiErrorDetails = {}) {
     super(code, message, { cause: details.cause });
     this.status = details.status;
     this.body = details.body;
+    this.requestId = details.requestId;
   }
 }
 
@@ -95,21 +119,109 @@ export interface RefundInput {
   note?: string;
 }
 
+/** Per-call options. */
+export interface MerchantApiV2CallOptions {
+  /** Aborts the call; it then rejects with code `aborted`. */
+  signal?: AbortSignal;
+}
+
+/** Options of a refund. */
+export interface MerchantApiV2RefundOptions extends MerchantApiV2CallOptions {
+  /**
+   * Our extension, sent and signed as `X-Svc-Request-Id`: the gateway makes one refund per request id and
+   * merchant, and answers a repeat with the first refund's answer. A new random id when left out. Give your
+   * own (such as your refund record's id: 1 to 255 visible ASCII characters) and reuse it to retry the same
+   * refund.
+   */
+  requestId?: string;
+}
+
+/**
+ * A 2xx answer as the client returns it: each member of `Known` that the answer holds with its documented
+ * type, beside the whole body. The documents do not show the answers, so none of those members is promised:
+ * the 2xx status is what says the request was taken.
+ */
+export type MerchantApiV2Answer<Known> = Partial<Known> & {
+  /** The 2xx status the API answered. */
+  httpStatus: number;
+  /** The body as the API sent it: parsed JSON, else its text (`''` when empty). */
+  raw: unknown;
+};
+
+/** What {@link MerchantApiV2Client.refund} resolves with: the refund was made. */
+export type MerchantApiV2RefundResult = MerchantApiV2Answer<MerchantApiV2Refund> & {
+  /** The `X-Svc-Request-Id` the refund was sent with. */
+  requestId: string;
+};
+
 /** The two operations the document shows; every call is signed and rejects with {@link MerchantApiError}. */
 export interface MerchantApiV2Client {
   /**
    * `GET /v2/merchants/{merchantId}/orders/{orderId}`.
    * @throws MerchantApiError
    */
-  getOrder(orderId: string): Promise<MerchantApiV2Order>;
+  getOrder(orderId: string, options?: MerchantApiV2CallOptions): Promise<MerchantApiV2Order>;
   /**
-   * `POST /v2/merchants/{merchantId}/orders/{orderId}/refunds`, full or partial.
-   * @throws MerchantApiError (`invalid_request` before sending when the amount is not above 0 with at most 2 decimals)
+   * `POST /v2/merchants/{merchantId}/orders/{orderId}/refunds`, full or partial. Resolves on any 2xx answer.
+   * When it rejects with `network_error`, `timeout`, `aborted` or `server_error`, the refund may have been
+   * made: retry with `{ requestId: error.requestId }`, and it is made at most once.
+   * @throws MerchantApiError (`invalid_request` before sending when the amount is not above 0 with at most 2
+   *   decimals, or the request id is not 1 to 255 visible ASCII characters)
+   * @throws TypeError naming the option when `options` has an unknown one or one of the wrong kind.
    */
-  refund(orderId: string, refund: RefundInput): Promise<MerchantApiV2Refund>;
+  refund(
+    orderId: string,
+    refund: RefundInput,
+    options?: MerchantApiV2RefundOptions,
+  ): Promise<MerchantApiV2RefundResult>;
+}
+
+/** The header of our refund request id (an extension: the documents show none). */
+const REQUEST_ID_HEADER = 'X-Svc-Request-Id';
+
+/** Visible ASCII: it travels in a header and in the signing string as it is. */
+const REQUEST_ID = /^[\x21-\x7e]{1,255}$/;
+
+/** A check per member of `Known`: the compiler keeps them in step with the answer's type. */
+type MemberChecks<Known> = { readonly [Name in keyof Known]-?: (value: unknown) => boolean };
+
+const isStringOrNull = (value: unknown) => value === null || typeof value === 'string';
+
+const ORDER_MEMBERS: MemberChecks<MerchantApiV2Order> = {
+  id: isString,
+  orderId: isStringOrNull,
+  status: isString,
+  currency: isString,
+  totalAmount: isString,
+  refundedAmount: isString,
+  refundableAmount: isString,
+  items: Array.isArray,
+  createdAt: isString,
+  paidAt: isStringOrNull,
+};
+
+const REFUND_MEMBERS: MemberChecks<MerchantApiV2Refund> = {
+  refundId: isString,
+  orderId: isString,
+  amount: isString,
+  status: (value) => value === 'REFUNDED',
+  order: (value) =>
+    Object.keys(knownMembers(value, ORDER_MEMBERS)).length === Object.keys(ORDER_MEMBERS).length,
+};
+
+/** The members of `body` that pass their check; none when `body` is not a JSON object. */
+function knownMembers<Known>(body: unknown, checks: MemberChecks<Known>): Partial<Known> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const fields = body as Record<string, unknown>;
+  const known: Record<string, unknown> = {};
+  for (const [name, check] of Object.entries(checks) as Array<[string, (value: unknown) => boolean]>) {
+    if (Object.hasOwn(fields, name) && check(fields[name])) known[name] = fields[name];
+  }
+  return known as Partial<Known>;
 }
 
 function codeForStatus(status: number): MerchantApiErrorCode {
+  if (status >= 300 && status < 400) return 'redirected';
   if (status === 400 || status === 422) return 'bad_request';
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
@@ -129,6 +241,15 @@ const CLIENT_OPTIONS: OptionRules<MerchantApiV2ClientOptions> = {
   algorithm: optional('rsa-sha256, rsa-sha384 or rsa-sh512', isString),
   fetch: optional('a fetch function', isFunction),
   timeoutMs: optional(MILLISECONDS, isNumber),
+};
+
+const CALL_OPTIONS: OptionRules<MerchantApiV2CallOptions> = {
+  signal: optional('an AbortSignal', (value) => value instanceof AbortSignal),
+};
+
+const REFUND_OPTIONS: OptionRules<MerchantApiV2RefundOptions> = {
+  ...CALL_OPTIONS,
+  requestId: optional("a string such as your refund record's id", isString),
 };
 
 function pathSegment(value: unknown, name: string): string {
@@ -160,12 +281,32 @@ function refundBody(refund: RefundInput): string {
   return `{"refundRequest":{"amount":${formatMinorUnits(minor)},"reason":${JSON.stringify(reason)}${note}}}`;
 }
 
-function parseJson(text: string): unknown {
+/** The body parsed as JSON, else its text. */
+function parseBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return text;
   }
+}
+
+/** What the API's non-2xx body says, in the shapes seen: `{error: {message}}`, `{message}`, `{error: "..."}`. */
+function errorText(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const fields = body as Record<string, unknown>;
+  const nested = (
+    typeof fields['error'] === 'object' && fields['error'] !== null ? fields['error'] : {}
+  ) as Record<string, unknown>;
+  const said = [nested['message'], fields['message'], fields['error']].find(
+    (value) => typeof value === 'string' && value !== '',
+  );
+  return said as string | undefined;
+}
+
+/** A 2xx answer: its status and body (parsed JSON, else the text). */
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
 /**
@@ -197,20 +338,38 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
   const timeoutMs = durationOption(owner, 'timeoutMs', options.timeoutMs, 30_000);
   const signingKey = { keyId: certificateName, privateKeyPem: options.privateKeyPem, algorithm };
 
-  async function send(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+  /** One signed request: resolves the 2xx answer, rejects with a {@link MerchantApiError} otherwise. */
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    request: { body?: string; requestId?: string; signal: AbortSignal | undefined },
+  ): Promise<Answer> {
     const url = new URL(`${basePath}${path}`, base.origin);
     // Sign the path as the URL parser puts it on the request line, so both sides see the same target.
     const fullPath = `${url.pathname}${url.search}`;
+    const what = `${method} ${fullPath}`;
+    const { body, requestId, signal: callerSignal } = request;
+    const details = requestId === undefined ? {} : { requestId };
+    if (callerSignal?.aborted) {
+      throw new MerchantApiError('aborted', `${what} was aborted before it was sent`, {
+        ...details,
+        cause: callerSignal.reason,
+      });
+    }
+    const extensions: Record<string, string> =
+      requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
     const signed = signHttpRequest(
-      { method, path: fullPath, ...(body !== undefined && { body }) },
+      { method, path: fullPath, ...(body !== undefined && { body }), headers: extensions },
       signingKey,
     );
     const headers: Record<string, string> = {
       ...signed,
+      ...extensions,
       Accept: 'application/json',
       'X-Svc-Api-Key': apiKey,
     };
     if (method !== 'GET') headers['X-Svc-Key-ID'] = certificateName;
+    const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -218,64 +377,91 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
         method,
         headers,
         ...(body !== undefined && { body }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout,
+        // An API answers, it does not redirect: following would carry the API key and the signed request on.
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new MerchantApiError('network_error', `${method} ${fullPath} got no answer: ${reason}`, {
+      if (callerSignal?.aborted) {
+        throw new MerchantApiError('aborted', `${what} was aborted`, {
+          ...details,
+          cause: callerSignal.reason ?? error,
+        });
+      }
+      if (timeout.aborted) {
+        throw new MerchantApiError('timeout', `${what} got no answer within ${timeoutMs} ms`, {
+          ...details,
+          cause: error,
+        });
+      }
+      // undici reports "fetch failed" and keeps the reason (ECONNREFUSED, ...) in `cause`.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new MerchantApiError('network_error', `${what} got no answer: ${reason}`, {
+        ...details,
         cause: error,
       });
     }
-    const parsed = parseJson(text);
-    if (!response.ok) {
-      const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-      const nested = (
-        typeof fields['error'] === 'object' && fields['error'] !== null ? fields['error'] : {}
-      ) as Record<string, unknown>;
-      const said = [nested['message'], fields['message'], fields['error']].find(
-        (value) => typeof value === 'string' && value !== '',
-      );
+    const parsed = parseBody(text);
+    if (response.status < 200 || response.status > 299) {
+      const location = response.headers.get('location');
+      const redirect =
+        response.status >= 300 && response.status < 400
+          ? ` with a redirect to ${location ?? '(no Location)'}, which is not followed so that the API key goes nowhere else; set baseUrl to the API's own URL`
+          : '';
+      const said = errorText(parsed) ?? (text.slice(0, 200) || response.statusText);
       throw new MerchantApiError(
         codeForStatus(response.status),
-        `${method} ${fullPath} answered ${response.status}: ${String(said ?? (text.slice(0, 200) || response.statusText))}`,
-        { status: response.status, body: parsed ?? text },
-      );
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new MerchantApiError(
-        'invalid_response',
-        `${method} ${fullPath} answered ${response.status} without a JSON object`,
+        `${what} answered ${response.status}${redirect}: ${said}`,
         {
+          ...details,
           status: response.status,
-          body: text,
+          body: parsed,
         },
       );
     }
-    return parsed;
-  }
-
-  function expectMember<T>(value: unknown, member: string, what: string): T {
-    if (typeof (value as Record<string, unknown>)[member] !== 'string') {
-      throw new MerchantApiError('invalid_response', `The ${what} answer has no ${member}`, { body: value });
-    }
-    return value as T;
+    return { status: response.status, body: parsed };
   }
 
   const ordersPath = (orderId: string) =>
     `/v2/merchants/${encodeURIComponent(merchantId)}/orders/${pathSegment(orderId, 'orderId')}`;
 
   return {
-    async getOrder(orderId) {
-      return expectMember<MerchantApiV2Order>(await send('GET', ordersPath(orderId)), 'id', 'order');
+    async getOrder(orderId, callOptions = {}) {
+      checkOptions(`${owner}().getOrder`, callOptions, CALL_OPTIONS);
+      const answer = await send('GET', ordersPath(orderId), { signal: callOptions.signal });
+      // A read moves nothing: an answer that is not an order can be refused, and the call repeated.
+      const fields = answer.body as Record<string, unknown> | null;
+      if (typeof fields !== 'object' || fields === null || typeof fields['id'] !== 'string') {
+        throw new MerchantApiError('invalid_response', `The order answer (${answer.status}) has no id`, {
+          status: answer.status,
+          body: answer.body,
+        });
+      }
+      return answer.body as MerchantApiV2Order;
     },
-    async refund(orderId, refund) {
-      const path = `${ordersPath(orderId)}/refunds`;
-      return expectMember<MerchantApiV2Refund>(
-        await send('POST', path, refundBody(refund)),
-        'refundId',
-        'refund',
-      );
+    async refund(orderId, refund, refundOptions = {}) {
+      checkOptions(`${owner}().refund`, refundOptions, REFUND_OPTIONS);
+      const requestId = refundOptions.requestId ?? randomUUID();
+      if (!REQUEST_ID.test(requestId)) {
+        throw new MerchantApiError(
+          'invalid_request',
+          "requestId must be 1 to 255 visible ASCII characters without spaces, such as your refund record's id",
+        );
+      }
+      const answer = await send('POST', `${ordersPath(orderId)}/refunds`, {
+        body: refundBody(refund),
+        requestId,
+        signal: refundOptions.signal,
+      });
+      // The money moved: whatever the body holds is returned, never refused.
+      return {
+        ...knownMembers(answer.body, REFUND_MEMBERS),
+        httpStatus: answer.status,
+        raw: answer.body,
+        requestId,
+      };
     },
   };
 }

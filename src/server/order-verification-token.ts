@@ -6,7 +6,7 @@
 import jsrsasign from 'jsrsasign';
 import type { OrderVerificationPayload } from '../core/legacy-callbacks.js';
 import { BoundedCache } from './bounded-cache.js';
-import { importPrivateKey, importPublicKey } from './keys.js';
+import { checkCertificateValidity, importPrivateKey, importPublicKey } from './keys.js';
 import { SignatureVerificationError } from './signed-request.js';
 
 export type { OrderVerificationPayload };
@@ -41,6 +41,7 @@ export interface VerifyOrderVerificationTokenOptions {
  * @throws SignatureVerificationError `signature_invalid` when the token is garbled, not RS256, signed with
  *   another key, or outside its validity; `malformed_body` when a valid token lacks `orderId`.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ * @throws CertificateValidityError when the key is an X.509 certificate outside its validity at `options.now`.
  */
 export function verifyOrderVerificationToken(
   jws: string,
@@ -48,6 +49,7 @@ export function verifyOrderVerificationToken(
   options: VerifyOrderVerificationTokenOptions = {},
 ): OrderVerificationPayload {
   const key = verifyingKey(publicKeyOrCertificatePem);
+  checkCertificateValidity(publicKeyOrCertificatePem, options);
   const token = typeof jws === 'string' ? jws.trim() : '';
   let valid = false;
   if (COMPACT_JWS.test(token)) {

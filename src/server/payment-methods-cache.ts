@@ -7,6 +7,17 @@
  * otherwise it claims the query's refresh in the store (atomic, with a lease), and only the claimant calls
  * the gateway while the others poll the store for the value it writes. When the gateway fails, the last good
  * value is served marked stale, and no new call is made before the failure back-off has passed.
+ *
+ * The store is the fleet's help, never its single point of failure (issue 9: a Redis outage answered 500 and
+ * stalled 5 s while the gateway was healthy). Every store command has `storeTimeoutMs`; one that fails or
+ * takes longer marks the store down, and lookups go on with a cache in this process's memory (which mirrors
+ * what the store held) and the gateway, at most one call per query per minute per process. The store is
+ * tried again every `storeRetryMs`, by one command at a time; the outage is reported once when it starts
+ * and once when it ends.
+ *
+ * Memory: each query's entry lives `staleTtlMs` (10 minutes) from the gateway call that produced it, so a
+ * store holds at most one entry per distinct query asked in the last `staleTtlMs`, each about the size of
+ * the gateway's answer, plus a refresh claim per query being fetched.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,14 +75,19 @@ export type PaymentMethodsLookup =
   | (LookupBase & { stale: false })
   | (LookupBase & { stale: true; failure: RefreshFailure });
 
-/** Why a lookup had nothing to answer. */
+/** Why a lookup had nothing to answer. A store that fails is no reason: the cache goes on without it. */
 export type PaymentMethodsCacheErrorCode =
   /** The gateway call failed (now, or within the back-off of an earlier failure) and nothing was cached. */
   | 'upstream_failed'
   /** Another server held the refresh longer than `waitTimeoutMs` and nothing was cached. */
-  | 'refresh_timeout'
-  /** The store could not be read or written; `cause` holds its error. */
-  | 'store_failed';
+  | 'refresh_timeout';
+
+/** What {@link PaymentMethodsCacheOptions.onStoreOutage} is told: once when the store goes down, once when it is back. */
+export type StoreOutageEvent =
+  /** A store command failed or took longer than `storeTimeoutMs`; `error` is its error. */
+  | { status: 'down'; error: unknown }
+  /** The store answered again; `downForMs` is how long the outage lasted. */
+  | { status: 'up'; downForMs: number };
 
 /** A lookup that had nothing to answer, not even a stale value. */
 export class PaymentMethodsCacheError extends SvcError<PaymentMethodsCacheErrorCode> {
@@ -98,9 +114,25 @@ export interface PaymentMethodsCacheOptions {
    * fleet the same shared store (see `createRedisCacheStore`) for one upstream call per query for them all.
    */
   store?: CacheStore;
+  /**
+   * How long one command to `store` may take, in milliseconds; 200 when left out. A command that fails or
+   * takes longer marks the store down: lookups then use this process's memory and the gateway.
+   */
+  storeTimeoutMs?: number;
+  /** While the store is down, how often one command tries it again, in milliseconds; 5 000 when left out. */
+  storeRetryMs?: number;
+  /**
+   * Told once when `store` goes down and once when it answers again, not per lookup; logs with
+   * `console.warn` when left out.
+   */
+  onStoreOutage?: (event: StoreOutageEvent) => void;
   /** How long an answer is fresh, in milliseconds; 60 000 (the gateway's once a minute) when left out. */
   ttlMs?: number;
-  /** How long an answer is kept to be served stale when refreshes fail; 24 hours when left out. */
+  /**
+   * How long an answer is kept, in milliseconds from the gateway call that produced it: fresh for `ttlMs`,
+   * then served stale while refreshes fail. Its key in the store expires then. 600 000 (10 minutes) when
+   * left out; a longer time covers a longer gateway outage, and holds each distinct query's entry longer.
+   */
   staleTtlMs?: number;
   /**
    * After a failed upstream call, how long to wait before the next one, in milliseconds; `ttlMs` when left
@@ -139,6 +171,9 @@ const CACHE_OPTIONS: OptionRules<PaymentMethodsCacheOptions> = {
     isFunction,
   ),
   store: storeRule,
+  storeTimeoutMs: optional(MILLISECONDS, isNumber),
+  storeRetryMs: optional(MILLISECONDS, isNumber),
+  onStoreOutage: optional('a function (event) => void', isFunction),
   ttlMs: optional(MILLISECONDS, isNumber),
   staleTtlMs: optional(MILLISECONDS, isNumber),
   retryAfterFailureMs: optional(MILLISECONDS, isNumber),
@@ -227,6 +262,13 @@ function nothingCached(
   );
 }
 
+/** A shared store's outage: since when (performance time), when to try it next, whether a try runs. */
+interface StoreOutage {
+  since: number;
+  retryAt: number;
+  probing: boolean;
+}
+
 /** What a flight does with what it read from the store. */
 type Decision =
   | { action: 'serve'; lookup: PaymentMethodsLookup }
@@ -246,7 +288,15 @@ type Decision =
  */
 export class PaymentMethodsCache {
   readonly #fetch: FetchPaymentMethods;
-  readonly #store: CacheStore;
+  /** The merchant's store, when one was given. */
+  readonly #shared: CacheStore | undefined;
+  /** The store of this process: the only one when none was given, else the fallback and mirror of `#shared`. */
+  readonly #local = new MemoryCacheStore();
+  readonly #storeTimeoutMs: number;
+  readonly #storeRetryMs: number;
+  readonly #onStoreOutage: (event: StoreOutageEvent) => void;
+  /** Set while `#shared` is down. */
+  #outage: StoreOutage | undefined;
   readonly #ttlMs: number;
   readonly #staleTtlMs: number;
   readonly #retryAfterFailureMs: number;
@@ -266,11 +316,21 @@ export class PaymentMethodsCache {
   constructor(options: PaymentMethodsCacheOptions) {
     checkOptions(OWNER, options, CACHE_OPTIONS);
     this.#fetch = options.fetchPaymentMethods;
-    this.#store = options.store ?? new MemoryCacheStore();
+    this.#shared = options.store;
+    this.#storeTimeoutMs = durationOption(OWNER, 'storeTimeoutMs', options.storeTimeoutMs, 200);
+    this.#storeRetryMs = durationOption(OWNER, 'storeRetryMs', options.storeRetryMs, 5_000);
+    this.#onStoreOutage =
+      options.onStoreOutage ??
+      ((event) =>
+        console.warn(
+          event.status === 'down'
+            ? `svc-checkout: the payment methods cache store is down (${errorMessage(event.error)}); lookups use this process's memory and the gateway until it answers again`
+            : `svc-checkout: the payment methods cache store answers again after ${Math.round(event.downForMs / 1000)} s; lookups use it again`,
+        ));
     this.#ttlMs = durationOption(OWNER, 'ttlMs', options.ttlMs, 60_000);
     this.#staleTtlMs = Math.max(
       this.#ttlMs,
-      durationOption(OWNER, 'staleTtlMs', options.staleTtlMs, 86_400_000),
+      durationOption(OWNER, 'staleTtlMs', options.staleTtlMs, 600_000),
     );
     this.#retryAfterFailureMs = durationOption(
       OWNER,
@@ -318,7 +378,7 @@ export class PaymentMethodsCache {
       if (decision.action === 'serve') return decision.lookup;
       if (decision.action === 'fail') throw decision.error;
       const claimedAt = performance.now();
-      if (await this.#storeCall(() => this.#store.claim(claimKey, token, this.#refreshLeaseMs))) {
+      if (await this.#use((store) => store.claim(claimKey, token, this.#refreshLeaseMs))) {
         try {
           // Another server may have refreshed between our read and our claim: read again before calling.
           const current = await this.#read(key);
@@ -327,8 +387,7 @@ export class PaymentMethodsCache {
           if (again.action === 'fail') throw again.error;
           return await this.#refresh(key, query, current, claimedAt + this.#refreshLeaseMs);
         } finally {
-          // A release that fails leaves the claim to lapse with its lease; the answer is still good.
-          await this.#store.release(claimKey, token).catch(() => undefined);
+          await this.#release(claimKey, token);
         }
       }
       if (performance.now() >= deadline) return this.#gaveUpWaiting(entry);
@@ -448,7 +507,13 @@ export class PaymentMethodsCache {
   }
 
   async #read(key: string): Promise<Entry | undefined> {
-    const entry = parseEntry(await this.#storeCall(() => this.#store.get(key)));
+    const text = await this.#use(async (store) => {
+      const found = await store.get(key);
+      // Mirrored, so that this process still has it to serve when the shared store goes down.
+      if (store !== this.#local && found !== undefined) await this.#local.set(key, found, this.#staleTtlMs);
+      return found;
+    });
+    const entry = parseEntry(text);
     // The store's own expiry runs on its clock; past staleTtlMs on ours an answer is too old to serve.
     if (entry?.methods !== undefined && this.#now() - entry.fetchedAt >= this.#staleTtlMs) {
       return entry.failure ? { failure: entry.failure } : undefined;
@@ -458,19 +523,75 @@ export class PaymentMethodsCache {
 
   async #write(key: string, entry: Entry, ttlMs: number): Promise<void> {
     const text = JSON.stringify({ format: ENTRY_FORMAT, ...entry });
-    await this.#storeCall(() => this.#store.set(key, text, ttlMs));
+    if (this.#shared !== undefined) await this.#local.set(key, text, ttlMs);
+    await this.#use((store) => store.set(key, text, ttlMs));
   }
 
-  async #storeCall<T>(call: () => Promise<T>): Promise<T> {
+  /** Frees a refresh claim wherever it was taken (the shared store may have gone down or come back since). */
+  async #release(claimKey: string, token: string): Promise<void> {
+    await this.#local.release(claimKey, token);
+    if (this.#shared !== undefined) await this.#use((store) => store.release(claimKey, token));
+  }
+
+  /**
+   * Runs `command` on the shared store within `storeTimeoutMs`, or on this process's store when there is no
+   * shared one, it is down, or the command fails or times out (which marks it down). Never rejects for the
+   * shared store's sake.
+   */
+  async #use<T>(command: (store: CacheStore) => Promise<T>): Promise<T> {
+    const shared = this.#shared;
+    const outage = this.#outage;
+    if (shared === undefined) return command(this.#local);
+    if (outage !== undefined) {
+      // One command at a time tries a store that is down, so an outage costs one timeout per storeRetryMs.
+      if (outage.probing || performance.now() < outage.retryAt) return command(this.#local);
+      outage.probing = true;
+    }
+    let result: T;
     try {
-      return await call();
+      result = await this.#withinTimeout(command(shared));
     } catch (error) {
-      throw new PaymentMethodsCacheError(
-        'store_failed',
-        `The payment methods cache store failed: ${errorMessage(error)}`,
-        0,
-        { cause: error },
+      this.#storeFailed(error, outage);
+      return command(this.#local);
+    }
+    // Only the try that follows an outage ends it: a slow command begun before it says nothing of now.
+    if (outage !== undefined && this.#outage === outage) {
+      this.#outage = undefined;
+      this.#onStoreOutage({ status: 'up', downForMs: performance.now() - outage.since });
+    }
+    return result;
+  }
+
+  /**
+   * Marks the shared store down and reports it, once per outage; or, when the command was the try of the
+   * outage `probed`, schedules the next try.
+   */
+  #storeFailed(error: unknown, probed: StoreOutage | undefined): void {
+    const now = performance.now();
+    const outage = this.#outage;
+    if (outage === undefined) {
+      this.#outage = { since: now, retryAt: now + this.#storeRetryMs, probing: false };
+      this.#onStoreOutage({ status: 'down', error });
+    } else if (outage === probed) {
+      outage.probing = false;
+      outage.retryAt = now + this.#storeRetryMs;
+    }
+  }
+
+  /** `pending`, or a rejection once `storeTimeoutMs` has passed without its answer. */
+  async #withinTimeout<T>(pending: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the store did not answer within ${this.#storeTimeoutMs} ms`)),
+        this.#storeTimeoutMs,
       );
+    });
+    try {
+      // The race handles a late rejection of `pending` too, so an abandoned command never goes unhandled.
+      return await Promise.race([pending, timeout]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -2,7 +2,13 @@
  * The merchant's payment-methods endpoint, which `<svc-checkout>` in v1 mode calls: it passes the documented
  * filters of `GET /payment_methods/` through a {@link PaymentMethodsCache}, adding the brand from the server's
  * configuration. The secret key stays in the cache's upstream call; nothing in the request can choose either.
+ *
+ * Every distinct query costs a gateway call a minute and an entry in the cache's store, so the endpoint takes
+ * only known codes: ISO 4217 currencies in use, ISO 3166-1 countries and the gateway's languages by default
+ * (issue 9: a made-up query cost a gateway call), or the shop's own lists.
  */
+import { LANGUAGES } from '../core/i18n.js';
+import { ISO_3166_COUNTRIES, ISO_4217_CURRENCIES } from '../core/iso-codes.js';
 import { type FetchHandler, type HandlerOptions, json, methodNotAllowed } from './handlers.js';
 import {
   checkOptions,
@@ -44,12 +50,16 @@ export interface PaymentMethodsHandlerOptions extends Pick<HandlerOptions, 'onEr
   /** Used when a request names no `currency` (the gateway requires one); a request without one is 400 otherwise. */
   defaultCurrency?: string;
   /**
-   * The currencies, countries and languages the shop offers; others are answered 400. Each distinct query
-   * costs one gateway call a minute, so naming them keeps a stream of made-up queries from using up the
-   * gateway's rate limit. Any well-formed code is taken when left out.
+   * The currencies the shop takes (ISO 4217); others are answered 400 without a gateway call. Every ISO 4217
+   * currency in use when left out. Name yours: each distinct query costs one gateway call a minute.
    */
   currencies?: readonly string[];
+  /** The countries the shop serves (ISO 3166-1 alpha-2); every assigned country when left out. */
   countries?: readonly string[];
+  /**
+   * The languages asked for (ISO 639-1); the gateway's, `lv`, `en` and `ru`, when left out. `<svc-checkout>`
+   * asks in one of those only.
+   */
   languages?: readonly string[];
 }
 
@@ -77,23 +87,60 @@ class ParameterError extends Error {
 }
 
 const CODE_FORMS = {
-  currency: { pattern: /^[A-Za-z]{3}$/, form: 'an ISO 4217 code such as EUR' },
-  country: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 3166-1 alpha-2 code such as LV' },
-  language: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 639-1 code such as lv' },
+  currency: { pattern: /^[A-Za-z]{3}$/, form: 'an ISO 4217 code such as EUR', option: 'currencies' },
+  country: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 3166-1 alpha-2 code such as LV', option: 'countries' },
+  language: { pattern: /^[A-Za-z]{2}$/, form: 'an ISO 639-1 code such as lv', option: 'languages' },
 } as const;
 
-function readCode(
-  name: keyof typeof CODE_FORMS,
-  value: string,
-  allowed: readonly string[] | undefined,
-): string {
+type CodeName = keyof typeof CODE_FORMS;
+
+/** The codes a parameter takes, in their ISO case, and how a refusal names them. */
+interface AllowList {
+  codes: ReadonlySet<string>;
+  /** Ends the refusal's sentence: `is not offered here; use one of EUR, USD`. */
+  refusal: string;
+}
+
+function isoCase(name: CodeName, value: string): string {
+  return name === 'language' ? value.toLowerCase() : value.toUpperCase();
+}
+
+const DEFAULT_REFUSALS: Readonly<Record<CodeName, string>> = {
+  currency: 'is not an ISO 4217 currency in use',
+  country: 'is not an ISO 3166-1 country',
+  language: `is not one of the gateway's languages (${LANGUAGES.join(', ')})`,
+};
+
+/**
+ * The allow-list of a parameter: the shop's list when given, else the default.
+ * @throws TypeError naming the option when the shop's list is empty or has a malformed code.
+ */
+function allowList(
+  name: CodeName,
+  given: readonly string[] | undefined,
+  fallback: readonly string[],
+): AllowList {
+  if (given === undefined) {
+    return { codes: new Set(fallback.map((code) => isoCase(name, code))), refusal: DEFAULT_REFUSALS[name] };
+  }
+  const { pattern, form, option } = CODE_FORMS[name];
+  const bad = given.find((code) => !pattern.test(code));
+  if (given.length === 0 || bad !== undefined) {
+    throw new TypeError(
+      `createPaymentMethodsHandler: the option "${option}" must list codes, each ${form}` +
+        (bad === undefined ? '; leave it out to take every one' : `, not ${JSON.stringify(bad)}`),
+    );
+  }
+  const codes = new Set(given.map((code) => isoCase(name, code)));
+  return { codes, refusal: `is not offered here; use one of ${[...codes].join(', ')}` };
+}
+
+function readCode(name: CodeName, value: string, allowed: AllowList): string {
   const { pattern, form } = CODE_FORMS[name];
   if (!pattern.test(value))
     throw new ParameterError(name, `${name} must be ${form}, not ${JSON.stringify(value)}`);
-  const code = name === 'language' ? value.toLowerCase() : value.toUpperCase();
-  if (allowed !== undefined && !allowed.some((entry) => entry.toUpperCase() === code.toUpperCase())) {
-    throw new ParameterError(name, `${name} ${code} is not offered here; use one of ${allowed.join(', ')}`);
-  }
+  const code = isoCase(name, value);
+  if (!allowed.codes.has(code)) throw new ParameterError(name, `${name} ${code} ${allowed.refusal}`);
   return code;
 }
 
@@ -103,11 +150,18 @@ function readFlag(name: string, value: string): boolean {
   throw new ParameterError(name, `${name} must be true or false, not ${JSON.stringify(value)}`);
 }
 
+/** What a request's query is read with. */
+interface QueryRules {
+  brandId: string;
+  defaultCurrency: string | undefined;
+  allowed: Readonly<Record<CodeName, AllowList>>;
+}
+
 /**
  * The gateway query for a request's search parameters.
- * @throws ParameterError naming the first parameter that is unknown, repeated or malformed.
+ * @throws ParameterError naming the first parameter that is unknown, repeated, malformed or not allowed.
  */
-function readQuery(params: URLSearchParams, options: PaymentMethodsHandlerOptions): PaymentMethodsQuery {
+function readQuery(params: URLSearchParams, options: QueryRules): PaymentMethodsQuery {
   const seen = new Set<string>();
   for (const name of params.keys()) {
     if (name === 'brand_id') {
@@ -127,12 +181,12 @@ function readQuery(params: URLSearchParams, options: PaymentMethodsHandlerOption
     throw new ParameterError('currency', 'currency is required, such as currency=EUR');
   const query: PaymentMethodsQuery = {
     brand_id: options.brandId,
-    currency: readCode('currency', currency, options.currencies),
+    currency: readCode('currency', currency, options.allowed.currency),
   };
   const country = params.get('country');
-  if (country !== null) query.country = readCode('country', country, options.countries);
+  if (country !== null) query.country = readCode('country', country, options.allowed.country);
   const language = params.get('language');
-  if (language !== null) query.language = readCode('language', language, options.languages);
+  if (language !== null) query.language = readCode('language', language, options.allowed.language);
   for (const flag of ['recurring', 'skip_capture', 'preauthorization'] as const) {
     const value = params.get(flag);
     if (value !== null) query[flag] = readFlag(flag, value);
@@ -158,9 +212,10 @@ function answer(lookup: PaymentMethodsLookup): Response {
  * (`currency`, `country`, `recurring`, `skip_capture`, `preauthorization`, `language`) answers the gateway's
  * payment methods JSON with `Cache-Control: public, max-age=<seconds until the next refresh>`, `Age`, and
  * `X-Svc-Cache: fresh` or `stale` (the gateway failed and the last good answer is served).
- * Errors: 400 `{error: 'invalid_parameter', parameter, message}`; 405 for other methods; 502
- * `{error: 'gateway_unavailable'}` or 503 `{error: 'gateway_busy'}` with `Retry-After` when nothing is cached;
- * 500 when the cache's store fails (reported to `onError`).
+ * Errors: 400 `{error: 'invalid_parameter', parameter, message}` (also for a code outside the allow-lists,
+ * with no gateway call); 405 for other methods; 502 `{error: 'gateway_unavailable'}` or 503
+ * `{error: 'gateway_busy'}` with `Retry-After` when nothing is cached; 500 for an error the cache does not
+ * know (reported to `onError`). A failing store is no error: the cache goes on without it.
  *
  * @example
  * ```ts
@@ -168,14 +223,23 @@ function answer(lookup: PaymentMethodsLookup): Response {
  * const handler = createPaymentMethodsHandler({ brandId, cache, defaultCurrency: 'EUR' });
  * app.get('/api/payment-methods', toNodeHandler(handler));
  * ```
- * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, or when
- *   `defaultCurrency` is malformed or not among `currencies`.
+ * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, when an
+ *   allow-list is empty or holds a malformed code, or when `defaultCurrency` is malformed or not allowed.
  */
 export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOptions): FetchHandler {
   checkOptions('createPaymentMethodsHandler', options, HANDLER_OPTIONS);
+  const rules: QueryRules = {
+    brandId: options.brandId,
+    defaultCurrency: options.defaultCurrency,
+    allowed: {
+      currency: allowList('currency', options.currencies, ISO_4217_CURRENCIES),
+      country: allowList('country', options.countries, ISO_3166_COUNTRIES),
+      language: allowList('language', options.languages, LANGUAGES),
+    },
+  };
   if (options.defaultCurrency !== undefined) {
     try {
-      readCode('currency', options.defaultCurrency, options.currencies);
+      readCode('currency', options.defaultCurrency, rules.allowed.currency);
     } catch (error) {
       throw new TypeError(
         `createPaymentMethodsHandler: the option "defaultCurrency" is wrong: ${(error as Error).message}`,
@@ -186,7 +250,7 @@ export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOption
     if (request.method !== 'GET') return methodNotAllowed('GET');
     let query: PaymentMethodsQuery;
     try {
-      query = readQuery(new URL(request.url).searchParams, options);
+      query = readQuery(new URL(request.url).searchParams, rules);
     } catch (error) {
       if (!(error instanceof ParameterError)) throw error;
       return json(400, { error: 'invalid_parameter', parameter: error.parameter, message: error.message });
@@ -194,7 +258,7 @@ export function createPaymentMethodsHandler(options: PaymentMethodsHandlerOption
     try {
       return answer(await options.cache.get(query));
     } catch (error) {
-      if (!(error instanceof PaymentMethodsCacheError) || error.code === 'store_failed') {
+      if (!(error instanceof PaymentMethodsCacheError)) {
         (options.onError ?? ((cause: unknown) => console.error('svc-checkout payment methods:', cause)))(
           error,
         );

@@ -5,7 +5,7 @@
 import { sign, verify } from 'node:crypto';
 import type { OrderInput } from '../core/order.js';
 import { orderSignatureInput } from '../core/signature-input.js';
-import { importPrivateKey, importPublicKey } from './keys.js';
+import { checkCertificateValidity, importPrivateKey, importPublicKey } from './keys.js';
 
 export { orderSignatureInput };
 
@@ -24,19 +24,30 @@ export function signBody(rawBody: string | Uint8Array, privateKeyPem: string): s
   return sign('sha256', bytesOf(rawBody), importPrivateKey(privateKeyPem)).toString('base64');
 }
 
+/** Options of {@link verifySignature}. */
+export interface VerifySignatureOptions {
+  /** The time of use, checked against an X.509 certificate's validity dates; now when left out. */
+  now?: Date;
+}
+
 /**
  * Checks a Base64 SHA256withRSA signature over the raw body bytes: the body as received, before any JSON
  * parsing, since re-serialising changes bytes. A string body is taken as UTF-8.
  * @returns false for a wrong, truncated or garbled signature.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM: that is a configuration
  *   problem to fix, not a forged request.
+ * @throws CertificateValidityError when the key is an X.509 certificate that has expired or is not yet valid
+ *   at `options.now`: also a configuration problem (fetch the current certificate), so it is thrown rather
+ *   than reported as a forgery.
  */
 export function verifySignature(
   rawBody: string | Uint8Array,
   signatureBase64: string,
   publicKeyOrCertificatePem: string,
+  options: VerifySignatureOptions = {},
 ): boolean {
   const key = importPublicKey(publicKeyOrCertificatePem);
+  checkCertificateValidity(publicKeyOrCertificatePem, options);
   if (typeof signatureBase64 !== 'string') return false;
   const signature = signatureBase64.trim();
   if (!BASE64.test(signature)) return false;
@@ -63,6 +74,8 @@ export interface VerifyOrderSignatureOptions {
    * prose describes; on by default so merchants who followed the prose are not locked out.
    */
   acceptThreeDecimalCounts?: boolean;
+  /** The time of use, checked against an X.509 certificate's validity dates; now when left out. */
+  now?: Date;
 }
 
 /**
@@ -70,6 +83,7 @@ export interface VerifyOrderSignatureOptions {
  * off) with counts written with 3 decimals.
  * @throws OrderValidationError when the order is invalid.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ * @throws CertificateValidityError when the key is an X.509 certificate outside its validity at `options.now`.
  */
 export function verifyOrderSignature(
   order: OrderInput,
@@ -77,11 +91,13 @@ export function verifyOrderSignature(
   publicKeyOrCertificatePem: string,
   options: VerifyOrderSignatureOptions = {},
 ): boolean {
+  const at = { now: options.now ?? new Date() };
   const asGiven = orderSignatureInput(order);
-  if (verifySignature(asGiven, signatureBase64, publicKeyOrCertificatePem)) return true;
+  if (verifySignature(asGiven, signatureBase64, publicKeyOrCertificatePem, at)) return true;
   if (options.acceptThreeDecimalCounts === false) return false;
   const threeDecimals = orderSignatureInput(order, { countForm: 'three-decimals' });
   return (
-    threeDecimals !== asGiven && verifySignature(threeDecimals, signatureBase64, publicKeyOrCertificatePem)
+    threeDecimals !== asGiven &&
+    verifySignature(threeDecimals, signatureBase64, publicKeyOrCertificatePem, at)
   );
 }

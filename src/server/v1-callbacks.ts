@@ -5,7 +5,10 @@
  * same check as the legacy notifications: the raw bytes are verified before anything reads their content.
  *
  * The gateway repeats a delivery whose acknowledgement got lost, so receivers must tolerate duplicates; see
- * `createEventDeduplicator` (v1-event-deduplicator.ts).
+ * `createEventDeduplicator` (v1-event-deduplicator.ts). It is also where events older than a tolerance are
+ * refused (`event_too_old`), not here: the tolerance is only safe beside a memory of every event inside it,
+ * and a signature says nothing of when a body was sent (the gateway signs the body alone, and repeats it
+ * byte for byte).
  */
 import type { PurchaseCallbackPayload, PurchaseEventType, PurchaseWebhookPayload } from '../core/v1-types.js';
 import type { IncomingRequest } from './raw-request.js';

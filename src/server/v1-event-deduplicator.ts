@@ -4,12 +4,19 @@
  * repeats, so the order is fulfilled once, and a delivery whose handling failed is handled again when the
  * gateway retries it.
  *
- * How: a "done" marker per event, kept for `ttlMs` (longer than the gateway's 36 hours of retries), plus a
- * short processing lease taken atomically with the store's `claim`, so that two copies arriving at once (on
- * one server or on several sharing a store) are not both handled. The marker is written only when handling
- * succeeded; a failed or crashed handler leaves none, and the lease lapses.
+ * How: a "done" marker per event, plus a short processing lease taken atomically with the store's `claim`,
+ * so that two copies arriving at once (on one server or on several sharing a store) are not both handled.
+ * The marker is written only when handling succeeded; a failed or crashed handler leaves none, and the lease
+ * lapses.
+ *
+ * A memory alone forgets (issue 9: after its 48 hours, or after 100 000 other events, a replay was handled
+ * again). So the deduplicator also refuses, before it touches the store, an event whose Purchase snapshot is
+ * older than `toleranceMs` (by `updated_on`, else `created_on`), and keeps each marker until its event is
+ * that old: a replay inside the tolerance meets the marker, one outside it is refused by its age. The
+ * default in-memory store refuses new markers when full rather than drop live ones.
  */
 import { randomUUID } from 'node:crypto';
+import { SvcError } from '../core/errors.js';
 import { type CacheStore, MemoryCacheStore } from './cache-store.js';
 import { durationOption } from './durations.js';
 import {
@@ -18,6 +25,7 @@ import {
   isNumber,
   isString,
   MILLISECONDS,
+  nowRule,
   type OptionRules,
   optional,
   storeRule,
@@ -31,6 +39,27 @@ export interface DeduplicatedEvent {
   status?: unknown;
   /** When the object last changed (Unix seconds), when the gateway sends it. */
   updated_on?: unknown;
+  /** When the object was created (Unix seconds), when the gateway sends it. */
+  created_on?: unknown;
+}
+
+/** Why the deduplicator refused an event. */
+export type EventDeduplicatorErrorCode =
+  /** The event's snapshot is older than `toleranceMs`: a replay, or a delivery later than any retry. */
+  'event_too_old';
+
+/** An event the deduplicator refuses to claim; nothing was read from or written to the store. */
+export class EventDeduplicatorError extends SvcError<EventDeduplicatorErrorCode> {
+  /** When the event's object last changed (`updated_on`, else `created_on`), in milliseconds. */
+  readonly eventTime: number;
+  /** The tolerance it is past, in milliseconds. */
+  readonly toleranceMs: number;
+
+  constructor(code: EventDeduplicatorErrorCode, message: string, eventTime: number, toleranceMs: number) {
+    super(code, message);
+    this.eventTime = eventTime;
+    this.toleranceMs = toleranceMs;
+  }
 }
 
 /**
@@ -55,13 +84,15 @@ export type OnceResult<Value> =
 export interface EventDeduplicator {
   /**
    * Claims the event for handling.
+   * @throws EventDeduplicatorError `event_too_old` when the event is older than `toleranceMs` (do not handle
+   *   it; answer 400, and check the Purchase with `GET /purchases/{id}/` if it matters).
    * @throws the store's error when it cannot be read or written (answer 5xx: the gateway retries).
    */
   claim(event: DeduplicatedEvent): Promise<EventClaim>;
   /**
    * Runs `handler` for the first delivery of the event only. When it throws, the claim is released and the
    * error rethrown, so the gateway's retry runs it again.
-   * @throws what `handler` throws, or the store's error.
+   * @throws what `handler` throws, EventDeduplicatorError as {@link claim}, or the store's error.
    */
   once<Value>(event: DeduplicatedEvent, handler: () => Value | Promise<Value>): Promise<OnceResult<Value>>;
 }
@@ -69,14 +100,23 @@ export interface EventDeduplicator {
 /** Options of {@link createEventDeduplicator}. */
 export interface EventDeduplicatorOptions {
   /**
-   * Where the markers live; an in-memory store of this process (100 000 events) when left out. Give every
-   * server of a fleet the same shared store (see `createRedisCacheStore`) so a repeat that reaches another
-   * server is still told apart.
+   * Where the markers live. Left out: a store in this process's memory that holds up to 1 000 000 keys and,
+   * when full, refuses new events (the claim rejects, answer 5xx, the gateway retries) rather than forget a
+   * marker. Give every server of a fleet the same shared store (`createRedisCacheStore`) so a repeat that
+   * reaches another server is still told apart; a Redis that evicts keys under memory pressure forgets, so
+   * run it with `maxmemory-policy noeviction`.
    */
   store?: CacheStore;
   /**
-   * How long a handled event is remembered, in milliseconds; 48 hours when left out, beyond the gateway's
-   * 36 hours of retries.
+   * How old an event may be, in milliseconds, by its object's `updated_on` (else `created_on`) on the clock
+   * `now`; older ones are refused with `event_too_old`. 48 hours when left out: the gateway retries for 36
+   * hours, and 12 more cover a late clock. An event with neither timestamp is not refused by age; only its
+   * marker (`ttlMs`) guards it.
+   */
+  toleranceMs?: number;
+  /**
+   * How long a handled event is remembered at least, in milliseconds; `toleranceMs` when left out. A marker
+   * is kept longer when its event stays within the tolerance for longer (a timestamp ahead of this clock).
    */
   ttlMs?: number;
   /**
@@ -88,17 +128,42 @@ export interface EventDeduplicatorOptions {
   keyPrefix?: string;
   /** The event's identity; {@link v1EventKey} when left out. */
   identify?: (event: DeduplicatedEvent) => string;
+  /** The clock that decides an event's age, in milliseconds; `Date.now` when left out. */
+  now?: () => number;
 }
 
 const OWNER = 'createEventDeduplicator';
 
+/**
+ * The default store's bound. A marker takes about 250 bytes of heap (UUID ids, the default prefix), so at most
+ * about 250 MB; it is reached only by a million events within the tolerance, far beyond one shop's process.
+ */
+const DEFAULT_MAX_MARKERS = 1_000_000;
+
 const DEDUPLICATOR_OPTIONS: OptionRules<EventDeduplicatorOptions> = {
   store: storeRule,
+  toleranceMs: optional(MILLISECONDS, isNumber),
   ttlMs: optional(MILLISECONDS, isNumber),
   processingLeaseMs: optional(MILLISECONDS, isNumber),
   keyPrefix: optional('a string', isString),
   identify: optional('a function (event) => the key that identifies it, such as v1EventKey', isFunction),
+  now: nowRule,
 };
+
+/**
+ * When the event's object last changed, in milliseconds: `updated_on`, else `created_on` (Unix seconds, as
+ * the gateway writes them). Undefined when the event has neither as a finite number.
+ */
+export function v1EventTime(event: DeduplicatedEvent): number | undefined {
+  for (const seconds of [event.updated_on, event.created_on]) {
+    if (typeof seconds === 'number' && Number.isFinite(seconds)) return seconds * 1000;
+  }
+  return undefined;
+}
+
+function hours(ms: number): string {
+  return `${Math.round((ms / 3_600_000) * 10) / 10} h`;
+}
 
 /**
  * The default identity of an event: `event_type`, `id`, and the snapshot's `status` and `updated_on` when
@@ -128,13 +193,45 @@ export function v1EventKey(event: DeduplicatedEvent): string {
  */
 export function createEventDeduplicator(options: EventDeduplicatorOptions = {}): EventDeduplicator {
   checkOptions(OWNER, options, DEDUPLICATOR_OPTIONS);
-  const store = options.store ?? new MemoryCacheStore({ maxEntries: 100_000 });
-  const ttlMs = durationOption(OWNER, 'ttlMs', options.ttlMs, 48 * 3_600_000);
+  const now = options.now ?? Date.now;
+  const store =
+    options.store ?? new MemoryCacheStore({ maxEntries: DEFAULT_MAX_MARKERS, whenFull: 'refuse', now });
+  const toleranceMs = durationOption(OWNER, 'toleranceMs', options.toleranceMs, 48 * 3_600_000);
+  const ttlMs = durationOption(OWNER, 'ttlMs', options.ttlMs, toleranceMs);
   const leaseMs = durationOption(OWNER, 'processingLeaseMs', options.processingLeaseMs, 60_000);
   const prefix = options.keyPrefix ?? 'svc-checkout:v1-event:';
   const identify = options.identify ?? v1EventKey;
 
+  /**
+   * The event's time, when it has one within the tolerance.
+   * @throws EventDeduplicatorError when the event is past the tolerance.
+   */
+  function checkAge(event: DeduplicatedEvent): number | undefined {
+    const eventTime = v1EventTime(event);
+    if (eventTime === undefined) return undefined;
+    const remaining = eventTime + toleranceMs - now();
+    if (remaining <= 0) {
+      throw new EventDeduplicatorError(
+        'event_too_old',
+        `The ${String(event.event_type)} event of ${String(event.id)} is from ${new Date(eventTime).toISOString()}, ` +
+          `${hours(toleranceMs - remaining)} ago, past the ${hours(toleranceMs)} tolerance: a replay, or a ` +
+          "delivery later than the gateway's retries. It was not handled; check the object's state with " +
+          'the gateway (GET /purchases/{id}/) if it matters, or raise toleranceMs if your clock is behind.',
+        eventTime,
+        toleranceMs,
+      );
+    }
+    return eventTime;
+  }
+
+  /** How long a marker written now is kept: `ttlMs`, or until its event is past the tolerance if later. */
+  function markerTtl(eventTime: number | undefined): number {
+    return eventTime === undefined ? ttlMs : Math.max(ttlMs, eventTime + toleranceMs - now());
+  }
+
   async function claim(event: DeduplicatedEvent): Promise<EventClaim> {
+    // Checked before the store is touched: a flood of old replays costs no store round trip.
+    const eventTime = checkAge(event);
     const key = prefix + identify(event);
     const leaseKey = `${key}:processing`;
     const isDone = async () => (await store.get(key)) !== undefined;
@@ -156,7 +253,7 @@ export function createEventDeduplicator(options: EventDeduplicatorOptions = {}):
       async complete() {
         if (settled) return;
         settled = true;
-        await store.set(key, String(Date.now()), ttlMs);
+        await store.set(key, String(now()), markerTtl(eventTime));
         // A release that fails leaves the lease to lapse; the marker already answers repeats.
         await store.release(leaseKey, token).catch(() => undefined);
       },

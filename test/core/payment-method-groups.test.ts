@@ -149,13 +149,9 @@ describe('methodGroups, by the document’s rules', () => {
     );
   });
 
-  test('names fall back to the method’s name; logos resolve against the gateway, and only http(s) ones stay', () => {
+  test('names fall back to the method’s name; logos resolve against the gateway, and only its own stay', () => {
     const latvia = ofKind(methodGroups(banks, GATEWAY)[0], 'byCountry').countries[0]!;
-    assert.deepEqual(latvia.methods[0], {
-      method: 'a_lv',
-      name: 'Bank A',
-      logos: [`${GATEWAY}/a.svg`, 'https://cdn.example/a-wide.svg'],
-    });
+    assert.deepEqual(latvia.methods[0], { method: 'a_lv', name: 'Bank A', logos: [`${GATEWAY}/a.svg`] });
     assert.deepEqual(latvia.methods[1], { method: 'b_lv', name: 'b_lv', logos: [] });
   });
 
@@ -282,16 +278,74 @@ describe('readPaymentMethods', () => {
 });
 
 describe('resolveLogo', () => {
-  test('paths are relative to the gateway host; absolute http(s) URLs stay; other schemes do not', () => {
+  test('paths are relative to the gateway host; URLs on its origin stay; other schemes do not', () => {
     assert.equal(resolveLogo('/sandbox/v1/logos/visa.svg', GATEWAY), `${GATEWAY}/sandbox/v1/logos/visa.svg`);
     assert.equal(
       resolveLogo('logos/visa.svg', `${GATEWAY}/checkout/abc/`),
       `${GATEWAY}/checkout/abc/logos/visa.svg`,
     );
-    assert.equal(resolveLogo('https://cdn.example/v.svg', GATEWAY), 'https://cdn.example/v.svg');
+    assert.equal(resolveLogo(`${GATEWAY}/v.svg`, `${GATEWAY}/checkout/abc/`), `${GATEWAY}/v.svg`);
+    assert.equal(resolveLogo('//127.0.0.1:4010/v.svg', GATEWAY), `${GATEWAY}/v.svg`);
     assert.equal(resolveLogo('javascript:alert(1)', GATEWAY), undefined);
     assert.equal(resolveLogo('data:image/svg+xml,<svg/>', GATEWAY), undefined);
     assert.equal(resolveLogo('http://[broken', GATEWAY), undefined);
+  });
+
+  test('a logo on any other origin is dropped, however it is written (issue 9)', () => {
+    for (const path of [
+      '//evil.example/x.svg',
+      '///evil.example/x.svg',
+      '/\\evil.example/x.svg',
+      '\\\\evil.example/x.svg',
+      ' //evil.example/x.svg',
+      '\t//evil.example/x.svg',
+      'https://cdn.example/v.svg',
+      'https://127.0.0.1:4010/v.svg',
+      'http://127.0.0.1:4011/v.svg',
+      'http://localhost:4010/v.svg',
+      'https:evil.example/x.svg',
+      'https://127.0.0.1:4010@evil.example/x.svg',
+    ]) {
+      assert.equal(resolveLogo(path, GATEWAY), undefined, path);
+    }
+  });
+
+  test('a fixed-seed fuzz of logo paths never yields a URL off the gateway origin', () => {
+    let seed = 0x9e3779b9;
+    const random = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const pieces = [
+      '/',
+      '\\',
+      '//',
+      ':',
+      '@',
+      '.',
+      'evil.example',
+      '127.0.0.1',
+      ':4010',
+      'http:',
+      'https:',
+      '%2f',
+      '?',
+      '#',
+      ' ',
+      '\t',
+      'x.svg',
+    ];
+    let kept = 0;
+    for (let round = 0; round < 5000; round++) {
+      let path = '';
+      const length = 1 + Math.floor(random() * 6);
+      for (let i = 0; i < length; i++) path += pieces[Math.floor(random() * pieces.length)];
+      const resolved = resolveLogo(path, GATEWAY);
+      if (resolved === undefined) continue;
+      kept += 1;
+      assert.equal(new URL(resolved).origin, GATEWAY, JSON.stringify(path));
+    }
+    assert.ok(kept > 0, 'some paths resolve on the gateway');
   });
 });
 

@@ -62,6 +62,19 @@ describe('render-page', () => {
     assert.match(html, /<p>A-1<\/p>/, 'one order id per prefix per page');
   });
 
+  test('tells the shop the order of each unsigned tag with an order id, so it can check the notification', () => {
+    const expected: OrderInput[] = [];
+    renderPage(
+      '<svc-checkout widget-id="fixed" order-id="{{order-id:T}}" back-to-merchant-url="{{shop}}/cart"></svc-checkout>' +
+        '<svc-checkout widget-id="w" order-id="{{order-id:S}}" amount="1.00" label="x" data-sign></svc-checkout>' +
+        '<svc-checkout lazy="true"></svc-checkout>',
+      { ...options, expect: (order) => expected.push(order) },
+    );
+    assert.deepEqual(expected, [
+      { widgetId: 'fixed', orderId: 'T-1', backToMerchantUrl: 'http://shop.test/cart', items: [] },
+    ]);
+  });
+
   test('refuses to render a tag whose order is not valid, naming the attribute', () => {
     assert.throws(
       () => renderPage('<svc-checkout widget-id="w" amount="-1" label="x" data-sign>', options),

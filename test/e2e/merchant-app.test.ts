@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { RefusedNotification } from '../../demo/merchant/merchant-app.js';
 import { PANTRY_WIDGET_ID } from '../../demo/merchant/pantry-cart.js';
 import {
   DEMO_API_KEY,
@@ -13,7 +14,12 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_WIDGET_IDS,
 } from '../../src/sandbox/index.js';
-import { generateMerchantKeyPair, type OrderInput, signBody } from '../../src/server/index.js';
+import {
+  generateMerchantKeyPair,
+  type OrderInput,
+  orderSignatureInput,
+  signBody,
+} from '../../src/server/index.js';
 import { type MerchantWithSandbox, request, startMerchantWithSandbox } from './support/merchant-server.js';
 
 const VISA = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Test Buyer' };
@@ -37,6 +43,24 @@ async function createOrder(order: OrderInput, signature?: { signature: string; c
     order,
     ...signature,
     pageOrigin: env.merchantUrl,
+  });
+}
+
+/** Resolves with the next refusal of a signed notification for this merchant order id; rejects after 10 s. */
+function waitForRefusal(orderId: string): Promise<RefusedNotification> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      const kept = env.merchant.notifications.filter((n) => n.notification.order_id === orderId);
+      reject(new Error(`No refusal for ${orderId} within 10 s; kept as verified: ${kept.length}`));
+    }, 10_000);
+    const unsubscribe = env.merchant.subscribe((event) => {
+      if (event.type === 'refused' && event.refused.orderId === orderId) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(event.refused);
+      }
+    });
   });
 }
 
@@ -202,9 +226,9 @@ describe('demo merchant back end', () => {
     // Two declined cards end two attempts of one order with one status: two notifications, not a repeat.
     assert.equal((await put('FAILED', 'SVC-AAAA')).status, 200);
     assert.equal((await put('FAILED', 'SVC-BBBB')).status, 200);
-    assert.equal((await put('PAID', 'SVC-CCCC')).status, 200);
+    assert.equal((await put('CANCELLED', 'SVC-CCCC')).status, 200);
     assert.equal(
-      (await put('PAID', 'SVC-CCCC')).status,
+      (await put('CANCELLED', 'SVC-CCCC')).status,
       200,
       'a repeat is still answered 200, or the gateway retries',
     );
@@ -214,9 +238,48 @@ describe('demo merchant back end', () => {
       [
         ['FAILED', 1],
         ['FAILED', 1],
-        ['PAID', 2],
+        ['CANCELLED', 2],
       ],
     );
+  });
+
+  test('takes a PAID notification only for the order it signed: a re-split order, paid for less, is refused', async () => {
+    const signedOrder: OrderInput = {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      orderId: 'RESPLIT-1',
+      items: [{ amount: '12.50', label: 'Tea', count: 2 }],
+    };
+    const signature = signed(signedOrder);
+    // The page's script moves the count into the label: one of these signs the very text the shop signed.
+    const forged = ['Tea2', 'Tea2.000']
+      .map((label): OrderInput => ({ ...signedOrder, items: [{ amount: '12.50', label }] }))
+      .find((order) => orderSignatureInput(order) === orderSignatureInput(signedOrder));
+    assert.ok(forged);
+    const created = await createOrder(forged, signature);
+    assert.equal(created.status, 201, 'the gateway takes it: the signature is the same');
+    const refusal = waitForRefusal('RESPLIT-1');
+    const paid = await pay(String(created.body['id']));
+    assert.equal(paid.body['state'], 'PAID', paid.text);
+    const refused = await refusal;
+    assert.deepEqual(
+      { status: refused.status, code: refused.code, field: refused.field },
+      { status: 200, code: 'total_mismatch', field: 'total_amount' },
+    );
+    assert.match(refused.message, /12\.50 was paid, but the signed order comes to 25\.00/);
+    assert.ok(
+      !env.merchant.notifications.some((n) => n.notification.order_id === 'RESPLIT-1'),
+      'not kept as paid',
+    );
+
+    // A signed PAID notification for an order the shop never signed is refused as well.
+    const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
+    const body = JSON.stringify({ id: 'unknown-1', status: 'PAID', order_id: 'NEVER-SIGNED', items: [] });
+    const unknown = waitForRefusal('NEVER-SIGNED');
+    const answer = await request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
+      'x-svc-signature': signBody(body, servicePrivateKeyPem),
+    });
+    assert.equal(answer.status, 200, 'answered, so that the gateway stops sending it');
+    assert.equal((await unknown).code, 'unknown_order');
   });
 
   test('prices dynamic shipping by city and pickup point through the sandbox', async () => {

@@ -37,6 +37,7 @@ import {
   createMerchantApiV2Client,
   createV1Client,
   type OrderInput,
+  orderSignatureInput,
   signOrder,
   verifyOrderSignature,
 } from '../../src/server/index.js';
@@ -88,6 +89,9 @@ const env = {} as {
   browser?: Browser;
   pages: Map<string, string>;
   paid: Array<{ orderId: string | null; amount?: string }>;
+  /** The orders the shop signed, by merchant order id, and the ids the notification route looked up. */
+  signed: Map<string, OrderInput>;
+  lookedUp: Array<string | null>;
   paidOrder?: Promise<{ id: string; merchantOrderId: string; total: string }>;
 };
 
@@ -221,6 +225,8 @@ async function startShop(): Promise<void> {
   });
   env.shopUrl = `http://127.0.0.1:${(env.server.address() as AddressInfo).port}`;
   env.paid = [];
+  env.signed = new Map();
+  env.lookedUp = [];
   env.redis = await startRedisServer();
   env.redisClient = createClient({ url: env.redis.url });
   await env.redisClient.connect();
@@ -229,6 +235,10 @@ async function startShop(): Promise<void> {
     redisClient: env.redisClient,
     markPaid: async (orderId, amount) => {
       env.paid.push({ orderId, ...(amount !== undefined && { amount }) });
+    },
+    signedOrder: async (orderId) => {
+      env.lookedUp.push(orderId);
+      return orderId === null ? undefined : env.signed.get(orderId);
     },
   });
 }
@@ -243,11 +253,15 @@ function merchant() {
   return { merchant: first, plain, full };
 }
 
-/** Creates an order over the widget API, as the frame does on the shop's page. */
-async function createOrder(order: OrderInput): Promise<{ id: string }> {
+/**
+ * Creates an order over the widget API, as the frame does on the shop's page, with the shop's signature of
+ * `signed` (the order itself unless a page changed it), which the shop keeps by its order id.
+ */
+async function createOrder(order: OrderInput, signed: OrderInput = order): Promise<{ id: string }> {
+  if (signed.orderId !== undefined) env.signed.set(signed.orderId, signed);
   const answer = await json(`${env.sandbox!.url}/widget-api/v1/orders`, 'POST', {
     order,
-    signature: signOrder(order, env.keys!.privateKeyPem),
+    signature: signOrder(signed, env.keys!.privateKeyPem),
     certificateName: 'main',
     pageOrigin: env.shopUrl,
   });
@@ -407,6 +421,35 @@ const TS_CHECKS: Record<string, TsCheck> = {
       });
       assert.notEqual(forged.status, 200, 'a forged notification is not acknowledged');
       assert.ok(!env.paid.some((paid) => paid.orderId === 'FORGED-1'), 'a forged notification marks nothing');
+
+      // The page re-splits the signed order's fields (label "Tea" + count 2 as label "Tea2"): the same signature,
+      // half the price. The gateway takes it and signs a genuine PAID notification, which must mark nothing.
+      const signedTea: OrderInput = {
+        widgetId: merchant().plain.id,
+        orderId: 'README-RESPLIT-1',
+        items: [{ amount: '12.50', label: 'Tea', count: 2 }],
+      };
+      const resplit = ['Tea2', 'Tea2.000']
+        .map((label): OrderInput => ({ ...signedTea, items: [{ amount: '12.50', label }] }))
+        .find((candidate) => orderSignatureInput(candidate) === orderSignatureInput(signedTea));
+      assert.ok(resplit, 'a re-split order signs the same text');
+      const { id } = await createOrder(resplit, signedTea);
+      const paid = await json(`${env.sandbox!.url}/widget-api/v1/orders/${id}/payments`, 'POST', {
+        idempotencyKey: `${id}-1`,
+        card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Anna Tester' },
+      });
+      assert.equal((paid.body as { state: string }).state, 'PAID', paid.text);
+      await eventually(
+        () => env.lookedUp.includes('README-RESPLIT-1'),
+        () =>
+          `the notification route did not look up README-RESPLIT-1; it looked up ${JSON.stringify(env.lookedUp)}`,
+      );
+      // The route goes on to verifyPaidOrder and markPaid without waiting on anything but this test's lookup.
+      await new Promise((resolveTurn) => setImmediate(resolveTurn));
+      assert.ok(
+        !env.paid.some((entry) => entry.orderId === 'README-RESPLIT-1'),
+        'a genuine notification of a re-split order marks nothing paid',
+      );
     },
   },
   callbacks: {
@@ -448,8 +491,14 @@ const TS_CHECKS: Record<string, TsCheck> = {
         certificateName: 'main',
         privateKeyPem: env.keys!.privateKeyPem,
       });
-      const order = await api.getOrder((await paidOrder()).id);
+      const { id } = await paidOrder();
+      const order = await api.getOrder(id);
       assert.equal(order.status, 'PARTIALLY_REFUNDED', JSON.stringify(order));
+      // The example's retry, with its request id: answered, not refunded again.
+      const refund = { amount: '5.00', reason: 'OTHER_REFUND', note: 'scratched' };
+      const again = await api.refund(id, refund, { requestId: `refund-${id}-1` });
+      assert.equal(again.httpStatus, 201);
+      assert.equal((await api.getOrder(id)).refundedAmount, '5.00', 'refunded once');
     },
   },
   v1: {
@@ -545,6 +594,7 @@ async function pageHtml(example: Example): Promise<string> {
   code = code.replace(/<svc-checkout\b[^>]*>/g, (tag) => {
     if (!tag.includes(`signature="${ELLIPSIS}"`)) return tag;
     const { tag: filledTag, order } = elementOrder(tag);
+    if (order.orderId !== undefined) env.signed.set(order.orderId, order);
     return filledTag.replace(
       `signature="${ELLIPSIS}"`,
       () => `signature="${signOrder(order, env.keys!.privateKeyPem)}"`,

@@ -117,8 +117,8 @@ describe('sandbox merchant API v2', () => {
       note: 'scratched',
     });
     assert.equal(partial.amount, '5.00');
-    assert.equal(partial.order.status, 'PARTIALLY_REFUNDED');
-    assert.equal(partial.order.refundableAmount, '15.00');
+    assert.equal(partial.order?.status, 'PARTIALLY_REFUNDED');
+    assert.equal(partial.order?.refundableAmount, '15.00');
     await assert.rejects(
       client().refund(orderId, { amount: '15.01', reason: 'OTHER_REFUND', note: '' }),
       (e: unknown) => e instanceof MerchantApiError && e.status === 409,
@@ -128,7 +128,7 @@ describe('sandbox merchant API v2', () => {
       reason: 'OTHER_REFUND',
       note: '',
     });
-    assert.equal(rest.order.status, 'REFUNDED');
+    assert.equal(rest.order?.status, 'REFUNDED');
     assert.equal((await client().getOrder(orderId)).refundableAmount, '0.00');
   });
 

@@ -27,6 +27,7 @@ function freshDir(): string {
   return join(tmp, `data-${++dirs}`);
 }
 
+/** The journal's lines: its header, then one per committed change. */
 function journalLines(dataDir: string): string[] {
   return readFileSync(join(dataDir, 'state', 'journal.jsonl'), 'utf8')
     .split('\n')
@@ -126,11 +127,11 @@ describe('store transactions', () => {
     });
     await store.close();
     const lines = journalLines(dataDir);
-    assert.equal(lines.length, 2);
+    assert.equal(lines.length, 3, 'the header, then one record per commit');
 
     // Cut the transaction's record in half, as a crash in the middle of its write would.
     const journal = join(dataDir, 'state', 'journal.jsonl');
-    writeFileSync(journal, `${lines[0]}\n${lines[1]!.slice(0, lines[1]!.length / 2)}`);
+    writeFileSync(journal, `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, lines[2]!.length / 2)}`);
     store = openStore({ dataDir });
     assert.deepEqual(store.collection<Order>('orders').get('a'), { state: 'CREATED', total: 1 });
     assert.equal(store.collection<string>('notifications').size, 0);
@@ -251,7 +252,7 @@ describe('store on disk', () => {
       ],
     );
     await store.close();
-    assert.equal(journalLines(dataDir).length, 2);
+    assert.equal(journalLines(dataDir).length, 3);
   });
 
   test('refuses a journal damaged before its last line', async () => {
@@ -265,7 +266,7 @@ describe('store on disk', () => {
     assert.throws(
       () => openStore({ dataDir }),
       (error: unknown) =>
-        error instanceof StoreError && error.code === 'corrupt' && /line 1/.test(error.message),
+        error instanceof StoreError && error.code === 'corrupt' && /line 2:/.test(error.message),
     );
     assert.ok(!existsSync(join(dataDir, 'sandbox.lock')), 'a refused open leaves no lock behind');
   });
@@ -279,7 +280,11 @@ describe('store on disk', () => {
     store.collection<number>('empty-after').put('x', 1);
     store.collection<number>('empty-after').delete('x');
     store.compact();
-    assert.equal(statSync(join(dataDir, 'state', 'journal.jsonl')).size, 0);
+    assert.deepEqual(
+      journalLines(dataDir).map((line) => JSON.parse(line)),
+      [{ format: 'svc-sandbox-journal', version: 1, after: 602 }],
+      'the journal holds only its header, naming the last record in the snapshot',
+    );
     docs.put('after', { i: -1, text: 'after the snapshot' });
     await store.close();
 
@@ -307,7 +312,7 @@ describe('store on disk', () => {
     await reopened.close();
   });
 
-  test('skips journal records already in the snapshot (a crash between snapshot and truncation)', async () => {
+  test('skips journal records already in the snapshot (a crash between the renames of snapshot and journal)', async () => {
     const dataDir = freshDir();
     let store = openStore({ dataDir });
     const journal = join(dataDir, 'state', 'journal.jsonl');
@@ -329,7 +334,7 @@ describe('store on disk', () => {
     store.collection<number>('n').put('a', 1);
     await store.flush();
     await store.close();
-    assert.equal(journalLines(dataDir).length, 1);
+    assert.equal(journalLines(dataDir).length, 2);
   });
 });
 

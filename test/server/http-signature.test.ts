@@ -21,9 +21,11 @@ let merchantCertificate: string;
 
 before(async () => {
   [merchant, impostor] = await Promise.all([generateMerchantKeyPair(), generateMerchantKeyPair()]);
+  // Valid at `now` below: an X.509 certificate is refused outside its dates.
   merchantCertificate = createSelfSignedCertificate({
     privateKeyPem: merchant.privateKeyPem,
     subject: 'shop-2025',
+    notBefore: new Date('2025-01-01T00:00:00Z'),
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { MerchantApiV2Order, MerchantApiV2Refund } from '../../src/core/merchant-api-v2-types.js';
 import {
@@ -9,6 +9,7 @@ import {
   KeyFormatError,
   MerchantApiError,
   type MerchantKeyPair,
+  signHttpRequest,
   verifyHttpSignature,
 } from '../../src/server/index.js';
 import { listen } from './support.js';
@@ -151,7 +152,7 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
       const refund = await client({ algorithm }).refund('ord_1', { amount: 12.3, note: 'Atgriezts' });
       assert.equal(refund.refundId, 'ref_1');
       assert.equal(refund.amount, '12.30');
-      assert.equal(refund.order.refundedAmount, '12.30');
+      assert.equal(refund.order?.refundedAmount, '12.30');
       const [request] = seen;
       assert.equal(request?.url, '/v2/merchants/m%201/orders/ord_1/refunds');
       assert.equal(
@@ -167,7 +168,7 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
       assert.equal(request?.headers['content-type'], 'application/json');
       assert.match(
         request?.headers.authorization ?? '',
-        /headers="\(request-target\) date digest content-type"/,
+        /headers="\(request-target\) date digest content-type x-svc-request-id"/,
       );
     });
   }
@@ -228,5 +229,222 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
     assert.throws(() => client({ baseUrl: 'not a url' }), /baseUrl/);
     assert.throws(() => client({ apiKey: '' }), /apiKey/);
     assert.throws(() => client({ algorithm: 'rsa-md5' as 'rsa-sha256' }), /algorithm/);
+  });
+});
+
+describe('merchant API v2 client against servers that answer oddly (issue 9)', () => {
+  /** A server that records each request (headers and body) and answers with `reply`. */
+  async function recordingServer(reply: (req: IncomingMessage, res: ServerResponse) => void) {
+    const requests: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+    const server = await listen(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      requests.push({ url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      reply(req, res);
+    });
+    return { ...server, requests };
+  }
+
+  function clientOf(baseUrl: string, timeoutMs?: number) {
+    return createMerchantApiV2Client({
+      baseUrl,
+      merchantId: 'm1',
+      apiKey: 'secret-api-key',
+      certificateName: 'shop-2025',
+      privateKeyPem: merchant.privateKeyPem,
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    });
+  }
+
+  it('returns a 2xx refund answer it does not recognise, with the raw body, instead of rejecting after the money moved', async () => {
+    const bodies = [
+      // The real service's answer (issue 10): none of our members.
+      { status: 200, text: '{"totalRefundedAmount":5,"orderEffectiveAmount":15}' },
+      { status: 201, text: 'Refund accepted' },
+      { status: 204, text: '' },
+      { status: 200, text: '[1,2]' },
+      // Ours, but with a member of the wrong type: that member is left out, the rest kept.
+      { status: 201, text: '{"refundId":7,"orderId":"ord_1","amount":"5.00","status":"REFUNDED"}' },
+    ];
+    let next = 0;
+    const server = await recordingServer((_req, res) => {
+      const { status, text } = bodies[next++]!;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    });
+    try {
+      const results = [];
+      for (const _ of bodies) results.push(await clientOf(server.url).refund('ord_1', { amount: 5 }));
+      assert.deepEqual(
+        results.map(({ requestId, ...rest }) => rest),
+        [
+          { httpStatus: 200, raw: { totalRefundedAmount: 5, orderEffectiveAmount: 15 } },
+          { httpStatus: 201, raw: 'Refund accepted' },
+          { httpStatus: 204, raw: '' },
+          { httpStatus: 200, raw: [1, 2] },
+          {
+            httpStatus: 201,
+            raw: { refundId: 7, orderId: 'ord_1', amount: '5.00', status: 'REFUNDED' },
+            orderId: 'ord_1',
+            amount: '5.00',
+            status: 'REFUNDED',
+          },
+        ],
+      );
+      assert.equal(server.requests.length, bodies.length, 'one request per refund: nothing was retried');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never follows a redirect, so the API key and the signed request stay with the API', async () => {
+    const elsewhere = await recordingServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    });
+    const redirecting = await recordingServer((req, res) => {
+      res.writeHead(req.method === 'GET' ? 302 : 307, { location: `${elsewhere.url}${req.url}` }).end();
+    });
+    try {
+      const refund = await rejection(clientOf(redirecting.url).refund('ord_1', { amount: 5 }));
+      assert.equal(refund.code, 'redirected');
+      assert.equal(refund.status, 307);
+      assert.match(refund.message, new RegExp(`redirect to ${elsewhere.url}/v2/.*set baseUrl`));
+      assert.equal(refund.requestId, redirecting.requests[0]?.headers['x-svc-request-id']);
+      const read = await rejection(clientOf(redirecting.url).getOrder('ord_1'));
+      assert.equal(read.code, 'redirected');
+      assert.equal(read.status, 302);
+      assert.equal(redirecting.requests.length, 2);
+      assert.equal(redirecting.requests[0]?.headers['x-svc-api-key'], 'secret-api-key');
+      assert.deepEqual(elsewhere.requests, [], 'the other origin saw no request, so no API key');
+    } finally {
+      await Promise.all([elsewhere.close(), redirecting.close()]);
+    }
+  });
+
+  it('takes an AbortSignal per call, and tells an abort from a timeout', async () => {
+    const arrived: Array<() => void> = [];
+    // Holds every request without answering, so only the signal or the timeout ends the call.
+    const silent = await recordingServer(() => {
+      arrived.shift()?.();
+    });
+    try {
+      const controller = new AbortController();
+      const reached = new Promise<void>((resolve) => arrived.push(resolve));
+      const pending = clientOf(silent.url).refund(
+        'ord_1',
+        { amount: 5 },
+        { signal: controller.signal, requestId: 'refund-41' },
+      );
+      await reached;
+      controller.abort(new Error('the shopper left'));
+      const aborted = await rejection(pending);
+      assert.equal(aborted.code, 'aborted');
+      assert.equal(
+        aborted.requestId,
+        'refund-41',
+        'the id to retry with, since the refund may have been made',
+      );
+      assert.equal(aborted.status, undefined);
+
+      const readController = new AbortController();
+      const readReached = new Promise<void>((resolve) => arrived.push(resolve));
+      const read = clientOf(silent.url).getOrder('ord_1', { signal: readController.signal });
+      await readReached;
+      readController.abort();
+      assert.equal((await rejection(read)).code, 'aborted');
+
+      const before = silent.requests.length;
+      const early = await rejection(
+        clientOf(silent.url).refund('ord_1', { amount: 5 }, { signal: AbortSignal.abort() }),
+      );
+      assert.equal(early.code, 'aborted');
+      assert.match(early.message, /aborted before it was sent/);
+      assert.equal(silent.requests.length, before, 'an aborted signal sends nothing');
+
+      const late = await rejection(clientOf(silent.url, 50).getOrder('ord_1'));
+      assert.equal(late.code, 'timeout');
+      assert.match(late.message, /no answer within 50 ms/);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('gives each refund a signed X-Svc-Request-Id of its own, or the caller’s, and refuses a bad one before sending', async () => {
+    const server = await recordingServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('try later');
+    });
+    try {
+      const first = await rejection(clientOf(server.url).refund('ord_1', { amount: 5 }));
+      const second = await rejection(clientOf(server.url).refund('ord_1', { amount: 5 }));
+      const own = await rejection(
+        clientOf(server.url).refund('ord_1', { amount: 5 }, { requestId: 'rf_2025-0001' }),
+      );
+      assert.equal(first.code, 'server_error');
+      assert.match(first.requestId ?? '', /^[0-9a-f-]{36}$/);
+      assert.notEqual(first.requestId, second.requestId);
+      assert.equal(own.requestId, 'rf_2025-0001');
+      assert.deepEqual(
+        server.requests.map((request) => request.headers['x-svc-request-id']),
+        [first.requestId, second.requestId, 'rf_2025-0001'],
+      );
+      for (const request of server.requests) {
+        const verification = verifyHttpSignature(
+          { method: 'POST', path: request.url, headers: request.headers, rawBody: request.body },
+          () => merchant.publicKeyPem,
+          { signedIfPresent: ['x-svc-request-id'] },
+        );
+        assert.equal(verification.ok, true, JSON.stringify(verification));
+        assert.match(String(request.headers.authorization), /headers="[^"]* x-svc-request-id"/);
+      }
+      // The same request with its request id swapped in transit no longer verifies.
+      const [request] = server.requests;
+      const swapped = verifyHttpSignature(
+        {
+          method: 'POST',
+          path: request!.url,
+          headers: { ...request!.headers, 'x-svc-request-id': 'other' },
+          rawBody: request!.body,
+        },
+        () => merchant.publicKeyPem,
+      );
+      assert.equal(swapped.ok ? 'ok' : swapped.code, 'signature_invalid');
+
+      const sent = server.requests.length;
+      for (const requestId of ['', 'has space', 'line\nbreak', 'x'.repeat(256), 'ā']) {
+        const refused = await rejection(clientOf(server.url).refund('ord_1', { amount: 5 }, { requestId }));
+        assert.equal(refused.code, 'invalid_request', JSON.stringify(requestId));
+        assert.match(refused.message, /requestId/);
+      }
+      await assert.rejects(
+        clientOf(server.url).refund('ord_1', { amount: 5 }, { requestID: 'x' } as never),
+        /refund: unknown option "requestID"; did you mean "requestId"\?/,
+      );
+      assert.equal(server.requests.length, sent, 'nothing sent for a bad request id');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('signHttpRequest with further headers (the request id)', () => {
+  it('signs them after the document’s, and refuses names it signs itself or values that break lines', () => {
+    const key = { keyId: 'shop-2025', privateKeyPem: merchant.privateKeyPem };
+    const request = { method: 'POST', path: '/v2/x', body: '{}' };
+    const signed = signHttpRequest({ ...request, headers: { 'X-Svc-Request-Id': 'r-1' } }, key);
+    assert.match(
+      signed.Authorization,
+      /headers="\(request-target\) date digest content-type x-svc-request-id"/,
+    );
+    const headers = { ...signed, 'X-Svc-Request-Id': 'r-1' };
+    const verify = (sent: Record<string, string>) =>
+      verifyHttpSignature(
+        { method: 'POST', path: '/v2/x', headers: sent, rawBody: '{}' },
+        () => merchant.publicKeyPem,
+      );
+    assert.equal(verify(headers).ok, true);
+    assert.equal(verify({ ...headers, 'X-Svc-Request-Id': 'r-2' }).ok, false);
+    for (const name of ['Date', 'digest', '(request-target)', 'Content-Type', 'bad name']) {
+      assert.throws(() => signHttpRequest({ ...request, headers: { [name]: 'x' } }, key), TypeError, name);
+    }
+    assert.throws(() => signHttpRequest({ ...request, headers: { 'X-A': 'a\r\nB: b' } }, key), /line breaks/);
   });
 });

@@ -239,7 +239,7 @@ describe('the toolkit refuses wrong options at once', () => {
   it('lists the options when no name is close', () => {
     assert.equal(
       typeError(() => new MemoryCacheStore({ size: 5 } as never)).message,
-      'MemoryCacheStore: unknown option "size"; the options are maxEntries, now',
+      'MemoryCacheStore: unknown option "size"; the options are maxEntries, now, whenFull',
     );
   });
 

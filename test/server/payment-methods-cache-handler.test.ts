@@ -242,12 +242,87 @@ describe('createPaymentMethodsHandler with the shop’s own limits', () => {
 describe('createPaymentMethodsHandler when the store fails', () => {
   const endpoint = serve({}, unreadableStore('READONLY You cannot write against a read only replica'));
 
-  it('answers 500 and reports the error to onError', async () => {
+  it('answers 200 from the gateway, not 500 (issue 9), and reports nothing to onError', async () => {
     const answer = await endpoint.get('/pm?currency=EUR');
-    assert.equal(answer.status, 500);
-    assert.equal((answer.body as { error: string }).error, 'server_error');
-    assert.doesNotMatch(JSON.stringify(answer.body), /READONLY/);
-    assert.equal(endpoint.errors.length, 1);
-    assert.match(String(endpoint.errors[0]), /READONLY/);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, paymentMethods());
+    assert.equal(endpoint.upstream.calls.length, 1);
+    assert.deepEqual(endpoint.errors, []);
+  });
+});
+
+describe('createPaymentMethodsHandler’s default allow-lists', () => {
+  const endpoint = serve();
+
+  it('takes ISO 4217 currencies, ISO 3166-1 countries and the gateway’s languages in any case', async () => {
+    for (const path of ['/pm?currency=jpy&country=ax', '/pm?currency=XOF&country=CI&language=RU']) {
+      assert.equal((await endpoint.get(path)).status, 200, path);
+    }
+    assert.deepEqual(endpoint.upstream.calls.at(-1), {
+      brand_id: BRAND,
+      currency: 'XOF',
+      country: 'CI',
+      language: 'ru',
+    });
+  });
+
+  const madeUp: Array<[string, string, RegExp]> = [
+    ['/pm?currency=ZZZ', 'currency', /ZZZ is not an ISO 4217 currency in use/],
+    ['/pm?currency=XTS', 'currency', /not an ISO 4217 currency in use/],
+    ['/pm?currency=HRK', 'currency', /not an ISO 4217 currency in use/],
+    ['/pm?currency=EUR&country=ZZ', 'country', /ZZ is not an ISO 3166-1 country/],
+    ['/pm?currency=EUR&country=EU', 'country', /not an ISO 3166-1 country/],
+    ['/pm?currency=EUR&language=de', 'language', /de is not one of the gateway's languages \(lv, en, ru\)/],
+  ];
+  for (const [path, parameter, message] of madeUp) {
+    it(`answers 400 naming ${parameter} without a gateway call for ${path}`, async () => {
+      const before = endpoint.upstream.calls.length;
+      const answer = await endpoint.get(path);
+      assert.equal(answer.status, 400);
+      assert.equal((answer.body as { parameter: string }).parameter, parameter);
+      assert.match((answer.body as { message: string }).message, message);
+      assert.equal(endpoint.upstream.calls.length, before);
+    });
+  }
+
+  it('lets 5,000 fixed-seed made-up queries reach the gateway only as known codes', async () => {
+    let seed = 0x2545f491;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return Math.floor((seed / 2 ** 32) * n);
+    };
+    const letter = () => String.fromCharCode(65 + random(26));
+    const before = endpoint.upstream.calls.length;
+    const taken = new Set<string>();
+    let refused = 0;
+    for (let round = 0; round < 5000; round++) {
+      const path = `/pm?currency=${letter()}${letter()}${letter()}&country=${letter()}${letter()}`;
+      const answer = await endpoint.get(path);
+      if (answer.status === 400) {
+        refused += 1;
+        continue;
+      }
+      assert.equal(answer.status, 200, path);
+      taken.add(path);
+    }
+    // Random letters name a currency in use about 1 time in 110, and a country about 1 time in 3.
+    assert.ok(refused > 4900, `${refused} refused`);
+    assert.equal(endpoint.upstream.calls.length - before, taken.size);
+  });
+
+  it('takes the shop’s own lists instead, and refuses an empty or malformed one at once', () => {
+    const cache = new PaymentMethodsCache({ fetchPaymentMethods: async () => paymentMethods() });
+    assert.throws(() => createPaymentMethodsHandler({ brandId: BRAND, cache, currencies: [] }), {
+      name: 'TypeError',
+      message: /"currencies" must list codes.*leave it out to take every one/,
+    });
+    assert.throws(() => createPaymentMethodsHandler({ brandId: BRAND, cache, countries: ['LV', 'LVA'] }), {
+      name: 'TypeError',
+      message: /"countries" must list codes, each an ISO 3166-1 alpha-2 code such as LV, not "LVA"/,
+    });
+    assert.throws(
+      () => createPaymentMethodsHandler({ brandId: BRAND, cache, defaultCurrency: 'ZZZ' }),
+      /defaultCurrency.*ZZZ is not an ISO 4217 currency in use/,
+    );
   });
 });

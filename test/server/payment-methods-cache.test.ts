@@ -7,6 +7,7 @@ import {
   type PaymentMethodsCacheOptions,
   type PaymentMethodsLookup,
   paymentMethodsQueryKey,
+  type StoreOutageEvent,
 } from '../../src/server/index.js';
 import {
   burst,
@@ -173,15 +174,18 @@ describe('PaymentMethodsCache in memory', () => {
     assert.equal(upstream.calls.length, queries.length);
   });
 
-  it('fails with store_failed when the store cannot be read', async () => {
-    const { upstream, cache } = setup({ store: unreadableStore('ECONNREFUSED') });
-    await assert.rejects(cache.get(query), (error: unknown) => {
-      assert.ok(error instanceof PaymentMethodsCacheError);
-      assert.equal(error.code, 'store_failed');
-      assert.match(error.message, /ECONNREFUSED/);
-      return true;
+  it('goes on without a store that cannot be read: one gateway call for 1,000 lookups, one report', async () => {
+    const outages: StoreOutageEvent[] = [];
+    const { upstream, cache } = setup({
+      store: unreadableStore('ECONNREFUSED'),
+      onStoreOutage: (event) => outages.push(event),
     });
-    assert.equal(upstream.calls.length, 0);
+    const answers = values(await burst(1000, () => cache.get(query)));
+    assert.ok(answers.every((answer) => !answer.stale));
+    assert.equal(upstream.calls.length, 1);
+    assert.equal(outages.length, 1);
+    assert.equal(outages[0]!.status, 'down');
+    assert.match(String((outages[0] as { error: unknown }).error), /ECONNREFUSED/);
   });
 
   it('refuses durations that are not positive', () => {

@@ -65,11 +65,12 @@ function stopped(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `redis-server` on a free port. The port is probed first, so another process may take it in between;
- * a start that fails on a taken port is retried on a new one.
+ * Starts `redis-server` on a free port, or on `port` (to bring back one a test stopped, where its clients
+ * reconnect). A free port is probed first, so another process may take it in between; a start that fails
+ * on a taken port is retried on a new one.
  * @throws Error naming the apt package when the binary is missing.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(
       `${REDIS_SERVER} is missing: install Debian's Redis (apt-get install -y redis-server) or set REDIS_SERVER`,
@@ -78,7 +79,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-redis-'));
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const child = spawn(
       REDIS_SERVER,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
@@ -89,7 +90,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     } catch (error) {
       lastError = error;
       await stopped(child);
-      if (error instanceof Error && error.message.includes('Address already in use')) continue;
+      const taken = error instanceof Error && error.message.includes('Address already in use');
+      if (taken && options.port === undefined) continue;
       break;
     }
     return {

@@ -199,9 +199,11 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
 
 describe('createEventDeduplicator', () => {
   const paid = purchasePayload() as unknown as PurchaseCallbackPayload;
+  /** A clock a minute after the fixture's `updated_on`, so that its age stays inside the tolerance. */
+  const atEventTime = { now: () => 1_900_000_060_000 };
 
   test('tells the first delivery from repeats, and a later event of the same kind from a repeat', async () => {
-    const events = createEventDeduplicator();
+    const events = createEventDeduplicator(atEventTime);
     const handled: string[] = [];
     const handle = (event: PurchaseCallbackPayload) =>
       events.once(event, () => {
@@ -227,7 +229,7 @@ describe('createEventDeduplicator', () => {
   });
 
   test('handles a delivery again when its handling failed, and runs concurrent copies once', async () => {
-    const events = createEventDeduplicator();
+    const events = createEventDeduplicator(atEventTime);
     await assert.rejects(
       events.once(paid, () => {
         throw new Error('database down');
@@ -255,21 +257,40 @@ describe('createEventDeduplicator', () => {
     assert.equal(runs, 1);
   });
 
-  test('shares a store between servers, forgets after ttlMs, and frees a claim whose handler vanished', async () => {
-    let now = 1_000_000;
-    const store = new MemoryCacheStore({ now: () => now });
-    const serverA = createEventDeduplicator({ store, ttlMs: 60_000, processingLeaseMs: 5_000 });
-    const serverB = createEventDeduplicator({ store, ttlMs: 60_000, processingLeaseMs: 5_000 });
+  test('shares a store between servers, remembers an event until it is too old, and frees a claim whose handler vanished', async () => {
+    let now = 1_900_000_000_000;
+    const clock = () => now;
+    const store = new MemoryCacheStore({ now: clock });
+    const options = { store, now: clock, ttlMs: 60_000, toleranceMs: 120_000, processingLeaseMs: 5_000 };
+    const serverA = createEventDeduplicator(options);
+    const serverB = createEventDeduplicator(options);
 
     const claimA = await serverA.claim(paid);
     assert.equal(claimA.status, 'first');
     assert.equal((await serverB.claim(paid)).status, 'in_progress');
     if (claimA.status === 'first') await claimA.complete();
     assert.equal((await serverB.claim(paid)).status, 'duplicate');
-    now += 60_000;
-    assert.equal((await serverB.claim(paid)).status, 'first', 'remembered for ttlMs only');
+    now += 119_999;
+    assert.equal(
+      (await serverB.claim(paid)).status,
+      'duplicate',
+      'remembered past ttlMs, within the tolerance',
+    );
+    now += 1;
+    await assert.rejects(serverB.claim(paid), { code: 'event_too_old' });
 
-    const other = { ...paid, id: 'b5a1e0c2-0000-4000-8000-000000000001' };
+    const timeless = { id: paid.id, event_type: paid.event_type, status: paid.status };
+    const claimed = await serverA.claim(timeless);
+    if (claimed.status === 'first') await claimed.complete();
+    assert.equal((await serverB.claim(timeless)).status, 'duplicate');
+    now += 60_000;
+    assert.equal(
+      (await serverB.claim(timeless)).status,
+      'first',
+      'without a timestamp, ttlMs is all there is',
+    );
+
+    const other = { ...paid, id: 'b5a1e0c2-0000-4000-8000-000000000001', updated_on: now / 1000 };
     assert.equal((await serverA.claim(other)).status, 'first');
     assert.equal((await serverB.claim(other)).status, 'in_progress');
     now += 5_000;

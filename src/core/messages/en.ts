@@ -132,6 +132,8 @@ export const enFrame: FrameMessages = {
   'status.failed.reason.insufficient_funds': 'There are not enough funds on the card.',
   'status.failed.reason.processing_error': 'The payment could not be processed; please try again.',
   'status.failed.reason.authentication_failed': 'The card issuer did not confirm the payment.',
+  'status.failed.reason.order_already_paid':
+    'This order was already paid in another window; nothing more was charged.',
   'status.failed.reason.unknown': 'No reason was given.',
   'status.cancelled.title': 'Payment cancelled',
   'status.cancelled.text': 'The payment was cancelled; no money was charged.',

@@ -136,6 +136,8 @@ export const lvFrame: FrameMessages = {
   'status.failed.reason.insufficient_funds': 'Kartē nepietiek līdzekļu.',
   'status.failed.reason.processing_error': 'Maksājumu neizdevās apstrādāt; lūdzu, mēģiniet vēlreiz.',
   'status.failed.reason.authentication_failed': 'Kartes izdevējs neapstiprināja maksājumu.',
+  'status.failed.reason.order_already_paid':
+    'Šis pasūtījums jau ir apmaksāts citā logā; nekas vairāk netika iekasēts.',
   'status.failed.reason.unknown': 'Iemesls netika norādīts.',
   'status.cancelled.title': 'Maksājums atcelts',
   'status.cancelled.text': 'Maksājums tika atcelts; nauda netika iekasēta.',

@@ -134,6 +134,8 @@ export const ruFrame: FrameMessages = {
   'status.failed.reason.insufficient_funds': 'На карте недостаточно средств.',
   'status.failed.reason.processing_error': 'Не удалось обработать платёж; пожалуйста, повторите попытку.',
   'status.failed.reason.authentication_failed': 'Эмитент карты не подтвердил платёж.',
+  'status.failed.reason.order_already_paid':
+    'Этот заказ уже оплачен в другом окне; больше ничего не списано.',
   'status.failed.reason.unknown': 'Причина не указана.',
   'status.cancelled.title': 'Оплата отменена',
   'status.cancelled.text': 'Оплата отменена, деньги не списаны.',

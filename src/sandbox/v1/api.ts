@@ -16,7 +16,7 @@ import type { V1PublicKey } from '../../core/v1-types.js';
 import type { MerchantConfig, SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { decodePathSegment, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
-import type { Store } from '../store.js';
+import { isWriteFailure, type Store } from '../store.js';
 import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
 import { sendV1Error, V1HttpError } from './errors.js';
@@ -291,6 +291,12 @@ function asV1Error(error: unknown): V1HttpError {
     // The router's body reading: malformed JSON (400) or a body over the limit (413).
     const code = error.code === 'body_too_large' ? 'body_too_large' : 'parse_error';
     return V1HttpError.nonField(error.status, code, error.message);
+  }
+  if (isWriteFailure(error)) {
+    // As the router answers it (storageFailure), in the v1 shape: nothing was changed.
+    return error.code === 'no_space'
+      ? V1HttpError.nonField(507, 'insufficient_storage', error.message)
+      : V1HttpError.nonField(503, 'storage_unavailable', error.message);
   }
   console.error('svc-sandbox: internal error in /api/v1', error);
   return V1HttpError.nonField(500, 'internal_error', 'The sandbox failed; see its console');

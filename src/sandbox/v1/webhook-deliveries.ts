@@ -74,9 +74,15 @@ export class WebhookDeliveries {
     });
   }
 
-  /** Stops the retries of a deleted webhook's deliveries; they stay listed, given up. */
-  stop(webhookId: string): void {
-    this.deps.queue.cancel(queueKeyPrefix(webhookId));
+  /**
+   * Deletes the merchant's webhook and stops the retries of its deliveries (they stay listed, given up), in
+   * one store transaction: a refused write (a full disk) leaves both as they were.
+   * @throws V1HttpError 404 when there is no such webhook.
+   */
+  deleteWebhook(merchantId: string, id: string): void {
+    this.deps.store.transaction(() => {
+      this.deps.queue.cancel(queueKeyPrefix(this.deps.webhooks.delete(merchantId, id)));
+    });
   }
 
   /** The deliveries of the merchant's object, oldest first, with their attempts. */

@@ -86,7 +86,7 @@ export function webhookRoutes({ webhooks, deliveries, purchases }: WebhookRoutes
       method: 'DELETE',
       pattern: ONE_WEBHOOK,
       handler({ http, merchant, params }) {
-        deliveries.stop(webhooks.delete(merchant.id, params[0]!));
+        deliveries.deleteWebhook(merchant.id, params[0]!);
         http.res.writeHead(204, { 'cache-control': 'no-store' });
         http.res.end();
       },

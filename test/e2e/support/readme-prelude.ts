@@ -7,6 +7,7 @@
  */
 import type { createClient } from '@redis/client';
 import type { Express } from 'express';
+import type { OrderInput } from 'svc-checkout/server';
 
 /** A node-redis client, as a merchant creates it. */
 export type RedisClient = ReturnType<typeof createClient>;
@@ -32,6 +33,8 @@ export interface Prelude {
   redisClient: RedisClient;
   /** The shop's own bookkeeping: records that an order was paid. */
   markPaid: (orderId: string | null, amount?: string) => Promise<void>;
+  /** The shop's own records: the order it signed under this merchant order id, as given to `signOrder`. */
+  signedOrder: (orderId: string | null) => Promise<OrderInput | undefined>;
 }
 
 export let app: Prelude['app'];
@@ -45,6 +48,7 @@ export let brandId: Prelude['brandId'];
 export let orderId: Prelude['orderId'];
 export let redisClient: Prelude['redisClient'];
 export let markPaid: Prelude['markPaid'];
+export let signedOrder: Prelude['signedOrder'];
 
 /** The names an example may list in `uses=`. */
 export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
@@ -59,6 +63,7 @@ export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
   'orderId',
   'redisClient',
   'markPaid',
+  'signedOrder',
 ];
 
 const provided = new Set<keyof Prelude>();
@@ -76,6 +81,7 @@ export function provide(values: Partial<Prelude>): void {
   if (values.orderId !== undefined) orderId = values.orderId;
   if (values.redisClient !== undefined) redisClient = values.redisClient;
   if (values.markPaid !== undefined) markPaid = values.markPaid;
+  if (values.signedOrder !== undefined) signedOrder = values.signedOrder;
   for (const name of Object.keys(values) as Array<keyof Prelude>) provided.add(name);
 }
 

@@ -1,0 +1,398 @@
+/**
+ * verifyPaidOrder against the real sandbox: orders created and paid over the widget API, notifications
+ * signed and delivered by the sandbox to a merchant on a loopback server, verified with
+ * constructPurchaseNotification, then checked against the order the merchant signed. Issue 9: the order
+ * signature joins fields with no separator, so `Tea` + count `2` re-split as `Tea2` with no count carries the
+ * same signature, and the gateway took the cheaper order.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { OrderValidationError } from '../../src/core/order.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import {
+  constructPurchaseNotification,
+  type ExpectedPaidOrder,
+  type OrderInput,
+  orderSignatureInput,
+  type PurchaseNotification,
+  signOrder,
+  verifyOrderSignature,
+  verifyPaidOrder,
+} from '../../src/server/index.js';
+import { call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from '../sandbox/support.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests alter notifications as loose JSON, as a forger would
+type Loose = Record<string, any>;
+
+/** The test merchant's widget configuration defaults (test/sandbox/support.ts). */
+const DEFAULTS = { currency: 'EUR', taxRate: '21' };
+const VISA = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' };
+
+let merchant: FakeMerchant;
+let sandbox: Sandbox;
+let sequence = 0;
+
+before(async () => {
+  merchant = await FakeMerchant.start();
+  // A delivery price for options the order leaves unpriced (full checkout only).
+  merchant.respond('/shipping-cost', () => ({ status: 200, body: JSON.stringify({ amount: '3.50' }) }));
+  sandbox = await startTestSandbox(merchant);
+});
+after(async () => {
+  await sandbox.close();
+  await merchant.close();
+});
+
+/** Creates an order with `signature` (the shop's signature of `order` by default); the gateway's order id. */
+async function create(order: OrderInput, signature = signOrder(order, merchantKeys.main.privateKeyPem)) {
+  const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+    order,
+    signature,
+    certificateName: 'main',
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body['id'] as string;
+}
+
+/** Pays with `card` and returns the verified notification that this attempt's end sent. */
+async function pay(
+  id: string,
+  extra: Record<string, unknown> = {},
+  card: typeof VISA = VISA,
+): Promise<PurchaseNotification> {
+  const before = merchant.requests('/notify').length;
+  sequence += 1;
+  const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+    idempotencyKey: `pay-${sequence}`,
+    card,
+    ...extra,
+  });
+  assert.ok(['PAID', 'FAILED'].includes(paid.body['state']), JSON.stringify(paid.body));
+  const delivered = await merchant.waitFor('/notify', before + 1);
+  const request = delivered.findLast((candidate) => JSON.parse(candidate.body).id === id)!;
+  // What a merchant's route does first: the signature over the raw bytes.
+  return constructPurchaseNotification(
+    { rawBody: request.body, headers: request.headers },
+    sandbox.serviceCertificatePem,
+  );
+}
+
+const expected = (order: OrderInput): ExpectedPaidOrder => ({ order, defaults: DEFAULTS });
+
+/** A copy of the notification with `change` applied to its parsed JSON. */
+function altered(notification: PurchaseNotification, change: (body: Loose) => void): PurchaseNotification {
+  const copy = structuredClone(notification) as unknown as Loose;
+  change(copy);
+  return copy as unknown as PurchaseNotification;
+}
+
+describe('verifyPaidOrder', () => {
+  test('the field-boundary forgery passes the signature check but not verifyPaidOrder', async () => {
+    const signed: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'FORGE-1',
+      items: [{ amount: '12.50', label: 'Tea', count: 2 }],
+    };
+    const signature = signOrder(signed, merchantKeys.main.privateKeyPem);
+    // The page's script moves the count into the label: whichever way counts are written, one of these
+    // signs the very text the shop signed.
+    const forged = ['Tea2', 'Tea2.000']
+      .map((label): OrderInput => ({ ...signed, items: [{ amount: '12.50', label }] }))
+      .find((order) => orderSignatureInput(order) === orderSignatureInput(signed));
+    assert.ok(forged, 'a re-split order signs the same text');
+    assert.ok(verifyOrderSignature(forged, signature, merchantKeys.main.publicKeyPem));
+
+    const notification = await pay(await create(forged, signature));
+    // The gateway's notification is genuine (constructPurchaseNotification passed): it took 12.50, not 25.00.
+    assert.equal(notification.status, 'PAID');
+    assert.equal(notification.order_id, 'FORGE-1');
+    assert.equal(Number(notification.total_amount), 12.5);
+
+    const result = verifyPaidOrder(notification, expected(signed));
+    assert.equal(result.ok, false);
+    assert.ok(!result.ok);
+    assert.equal(result.code, 'total_mismatch');
+    assert.equal(result.field, 'total_amount');
+    assert.match(result.message, /12\.50 was paid, but the signed order comes to 25\.00/);
+
+    // The same order paid as signed passes, and says what was paid.
+    const honest = { ...signed, orderId: 'FORGE-2' };
+    const honestId = await create(honest);
+    assert.deepEqual(verifyPaidOrder(await pay(honestId), expected(honest)), {
+      ok: true,
+      orderId: 'FORGE-2',
+      gatewayOrderId: honestId,
+      currency: 'EUR',
+      totalAmount: '25.00',
+      shippingOptionId: null,
+    });
+  });
+
+  test('a fixed-seed fuzz of re-split orders: every one the gateway takes is refused', async () => {
+    const random = mulberry32(9);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    let forgeries = 0;
+    for (let round = 0; round < 12; round += 1) {
+      const signed: OrderInput = {
+        widgetId: WIDGETS.checkout,
+        orderId: `FUZZ-${round}`,
+        items: Array.from({ length: 1 + Math.floor(random() * 2) }, (_, index) => ({
+          amount: pick(['1.00', '4.90', '12.50', '0.99']),
+          label: `${pick(['Tea', 'Mug', 'Jam'])}${pick(['', ' 1', '7'])}`,
+          ...(random() < 0.6 && { count: pick([2, 3, 12]) }),
+          ...(random() < 0.5 && { taxRate: pick(['5', '0.12', '21']) }),
+          ...(random() < 0.5 && { orderItemId: `sku${index}${pick(['', '1', '9'])}` }),
+        })),
+      };
+      for (const resplit of resplits(signed)) {
+        // Each forgery its own order: the shop signed `honest`, the page sent `forged` with that signature.
+        forgeries += 1;
+        const orderId = `${signed.orderId}-${forgeries}`;
+        const honest = { ...signed, orderId };
+        const forged = { ...resplit, orderId };
+        const signature = signOrder(honest, merchantKeys.main.privateKeyPem);
+        assert.ok(verifyOrderSignature(forged, signature, merchantKeys.main.publicKeyPem));
+        const result = verifyPaidOrder(await pay(await create(forged, signature)), expected(honest));
+        assert.equal(
+          result.ok,
+          false,
+          `${JSON.stringify(forged.items)} passed as ${JSON.stringify(signed.items)}`,
+        );
+      }
+    }
+    assert.ok(forgeries >= 20, `the fuzz found ${forgeries} forgeries; it should find several`);
+  });
+
+  test('full checkout: shipping among the signed options, priced in the order or quoted by the shop', async () => {
+    const signed: OrderInput = {
+      widgetId: WIDGETS.full,
+      orderId: 'SHIP-1',
+      items: [{ amount: '30.00', label: 'Lamp', orderItemId: 'lamp' }],
+      shippingOptions: [{ id: 'courier' }, { id: 'post', amount: '2.80', taxRate: '0' }],
+    };
+    const customer = { firstName: 'A', lastName: 'B', email: 'a@example.com', phone: '+37120000000' };
+    const address = { city: 'Riga', address: 'Brivibas iela 1', postalCode: 'LV-1010' };
+    const quoted = await create(signed);
+    const quote = await call(sandbox, 'POST', `/widget-api/v1/orders/${quoted}/shipping-quotes`, {
+      optionId: 'courier',
+      address,
+    });
+    assert.equal(quote.status, 200, JSON.stringify(quote.body));
+    const byCourier = await pay(quoted, { customer, shipping: { optionId: 'courier', address } });
+    const courier = verifyPaidOrder(byCourier, expected(signed));
+    assert.ok(courier.ok, JSON.stringify(courier));
+    assert.equal(courier.totalAmount, '33.50');
+    assert.equal(courier.shippingOptionId, 'courier');
+
+    const byPost = { ...signed, orderId: 'SHIP-2' };
+    const post = await pay(await create(byPost), { customer, shipping: { optionId: 'post', address } });
+    assert.ok(verifyPaidOrder(post, expected(byPost)).ok);
+
+    // A shipping option's tax rate is not signed: the shop signed post at its default rate, and the page
+    // sent it at 0 with the same signature. The total is the same; the tax is not.
+    const shopSigned: OrderInput = {
+      ...signed,
+      orderId: 'SHIP-3',
+      shippingOptions: [{ id: 'courier' }, { id: 'post', amount: '2.80' }],
+    };
+    const pageSent = { ...byPost, orderId: 'SHIP-3' };
+    const zeroRated = await pay(
+      await create(pageSent, signOrder(shopSigned, merchantKeys.main.privateKeyPem)),
+      {
+        customer,
+        shipping: { optionId: 'post', address },
+      },
+    );
+    const otherRate = verifyPaidOrder(zeroRated, expected(shopSigned));
+    assert.deepEqual(otherRate.ok ? otherRate : [otherRate.code, otherRate.field], [
+      'tax_mismatch',
+      'tax_amount',
+    ]);
+    const otherPrice = verifyPaidOrder(post, {
+      ...expected(byPost),
+      order: {
+        ...byPost,
+        shippingOptions: [{ id: 'courier' }, { id: 'post', amount: '4.80', taxRate: '0' }],
+      },
+    });
+    assert.deepEqual(otherPrice.ok ? otherPrice : [otherPrice.code, otherPrice.field], [
+      'total_mismatch',
+      'total_amount',
+    ]);
+    const notOffered = verifyPaidOrder(post, {
+      ...expected(byPost),
+      order: { ...byPost, shippingOptions: [{ id: 'courier' }] },
+    });
+    assert.ok(!notOffered.ok);
+    assert.equal(notOffered.code, 'shipping_mismatch');
+    assert.equal(notOffered.field, 'shipping.method.id');
+    assert.match(
+      notOffered.message,
+      /"post" is not a shipping option of the signed order, which offers only courier/,
+    );
+    const noShipping = verifyPaidOrder(post, {
+      ...expected(byPost),
+      order: { ...byPost, shippingOptions: [] },
+    });
+    assert.ok(!noShipping.ok);
+    assert.equal(noShipping.code, 'shipping_mismatch');
+  });
+
+  describe('each part of a real notification is compared', () => {
+    const signed: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'PARTS-1',
+      items: [
+        { amount: '12.50', label: 'Tea', count: 2, orderItemId: 'tea' },
+        { amount: '4.00', label: 'Mug', taxRate: '5' },
+      ],
+    };
+    let notification: PurchaseNotification;
+    before(async () => {
+      notification = await pay(await create(signed));
+    });
+    const verdict = (changed: PurchaseNotification, order: OrderInput = signed) => {
+      const result = verifyPaidOrder(changed, expected(order));
+      return result.ok ? 'ok' : `${result.code} ${result.field}`;
+    };
+
+    test('the notification as delivered passes', () => {
+      assert.equal(verdict(notification), 'ok');
+    });
+
+    test('what a page could change, or another order, is named with its field', () => {
+      const cases: Array<[string, (body: Loose) => void]> = [
+        ['order_id_mismatch order_id', (body) => (body['order_id'] = 'PARTS-2')],
+        ['order_id_mismatch order_id', (body) => (body['order_id'] = null)],
+        ['currency_mismatch currency', (body) => (body['currency'] = 'USD')],
+        ['tax_mismatch tax_amount', (body) => (body['tax_amount'] = '0.00')],
+        ['item_count_mismatch items', (body) => body['items'].pop()],
+        ['item_mismatch items[0].label', (body) => (body['items'][0].label = 'Tea2')],
+        ['item_mismatch items[0].label', (body) => body['items'].reverse()],
+        ['item_mismatch items[0].quantity', (body) => (body['items'][0].quantity = '1')],
+        ['item_mismatch items[0].unit', (body) => (body['items'][0].unit = 'KILOGRAM')],
+        ['item_mismatch items[1].tax_rate', (body) => (body['items'][1].tax_rate = '21')],
+        ['item_mismatch items[0].total_amount', (body) => (body['items'][0].total_amount = '12.50')],
+        ['item_mismatch items[0].tax_amount', (body) => (body['items'][0].tax_amount = '0.00')],
+        ['item_mismatch items[0].amount', (body) => (body['items'][0].amount = '1.00')],
+        ['item_mismatch items[0].order_item_id', (body) => (body['items'][0].order_item_id = 'tea2')],
+        ['item_mismatch items[1].order_item_id', (body) => (body['items'][1].order_item_id = 'mug')],
+        [
+          'shipping_mismatch shipping.method.id',
+          (body) => {
+            body['items'].push({ ...body['items'][1], type: 'SHIPPING' });
+            body['shipping'] = { method: { id: 'teleport', name: 'Teleport' } };
+          },
+        ],
+        ['malformed_notification total_amount', (body) => (body['total_amount'] = 'lots')],
+        ['malformed_notification items', (body) => (body['items'] = null)],
+        ['malformed_notification items[0].quantity', (body) => (body['items'][0].quantity = '-2')],
+        ['malformed_notification id', (body) => delete body['id']],
+      ];
+      for (const [wanted, change] of cases) {
+        assert.equal(verdict(altered(notification, change)), wanted, change.toString());
+      }
+    });
+
+    test('a notification of another state is not a payment', async () => {
+      const declined = { ...signed, orderId: 'PARTS-DECLINED' };
+      const failed = await pay(await create(declined), {}, { ...VISA, number: '4000000000000002' });
+      assert.equal(failed.status, 'FAILED');
+      const result = verifyPaidOrder(failed, expected(declined));
+      assert.ok(!result.ok);
+      assert.equal(result.code, 'not_paid');
+      assert.match(result.message, /^status: is "FAILED", not PAID/);
+    });
+
+    test('reads the real service’s wire shape too: numbers, net unit prices, fractional tax rates', () => {
+      // The official client's model (issue 10): money and quantities as JSON numbers, `amount` the net unit
+      // price, `tax_rate` a fraction, item types of goods. The same order, so the same verdict.
+      const official = altered(notification, (body) => {
+        for (const member of ['total_amount', 'tax_amount', 'effective_amount'])
+          body[member] = Number(body[member]);
+        for (const item of body['items']) {
+          const rate = Number(item.tax_rate);
+          item.tax_rate = rate > 1 ? rate / 100 : rate;
+          item.quantity = Number(item.quantity);
+          item.total_amount = Number(item.total_amount);
+          item.tax_amount = Number(item.tax_amount);
+          item.amount = Math.round(((item.total_amount - item.tax_amount) / item.quantity) * 100) / 100;
+          item.type = 'PHYSICAL_GOODS';
+        }
+      });
+      assert.equal(official.items[0]!.amount as unknown, 10.33);
+      assert.equal(verdict(official), 'ok');
+      assert.equal(
+        verdict(altered(official, (body) => (body['items'][0].amount = 10.34))),
+        'item_mismatch items[0].amount',
+      );
+    });
+
+    test('refuses, as the caller’s mistake, an expected order that could never have been signed', () => {
+      assert.throws(
+        () => verifyPaidOrder(notification, { order: signed } as unknown as ExpectedPaidOrder),
+        /verifyPaidOrder: the option "defaults" is required/,
+      );
+      assert.throws(
+        () => verifyPaidOrder(notification, { order: signed, defaults: { currency: 'eur', taxRate: 21 } }),
+        /verifyPaidOrder: defaults: the option "currency" must be an ISO 4217 code/,
+      );
+      assert.throws(
+        () => verifyPaidOrder(notification, expected({ ...signed, items: [{ amount: '-1', label: 'x' }] })),
+        (error: unknown) => error instanceof OrderValidationError && /items\[0\]\.amount/.test(error.message),
+      );
+    });
+  });
+});
+
+/** A small seeded generator, so the fuzz runs the same cases every time. */
+function mulberry32(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Orders that differ from `order` in one item, made by moving text across the boundary between the label and
+ * the fields signed right around it (count, tax rate, item id), kept when they parse and sign the same text:
+ * the forgeries a page can make without the merchant's key, whatever order the fields are signed in.
+ */
+function resplits(order: OrderInput): OrderInput[] {
+  const found: OrderInput[] = [];
+  const target = orderSignatureInput(order);
+  const members = ['count', 'taxRate', 'orderItemId'] as const;
+  order.items.forEach((item, index) => {
+    const label = item.label;
+    for (const member of members) {
+      const text = item[member] === undefined ? '' : String(item[member]);
+      const variants: Array<{ label: string; value: string }> = [];
+      // The member's text (or a part of it) joins the label, or the label's tail becomes the member.
+      for (let cut = 0; cut < text.length; cut += 1)
+        variants.push({
+          label: label + text.slice(0, text.length - cut),
+          value: text.slice(text.length - cut),
+        });
+      for (let cut = 1; cut < label.length; cut += 1)
+        variants.push({ label: label.slice(0, cut), value: label.slice(cut) + text });
+      for (const variant of variants) {
+        const changed = { ...item, label: variant.label };
+        if (variant.value === '') delete changed[member];
+        else changed[member] = variant.value;
+        const candidate = {
+          ...order,
+          items: order.items.map((other, at) => (at === index ? changed : other)),
+        };
+        try {
+          if (orderSignatureInput(candidate) === target) found.push(candidate);
+        } catch {
+          // Not a valid order: the gateway would refuse it before any signature check.
+        }
+      }
+    }
+  });
+  return found;
+}
