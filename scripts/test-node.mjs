@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Runs Node's test runner over the Node tests (core, server, sandbox, bundle sizes) with tsx as the
-// TypeScript loader. Node 20's --test takes no globs, so the files are listed here.
+// Runs Node's test runner over the Node tests (core, server, sandbox, bundle sizes, import rules, the packed
+// package) with tsx as the TypeScript loader. Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const roots = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : ['test/core', 'test/server', 'test/sandbox', 'test/bundle'];
+  : ['test/core', 'test/server', 'test/sandbox', 'test/bundle', 'test/lint', 'test/package'];
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir).sort()) {

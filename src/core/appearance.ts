@@ -1,10 +1,11 @@
 /**
- * Theming across the iframe boundary (DESIGN.md): the element reads its `--svc-*` custom properties, and the
- * frame, served by the gateway, applies them. The values cross as data, and the frame puts them into CSS of
- * its own page, so they are held to an allow-list: known token names only, and per kind of token a strict
- * grammar with no functions but plain colour functions, no `url(`, `var(`, `expression`, `@import`, no `;`,
- * `{`, `}`, `<`, `>`, backslashes or unbalanced quotes. A sanitized value cannot end its declaration, open a
- * rule, load anything or reach another property; at worst it makes the payment form ugly.
+ * Theming across the iframe boundary (ARCHITECTURE.md, "Theming across the frame"): the element reads its
+ * `--svc-*` custom properties, and the frame, served by the gateway, applies them. The values cross as data,
+ * and the frame puts them into CSS of its own page, so they are held to an allow-list: known token names
+ * only, and per kind of token a strict grammar with no functions but plain colour functions, no `url(`,
+ * `var(`, `expression`, `@import`, no `;`, `{`, `}`, `<`, `>`, backslashes or unbalanced quotes. A sanitized
+ * value cannot end its declaration, open a rule, load anything or reach another property; at worst it makes
+ * the payment form ugly.
  *
  * The token list is data (`DESIGN_TOKENS`), so the element's `@cssproperty` documentation, the frame's
  * defaults and these checks come from one place.

@@ -1,6 +1,6 @@
 /**
  * The canonical input of the widget order signature, one implementation for the element, the server
- * toolkit and the sandbox (DESIGN.md, "Settled details of the legacy widget").
+ * toolkit and the sandbox (ARCHITECTURE.md, "Order signature").
  */
 import { decimalText } from './decimal.js';
 import { formatMinorUnits, parseMinorUnits } from './money.js';

@@ -1,6 +1,7 @@
 /**
- * Tax and totals as DESIGN.md settles them: unit prices are gross; line total = round(amount x count);
- * line tax = round(total x rate / (1 + rate)); half up to the cent; totals are sums of lines.
+ * Tax and totals (ARCHITECTURE.md, "Money and tax"): unit prices are gross; line total =
+ * round(amount x count); line tax = round(total x rate / (1 + rate)); half up to the cent; totals are sums
+ * of lines.
  */
 import { divideRoundHalfUp } from './decimal.js';
 import { SvcError } from './errors.js';

@@ -154,6 +154,8 @@ function appended(given: unknown, added: readonly object[]): unknown {
  *
  * @tagname svc-checkout
  *
+ * @attr {WidgetState} state - Read-only: the element writes it (the `state` property's value, for styling such as `svc-checkout[state='paid']`) and never reads it; a page that sets it changes nothing.
+ *
  * @fires {PaymentCompletedEvent} paymentCompleted - A payment attempt succeeded or failed, just before the status screen: once for each attempt that ends while the form is open (a declined card fires it with `paymentSucceeded: false`, and the order stays payable with another card; a form that opens on an order that had already ended shows its status without the event). For the page's interface only, never proof of payment: verify the signed notification on the server. `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
  * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. `detail`: `{backToMerchantUrl}` (the order's `back-to-merchant-url`, or `null`). Cancelable: otherwise the element goes to `detail.backToMerchantUrl` when it is not `null`.
  * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable), or, with code `order_locked`, the page changed the order after a payment attempt began and the change was refused (the form stays, on its order). `detail`: `{code, message, attribute?}`.

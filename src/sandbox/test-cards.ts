@@ -1,6 +1,7 @@
 /**
- * The sandbox's test cards (DESIGN.md) and a small BIN table, so that card constraints (issuer, brand,
- * payment scheme) can be exercised. Any future expiry, any CVC of the right length, any holder name.
+ * The sandbox's test cards (ARCHITECTURE.md, "Test cards") and a small BIN table, so that card constraints
+ * (issuer, brand, payment scheme) can be exercised. Any future expiry, any CVC of the right length, any
+ * holder name.
  */
 
 export type TestCardOutcome =

@@ -3,9 +3,8 @@ import { test } from 'node:test';
 
 test('the browser entry imports in Node (server-side rendering) without throwing', async () => {
   const entry = await import('../../src/index.js');
-  assert.equal(typeof entry.parseOrder, 'function');
-  assert.equal(typeof entry.orderSignatureInput, 'function');
-  assert.equal(entry.luhnValid('4111111111111111'), true);
+  assert.equal(typeof entry.SvcCheckout, 'function');
+  assert.equal(entry.PaymentCompletedEvent.eventName, 'paymentCompleted');
 });
 
 test('the script-tag entry and the define module import in Node without throwing or guessing a gateway', async () => {

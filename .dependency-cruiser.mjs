@@ -1,0 +1,56 @@
+// The import rules that need the resolved dependency graph (ARCHITECTURE.md, Parts). Biome checks each
+// import as written (biome.json, overrides: which packages, Node built-ins and other parts a part names);
+// what only resolved paths and transitive reach can tell is checked here, by `npm run lint`.
+// dependency-cruiser reads TypeScript through @swc/core: TypeScript 7 has no JavaScript API to parse with.
+// swc does not mark type-only imports, so here they count like any other import.
+import { builtinModules } from 'node:module';
+
+const PARTS = '^src/(core|element|frame|server|sandbox)/';
+/** What browsers load: the browser entry, and the parts it and the frame are built from. */
+const BROWSER_CODE = '^src/(index\\.ts$|core/|element/|frame/)';
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** A Node built-in as dependency-cruiser names it: `node:fs`, `fs`, `fs/promises`. */
+const NODE_BUILTIN = `^(node:.*|(${builtinModules.map(escapeRegExp).join('|')}))$`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'browser-code-imports-only-parts',
+      comment:
+        'core, element, frame and the browser entry import files of the five parts only (ARCHITECTURE.md, Parts): ' +
+        'not src/index.ts or src/react.ts, not another folder of src, nothing outside src. Move what they need ' +
+        'into core, or import it from its part.',
+      severity: 'error',
+      from: { path: BROWSER_CODE },
+      to: { dependencyTypes: ['local'], pathNot: PARTS },
+    },
+    {
+      name: 'node-code-imports-only-parts-and-json',
+      comment:
+        'server and sandbox import files of the parts and, outside src, JSON data such as package.json only ' +
+        '(ARCHITECTURE.md, Parts). Move what they need into server or core.',
+      severity: 'error',
+      from: { path: '^src/(server|sandbox)/' },
+      to: { dependencyTypes: ['local'], pathNot: [PARTS, '^(?!src/).*\\.json$'] },
+    },
+    {
+      name: 'browser-code-reaches-no-node-code',
+      comment:
+        'Browser bundles (the element, the frame, the browser entry src/index.ts, and core which they share) never ' +
+        'hold Node built-ins, jsrsasign, server or sandbox code, however far down an import chain ' +
+        '(ARCHITECTURE.md, Parts). Cut the chain that leads there.',
+      severity: 'error',
+      from: { path: BROWSER_CODE },
+      to: {
+        reachable: true,
+        path: ['^src/(server|sandbox)/', '(^|/)node_modules/jsrsasign/', '^jsrsasign(/|$)', NODE_BUILTIN],
+      },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

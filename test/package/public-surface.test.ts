@@ -1,0 +1,314 @@
+// The public surface of each package entry, pinned: every name exported is a promise kept across minor
+// versions, so adding one is a decision made here, and removing one is a breaking change made here. The
+// names are read from what is shipped: the runtime names by importing each entry's file as package.json
+// `exports` names it, the type names from its declaration file. Run after `npm run build`.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { readPackageJson, repoRoot, requireBuild } from './support.js';
+
+interface Surface {
+  /** Classes, functions and constants: what `import { … }` takes at run time. */
+  values: string[];
+  /** Interfaces and type aliases: what `import type { … }` takes. */
+  types: string[];
+}
+
+const EXPECTED: Record<string, Surface> = {
+  // The element, its events and their details, the error its methods throw, the order types its `order`
+  // property and `addOrderItem` / `addShippingOption` take, its states, its design tokens' names.
+  '.': {
+    values: [
+      'CheckoutErrorEvent',
+      'CheckoutStateError',
+      'NavigateBackToCartEvent',
+      'NavigateToCheckoutEvent',
+      'PaymentCompletedEvent',
+      'SvcCheckout',
+    ],
+    types: [
+      'CheckoutAttribute',
+      'CheckoutErrorCode',
+      'CheckoutErrorDetail',
+      'CheckoutStateErrorCode',
+      'DecimalInput',
+      'DesignTokenName',
+      'NavigateBackToCartDetail',
+      'NavigateToCheckoutDetail',
+      'OrderConstraints',
+      'OrderInput',
+      'OrderItemInput',
+      'OrderJson',
+      'PaymentCompletedDetail',
+      'ShippingOptionInput',
+      'ShippingType',
+      'Unit',
+      'WidgetState',
+    ],
+  },
+  './server': {
+    values: [
+      'CacheStoreFullError',
+      'CertificateValidityError',
+      'DEFAULT_MAX_BODY_BYTES',
+      'EventDeduplicatorError',
+      'KeyFormatError',
+      'MemoryCacheStore',
+      'MerchantApiError',
+      'OrderValidationError',
+      'PAYMENT_METHODS_PARAMETERS',
+      'PaymentMethodsCache',
+      'PaymentMethodsCacheError',
+      'RequestBodyError',
+      'SVC_SIGNATURE_HEADER',
+      'SignatureVerificationError',
+      'V1ApiError',
+      'V1_SIGNATURE_HEADER',
+      'certificateInfo',
+      'checkCertificateValidity',
+      'constructPurchaseNotification',
+      'constructSuccessCallback',
+      'constructWebhookEvent',
+      'createConnectionTestHandler',
+      'createEventDeduplicator',
+      'createMerchantApiV2Client',
+      'createOrderVerificationHandler',
+      'createPaymentMethodsHandler',
+      'createRedisCacheStore',
+      'createSelfSignedCertificate',
+      'createShippingCostHandler',
+      'createV1Client',
+      'generateMerchantKeyPair',
+      'httpSignatureAlgorithm',
+      'importPrivateKey',
+      'importPublicKey',
+      'normalizePaymentMethodsQuery',
+      'normalizeV1ErrorBody',
+      'orderSignatureInput',
+      'paginate',
+      'paymentMethodsQueryKey',
+      'signBody',
+      'signHttpRequest',
+      'signOrder',
+      'signOrderVerificationToken',
+      'toNodeHandler',
+      'v1EventKey',
+      'v1EventTime',
+      'verifyHttpSignature',
+      'verifyOrderSignature',
+      'verifyOrderVerificationToken',
+      'verifyPaidOrder',
+      'verifySignature',
+      'verifySignedRequest',
+    ],
+    types: [
+      'BufferedRequest',
+      'CacheStore',
+      'CertificateInfo',
+      'CertificateValidityErrorCode',
+      'CertificateValidityOptions',
+      'CreatePurchaseRequest',
+      'DeduplicatedEvent',
+      'EventClaim',
+      'EventDeduplicator',
+      'EventDeduplicatorErrorCode',
+      'EventDeduplicatorOptions',
+      'ExpectedPaidOrder',
+      'FetchHandler',
+      'FetchPaymentMethods',
+      'FetchV1Page',
+      'HandlerOptions',
+      'HeadersLike',
+      'HttpRequestToSign',
+      'HttpRequestToVerify',
+      'HttpSignatureAlgorithm',
+      'HttpSignatureAlgorithmName',
+      'HttpSignatureFailureCode',
+      'HttpSignatureVerification',
+      'HttpSigningKey',
+      'IncomingRequest',
+      'IoRedisClientLike',
+      'KeyFormatErrorCode',
+      'MemoryCacheStoreOptions',
+      'MerchantApiErrorCode',
+      'MerchantApiErrorDetails',
+      'MerchantApiV2Answer',
+      'MerchantApiV2CallOptions',
+      'MerchantApiV2Client',
+      'MerchantApiV2ClientOptions',
+      'MerchantApiV2Order',
+      'MerchantApiV2Refund',
+      'MerchantApiV2RefundOptions',
+      'MerchantApiV2RefundResult',
+      'MerchantKeyPair',
+      'NodeHandler',
+      'NodeHandlerOptions',
+      'NodeRedisClientLike',
+      'OnceResult',
+      'OrderInput',
+      'OrderIssue',
+      'OrderIssueCode',
+      'OrderVerificationHandlerOptions',
+      'OrderVerificationPayload',
+      'PaginateOptions',
+      'PaidOrderDefaults',
+      'PaidOrderMismatchCode',
+      'PaidOrderVerification',
+      'PaymentMethods',
+      'PaymentMethodsCacheErrorCode',
+      'PaymentMethodsCacheOptions',
+      'PaymentMethodsHandlerOptions',
+      'PaymentMethodsLookup',
+      'PaymentMethodsParameter',
+      'PaymentMethodsQuery',
+      'PaymentRefundedEvent',
+      'PayoutMethods',
+      'PayoutMethodsQuery',
+      'Purchase',
+      'PurchaseCallbackPayload',
+      'PurchaseEventType',
+      'PurchaseNotification',
+      'PurchaseNotificationOptions',
+      'PurchaseWebhookPayload',
+      'RedisClientLike',
+      'RedisCommand',
+      'RefreshFailure',
+      'RefundInput',
+      'RequestBodyErrorCode',
+      'SelfSignedCertificateOptions',
+      'ShippingCostHandlerOptions',
+      'ShippingCostRequest',
+      'ShippingCostResponse',
+      'SignatureVerificationErrorCode',
+      'SignedHttpHeaders',
+      'StoreOutageEvent',
+      'V1ApiErrorCode',
+      'V1ApiErrorDetails',
+      'V1CallbackOptions',
+      'V1Client',
+      'V1ClientOptions',
+      'V1EventType',
+      'V1FieldError',
+      'V1List',
+      'V1Page',
+      'V1PublicKey',
+      'V1Purchases',
+      'V1QueryValue',
+      'V1RequestOptions',
+      'V1WebhookEvent',
+      'V1Webhooks',
+      'VerifyHttpSignatureOptions',
+      'VerifyOrderSignatureOptions',
+      'VerifyOrderVerificationTokenOptions',
+      'VerifySignatureOptions',
+      'VerifySignedRequestOptions',
+      'Webhook',
+      'WebhookDeliveriesQuery',
+      'WebhookDelivery',
+      'WebhookEventType',
+      'WebhookRequest',
+      'WebhookSourceType',
+    ],
+  },
+  './sandbox': {
+    values: [
+      'ConfigError',
+      'DEMO_API_KEY',
+      'DEMO_CALLBACK_PATHS',
+      'DEMO_CERTIFICATE_NAME',
+      'DEMO_MERCHANT_ID',
+      'DEMO_SHOP_ORIGIN',
+      'DEMO_V1_BRAND_ID',
+      'DEMO_V1_SECRET_KEY',
+      'DEMO_WIDGET_IDS',
+      'TEST_CARDS',
+      'TEST_CREDITORS',
+      'demoConfig',
+      'demoConfigFile',
+      'loadConfig',
+      'parseConfig',
+      'startSandbox',
+    ],
+    types: [
+      'ConfigErrorCode',
+      'ConfigIssue',
+      'MerchantConfig',
+      'OrderView',
+      'PaymentResult',
+      'Sandbox',
+      'SandboxConfig',
+      'SandboxConfigFile',
+      'SandboxOptions',
+      'SandboxWarning',
+      'TestCard',
+      'TestCardOutcome',
+      'TestCreditor',
+      'WidgetConfig',
+    ],
+  },
+  // Types only: JSX for React 19.
+  './react': { values: [], types: ['SvcCheckoutProps'] },
+};
+
+/** An entry's files as package.json `exports` names them: its declarations and its code for Node. */
+function entryFiles(entry: string): { types: string; code: string } {
+  const target = readPackageJson().exports[entry];
+  assert.ok(target && typeof target === 'object', `package.json exports has no conditions for ${entry}`);
+  const code = target['node'] ?? target['default'];
+  assert.ok(target['types'] && code, `package.json exports ${entry} needs "types" and "node" or "default"`);
+  return { types: target['types'], code };
+}
+
+/**
+ * The names a declaration file exports. Entries list their names (`export { a, type B } from`); an
+ * `export *` would export whatever a module adds, so it is refused here.
+ */
+function declaredSurface(file: string): Surface {
+  const text = readFileSync(join(repoRoot, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
+  assert.doesNotMatch(
+    text,
+    /export\s+(?:type\s+)?\*/,
+    `${file}: list the names an entry exports, no export *`,
+  );
+  const surface: Surface = { values: [], types: [] };
+  for (const [, typeOnly, names] of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}/g)) {
+    for (const part of names!.split(',').map((name) => name.trim())) {
+      if (!part) continue;
+      const name = part
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!;
+      (typeOnly || part.startsWith('type ') ? surface.types : surface.values).push(name);
+    }
+  }
+  const declarations =
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(interface|type|class|function|const|let|var|enum)\s+([\w$]+)/g;
+  for (const [, kind, name] of text.matchAll(declarations)) {
+    (kind === 'interface' || kind === 'type' ? surface.types : surface.values).push(name!);
+  }
+  return { values: surface.values.sort(), types: surface.types.sort() };
+}
+
+describe('the public surface of each package entry', () => {
+  before(requireBuild);
+
+  test('package.json exports exactly the entries pinned here, besides its JSON files', () => {
+    const entries = Object.keys(readPackageJson().exports).filter((entry) => !entry.endsWith('.json'));
+    assert.deepEqual(entries.sort(), Object.keys(EXPECTED).sort());
+  });
+
+  for (const [entry, expected] of Object.entries(EXPECTED)) {
+    test(`${entry}: the names its declarations export`, () => {
+      assert.deepEqual(declaredSurface(entryFiles(entry).types), expected);
+    });
+
+    test(`${entry}: the names it exports at run time`, async () => {
+      const module = (await import(pathToFileURL(join(repoRoot, entryFiles(entry).code)).href)) as object;
+      assert.deepEqual(Object.keys(module).sort(), expected.values);
+    });
+  }
+});
