@@ -1,16 +1,23 @@
 /**
  * The sandbox's configuration: merchants, their widgets, certificates and callback URLs. The file is
- * described by `sandbox-config.schema.json` (which editors read for completion and docs), checked with ajv,
+ * described by `sandbox-config.schema.json` (which editors read for completion and docs), checked with the
+ * validator ajv compiled from it at development time (src/sandbox/generated/, so ajv is not needed at run time),
  * then checked for what a schema cannot say (unique ids, keys that import, INSTANT orders that parse). A
  * wrong file is refused at start with every problem named by its field, so nothing fails later mid-payment.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { SvcError } from '../core/errors.js';
 import { type DecimalInput, type OrderJson, parseOrder } from '../core/order.js';
 import { isHttpUrl, UUID } from './formats.js';
+import {
+  type ConfigFormats,
+  type ConfigSchemaError,
+  type ConfigSchemaValidator,
+  everyProblemValidator,
+  firstProblemValidator,
+} from './generated/config-validator.js';
 import {
   byteSize,
   FileTooLargeError,
@@ -220,9 +227,6 @@ export class ConfigError extends SvcError<ConfigErrorCode> {
 // ---------------------------------------------------------------------------------------------------------
 // Loading and checking
 
-/** The schema file, published at the package root; `src/sandbox` and `dist/sandbox` both sit two levels down. */
-const SCHEMA_URL = new URL('../../sandbox-config.schema.json', import.meta.url);
-
 const FORMAT_MESSAGES: Record<string, string> = {
   uuid: 'must be a UUID such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427',
   currency: 'must be an ISO 4217 currency code in capitals, such as EUR',
@@ -231,29 +235,30 @@ const FORMAT_MESSAGES: Record<string, string> = {
   'http-url': 'must be an absolute http(s) URL such as https://shop.example/path',
 };
 
-const validators = new Map<boolean, ValidateFunction>();
+/**
+ * The schema's custom formats. The generated validator (scripts/generate-config-validator.mjs) calls each as
+ * a function of the string.
+ */
+const FORMATS: ConfigFormats = {
+  uuid: (text) => UUID.test(text),
+  currency: (text) => /^[A-Z]{3}$/.test(text),
+  'http-url': isHttpUrl,
+  // The browser's Origin header form: the URL's origin must be the whole text.
+  origin: (text) => isHttpUrl(text) && new URL(text).origin === text,
+};
+
+const validators = new Map<boolean, ConfigSchemaValidator>();
 
 /**
- * Compiled once, on first use, so importing this module costs nothing. One stops at the first problem, one
+ * Made once, on first use, so importing this module costs nothing. One stops at the first problem, one
  * lists them all: ajv's time to list them grows with their square (64,000 wrong entries take 14 s), so the
- * listing one runs only on a config small enough, and only once the first has found a problem.
+ * listing one runs only on a config small enough, and only once the first has found a problem. Both are
+ * ajv's standalone code for the schema with `useDefaults`, `allowUnionTypes`, `verbose` and `strict`.
  */
-function schemaValidator(allErrors: boolean): ValidateFunction {
-  const compiled = validators.get(allErrors);
-  if (compiled) return compiled;
-  const ajv = new Ajv2020({
-    allErrors,
-    useDefaults: true,
-    allowUnionTypes: true,
-    verbose: true,
-    strict: true,
-  });
-  ajv.addFormat('uuid', UUID);
-  ajv.addFormat('currency', /^[A-Z]{3}$/);
-  ajv.addFormat('http-url', isHttpUrl);
-  // The browser's Origin header form: the URL's origin must be the whole text.
-  ajv.addFormat('origin', (text: string) => isHttpUrl(text) && new URL(text).origin === text);
-  const validator = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')));
+function schemaValidator(allErrors: boolean): ConfigSchemaValidator {
+  const made = validators.get(allErrors);
+  if (made) return made;
+  const validator = (allErrors ? everyProblemValidator : firstProblemValidator)(FORMATS);
   validators.set(allErrors, validator);
   return validator;
 }
@@ -270,7 +275,7 @@ export function fieldPath(pointer: string, member?: string): string {
   return path;
 }
 
-function schemaIssue(error: ErrorObject): ConfigIssue {
+function schemaIssue(error: ConfigSchemaError): ConfigIssue {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':

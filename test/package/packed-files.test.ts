@@ -175,6 +175,17 @@ describe('the packed package (npm pack --dry-run)', () => {
     );
   });
 
+  test('carries no schema validator: the sandbox config check is generated code, ajv a devDependency', () => {
+    const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    assert.ok(!('ajv' in dependencies), 'ajv is needed only to generate src/sandbox/generated/');
+    const importing = packed.filter(
+      (file) =>
+        MODULE_FILE.test(file) &&
+        /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\(\s*)['"]ajv(?:\/|['"])/.test(read(file)),
+    );
+    assert.deepEqual(importing, [], 'modules that import ajv, which a merchant install does not have');
+  });
+
   test('installing it runs no script', () => {
     // npm runs preinstall, install and postinstall of a package it installs; `prepare` only for git and
     // directory dependencies, never for a tarball from the registry or a file.
