@@ -5,8 +5,8 @@
  */
 import { createServer as createNetServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { type Sandbox, startSandbox } from 'svc-checkout/sandbox';
 import { createServer, type ViteDevServer } from 'vite';
-import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import type { MerchantApp } from './merchant/merchant-app.js';
 import { createDemoMerchantApp } from './server/demo-merchant.js';
 import { createDemoViteConfig } from './vite.config.js';

@@ -1,6 +1,8 @@
 /**
  * The demo shop's Vite config: a multi-page site rooted here, `svc-checkout` resolved to this repository's
- * source (as `npm install svc-checkout` would resolve it to the package), and the shop's server side.
+ * source (as `npm install svc-checkout` would resolve it to the package), and the shop's server side, which
+ * imports `svc-checkout/server` and `svc-checkout/sandbox` only (under tsx, tsconfig.json's `paths` map them
+ * to the source; Vite loading this file itself resolves them through package.json, to the build).
  *
  * `demo/start.ts` (`npm start`) builds it with {@link createDemoViteConfig} and its own sandbox and merchant.
  * `npx vite --config demo/vite.config.ts` also works beside a running `svc-sandbox --data-dir .sandbox`;

@@ -2,7 +2,7 @@
  * The answers the demo merchant's own routes give, legacy and v1 alike: JSON that is never cached, the 405 of
  * a wrong method, and the status of a delivery whose signature did not check out.
  */
-import type { SignatureVerificationError } from '../../src/server/index.js';
+import type { SignatureVerificationError } from 'svc-checkout/server';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 

@@ -34,7 +34,7 @@ import {
   signOrder,
   toNodeHandler,
   verifyPaidOrder,
-} from '../../src/server/index.js';
+} from 'svc-checkout/server';
 import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import {
   NotificationLog,

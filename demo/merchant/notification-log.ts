@@ -5,7 +5,7 @@
  * count goes up. The reference counts because an order can end several attempts with one status (two
  * declined cards: two FAILED notifications, each with its own attempt's reference).
  */
-import type { PurchaseNotification } from '../../src/server/index.js';
+import type { PurchaseNotification } from 'svc-checkout/server';
 
 /** A purchase notification whose signature checked out. */
 export interface VerifiedNotification {

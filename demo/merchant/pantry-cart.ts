@@ -3,7 +3,7 @@
  * end builds the order from its own prices before it signs it, as a shop must (whatever a browser sends,
  * its user can change).
  */
-import type { OrderInput } from '../../src/server/index.js';
+import type { OrderInput } from 'svc-checkout/server';
 import { DEMO_SHIPPING_LABELS, DEMO_SHIPPING_METHODS } from './shipping-prices.js';
 
 type Item = OrderInput['items'][number];

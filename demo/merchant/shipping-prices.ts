@@ -2,7 +2,7 @@
  * The demo shop's delivery prices, quoted to the gateway through the shipping cost URL. Deterministic, so
  * the demo README and the end-to-end tests can state the exact amount a customer sees.
  */
-import type { ShippingCostRequest, ShippingCostResponse } from '../../src/server/index.js';
+import type { ShippingCostRequest, ShippingCostResponse } from 'svc-checkout/server';
 
 /** The shipping options the demo pages offer; only the priced-later ones reach {@link quoteShipping}. */
 export const DEMO_SHIPPING_METHODS = {

@@ -3,7 +3,7 @@
  * builds the Purchase's products from this list. Nothing the browser sends is a price, so the amount the
  * customer pays is the shop's.
  */
-import type { CreatePurchaseRequest } from '../../src/server/index.js';
+import type { CreatePurchaseRequest } from 'svc-checkout/server';
 
 type PurchaseProduct = CreatePurchaseRequest['purchase']['products'][number];
 

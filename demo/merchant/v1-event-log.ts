@@ -3,7 +3,7 @@
  * success callbacks and webhook deliveries it verified, in the order they arrived. The gateway delivers at
  * least once; a repeated delivery (told apart by `createEventDeduplicator`) only counts up `deliveries`.
  */
-import type { Purchase, V1WebhookEvent } from '../../src/server/index.js';
+import type { Purchase, V1WebhookEvent } from 'svc-checkout/server';
 
 /** Where an event came from: the Purchase's `success_callback`, or the shop's webhook. */
 export type V1EventSource = 'success_callback' | 'webhook';

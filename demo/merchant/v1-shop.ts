@@ -26,7 +26,7 @@ import {
   type V1Client,
   type V1WebhookEvent,
   type Webhook,
-} from '../../src/server/index.js';
+} from 'svc-checkout/server';
 import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import { newOrderId } from './order-ids.js';
 import { V1_CURRENCY, v1CartView, v1PurchaseProducts } from './v1-cart.js';

@@ -8,7 +8,7 @@ import {
   DEMO_V1_BRAND_ID,
   DEMO_V1_SECRET_KEY,
   demoConfigFile,
-} from '../../src/sandbox/config.js';
+} from 'svc-checkout/sandbox';
 import { createMerchantApp, type FixedOrder, type MerchantApp } from '../merchant/merchant-app.js';
 
 export interface DemoMerchantOptions {

@@ -4,13 +4,13 @@
  * `<svc-checkout data-sign>` with the merchant's key. The order is read from the tag's own attributes by
  * the same function the element uses, so the signature covers exactly what the element will send.
  */
-import { decodeHtmlEntities, orderFromAttributes } from '../../src/core/order-attributes.js';
 import {
   ORDER_ATTRIBUTE_NAMES,
   type OrderAttributeProperty,
   type OrderAttributes,
-} from '../../src/core/order-input-from-attributes.js';
-import type { OrderInput } from '../../src/server/index.js';
+  type OrderInput,
+  orderFromAttributes,
+} from 'svc-checkout/server';
 import { newOrderId as defaultOrderId } from '../merchant/order-ids.js';
 
 export interface RenderOptions {
@@ -37,6 +37,22 @@ export class PageRenderError extends Error {}
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const SIGNED_TAG = /<svc-checkout\b([^>]*?)\sdata-sign\b([^>]*)>/g;
 const TAG = /<svc-checkout\b([^>]*)>/g;
+
+const NAMED_ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
+
+/**
+ * An attribute value's character references decoded, as the browser decodes them: numeric ones and the
+ * named ones the demo's pages write. A merchant's template engine knows the values it writes; this shop
+ * reads them back from its own HTML.
+ */
+function decodeHtmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(Number.parseInt(lower.slice(1), 10));
+    return NAMED_ENTITIES[lower] ?? whole;
+  });
+}
 
 /** The attributes of a start tag, values decoded as the browser decodes them. */
 export function readAttributes(source: string): Map<string, string> {

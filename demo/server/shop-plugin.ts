@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { DEMO_CERTIFICATE_NAME } from 'svc-checkout/sandbox';
 import type { Plugin, ViteDevServer } from 'vite';
-import { DEMO_CERTIFICATE_NAME } from '../../src/sandbox/config.js';
 import type { MerchantApp } from '../merchant/merchant-app.js';
 import { createDemoMerchantApp } from './demo-merchant.js';
 import { renderPage } from './render-page.js';

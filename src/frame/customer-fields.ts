@@ -4,8 +4,8 @@
  */
 import { html, LitElement, type PropertyValues } from 'lit';
 import type { CustomerPrefill, FrameMessageKey, FrameTranslate } from '../core/index.js';
+import type { CustomerInput } from '../core/widget-api.js';
 import { type FieldError, textField } from './form-fields.js';
-import type { CustomerInput } from './widget-api-types.js';
 
 type CustomerField = 'firstName' | 'lastName' | 'email' | 'phone';
 

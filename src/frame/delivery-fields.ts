@@ -16,18 +16,18 @@ import {
   type MinorUnits,
   parseMinorUnits,
 } from '../core/index.js';
-import { AnnounceEvent } from './announce.js';
-import { deliveryFieldsStyles } from './delivery-fields.styles.js';
-import { adoptDocumentStyles } from './document-styles.js';
-import { describedBy, errorText, type FieldError, textField } from './form-fields.js';
-import { type ChosenShipping, priceLaterKey } from './order-summary.js';
 import type {
   AddressInput,
   PickupPointView,
   ShippingInput,
   ShippingOptionView,
   ShippingQuoteRequest,
-} from './widget-api-types.js';
+} from '../core/widget-api.js';
+import { AnnounceEvent } from './announce.js';
+import { deliveryFieldsStyles } from './delivery-fields.styles.js';
+import { adoptDocumentStyles } from './document-styles.js';
+import { describedBy, errorText, type FieldError, textField } from './form-fields.js';
+import { type ChosenShipping, priceLaterKey } from './order-summary.js';
 
 /** What the merchant's shipping cost URL said, through the gateway: the price and its line's tax rate. */
 export type QuoteAnswer = { kind: 'priced'; amount: MinorUnits; taxRate: string } | { kind: 'failed' };

@@ -19,7 +19,7 @@ import {
   type Unit,
   unitKey,
 } from '../core/index.js';
-import type { OrderView, ShippingOptionView } from './widget-api-types.js';
+import type { OrderView, ShippingOptionView } from '../core/widget-api.js';
 
 /** The shipping chosen in the form: its price and the tax rate of its line, once known. */
 export interface ChosenShipping {

@@ -12,18 +12,18 @@ import {
   parseMinorUnits,
   parseTaxRate,
 } from '../core/index.js';
-import { createAttemptKeys, sessionStorageOrUndefined } from './attempt-keys.js';
-import type { CardValues } from './card-checks.js';
-import type { QuoteShipping } from './delivery-fields.js';
-import { type ApiResult, outcomeUnknown, type WidgetApiClient } from './widget-api-client.js';
 import type {
-  ApiErrorBody,
+  ApiError,
   CustomerInput,
   OrderView,
   PaidReceipt,
   PaymentResult,
   ShippingInput,
-} from './widget-api-types.js';
+} from '../core/widget-api.js';
+import { createAttemptKeys, sessionStorageOrUndefined } from './attempt-keys.js';
+import type { CardValues } from './card-checks.js';
+import type { QuoteShipping } from './delivery-fields.js';
+import { type ApiResult, outcomeUnknown, type WidgetApiClient } from './widget-api-client.js';
 
 /** A message shown above the form's buttons. */
 export type Notice =
@@ -79,7 +79,7 @@ export interface PaymentFlowHost {
   /** Moves the focus to the first field with an error and reads out what is wrong. */
   showInvalid(): Promise<void>;
   /** Shows the gateway's refusal of a card field; false when there are no card fields to show it on. */
-  showCardRefusal(field: CardField, error: ApiErrorBody, number: string): boolean;
+  showCardRefusal(field: CardField, error: ApiError, number: string): boolean;
   /** Empties the card fields for another card, and puts the focus on the card number once the form shows. */
   clearCard(): void;
 }
@@ -260,7 +260,7 @@ export class PaymentFlow {
    * The gateway turned the payment request down: an error on the card field it names, or a notice.
    * `number` is the card number that was sent.
    */
-  async #showRefusal(status: number, error: ApiErrorBody, number: string): Promise<void> {
+  async #showRefusal(status: number, error: ApiError, number: string): Promise<void> {
     if (status === 409 && error.code === 'order_final') return this.#refreshOrder();
     // The order id was paid through another form opened for it (another tab): this one charges nothing.
     if (status === 409 && error.code === 'order_already_paid') {

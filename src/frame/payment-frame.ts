@@ -24,6 +24,7 @@ import {
   TOKEN_NAMES,
   type WidgetState,
 } from '../core/index.js';
+import type { ApiError, OrderView, WidgetConfigView } from '../core/widget-api.js';
 import type { AnnounceEvent } from './announce.js';
 import { gatewayConstraintError } from './card-checks.js';
 import { SvcCardFields } from './card-fields.js';
@@ -40,7 +41,6 @@ import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } 
 import { paymentFrameStyles } from './payment-frame.styles.js';
 import { renderStatus, STATUS_HEADING_ID, type StatusActions, statusTexts } from './status-screen.js';
 import { type ApiResult, WidgetApiClient } from './widget-api-client.js';
-import type { ApiErrorBody, OrderView, WidgetConfigView } from './widget-api-types.js';
 
 type Init = Extract<ElementToFrameMessage, { type: 'init' }>;
 
@@ -406,14 +406,14 @@ export class SvcPaymentFrame extends LitElement {
   }
 
   /** Shows the gateway's refusal of a card field; false when the form has no card fields. */
-  #showCardRefusal(field: CardField, error: ApiErrorBody, number: string): boolean {
+  #showCardRefusal(field: CardField, error: ApiError, number: string): boolean {
     const cardFields = this.querySelector('svc-card-fields');
     if (!cardFields) return false;
     cardFields.showError(field, this.#cardFieldError(field, error, number));
     return true;
   }
 
-  #cardFieldError(field: CardField, error: ApiErrorBody, number: string): FieldError {
+  #cardFieldError(field: CardField, error: ApiError, number: string): FieldError {
     // Only the sandbox refuses a number for being no test card; its words name the cards to use.
     if (error.code === 'unknown_test_card') return { text: error.message };
     const byConstraint =

@@ -5,7 +5,9 @@
  * gateway what became of the order before paying again.
  */
 import type {
+  ApiError,
   ApiErrorBody,
+  ChallengeAnswer,
   CreateOrderRequest,
   OrderView,
   PaidReceipt,
@@ -14,13 +16,13 @@ import type {
   ShippingQuote,
   ShippingQuoteRequest,
   WidgetConfigView,
-} from './widget-api-types.js';
+} from '../core/widget-api.js';
 
 /** The outcome of one widget API call. */
 export type ApiResult<T> =
   | { kind: 'ok'; value: T }
   /** The gateway answered with an error status; `error` is its body (or a stand-in when it had none). */
-  | { kind: 'http-error'; status: number; error: ApiErrorBody }
+  | { kind: 'http-error'; status: number; error: ApiError }
   /** No answer arrived: the connection failed or was cut. The request may or may not have been handled. */
   | { kind: 'network-error'; message: string };
 
@@ -51,7 +53,9 @@ export class WidgetApiClient {
   }
 
   answerChallenge(orderId: string, challengeId: string, approve: boolean): Promise<ApiResult<PaymentResult>> {
-    return this.call('POST', orderPath(orderId, 'challenges', challengeId), { approve });
+    return this.call('POST', orderPath(orderId, 'challenges', challengeId), {
+      approve,
+    } satisfies ChallengeAnswer);
   }
 
   cancel(orderId: string): Promise<ApiResult<PaymentResult>> {
@@ -102,8 +106,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-function errorBodyOf(parsed: unknown, status: number): ApiErrorBody {
-  const error = (parsed as { error?: unknown } | undefined)?.error;
+/** The error of an {@link ApiErrorBody}, read with care: a proxy may answer an error status with anything. */
+function errorBodyOf(parsed: unknown, status: number): ApiError {
+  const error = (parsed as { [K in keyof ApiErrorBody]?: unknown } | undefined)?.error;
   if (typeof error === 'object' && error !== null) {
     const { code, message, field } = error as Record<string, unknown>;
     if (typeof code === 'string' && typeof message === 'string') {

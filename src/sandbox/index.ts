@@ -1,6 +1,7 @@
 /**
  * `svc-checkout/sandbox`: the local gateway, for the demo, our tests and merchants' own integration tests.
  */
+export type { OrderView, PaymentResult } from '../core/widget-api.js';
 export {
   ConfigError,
   type ConfigErrorCode,
@@ -22,7 +23,6 @@ export {
   type SandboxConfigFile,
   type WidgetConfig,
 } from './config.js';
-export type { OrderView, PaymentResult } from './legacy-orders.js';
 export {
   type Sandbox,
   type SandboxOptions,

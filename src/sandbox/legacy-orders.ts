@@ -15,15 +15,19 @@ import type {
 } from '../core/legacy-callbacks.js';
 import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
-import {
-  type Order,
-  type OrderInput,
-  parseOrder,
-  parseTaxRate,
-  type ShippingType,
-  type TaxRate,
-} from '../core/order.js';
+import { type Order, type OrderInput, parseOrder, parseTaxRate, type TaxRate } from '../core/order.js';
 import { type OrderDefaults, type PricedOrder, priceOrder, shippingTaxRate } from '../core/totals.js';
+import type {
+  CreateOrderRequest,
+  FixedOrderSummary,
+  OrderState,
+  OrderView,
+  PaidReceipt,
+  PaymentRequest,
+  PaymentResult,
+  ShippingQuote,
+  ShippingQuoteRequest,
+} from '../core/widget-api.js';
 import { BoundedCache } from '../server/bounded-cache.js';
 import { signBody, signOrderVerificationToken, verifyOrderSignature } from '../server/index.js';
 import { certificateValidityError } from '../server/keys.js';
@@ -32,8 +36,6 @@ import type { DeliveryQueue } from './delivery-queue.js';
 import { HttpError } from './http.js';
 import type { Store } from './store.js';
 import { findTestCard } from './test-cards.js';
-
-export type OrderState = 'CREATED' | 'CHALLENGE' | LegacyOrderStatus;
 
 export interface CustomerData {
   firstName: string | null;
@@ -96,78 +98,14 @@ export interface OrderRecord {
   refunds: Refund[];
 }
 
-/** The public view of an order for the frame: never card data, never merchant secrets. */
-export interface OrderView {
-  id: string;
-  state: OrderState;
-  orderId: string | null;
-  currency: string;
-  lines: Array<{
-    type: 'ITEM' | 'SHIPPING';
-    label: string;
-    unitAmount: string;
-    count: string;
-    unit: string;
-    taxRate: string;
-    total: string;
-    tax: string;
-  }>;
-  total: string;
-  tax: string;
-  shippingOptions: ShippingOptionView[];
-  constraints: Order['constraints'];
-  collectCustomerData: boolean;
-  backToMerchantUrl: string | null;
-  lastError: { code: string; message: string } | null;
-  /** The open 3-D Secure challenge while the state is CHALLENGE, so a reloaded frame can show it again. */
-  challengeId: string | null;
-}
-
 /**
- * The answer to an unsigned intake (fixed-price or CALLBACK widget) of an order id already paid on the widget
- * with that content: the paid status, without the order. Its gateway id would let the sender act on it, and
- * its amounts, lines and shipping may be another customer's, since anyone can send unsigned content.
+ * A payment request as the widget API's route has read it (the wire's {@link PaymentRequest}): customer
+ * fields left out or empty read as null, and the card holder as `''`.
  */
-export interface PaidReceipt {
-  receipt: true;
-  state: 'PAID';
-  /** The merchant's order id, as the intake named it. */
-  orderId: string;
-}
-
-/** A shipping option as the frame shows and prices it. */
-export interface ShippingOptionView {
-  id: string;
-  /** The merchant's label, else the id: what the customer reads and the notification names. */
-  label: string;
-  type: ShippingType;
-  /** Null for an option priced by the merchant's shipping cost URL, until it is quoted. */
-  amount: string | null;
-  /**
-   * The tax rate of its line as the gateway prices it (the option's own, else the quoted one, else the
-   * merchant's default), so that the frame's VAT line is the notification's.
-   */
-  taxRate: string;
-}
-
-export interface PaymentRequest {
-  idempotencyKey: string;
-  card: { number: string; expiry: string; cvc: string; holder: string };
+export interface PaymentIntake extends Omit<PaymentRequest, 'card' | 'customer'> {
+  card: Required<PaymentRequest['card']>;
   customer?: Partial<CustomerData>;
-  shipping?: {
-    optionId: string;
-    address?: { city: string; address: string; postalCode: string; country?: string };
-    pickupPointId?: string;
-    contactPhone?: string;
-  };
 }
-
-export type PaymentResult =
-  | { state: 'PAID'; order: OrderView }
-  | { state: 'FAILED'; order: OrderView; error: { code: string; message: string } }
-  | { state: 'CANCELLED'; order: OrderView }
-  | { state: 'CHALLENGE'; order: OrderView; challengeId: string }
-  | { state: 'RETRY'; order: OrderView; error: { code: string; message: string } };
 
 export interface LegacyOrdersDeps {
   config: SandboxConfig;
@@ -229,12 +167,7 @@ export class LegacyOrders {
   }
 
   /** The priced fixed order of an INSTANT widget, for the frame to show before an order exists. */
-  fixedOrderSummary(widgetId: string): {
-    currency: string;
-    total: string;
-    tax: string;
-    lines: Array<{ label: string; total: string }>;
-  } {
+  fixedOrderSummary(widgetId: string): FixedOrderSummary {
     const { merchant, widget } = this.widget(widgetId);
     if (widget.type !== 'INSTANT')
       throw new HttpError(400, 'not_fixed_price', 'Only fixed-price widgets have a fixed order');
@@ -277,13 +210,13 @@ export class LegacyOrders {
    * (SIGNATURE widgets) or the merchant's approval (CALLBACK widgets), before anything is stored. An order id
    * the widget has taken before is answered as `repeatedOrderId` says: a reload charges nothing.
    */
-  async create(request: {
-    order: unknown;
-    signature?: string;
-    certificateName?: string;
-    pageOrigin?: string;
-    customer?: Partial<CustomerData>;
-  }): Promise<OrderRecord | PaidReceipt> {
+  async create(
+    request: Omit<CreateOrderRequest, 'order' | 'customer'> & {
+      /** Checked here: anything may arrive. */
+      order: unknown;
+      customer?: Partial<CustomerData>;
+    },
+  ): Promise<OrderRecord | PaidReceipt> {
     const raw = request.order;
     const widgetId =
       typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
@@ -594,14 +527,7 @@ export class LegacyOrders {
    * ADDRESS option is priced for the customer's address; a PICKUP_POINT option for the chosen point, whose
    * configured address (else empty strings) the request carries as its `address`.
    */
-  async quoteShipping(
-    id: string,
-    request: {
-      optionId: string;
-      address?: { city: string; address: string; postalCode: string };
-      pickupPointId?: string;
-    },
-  ): Promise<{ amount: string; currency: string; taxRate: string }> {
+  async quoteShipping(id: string, request: ShippingQuoteRequest): Promise<ShippingQuote> {
     const record = this.get(id);
     this.assertPayable(record);
     const merchant = this.merchant(record.merchantId);
@@ -718,7 +644,7 @@ export class LegacyOrders {
    * idempotency key answers how its attempt ended, and a request for an order already final (or in a
    * 3-D Secure step) answers with the order's state; neither charges anything.
    */
-  pay(id: string, request: PaymentRequest): PaymentResult {
+  pay(id: string, request: PaymentIntake): PaymentResult {
     const record = this.get(id);
     // Own members only: a key such as `__proto__` or `toString` would otherwise find Object.prototype's.
     const earlier = Object.hasOwn(record.idempotency, request.idempotencyKey)

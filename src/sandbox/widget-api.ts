@@ -1,8 +1,10 @@
 /**
- * The widget API (ours; the documents do not show it): what the payment frame asks of the gateway.
+ * The widget API (ours; the documents do not show it): what the payment frame asks of the gateway, the shapes
+ * of src/core/widget-api.ts.
  * All under `/widget-api/v1/`. The frame is served from the gateway's origin, so these routes answer
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
+import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
 import {
   HttpError,
   optionalString,
@@ -12,7 +14,7 @@ import {
   requireString,
   sendJson,
 } from './http.js';
-import type { CustomerData, LegacyOrders, PaymentRequest } from './legacy-orders.js';
+import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
 
 function customerFrom(body: Record<string, unknown>, path: string): Partial<CustomerData> {
   return {
@@ -35,8 +37,9 @@ function addressFrom(body: Record<string, unknown>, path: string) {
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ res, params }) => {
     const { merchant, widget } = orders.widget(params['widgetId']!);
-    const fixed = widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
-    sendJson(res, 200, {
+    const fixed: FixedOrderSummary | null =
+      widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
+    const view: WidgetConfigView = {
       id: widget.id,
       type: widget.type,
       validation: widget.validation,
@@ -46,7 +49,8 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
       allowedOrigins: merchant.allowedOrigins,
       pickupPoints: widget.pickupPoints,
       fixedOrder: fixed,
-    });
+    };
+    sendJson(res, 200, view);
   });
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {
@@ -84,7 +88,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   router.on('POST', '/widget-api/v1/orders/:id/payments', async (context) => {
     const body = await context.json();
     const card = requireObject(body, 'card');
-    const request: PaymentRequest = {
+    const request: PaymentIntake = {
       idempotencyKey: requireString(body, 'idempotencyKey'),
       card: {
         number: requireString(card, 'number', 'card.number'),

@@ -19,6 +19,14 @@ export {
   type OrderIssueCode,
   OrderValidationError,
 } from '../core/order.js';
+// The order `<svc-checkout>` sends for its attributes, checked, for a server that renders the tag and signs
+// exactly what it will carry; problems name the attribute to change.
+export { orderFromAttributes } from '../core/order-attributes.js';
+export {
+  ORDER_ATTRIBUTE_NAMES,
+  type OrderAttributeProperty,
+  type OrderAttributes,
+} from '../core/order-input-from-attributes.js';
 export type {
   CreatePurchaseRequest,
   PayoutMethods,

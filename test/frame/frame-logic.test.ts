@@ -1,6 +1,7 @@
 // The frame's plain functions: its URL, idempotency keys, intake error mapping, card checks, caret and totals.
 import { expect } from '@open-wc/testing';
 import { createTranslator, FRAME_MESSAGES, luhnCheckDigit } from '../../src/core/index.js';
+import type { OrderView } from '../../src/core/widget-api.js';
 import { createAttemptKeys } from '../../src/frame/attempt-keys.js';
 import {
   cardErrors,
@@ -14,7 +15,6 @@ import { readFrameLocation } from '../../src/frame/frame-location.js';
 import { loadTexts } from '../../src/frame/frame-texts.js';
 import { intakeErrorOf } from '../../src/frame/intake-errors.js';
 import { orderTax, orderTotal } from '../../src/frame/order-summary.js';
-import type { OrderView } from '../../src/frame/widget-api-types.js';
 
 const en = createTranslator('en');
 const NOW = new Date('2026-03-15T12:00:00Z');
