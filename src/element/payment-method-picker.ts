@@ -6,7 +6,7 @@
  * container the element places, and is loaded only when the element has a `checkout-url` (see
  * svc-checkout-v1.ts), so legacy pages never download it.
  */
-import { adoptStyles, type ReactiveElement } from '@lit/reactive-element';
+import { adoptStyles, type ReactiveController, type ReactiveElement } from '@lit/reactive-element';
 import { html, nothing, render, type TemplateResult } from 'lit/html.js';
 import type { WidgetState } from '../core/frame-channel.js';
 import { createElementTranslator, type Language, normalizeLanguage, type Translate } from '../core/i18n.js';
@@ -79,11 +79,17 @@ const logos = (urls: readonly string[]) =>
     ? nothing
     : html`<span class="logos">${urls.map((src) => html`<img src=${src} alt="" width="40" height="25" decoding="async">`)}</span>`;
 
+/** The element's language, or the page's. */
+const languageOf = (host: PickerHost): Language | undefined =>
+  normalizeLanguage(host.language) ?? normalizeLanguage(document.documentElement.lang);
+
 /**
- * The picker of one element. The element calls {@link render} from its own update and places the returned
- * container; the picker asks the element to update when its lookup settles or the customer chooses.
+ * The picker of one element, a Lit reactive controller of it. Before each update of the element
+ * ({@link hostUpdate}) it applies the element's changed attributes and starts lookups; the element calls
+ * {@link render} from its own update, which only renders, and places the returned container. The picker asks
+ * the element to update when its lookup settles or the customer chooses.
  */
-export class PaymentMethodPicker {
+export class PaymentMethodPicker implements ReactiveController {
   /** The container the picker renders into; the element places it in its shadow root. */
   readonly root: HTMLDivElement = document.createElement('div');
   readonly #host: PickerHost;
@@ -103,6 +109,7 @@ export class PaymentMethodPicker {
   constructor(host: PickerHost, controls: PickerControls) {
     this.#host = host;
     this.#controls = controls;
+    host.addController(this);
     const elementClass = host.constructor as typeof ReactiveElement;
     adoptStyles(host.renderRoot as ShadowRoot, [...elementClass.elementStyles, paymentMethodPickerStyles]);
     // A status region is announced when its text changes, not with the text it is inserted with.
@@ -113,13 +120,15 @@ export class PaymentMethodPicker {
     if (!absoluteUrl(host.checkoutUrl)) this.#break();
   }
 
+  /** Before the element's update: applies its attributes (see `#sync`). */
+  hostUpdate(): void {
+    this.#sync(languageOf(this.#host));
+  }
+
   /** Renders the current state into {@link root} and returns it. Called from the element's update. */
   render(): HTMLDivElement {
-    const host = this.#host;
-    const language = normalizeLanguage(host.language) ?? normalizeLanguage(document.documentElement.lang);
-    const textLanguage = language ?? FALLBACK_LANGUAGE;
+    const textLanguage = languageOf(this.#host) ?? FALLBACK_LANGUAGE;
     this.root.lang = textLanguage;
-    this.#sync(language);
     render(this.#template(textLanguage), this.root);
     return this.root;
   }

@@ -1,50 +1,27 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import { DESIGN_TOKEN_NAMES } from '../core/design-token-names.js';
-import type {
-  CustomerPrefill,
-  FrameToElementMessage,
-  WidgetErrorCode,
-  WidgetState,
-} from '../core/frame-channel.js';
+import type { WidgetState } from '../core/frame-channel.js';
 import {
   createElementTranslator,
   type ElementMessageKey,
   type Language,
   type MessageOverrides,
-  normalizeLanguage,
   type Translate,
   widgetErrorKey,
 } from '../core/i18n.js';
 import type { OrderItemInput, OrderJson, ShippingOptionInput } from '../core/order.js';
-import {
-  givesSingleItem,
-  orderInputFromAttributes,
-  type UncheckedOrderInput,
-} from '../core/order-input-from-attributes.js';
 import type { PickerMessageKey } from '../core/picker-messages.js';
-import {
-  blame,
-  type CheckoutFailure,
-  consoleMessage,
-  isRetryable,
-  type OrderLayout,
-} from './checkout-failure.js';
+import { type CheckoutFailure, consoleMessage, isRetryable } from './checkout-failure.js';
 import { CheckoutStateError } from './checkout-state-error.js';
-import {
-  type CheckoutAttribute,
-  CheckoutErrorEvent,
-  NavigateBackToCartEvent,
-  PaymentCompletedEvent,
-} from './events.js';
-import { FrameHost, gatewayOrigin } from './frame-host.js';
+import { elementLanguage } from './element-language.js';
+import { CheckoutErrorEvent, type NavigateBackToCartEvent, type PaymentCompletedEvent } from './events.js';
+import { createFrameSession, type SessionControls } from './frame-session.js';
 import type { NavigateToCheckoutEvent } from './navigate-to-checkout-event.js';
-import type { PaymentMethodPicker } from './payment-method-picker.js';
+import type { PaymentMethodPicker, PickerControls } from './payment-method-picker.js';
 import { svcCheckoutStyles } from './svc-checkout.styles.js';
 
-/** What the element shows. */
+/** What the element shows when the frame session shows no frame (see `FrameSession.frame`). */
 type View =
   | { kind: 'idle' }
-  | { kind: 'frame'; host: FrameHost; revealed: boolean; height?: number }
   | { kind: 'picker'; picker: PaymentMethodPicker }
   | {
       kind: 'error';
@@ -53,39 +30,11 @@ type View =
       call?: string | undefined;
     };
 
-/** What the element fixed when it started: the gateway, and what `init` carries besides the looks and texts. */
-interface Prepared extends OrderLayout {
-  gateway: string;
-  widgetId: string;
-  init: {
-    order: UncheckedOrderInput;
-    customer: CustomerPrefill;
-    signature?: string;
-    certificateName?: string;
-  };
-}
-
 /** How long a new status region stays empty, so that screen readers take it in before its text comes. */
 const LIVE_REGION_DELAY_MS = 100;
 
 /** The language the element's own texts fall back to when neither the element nor the page names one. */
 const FALLBACK_LANGUAGE: Language = 'en';
-
-/**
- * The properties whose change leaves the order as it is: `language` is a live update of the form, `texts`
- * and `lazy` matter at the start only, and the rest are v1 mode's. A change of any other property may change
- * the order (see `updated`).
- */
-const NOT_ORDER = ['language', 'texts', 'lazy', 'checkoutUrl', 'paymentMethodsUrl', 'country', 'method'];
-
-/**
- * What the element made of its attributes (the prepared order, or why there is none) as text, to tell a
- * changed order from an equal one: a re-render that sets a new but equal object changes nothing. The
- * order's language is left out: a change of `language` alone is a live update, and the order the frame has
- * (signed with the language it had) stays.
- */
-const orderKey = (made: Prepared | CheckoutFailure): string =>
-  JSON.stringify(made, (key, value) => (key === 'language' ? undefined : value));
 
 /** `lazy="true"` (or a bare `lazy`) delays the start until `init()`; `lazy="false"` does not. */
 const lazyConverter = {
@@ -112,16 +61,6 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   return element;
-}
-
-/**
- * The items (or shipping options) the attributes gave with those added by script after them. A value that
- * is not a list goes as given, for the gateway to refuse.
- */
-function appended(given: unknown, added: readonly object[]): unknown {
-  return added.length > 0 && (given === undefined || Array.isArray(given))
-    ? [...((given as unknown[] | undefined) ?? []), ...added]
-    : given;
 }
 
 /**
@@ -328,25 +267,21 @@ export class SvcCheckout extends ReactiveElement {
   #started = false;
   /** Started in v1 mode (the mode is fixed at the start). */
   #v1 = false;
-  #reloadOnConnect = false;
   #startTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The order the frame has (or had, when it failed); undefined when the attributes gave none. */
-  #prepared: Prepared | undefined;
-  /** The `orderKey` of what the element shows: the frame's order, or the failure of the attributes. */
-  #shown: string | undefined;
-  /** The `orderKey` of the last change looked at, so that a refused change repeated is not refused again. */
-  #seen: string | undefined;
-  /** The frame has reported a payment attempt in its current load: the order is locked. */
-  #attempted = false;
-  /** The properties changed since the last look at them, which the next task takes together. */
-  readonly #changed = new Set<PropertyKey>();
-  #changeTimer: ReturnType<typeof setTimeout> | undefined;
   #textLanguage = FALLBACK_LANGUAGE;
   #translate = createElementTranslator(FALLBACK_LANGUAGE);
   #loading: HTMLElement | undefined;
   #error: { failure: CheckoutFailure; box: HTMLElement } | undefined;
-  readonly #items: OrderItemInput[] = [];
-  readonly #shippingOptions: ShippingOptionInput[] = [];
+  /** What the frame session and the picker (Lit controllers of the element) may do with it. */
+  readonly #controls: SessionControls & PickerControls = {
+    // One place that dispatches, so the manifest takes the events from the class's @fires tags alone.
+    emit: (event) => this.dispatchEvent(event),
+    setState: (state) => this.#setState(state),
+    fail: (failure, call) => this.#fail(failure, call),
+    elementClass: SvcCheckout,
+  };
+  /** Legacy mode's frame and order (see frame-session.ts). */
+  readonly #session = createFrameSession(this, this.#controls);
 
   /**
    * The widget's state as the frame reports it (`loading`, `form`, `processing`, `challenge`, `paid`,
@@ -366,7 +301,7 @@ export class SvcCheckout extends ReactiveElement {
    * @throws {CheckoutStateError} `order_already_sent` once the element has started.
    */
   addOrderItem(item: OrderItemInput): void {
-    this.#items.push(this.#copy('addOrderItem', item, '{amount: "9.99", label: "Tea"}'));
+    this.#session.items.push(this.#copy('addOrderItem', item, '{amount: "9.99", label: "Tea"}'));
   }
 
   /**
@@ -377,7 +312,9 @@ export class SvcCheckout extends ReactiveElement {
    * @throws {CheckoutStateError} `order_already_sent` once the element has started.
    */
   addShippingOption(option: ShippingOptionInput): void {
-    this.#shippingOptions.push(this.#copy('addShippingOption', option, '{id: "courier", amount: "4.99"}'));
+    this.#session.shippingOptions.push(
+      this.#copy('addShippingOption', option, '{id: "courier", amount: "4.99"}'),
+    );
   }
 
   /**
@@ -397,36 +334,28 @@ export class SvcCheckout extends ReactiveElement {
 
   /** Reads the `--svc-*` custom properties again and sends them to the form, after the page changed them. */
   refreshAppearance(): void {
-    if (this.#view.kind === 'frame') this.#view.host.post({ type: 'update', appearance: this.#appearance() });
+    this.#session.refreshAppearance();
   }
 
   override connectedCallback(): void {
+    // The session loads its frame again when the element was moved (see frame-session.ts).
     super.connectedCallback();
-    if (this.#reloadOnConnect) {
-      this.#reloadOnConnect = false;
-      this.#loadFrame();
-    } else if (!this.#started) {
-      this.#scheduleStart();
-    }
+    if (!this.#started) this.#scheduleStart();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearTimeout(this.#startTimer);
-    // A moved iframe reloads, so the frame starts over: listen to its new load on a new channel.
-    if (this.#view.kind === 'frame') {
-      this.#view.host.dispose();
-      this.#reloadOnConnect = true;
-    }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('language') || changed.has('texts') || !this.hasUpdated) {
-      this.#textLanguage = this.#language() ?? FALLBACK_LANGUAGE;
+      this.#textLanguage = elementLanguage(this) ?? FALLBACK_LANGUAGE;
       this.#translate = createElementTranslator(this.#textLanguage, this.texts);
     }
   }
 
+  /** Renders the view; what the views do runs in the session and the picker (Lit controllers). */
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     const view = this.#view;
@@ -435,21 +364,22 @@ export class SvcCheckout extends ReactiveElement {
     this.#loading ??= make('p', { class: 'loading', part: 'loading', role: 'status', tabindex: '-1' });
     const loading = this.#loading;
     loading.lang = this.#textLanguage;
+    const frame = this.#session.frame;
     let nodes: Node[];
-    if (view.kind === 'idle') {
+    if (frame) {
+      const { iframe } = frame.host;
+      iframe.setAttribute('part', 'frame');
+      iframe.title = t('frame.title');
+      iframe.className = frame.revealed ? '' : 'pending';
+      // Out of sight and out of reach while loading, yet rendered: a hidden frame would not lay out its form
+      // (nor report its height) until revealed.
+      iframe.inert = !frame.revealed;
+      iframe.style.height = frame.revealed && frame.height !== undefined ? `${frame.height}px` : '';
+      nodes = frame.revealed ? [iframe] : [loading, iframe];
+    } else if (view.kind === 'idle') {
       nodes = this.lazy ? [] : [loading];
     } else if (view.kind === 'picker') {
       nodes = [view.picker.render()];
-    } else if (view.kind === 'frame') {
-      const { iframe } = view.host;
-      iframe.setAttribute('part', 'frame');
-      iframe.title = t('frame.title');
-      iframe.className = view.revealed ? '' : 'pending';
-      // Out of sight and out of reach while loading, yet rendered: a hidden frame would not lay out its form
-      // (nor report its height) until revealed.
-      iframe.inert = !view.revealed;
-      iframe.style.height = view.revealed && view.height !== undefined ? `${view.height}px` : '';
-      nodes = view.revealed ? [iframe] : [loading, iframe];
     } else {
       nodes = [this.#errorBox(view.failure, view.call, t)];
     }
@@ -465,18 +395,7 @@ export class SvcCheckout extends ReactiveElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (this.#started && !this.#v1) {
-      for (const key of changed.keys()) if (!NOT_ORDER.includes(key as string)) this.#changed.add(key);
-      // After the task: the page may still be setting the signature that goes with a new order.
-      if (this.#changed.size > 0) {
-        clearTimeout(this.#changeTimer);
-        this.#changeTimer = setTimeout(() => this.#takeChanges());
-      }
-    }
-    const language = this.#language();
-    // Before `ready`, `post` does nothing: `init` carries the language then.
-    if (changed.has('language') && language && this.#view.kind === 'frame')
-      this.#view.host.post({ type: 'update', language });
+    this.#session.changed(changed);
   }
 
   /** The error box of a failure: built once (so the retry button keeps its focus), its texts kept current. */
@@ -551,145 +470,21 @@ export class SvcCheckout extends ReactiveElement {
     return { ...value };
   }
 
-  #language(): Language | undefined {
-    return normalizeLanguage(this.language) ?? normalizeLanguage(document.documentElement.lang);
-  }
-
   #start(): void {
     this.#started = true;
     clearTimeout(this.#startTimer);
     this.#v1 = !!this.checkoutUrl;
     if (this.#v1) this.#startPicker();
-    else this.#begin(this.#prepare(), true);
-  }
-
-  /**
-   * Shows what the attributes make: the frame with the prepared order, or the failure. `load` false (a
-   * disconnected element) leaves the load of the frame to the next connection.
-   */
-  #begin(made: Prepared | CheckoutFailure, load: boolean): void {
-    this.#shown = this.#seen = orderKey(made);
-    if ('code' in made) {
-      this.#prepared = undefined;
-      this.#fail(made);
-    } else {
-      this.#prepared = made;
-      if (load) this.#loadFrame();
-      else this.#reloadOnConnect = true;
-    }
-  }
-
-  /**
-   * Takes the changes of the last task (see the class's description): the new order replaces the frame's,
-   * unless it is equal, or a payment attempt has begun in the frame, which refuses it.
-   */
-  #takeChanges(): void {
-    const properties = SvcCheckout.properties as Record<PropertyKey, { attribute?: string }>;
-    const names = [...this.#changed].map((key) => properties[key]?.attribute ?? String(key));
-    this.#changed.clear();
-    const made = this.#prepare();
-    const key = orderKey(made);
-    const seen = key === this.#seen;
-    this.#seen = key;
-    if (key === this.#shown || seen) return;
-    if (this.#attempted && this.#view.kind === 'frame') {
-      const failure = {
-        code: 'order_locked',
-        message: `${names.join(', ')}: changed after a payment attempt began`,
-        attribute: names[0] as CheckoutAttribute,
-      } as const;
-      console.error(consoleMessage(failure, window.origin));
-      this.#emit(new CheckoutErrorEvent(failure));
-      return;
-    }
-    this.#begin(made, this.isConnected);
-  }
-
-  /** What the start fixes, or why the widget cannot start. The order goes as given: the gateway checks it. */
-  #prepare(): Prepared | CheckoutFailure {
-    const { widgetId } = this;
-    if (!widgetId?.trim()) {
-      return {
-        code: 'missing_widget_id',
-        message: 'The widget-id attribute is missing.',
-        attribute: 'widget-id',
-      };
-    }
-    // Not trimmed here: the widget id is signed as the page writes it.
-    if (widgetId !== widgetId.trim()) {
-      return {
-        code: 'invalid_order',
-        message: `widget-id: ${JSON.stringify(widgetId)} has white space around it; write the widget id alone.`,
-        attribute: 'widget-id',
-      };
-    }
-    // The class registered for the tag: the gateway's script sets the default on it, which may be another
-    // copy of this class (the npm package defined the tag first) or a subclass.
-    const given = this.gateway || (this.constructor as typeof SvcCheckout).defaultGateway;
-    const gateway = given && gatewayOrigin(given);
-    if (!gateway) {
-      return {
-        code: 'missing_gateway',
-        message: given
-          ? `gateway: ${JSON.stringify(given)} is not an http(s) URL.`
-          : 'The gateway attribute is missing and no gateway script set SvcCheckout.defaultGateway.',
-        attribute: 'gateway',
-      };
-    }
-    const { value: assembled, error } = orderInputFromAttributes(this);
-    if (error) {
-      return {
-        code: 'invalid_order',
-        message: error.map((issue) => issue.message).join('; '),
-        attribute: 'order',
-      };
-    }
-    const layout: OrderLayout = {
-      singleItem: givesSingleItem(this),
-      items: Array.isArray(assembled.items) ? assembled.items.length : 0,
-      options: Array.isArray(assembled.shippingOptions) ? assembled.shippingOptions.length : 0,
-    };
-    const items = appended(assembled.items, this.#items);
-    const options = appended(assembled.shippingOptions, this.#shippingOptions);
-    if (items) assembled.items = items;
-    if (options) assembled.shippingOptions = options;
-    let order: UncheckedOrderInput;
-    try {
-      // A copy of the page's objects: changing them after the start must not change what a retry sends.
-      order = structuredClone(assembled);
-    } catch {
-      return {
-        code: 'invalid_order',
-        message: 'order: holds a value that cannot be sent, such as a function; give strings and numbers.',
-        attribute: 'order',
-      };
-    }
-    const customer: CustomerPrefill = {};
-    for (const key of ['email', 'phone', 'firstName', 'lastName'] as const) {
-      if (this[key]) customer[key] = this[key];
-    }
-    const { signature, certificateName } = this;
-    return {
-      ...layout,
-      gateway,
-      widgetId,
-      init: { order, customer, ...(signature && { signature }), ...(certificateName && { certificateName }) },
-    };
+    else this.#session.start();
   }
 
   /** v1 mode: loads the picker's code (see svc-checkout-v1.ts), then shows the picker. */
   #startPicker(): void {
     this.#show({ kind: 'idle' });
     this.#setState('loading');
+    // The module as a whole, not destructured: Vite would wrap a destructuring import in a function.
     import('./svc-checkout-v1.js').then(
-      ({ PaymentMethodPicker }) =>
-        this.#show({
-          kind: 'picker',
-          picker: new PaymentMethodPicker(this, {
-            emit: (event) => this.#emit(event),
-            setState: (state) => this.#setState(state),
-          }),
-        }),
+      (v1) => this.#show({ kind: 'picker', picker: new v1.PaymentMethodPicker(this, this.#controls) }),
       (error: Error) =>
         this.#fail({
           code: 'gateway_unreachable',
@@ -698,136 +493,22 @@ export class SvcCheckout extends ReactiveElement {
     );
   }
 
-  /** Loads the frame with a new channel (the first time, on retry, and after the element was moved). */
-  #loadFrame(): void {
-    const prepared = this.#prepared;
-    if (!prepared) return;
-    if (this.#view.kind === 'frame') this.#view.host.dispose();
-    this.#attempted = false;
-    const host: FrameHost = new FrameHost(
-      {
-        gateway: prepared.gateway,
-        widgetId: prepared.widgetId,
-        // The document's origin, which the frame sees as `event.origin` (`location.origin` is "null" in an
-        // about:srcdoc page that inherits its parent's origin).
-        pageOrigin: window.origin,
-        readyTimeout: SvcCheckout.frameReadyTimeout,
-      },
-      {
-        message: (message) => this.#onFrameMessage(host, message),
-        failed: ({ code, message }) => this.#frameFailed(code, message),
-      },
-    );
-    this.#show({ kind: 'frame', host, revealed: false });
-    this.#setState('loading');
-  }
-
-  #onFrameMessage(host: FrameHost, message: FrameToElementMessage): void {
-    const view = this.#view;
-    if (view.kind !== 'frame' || view.host !== host) return;
-    switch (message.type) {
-      case 'ready': {
-        const language = this.#language();
-        const texts: Record<string, string> = {};
-        for (const [key, value] of Object.entries(this.texts ?? {})) {
-          if (typeof value === 'string') texts[key] = value;
-        }
-        const { order, ...init } = this.#prepared!.init;
-        host.post({
-          type: 'init',
-          ...init,
-          order,
-          appearance: this.#appearance(),
-          texts,
-          ...(language && { language }),
-        });
-        return;
-      }
-      case 'resize':
-        this.#show({ ...view, height: message.height });
-        return;
-      case 'state':
-        if (message.state === 'error') {
-          // The frame sends `error` first; a bare `error` state still must not leave a blank box.
-          this.#frameFailed('internal_error', 'The payment frame reported an error.');
-          return;
-        }
-        this.#setState(message.state);
-        if (message.state !== 'loading' && message.state !== 'form') this.#attempted = true;
-        if (message.state !== 'loading' && !view.revealed) this.#reveal(view);
-        return;
-      case 'paymentCompleted':
-        this.#emit(
-          new PaymentCompletedEvent({
-            orderId: message.orderId,
-            merchantOrderId: message.merchantOrderId ?? null,
-            paymentSucceeded: message.paymentSucceeded,
-          }),
-        );
-        return;
-      case 'navigateBackToCart': {
-        const url = this.#prepared?.init.order.backToMerchantUrl ?? null;
-        if (this.#emit(new NavigateBackToCartEvent({ backToMerchantUrl: url })) && url) location.assign(url);
-        return;
-      }
-      case 'error':
-        this.#frameFailed(message.code, message.message, message.field);
-        return;
-    }
-  }
-
-  // The values go as the page computes them: the frame holds them to core's allow-list (it must not trust
-  // any message) and warns in its console, which the page's developer tools show, about each value it
-  // leaves out. Checking here as well would cost the script-tag file about 1.6 KB gzip (core's colour
-  // names and value grammars).
-  #appearance(): Record<string, string> {
-    const style = getComputedStyle(this);
-    const appearance: Record<string, string> = {};
-    for (const name of DESIGN_TOKEN_NAMES) {
-      const value = style.getPropertyValue(name).trim();
-      if (value) appearance[name] = value;
-    }
-    return appearance;
-  }
-
-  #reveal(view: Extract<View, { kind: 'frame' }>): void {
-    const hadFocus = (this.renderRoot as ShadowRoot).activeElement === this.#loading;
-    this.#show({ ...view, revealed: true });
-    // After a retry from the keyboard, focus went to the loading text; carry it on into the form.
-    if (hadFocus) void this.updateComplete.then(() => view.host.iframe.focus());
-  }
-
-  /** A failure the frame or its load reports, blamed on what the page gave (an attribute or a script call). */
-  #frameFailed(code: WidgetErrorCode, message: string, field?: string): void {
-    const { attribute, call } = blame(field, code, this.#prepared!);
-    this.#fail(
-      { code, message: call ? `${call}: ${message}` : message, ...(attribute && { attribute }) },
-      call,
-    );
-  }
-
   #fail(failure: CheckoutFailure, call?: string): void {
-    if (this.#view.kind === 'frame') this.#view.host.dispose();
     this.#show({ kind: 'error', failure, call });
     this.#setState('error');
     console.error(consoleMessage(failure, window.origin));
-    this.#emit(new CheckoutErrorEvent(failure));
+    this.#controls.emit(new CheckoutErrorEvent(failure));
   }
 
   readonly #retry = (): void => {
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
     if (this.#v1) this.#startPicker();
-    else this.#loadFrame();
+    else this.#session.load();
     // The retry button goes away; keep keyboard users where they were, on the loading text.
     if (hadFocus) {
       void this.updateComplete.then(() => this.#loading?.focus());
     }
   };
-
-  // One place that dispatches, so the manifest takes the events from the class's @fires tags alone.
-  #emit(event: Event): boolean {
-    return this.dispatchEvent(event);
-  }
 
   #show(view: View): void {
     this.#view = view;
