@@ -488,7 +488,6 @@ describe('delivery queue', () => {
       for (const release of held.splice(0)) release();
       return queue.pendingCount === 0;
     }, 'the stuck merchant to be served once it answers');
-    assert.ok(heldMax <= 4);
     await close();
     await fast.close();
     await closeSlow();

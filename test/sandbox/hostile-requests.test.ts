@@ -46,10 +46,11 @@ describe('the sandbox under hostile requests', () => {
   }
 
   it('takes a Host header with an impossible port as no base for its links', async () => {
+    // An authenticated list: its answer links pages from the base URL, which must not come from this Host.
     const status = await rawRequest(
-      'GET /api/v1/webhooks/ HTTP/1.1\r\nHost: a:99999\r\nAuthorization: Bearer nobody',
+      `GET /api/v1/webhooks/ HTTP/1.1\r\nHost: a:99999\r\nAuthorization: Bearer ${DEMO_V1_SECRET_KEY}`,
     );
-    assert.equal(status, 401);
+    assert.equal(status, 200);
     await stillAnswers();
   });
 

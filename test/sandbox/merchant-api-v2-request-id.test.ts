@@ -5,16 +5,22 @@
  * answer refunded twice.
  */
 import assert from 'node:assert/strict';
-import { createHash, createSign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import {
   createMerchantApiV2Client,
   MerchantApiError,
   type MerchantApiV2RefundResult,
-  signOrder,
 } from '../../src/server/index.js';
-import { API_KEY, call, FakeMerchant, merchantKeys, startTestSandbox, tempDir, WIDGETS } from './support.js';
+import {
+  API_KEY,
+  FakeMerchant,
+  handSignedV2Request,
+  merchantKeys,
+  paidOrder,
+  startTestSandbox,
+  tempDir,
+} from './support.js';
 
 describe('sandbox merchant API v2 refund request ids', () => {
   let merchant: FakeMerchant;
@@ -33,25 +39,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
   });
 
   /** A new order of 20.00, paid; its gateway id. */
-  async function paidOrder(): Promise<string> {
-    orders += 1;
-    const input = {
-      widgetId: WIDGETS.checkout,
-      orderId: `RID-${orders}`,
-      items: [{ amount: '20.00', label: 'Lamp' }],
-    };
-    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      certificateName: 'main',
-    });
-    const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${created.body['id']}/payments`, {
-      idempotencyKey: `rid-${orders}`,
-      card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' },
-    });
-    assert.equal(paid.body['state'], 'PAID');
-    return created.body['id'];
-  }
+  const paidOrderOf = () => paidOrder(sandbox, `RID-${++orders}`);
 
   const client = (fetchImpl?: typeof fetch) =>
     createMerchantApiV2Client({
@@ -66,7 +54,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
   const refunded = async (id: string) => (await client().getOrder(id)).refundedAmount;
 
   test('a retry after a lost answer reuses the error’s request id and gets the first answer: one refund', async () => {
-    const id = await paidOrder();
+    const id = await paidOrderOf();
     // The request reaches the sandbox and the refund is made; the answer is lost on the way back.
     const losesAnswers: typeof fetch = async (url, init) => {
       await fetch(url, init);
@@ -95,7 +83,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
   });
 
   test('the same request id answers the first refund’s answer, byte for byte, however often and however fast', async () => {
-    const id = await paidOrder();
+    const id = await paidOrderOf();
     const first = await client().refund(id, { amount: '2.50' }, { requestId: 'shop-refund-1' });
     assert.equal(first.httpStatus, 201);
     const copies = await Promise.all(
@@ -111,7 +99,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
   });
 
   test('a request id is remembered as long as the order, across a restart', async () => {
-    const id = await paidOrder();
+    const id = await paidOrderOf();
     const first = await client().refund(id, { amount: '1.00' }, { requestId: 'before-restart' });
     await sandbox.close();
     sandbox = await startTestSandbox(merchant, dataDir);
@@ -125,8 +113,8 @@ describe('sandbox merchant API v2 refund request ids', () => {
   });
 
   test('a request id used for another refund is refused with 409, naming the first', async () => {
-    const id = await paidOrder();
-    const other = await paidOrder();
+    const id = await paidOrderOf();
+    const other = await paidOrderOf();
     await client().refund(id, { amount: '3.00' }, { requestId: 'taken' });
     for (const [orderId, refund] of [
       [id, { amount: '4.00' }],
@@ -150,39 +138,16 @@ describe('sandbox merchant API v2 refund request ids', () => {
 
   /** A refund signed by hand: with the request id signed or not, and sent as many times as asked. */
   function handSigned(id: string, requestId: string, signIt: boolean) {
-    const path = `/v2/merchants/m1/orders/${id}/refunds`;
-    const body = JSON.stringify({ refundRequest: { amount: '1.00', reason: 'OTHER_REFUND' } });
-    const date = new Date().toUTCString();
-    const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-    const names = `(request-target) date digest content-type${signIt ? ' x-svc-request-id' : ''}`;
-    const signingString = [
-      `(request-target): post ${path}`,
-      `date: ${date}`,
-      `digest: ${digest}`,
-      'content-type: application/json',
-      ...(signIt ? [`x-svc-request-id: ${requestId}`] : []),
-    ].join('\n');
-    const signature = createSign('RSA-SHA256')
-      .update(signingString)
-      .sign(merchantKeys.main.privateKeyPem, 'base64');
-    return () =>
-      fetch(`${sandbox.url}${path}`, {
-        method: 'POST',
-        headers: {
-          date,
-          digest,
-          'content-type': 'application/json',
-          'x-svc-api-key': API_KEY,
-          'x-svc-key-id': 'main',
-          'x-svc-request-id': requestId,
-          authorization: `Signature keyId="main",algorithm="rsa-sha256",headers="${names}",signature="${signature}"`,
-        },
-        body,
-      });
+    return handSignedV2Request(sandbox, {
+      method: 'POST',
+      path: `/v2/merchants/m1/orders/${id}/refunds`,
+      body: JSON.stringify({ refundRequest: { amount: '1.00', reason: 'OTHER_REFUND' } }),
+      [signIt ? 'signed' : 'unsigned']: { 'x-svc-request-id': requestId },
+    });
   }
 
   test('an unsigned request id is refused: it could be swapped on the way', async () => {
-    const id = await paidOrder();
+    const id = await paidOrderOf();
     const answer = await handSigned(id, 'unsigned-1', false)();
     assert.equal(answer.status, 401);
     const { error } = (await answer.json()) as { error: { code: string; message: string } };
@@ -192,7 +157,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
   });
 
   test('a byte-identical copy of a refund with a request id gets the first answer, not a second refund', async () => {
-    const id = await paidOrder();
+    const id = await paidOrderOf();
     const send = handSigned(id, 'copied-1', true);
     const first = await send();
     assert.equal(first.status, 201);

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
-import { createHash, createSign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { createMerchantApiV2Client, MerchantApiError, signOrder } from '../../src/server/index.js';
-import { API_KEY, call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from './support.js';
+import {
+  API_KEY,
+  call,
+  FakeMerchant,
+  handSignedV2Request,
+  merchantKeys,
+  paidOrder,
+  startTestSandbox,
+  WIDGETS,
+} from './support.js';
 
 describe('sandbox merchant API v2', () => {
   let merchant: FakeMerchant;
@@ -13,21 +21,7 @@ describe('sandbox merchant API v2', () => {
   before(async () => {
     merchant = await FakeMerchant.start();
     sandbox = await startTestSandbox(merchant);
-    const input = {
-      widgetId: WIDGETS.checkout,
-      orderId: 'API-1',
-      items: [{ amount: '20.00', label: 'Lamp' }],
-    };
-    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      certificateName: 'main',
-    });
-    orderId = created.body['id'];
-    await call(sandbox, 'POST', `/widget-api/v1/orders/${orderId}/payments`, {
-      idempotencyKey: 'api-1',
-      card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' },
-    });
+    orderId = await paidOrder(sandbox, 'API-1');
   });
   after(async () => {
     await sandbox.close();
@@ -148,25 +142,8 @@ describe('sandbox merchant API v2', () => {
 
     const path = `/v2/merchants/m1/orders/${orderId}/refunds`;
     const body = JSON.stringify({ refundRequest: { amount: 1, reason: 'OTHER_REFUND', note: '' } });
-    const handMade = (date: string, digestOf: string) => {
-      const digest = `SHA-256=${createHash('sha256').update(digestOf).digest('base64')}`;
-      const signingString = `(request-target): post ${path}\ndate: ${date}\ndigest: ${digest}\ncontent-type: application/json`;
-      const signature = createSign('RSA-SHA256')
-        .update(signingString)
-        .sign(merchantKeys.main.privateKeyPem, 'base64');
-      return fetch(`${sandbox.url}${path}`, {
-        method: 'POST',
-        headers: {
-          date,
-          digest,
-          'content-type': 'application/json',
-          'x-svc-api-key': API_KEY,
-          'x-svc-key-id': 'main',
-          authorization: `Signature keyId="main",algorithm="rsa-sha256",headers="(request-target) date digest content-type",signature="${signature}"`,
-        },
-        body,
-      });
-    };
+    const handMade = (date: string, digestOf: string) =>
+      handSignedV2Request(sandbox, { method: 'POST', path, body, date, digestOf })();
     const stale = await handMade(new Date(Date.now() - 3_600_000).toUTCString(), body);
     assert.equal(stale.status, 401);
     assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'date_skew');

@@ -2,7 +2,7 @@
  * Test fixtures for the sandbox: a merchant back end on a real loopback HTTP server that records what the
  * gateway sends, and a sandbox configured to call it.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createSelfSignedCertificate } from '../../src/server/index.js';
+import { createSelfSignedCertificate, signOrder } from '../../src/server/index.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -193,4 +193,80 @@ export async function call(sandbox: Sandbox, method: string, path: string, body?
   const text = await response.text();
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert on them
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+}
+
+/**
+ * A signed order of one 20.00 item under the merchant order id `orderId`, taken and paid with the approving
+ * Visa through the widget API; its gateway id.
+ */
+export async function paidOrder(sandbox: Sandbox, orderId: string): Promise<string> {
+  const input = { widgetId: WIDGETS.checkout, orderId, items: [{ amount: '20.00', label: 'Lamp' }] };
+  const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+    order: input,
+    signature: signOrder(input, merchantKeys.main.privateKeyPem),
+    certificateName: 'main',
+  });
+  const id: string = created.body['id'];
+  const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+    idempotencyKey: `paid-${orderId}`,
+    card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' },
+  });
+  if (paid.body['state'] !== 'PAID')
+    throw new Error(`order ${orderId} was not paid: ${JSON.stringify(paid.body)}`);
+  return id;
+}
+
+/** How {@link handSignedV2Request} signs. */
+export interface HandSignedV2Options {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** The `Date` header; now by default. */
+  date?: string;
+  /** What the `Digest` is computed over, when not the body (to tamper with it). */
+  digestOf?: string;
+  /** Headers of ours to sign and send, such as `x-svc-request-id`. */
+  signed?: Record<string, string>;
+  /** Headers to send without signing them. */
+  unsigned?: Record<string, string>;
+  /** Changes the Base64 signature before it is sent (another spelling of it, say). */
+  respell?: (signature: string) => string;
+}
+
+/**
+ * A merchant API v2 request of the test merchant `m1`, signed by hand with node:crypto under its `main`
+ * certificate (independently of the toolkit's signer): a function that sends the same bytes each call.
+ */
+export function handSignedV2Request(sandbox: Sandbox, options: HandSignedV2Options): () => Promise<Response> {
+  const { method, path, body = '', signed = {} } = options;
+  const date = options.date ?? new Date().toUTCString();
+  const digest = `SHA-256=${createHash('sha256')
+    .update(options.digestOf ?? body)
+    .digest('base64')}`;
+  const covered: Array<[string, string]> = [
+    ['(request-target)', `${method.toLowerCase()} ${path}`],
+    ['date', date],
+    ...(body
+      ? ([
+          ['digest', digest],
+          ['content-type', 'application/json'],
+        ] as Array<[string, string]>)
+      : []),
+    ...Object.entries(signed),
+  ];
+  const signingString = covered.map(([name, value]) => `${name}: ${value}`).join('\n');
+  const signature = createSign('RSA-SHA256')
+    .update(signingString)
+    .sign(merchantKeys.main.privateKeyPem, 'base64');
+  const names = covered.map(([name]) => name).join(' ');
+  const headers: Record<string, string> = {
+    date,
+    'x-svc-api-key': API_KEY,
+    'x-svc-key-id': 'main',
+    ...(body && { digest, 'content-type': 'application/json' }),
+    ...signed,
+    ...options.unsigned,
+    authorization: `Signature keyId="main",algorithm="rsa-sha256",headers="${names}",signature="${(options.respell ?? String)(signature)}"`,
+  };
+  return () => fetch(`${sandbox.url}${path}`, { method, headers, ...(body && { body }) });
 }
