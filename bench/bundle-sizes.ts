@@ -1,32 +1,79 @@
 /**
- * Sizes of what browsers download from the gateway, minified as built (dist/browser), with gzip and brotli
- * at their highest levels (what a CDN serves). Shared by `npm run bench` and the size budget test.
+ * Sizes of what browsers download from the gateway, minified as built (dist/browser, by vite.config.ts),
+ * with gzip and brotli at their highest levels (what a CDN serves), per file and per page load. Shared by
+ * `npm run bench` and the size budget test (test/bundle/size-budget.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-
-/**
- * The files measured, by what they are. `picker` is the module script's v1 mode, which it imports on demand
- * (only pages with `checkout-url` download it); the classic script carries it inline.
- */
-export const BUNDLES = {
-  scriptTag: ['svc-checkout.js'],
-  picker: ['svc-checkout-v1.js'],
-  classicScript: ['svc-checkout.classic.js'],
-} as const;
-
-export type BundleName = keyof typeof BUNDLES | 'frame';
-
-const FRAME_ASSETS = 'frame/assets';
-/** The frame's texts in one language, loaded on demand: a page load downloads one of them. */
-const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
 
 export interface Sizes {
   minified: number;
   gzip: number;
   brotli: number;
 }
+
+/** What one page load, or one step after it, downloads: files of dist/browser by their path there. */
+export interface Download {
+  name: string;
+  files: string[];
+  sizes: Sizes;
+}
+
+export interface BundleSizes {
+  /** Every script and stylesheet the gateway serves to browsers (source maps aside), by its path. */
+  files: ReadonlyMap<string, Sizes>;
+  /** The widget script as an ES module: what a merchant's page loads. */
+  scriptTag: Sizes;
+  /** Its v1 mode, which it imports on demand (only pages with `checkout-url` download it). */
+  picker: Sizes;
+  /** The widget script as a classic script, with the v1 mode inline. */
+  classicScript: Sizes;
+  /**
+   * What a page with each kind of widget downloads before the customer does anything: the widget script,
+   * the frame's first chunk, the largest of its language chunks (one loads), and the parts of the form that
+   * the order shows.
+   */
+  pageLoads: Download[];
+  /**
+   * What is downloaded only after the customer acted, in this load of the page or in an earlier one (a reload
+   * finds the order as it was left): the 3-D Secure step, after a payment met a challenge, and the status
+   * screens, once a payment is sent or has ended. Each is listed with its first chunk's name.
+   */
+  afterAction: Download[];
+  /** Chunks that no page load of a complete build downloads, with why they are built. */
+  unreached: Download[];
+}
+
+const SCRIPT_TAG = 'svc-checkout.js';
+const FRAME_ASSETS = 'frame/assets';
+/** The frame's texts in one language, loaded on demand: a page load downloads one of them. */
+const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
+
+/**
+ * The frame's chunks by when they load (vite.config.ts builds them; src/sandbox/widget-pages.ts names the
+ * first chunk for the widget's kind). Every built chunk must be here: the budget test fails on one that is not.
+ */
+const PAGE_LOADS = [
+  { name: 'fixed-price or payment-option widget (the card form)', frame: ['frame.js'] },
+  {
+    name: 'payment-option widget whose order (from the page) has shipping options',
+    frame: ['frame.js', 'delivery-fields.js'],
+  },
+  { name: 'full checkout, or a fixed order with shipping options', frame: ['frame-checkout.js'] },
+];
+const AFTER_ACTION = [
+  { name: '3-D Secure step (card form)', frame: ['challenge-step.js'] },
+  { name: 'status screens (card form)', frame: ['status-screen.js'] },
+  { name: '3-D Secure step (full checkout)', frame: ['checkout-challenge-step.js'] },
+  { name: 'status screens (full checkout)', frame: ['checkout-status-screen.js'] },
+];
+const UNREACHED = [
+  {
+    name: 'customer fields for frame.js: only a gateway without frame-checkout.js serves it a full checkout',
+    frame: ['customer-fields.js'],
+  },
+];
 
 function sizesOf(bytes: Buffer): Sizes {
   return {
@@ -49,31 +96,54 @@ function sum(all: Sizes[]): Sizes {
   );
 }
 
-function read(root: string, file: string): Buffer {
+function builtFiles(root: string, folder: string): string[] {
   try {
-    return readFileSync(join(root, file));
+    return readdirSync(join(root, folder))
+      .filter((file) => /\.(?:js|css)$/.test(file))
+      .map((file) => (folder === '' ? file : `${folder}/${file}`));
   } catch {
-    throw new Error(`${join(root, file)} is missing; run \`npm run build:browser\` first`);
+    throw new Error(`${join(root, folder)} is missing; run \`npm run build:browser\` first`);
   }
 }
 
-/**
- * Each bundle's sizes in bytes. The frame counts what one page load downloads: its entry, every other
- * script and stylesheet it has, and the largest of its language chunks.
- */
-export function bundleSizes(root = 'dist/browser'): Record<BundleName, Sizes> {
-  const result = {} as Record<BundleName, Sizes>;
-  for (const [name, files] of Object.entries(BUNDLES)) {
-    result[name as keyof typeof BUNDLES] = sum(files.map((file) => sizesOf(read(root, file))));
+/** The frame's built chunks (its language chunks aside) of which this file does not say when they load. */
+export function unclassifiedChunks(root = 'dist/browser'): string[] {
+  const classified = new Set(
+    [...PAGE_LOADS, ...AFTER_ACTION, ...UNREACHED].flatMap((download) => download.frame),
+  );
+  return builtFiles(root, FRAME_ASSETS)
+    .map((file) => file.slice(FRAME_ASSETS.length + 1))
+    .filter((file) => !LANGUAGE_CHUNK.test(file) && !classified.has(file));
+}
+
+/** Sizes in bytes of each file, and of what each page load and each later step downloads. */
+export function bundleSizes(root = 'dist/browser'): BundleSizes {
+  const files = new Map<string, Sizes>();
+  for (const file of [...builtFiles(root, ''), ...builtFiles(root, FRAME_ASSETS)]) {
+    files.set(file, sizesOf(readFileSync(join(root, file))));
   }
-  read(root, `${FRAME_ASSETS}/frame.js`);
-  const assets = readdirSync(join(root, FRAME_ASSETS)).filter((file) => /\.(js|css)$/.test(file));
-  const sizesOfAsset = (file: string) => sizesOf(read(root, `${FRAME_ASSETS}/${file}`));
-  const languages = assets
-    .filter((file) => LANGUAGE_CHUNK.test(file))
-    .map(sizesOfAsset)
-    .sort((a, b) => b.gzip - a.gzip);
-  const always = assets.filter((file) => !LANGUAGE_CHUNK.test(file)).map(sizesOfAsset);
-  result.frame = sum([...always, ...languages.slice(0, 1)]);
-  return result;
+  const sizeOf = (file: string): Sizes => {
+    const sizes = files.get(file);
+    if (!sizes) throw new Error(`${join(root, file)} is missing; run \`npm run build:browser\` first`);
+    return sizes;
+  };
+  const language = [...files.keys()]
+    .filter((file) => LANGUAGE_CHUNK.test(file.slice(FRAME_ASSETS.length + 1)))
+    .sort((a, b) => sizeOf(b).gzip - sizeOf(a).gzip)[0];
+  if (!language) throw new Error(`${join(root, FRAME_ASSETS)} has no language chunk (messages-<lang>.js)`);
+  const download = (name: string, paths: string[]): Download => ({
+    name,
+    files: paths,
+    sizes: sum(paths.map(sizeOf)),
+  });
+  const inFrame = (frame: string[]) => frame.map((file) => `${FRAME_ASSETS}/${file}`);
+  return {
+    files,
+    scriptTag: sizeOf(SCRIPT_TAG),
+    picker: sizeOf('svc-checkout-v1.js'),
+    classicScript: sizeOf('svc-checkout.classic.js'),
+    pageLoads: PAGE_LOADS.map(({ name, frame }) => download(name, [SCRIPT_TAG, ...inFrame(frame), language])),
+    afterAction: AFTER_ACTION.map(({ name, frame }) => download(name, inFrame(frame))),
+    unreached: UNREACHED.map(({ name, frame }) => download(name, inFrame(frame))),
+  };
 }

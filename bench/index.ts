@@ -3,7 +3,7 @@
  * are read, not tested. Each part can also run alone (`node --import tsx bench/<part>.ts`).
  */
 import { benchBrowser } from './browser.js';
-import { bundleSizes } from './bundle-sizes.js';
+import { bundleSizes, type Sizes } from './bundle-sizes.js';
 import { benchCrypto } from './crypto.js';
 import { benchDelivery } from './delivery.js';
 import { benchFuzz } from './fuzz.js';
@@ -22,18 +22,14 @@ console.log(await benchFuzz());
 console.log('');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const sizes = bundleSizes();
-for (const [name, label] of [
-  ['scriptTag', 'script-tag file (ES module)'],
-  ['classicScript', 'script-tag file (classic)'],
-  ['frame', "frame's code"],
-  ['picker', 'v1 picker chunk (ES module, loaded on demand)'],
-] as const) {
-  const { minified, gzip, brotli } = sizes[name];
-  console.log(`${label}: ${kb(minified)} minified, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
-}
-console.log(
-  `element + frame: ${kb(sizes.scriptTag.gzip + sizes.frame.gzip)} gzip (aims: script tag <= 12 KB, together <= 40 KB)`,
-);
+const row = (label: string, { minified, gzip, brotli }: Sizes) =>
+  `${label}: ${kb(minified)} minified, ${kb(gzip)} gzip, ${kb(brotli)} brotli`;
+console.log('files the gateway serves to browsers:');
+for (const [file, fileSizes] of sizes.files) console.log(`  ${row(file, fileSizes)}`);
+console.log('a page load, element + frame (aims: script tag <= 12 KB, each page load <= 40 KB gzip):');
+for (const load of sizes.pageLoads) console.log(`  ${row(load.name, load.sizes)}`);
+console.log('after the customer acts:');
+for (const step of sizes.afterAction) console.log(`  ${row(step.name, step.sizes)}`);
 const browser = await benchBrowser();
 console.log(
   `card number field focusable, from navigation start: ${browser.cardFieldFocusableMs.toFixed(0)} ms median of ${browser.runs} (aim 150 ms)`,

@@ -137,7 +137,6 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
     return {
       order,
       signature: signOrder(order, privateKeyPem),
-      certificateName: 'k',
       pageOrigin: 'https://shop.example',
     };
   });

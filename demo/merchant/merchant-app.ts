@@ -275,7 +275,13 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       ...(options.shopUrl !== undefined && { shopUrl: options.shopUrl }),
     });
     if (error !== undefined) return json(400, { error: 'invalid_cart', message: error });
-    return json(200, { order, signature: signAndKeep(order), certificateName: options.certificateName });
+    // The page sets certificate-name, which is signed: it is part of the order.
+    const signed = { ...order, certificateName: options.certificateName };
+    return json(200, {
+      order: signed,
+      signature: signAndKeep(signed),
+      certificateName: options.certificateName,
+    });
   };
 
   const notificationList: FetchHandler = async (request) => {

@@ -25,7 +25,7 @@ export interface RenderOptions {
    * so that the shop knows what its notification must say; the merchant app's `expectOrder`.
    */
   expect?: (order: OrderInput) => void;
-  /** The certificate name written beside each signature. */
+  /** The certificate name written beside each signature (and signed with the order, as the page gives it). */
   certificateName: string;
   /** A fresh merchant order id with the given prefix; by default prefix + time + counter. */
   newOrderId?: (prefix: string) => string;
@@ -108,7 +108,11 @@ export function renderPage(html: string, options: RenderOptions): string {
     }
   }
   return filled.replace(SIGNED_TAG, (_whole, before: string, after: string) => {
-    const order = orderOfAttributes(readAttributes(`${before} ${after}`));
+    // The tag will carry `certificate-name`, which is part of what is signed.
+    const order = {
+      ...orderOfAttributes(readAttributes(`${before} ${after}`)),
+      certificateName: options.certificateName,
+    };
     const signature = options.sign(order);
     return `<svc-checkout${before} signature="${escapeAttribute(signature)}" certificate-name="${escapeAttribute(options.certificateName)}"${after}>`;
   });

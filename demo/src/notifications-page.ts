@@ -27,7 +27,8 @@ function show(entry: VerifiedNotification): void {
     cell(new Date(entry.receivedAt).toLocaleString(), true),
     cell(notification.order_id ?? '–'),
     cell(notification.status),
-    cell(`${notification.total_amount} ${notification.currency}`),
+    // A JSON number: 20 reads as 20.00 here.
+    cell(`${notification.total_amount.toFixed(2)} ${notification.currency}`),
     cell(String(entry.deliveries)),
     cell(notification.id),
   );

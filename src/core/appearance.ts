@@ -7,8 +7,9 @@
  * value cannot end its declaration, open a rule, load anything or reach another property; at worst it makes
  * the payment form ugly.
  *
- * The token list is data (`DESIGN_TOKENS`), so the element's `@cssproperty` documentation, the frame's
- * defaults and these checks come from one place.
+ * The token list is data (`DESIGN_TOKENS`), so the frame's defaults and these checks come from one place; the
+ * element's `@cssproperty` JSDoc describes each token for people (test/element/define.test.ts holds the two
+ * to the same names and defaults).
  */
 
 import { DESIGN_TOKEN_NAMES } from './design-token-names.js';
@@ -31,8 +32,6 @@ interface TokenBase {
   readonly name: `--svc-${string}`;
   /** The value the frame uses when the merchant sets none. */
   readonly default: string;
-  /** What the token styles, for the element's documentation. */
-  readonly description: string;
 }
 
 /** One design token the merchant may set on the element. */
@@ -56,89 +55,75 @@ export const DESIGN_TOKENS = [
     name: '--svc-color-primary',
     kind: 'color',
     default: '#1a56db',
-    description: 'Pay button, selected options and links.',
   },
   {
     name: '--svc-color-primary-contrast',
     kind: 'color',
     default: '#ffffff',
-    description: 'Text and icons on the primary colour.',
   },
-  { name: '--svc-color-text', kind: 'color', default: '#1f2937', description: 'Body text and input text.' },
+  { name: '--svc-color-text', kind: 'color', default: '#1f2937' },
   {
     name: '--svc-color-muted',
     kind: 'color',
     default: '#4b5563',
-    description: 'Hints, placeholders and secondary text.',
   },
   {
     name: '--svc-color-background',
     kind: 'color',
     default: '#ffffff',
-    description: 'Background of the payment form.',
   },
   {
     name: '--svc-color-surface',
     kind: 'color',
     default: '#f9fafb',
-    description: 'Background of inputs, the order summary and panels.',
   },
   {
     name: '--svc-color-border',
     kind: 'color',
     default: '#6b7280',
-    description: 'Borders of inputs and panels.',
   },
   {
     name: '--svc-color-error',
     kind: 'color',
     default: '#b91c1c',
-    description: 'Error messages and the borders of invalid inputs.',
   },
   {
     name: '--svc-color-success',
     kind: 'color',
     default: '#047857',
-    description: 'The paid status screen.',
   },
   {
     name: '--svc-color-focus',
     kind: 'color',
     default: '#2563eb',
-    description: 'Focus ring of inputs and buttons.',
   },
   {
     name: '--svc-font-family',
     kind: 'font-family',
     default: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    description: 'Font of all text; only fonts installed on the device or loaded by the frame apply.',
   },
   {
     name: '--svc-font-size',
     kind: 'length',
     default: '16px',
-    description: 'Base font size (10px to 32px, or 62.5% to 200%).',
     range: { minPx: 10, maxPx: 32, percent: { min: 62.5, max: 200 } },
   },
   {
     name: '--svc-border-radius',
     kind: 'length',
     default: '6px',
-    description: 'Corner radius of inputs, buttons and panels (0 to 32px, or up to 50%).',
     range: { minPx: 0, maxPx: 32, percent: { min: 0, max: 50 } },
   },
   {
     name: '--svc-spacing',
     kind: 'length',
     default: '12px',
-    description: 'Base gap between fields and sections (0 to 48px).',
     range: { minPx: 0, maxPx: 48 },
   },
   {
     name: '--svc-input-height',
     kind: 'length',
     default: '44px',
-    description: 'Height of inputs and buttons (24px to 96px; 44px or more suits touch screens).',
     range: { minPx: 24, maxPx: 96 },
   },
 ] as const satisfies TokensNamed<typeof DESIGN_TOKEN_NAMES>;

@@ -4,6 +4,8 @@
  * by construction; each side posts to an exact origin, checks `event.origin` and `event.source`, and reads
  * incoming data only through the readers below, which refuse anything not of this exact shape.
  */
+
+import type { OrderRejectionReason } from './legacy-callbacks.js';
 import type { UncheckedOrderInput } from './order-input-from-attributes.js';
 
 export const CHANNEL_PROTOCOL = 'svc-checkout';
@@ -59,6 +61,10 @@ export type ElementToFrameMessage =
       /** As the page gave it, unchecked: the gateway checks it at intake, and the frame passes it on. */
       order: UncheckedOrderInput;
       signature?: string;
+      /**
+       * `certificate-name` as earlier elements send it, beside the order (the frame, served by the gateway,
+       * may meet an element of an older package); ours sends it in `order`, since it is signed.
+       */
       certificateName?: string;
       /** Resolved by the element (attribute, then `<html lang>`); the frame falls back to the merchant's. */
       language?: string;
@@ -84,7 +90,12 @@ export type FrameToElementMessage =
       paymentSucceeded: boolean;
     })
   | (ChannelEnvelope & { type: 'navigateBackToCart' })
-  | (ChannelEnvelope & { type: 'error'; code: WidgetErrorCode; message: string; field?: string });
+  | (ChannelEnvelope & { type: 'error'; code: WidgetErrorCode; message: string; field?: string })
+  /**
+   * The merchant's order verification rejected the order (a CALLBACK widget): the frame shows the customer
+   * why, and the element tells the page (`checkoutError` `order_rejected`). No payment attempt began.
+   */
+  | (ChannelEnvelope & { type: 'rejected'; message: string; reason?: OrderRejectionReason });
 
 /** A message body without its envelope, as the sender writes it. */
 export type Unenveloped<M> = M extends ChannelEnvelope ? Omit<M, keyof ChannelEnvelope> : never;
@@ -134,6 +145,7 @@ const FRAME_MESSAGE_MEMBERS: Record<FrameToElementMessage['type'], readonly stri
   paymentCompleted: ['orderId', 'merchantOrderId', 'paymentSucceeded'],
   navigateBackToCart: [],
   error: ['code', 'message', 'field'],
+  rejected: ['message', 'reason'],
 };
 
 /** Reads a message from the frame, or `undefined` when it is not one of ours for this channel. */
@@ -156,6 +168,7 @@ const FRAME_MESSAGE_CHECKS: Record<FrameToElementMessage['type'], (data: Fields)
     isString(orderId) && isOptionalString(merchantOrderId) && typeof paymentSucceeded === 'boolean',
   error: ({ code, message, field }) =>
     (WIDGET_ERROR_CODES as readonly unknown[]).includes(code) && isString(message) && isOptionalString(field),
+  rejected: ({ message, reason }) => isString(message) && isOptionalString(reason),
 };
 
 /** Reads a message from the element, or `undefined` when it is not one of ours for this channel. */

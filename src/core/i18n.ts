@@ -25,6 +25,7 @@ import type {
   ExpiryErrorCode,
 } from './card.js';
 import type { WidgetErrorCode } from './frame-channel.js';
+import type { OrderRejectionReason } from './legacy-callbacks.js';
 import { enElement, enFrame } from './messages/en.js';
 import { lvElement, lvFrame } from './messages/lv.js';
 import { ruElement, ruFrame } from './messages/ru.js';
@@ -61,6 +62,7 @@ type UnitMessages = { readonly [U in Unit as `unit.${U}`]: string };
 type FailureReasonMessages = {
   readonly [R in PaymentFailureReason as `status.failed.reason.${R}`]: string;
 };
+type RejectionReasonMessages = { readonly [R in OrderRejectionReason as `rejected.${R}`]: string };
 
 /**
  * The texts the element shows itself, on the merchant page: while the frame loads, and when the widget
@@ -118,7 +120,9 @@ export interface ElementMessages {
  *   `{expected}`, the constraint as the merchant wrote it;
  * - `scheme.<CardScheme>`, the scheme's name for people;
  * - `unit.<Unit>`, a quantity with its unit, with `{count}` already formatted for the language;
- * - `status.failed.reason.<PaymentFailureReason>`, one sentence that fills `{reason}` of `status.failed.text`.
+ * - `status.failed.reason.<PaymentFailureReason>`, one sentence that fills `{reason}` of `status.failed.text`;
+ * - `rejected.<OrderRejectionReason>`, what the customer reads (and can do) when the merchant's order
+ *   verification rejected the order for that reason; `rejected.OTHER` also stands for a missing reason.
  */
 export interface FrameMessages
   extends CardNumberErrorMessages,
@@ -127,7 +131,8 @@ export interface FrameMessages
     ConstraintMessages,
     SchemeNameMessages,
     UnitMessages,
-    FailureReasonMessages {
+    FailureReasonMessages,
+    RejectionReasonMessages {
   /** Legend of the card fields. */
   readonly 'card.title': string;
   readonly 'card.number.label': string;
@@ -209,8 +214,10 @@ export interface FrameMessages
   /** The shipping cost URL gave no price. */
   readonly 'delivery.quoteFailed': string;
 
-  /** Text of the link to the merchant's terms and conditions. */
+  /** Text of the link to the merchant's terms and conditions, shown on every widget kind. */
   readonly 'terms.link': string;
+  /** Read after the terms link by screen readers only (the link opens a new tab), in parentheses. */
+  readonly 'terms.newTab': string;
   /** Label of the checkbox that accepts the terms. */
   readonly 'terms.agree': string;
   /** The terms are not accepted yet. */
@@ -248,6 +255,8 @@ export interface FrameMessages
   readonly 'status.retry': string;
   /** While the gateway is asked for the order's state. */
   readonly 'status.checking': string;
+  /** Heading of the screen shown when the merchant rejected the order (a `rejected.*` text follows). */
+  readonly 'status.rejected.title': string;
 }
 
 /** Every text the element and the frame show. */

@@ -15,72 +15,135 @@ export interface NotificationCustomer {
   phone_number: string | null;
 }
 
-/** The payment part of a purchase notification. `error` may be absent even for a failed payment. */
+/** The merchant's company, as the gateway's merchant console holds it (the sandbox: the config's `company`). */
+export interface NotificationCompany {
+  name: string;
+  address: string | null;
+  registration_number: string | null;
+  vat_number: string | null;
+}
+
+/**
+ * The payment part of a purchase notification: the attempt that ended (or, for CANCELLED, the last card
+ * tried). `method` is `CARD` for card payments. `card.bin` is the first 6 digits of the card, never more;
+ * `card` is null when no card was used. `error` is null when the attempt did not fail.
+ */
 export interface NotificationPayment {
-  accountStatementReference: string | null;
-  method: string | null;
+  method: 'CARD' | null;
   status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-  error?: { code: string; message: string };
+  accountStatementReference: string | null;
+  card: { bin: string } | null;
+  error: { code: string; message: string } | null;
 }
 
-/** One line of a notified order. Amounts are decimal strings with 2 places, in major units. */
+/** What an order line sells, as the real service's official client names it. */
+export type NotificationItemType = 'PHYSICAL_GOODS' | 'DIGITAL_GOODS' | 'SHIPPING' | 'UNKNOWN';
+
+/**
+ * One line of a notified order. Money members are JSON numbers in major units (2 decimals); `amount` is the
+ * net unit price, `(total_amount - tax_amount) / quantity` rounded half up to the cent (72.73 for a gross
+ * 88.00 at 0.21); `tax_rate` is a fraction (0.21); `quantity` a number. The widget's order states no item
+ * type, so items are `UNKNOWN` and the shipping line is `SHIPPING`.
+ */
 export interface NotificationItem {
-  amount: string;
+  amount: number;
   label: string;
-  tax_amount: string;
-  total_amount: string;
-  tax_rate: string;
+  tax_amount: number;
+  total_amount: number;
+  tax_rate: number;
   order_item_id: string | null;
-  quantity: string;
+  quantity: number;
   unit: Unit;
-  type: 'UNKNOWN' | 'SHIPPING';
+  type: NotificationItemType;
 }
 
-/** Delivery data, present when the widget collected it. */
+/**
+ * The merchant's URLs of the order: `confirmation` the page's `success-redirect-url`, `place_order` its
+ * `back-to-merchant-url`, `terms` the merchant's terms URL, `verification` its order verification URL; null
+ * where there is none.
+ */
+export interface NotificationMerchantUrls {
+  confirmation: string | null;
+  place_order: string | null;
+  terms: string | null;
+  verification: string | null;
+}
+
+/** Where a delivery goes: the customer's address, or a pickup point's. */
+export interface NotificationAddress {
+  country: string | null;
+  city: string | null;
+  street: string | null;
+  postal_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** The pickup point the customer chose. */
+export interface NotificationPickupPoint {
+  name: string;
+  external_id: string;
+  comments: string | null;
+  service_hours: string | null;
+}
+
+/** Delivery data, present when the customer chose a shipping option. */
 export interface NotificationShipping {
   type: 'ADDRESS' | 'PICKUP_POINT';
-  address: {
-    country: string | null;
-    city: string | null;
-    street: string | null;
-    latitude: number | null;
-    longitude: number | null;
-    postal_code: string | null;
-  } | null;
+  /**
+   * The delivery date, `yyyy-MM-dd`. The widget asks for no preferred date, so the gateway gives the day the
+   * attempt ended (the payment day of a PAID order), in UTC.
+   */
+  date: string;
+  /** The shipping option chosen: its id and label (not the pickup point, which is `pickup_point`). */
   method: { id: string; name: string };
+  /** A pickup point's address when the gateway knows it, else the customer's; null when neither is known. */
+  address: NotificationAddress | null;
   contact_phone: string | null;
-  pickup_point: {
-    name: string;
-    comments: string | null;
-    external_id: string;
-    service_hours: string | null;
-  } | null;
+  pickup_point: NotificationPickupPoint | null;
 }
 
-/** The body of the PUT to the merchant's purchase notification URL, signed in `X-Svc-Signature`. */
+/**
+ * The body of the PUT to the merchant's purchase notification URL, signed in `X-Svc-Signature` over its exact
+ * bytes: the real service's order model (its official client reads it as `MerchantOrder`). Money members are
+ * JSON numbers in major units. The gateway writes them with 2 decimals and quantities with 3 (`88.00`,
+ * `1.000`), as the real service does; JSON readers see the same numbers either way.
+ */
 export interface PurchaseNotification {
   /** The gateway's order id; the merchant's own id is in `order_id` when the merchant gave one. */
   id: string;
   order_id: string | null;
-  status: LegacyOrderStatus;
+  /**
+   * How the attempt ended, or the order's state since. The real service also sends `VERIFIED` (its documents
+   * do not say when; this gateway never does); `verifyPaidOrder` takes only `PAID` as paid.
+   */
+  status: LegacyOrderStatus | 'VERIFIED';
+  company: NotificationCompany;
   customer: NotificationCustomer;
   payment: NotificationPayment;
-  tax_amount: string;
-  total_amount: string;
-  effective_amount: string;
+  /** The order's net amount: `total_amount - tax_amount`. */
+  amount: number;
+  tax_amount: number;
+  total_amount: number;
+  /** What the gateway holds of the payment: `total_amount` once PAID (less refunds), else 0. */
+  effective_amount: number;
   currency: string;
   items: NotificationItem[];
-  merchant_urls: { confirmation: string | null };
+  merchant_urls: NotificationMerchantUrls;
   shipping: NotificationShipping | null;
 }
 
-/** The body of the POST to the merchant's shipping cost calculation URL, signed in `X-Svc-Signature`. */
+/**
+ * The body of the POST to the merchant's shipping cost calculation URL, signed in `X-Svc-Signature`.
+ * `order_items` lists the order's items in their order: `reference` is the item's `orderItemId` (null for an
+ * item without one: its place in the list tells it), `quantity` its count as a JSON number.
+ */
 export interface ShippingCostRequest {
   order_id: string;
-  order_items: Array<{ reference: string; quantity: string }>;
+  order_items: Array<{ reference: string | null; quantity: number }>;
   shipping_method_id: string;
   address: { city: string; address: string; postal_code: string };
-  pickup_point?: { external_id: string; name: string; comments: string | null; service_hours: string | null };
+  pickup_point?: NotificationPickupPoint;
 }
 
 /**
@@ -93,9 +156,40 @@ export interface ShippingCostResponse {
   taxRate?: string | number;
 }
 
+/** Why a merchant rejects a CALLBACK widget's order, as the real service's official client names it. */
+export const ORDER_REJECTION_REASONS = [
+  'PRICE_CHANGED',
+  'PRODUCT_NOT_AVAILABLE',
+  'RESERVATION_EXPIRED',
+  'DELIVERY_ADDRESS_NOT_SUPPORTED',
+  'MERCHANT_RISK_TOO_HIGH',
+  'MERCHANT_MISCONFIGURATION',
+  'MERCHANT_NOT_AVAILABLE',
+  'OTHER',
+] as const;
+
+export type OrderRejectionReason = (typeof ORDER_REJECTION_REASONS)[number];
+
+/** Whether `value` is one of {@link ORDER_REJECTION_REASONS}. */
+export function isOrderRejectionReason(value: unknown): value is OrderRejectionReason {
+  return (ORDER_REJECTION_REASONS as readonly unknown[]).includes(value);
+}
+
 /** Payload of the JWS posted to a CALLBACK widget's order verification URL. */
 export interface OrderVerificationPayload {
+  /** The gateway's order id: the one merchant API v2 reads, approves and rejects. */
   orderId: string;
+  /** The merchant's own `order-id`, or null. */
   externalOrderId: string | null;
-  iat: number;
+  /** Seconds since the epoch, when the token carries it; the real service's tokens carry none. */
+  iat?: number;
 }
+
+/**
+ * What the merchant's order verification URL answers, 2xx with JSON: approve, or reject with a reason. An
+ * answer without `approved` decides nothing: the gateway then waits for merchant API v2's approval (`PUT`) or
+ * rejection (`DELETE`) of the order, as the real service's official client makes them.
+ */
+export type OrderVerificationAnswer =
+  | { approved: true }
+  | { approved: false; reasonCode?: OrderRejectionReason };

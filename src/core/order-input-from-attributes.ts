@@ -23,6 +23,8 @@ export interface OrderAttributes {
   /** The `order` attribute's JSON text (HTML-escaped or not), or an order object set as a property. */
   order?: string | object | null;
   backToMerchantUrl?: string | null;
+  successRedirectUrl?: string | null;
+  certificateName?: string | null;
 }
 
 /**
@@ -35,6 +37,8 @@ export const ORDER_ATTRIBUTE_NAMES = {
   language: 'language',
   orderId: 'order-id',
   backToMerchantUrl: 'back-to-merchant-url',
+  successRedirectUrl: 'success-redirect-url',
+  certificateName: 'certificate-name',
   amount: 'amount',
   currency: 'currency',
   label: 'label',
@@ -59,7 +63,14 @@ export function orderAttributeOf(
 const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
 
 /** The attributes that sit beside the order's contents, whichever form those take. */
-const ELEMENT_LEVEL_ATTRIBUTES = ['widgetId', 'language', 'backToMerchantUrl', 'orderId'] as const;
+const ELEMENT_LEVEL_ATTRIBUTES = [
+  'widgetId',
+  'language',
+  'certificateName',
+  'successRedirectUrl',
+  'backToMerchantUrl',
+  'orderId',
+] as const;
 
 /**
  * An order as the attributes give it, before any check of its values: the element-level attributes as
@@ -71,6 +82,8 @@ export interface UncheckedOrderInput {
   language?: string;
   orderId?: string;
   backToMerchantUrl?: string;
+  successRedirectUrl?: string;
+  certificateName?: string;
   /**
    * The single item of the attributes, the JSON's `items` as written (of any type: the gateway refuses
    * what is not a list of items), or `[]` when neither gives any.

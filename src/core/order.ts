@@ -65,6 +65,13 @@ export interface OrderJson {
 export interface OrderInput extends OrderJson {
   widgetId: string;
   language?: string;
+  /**
+   * The `certificate-name` attribute: the merchant certificate whose key signed the order. Signed when given;
+   * without it, any active certificate of the merchant may verify the signature.
+   */
+  certificateName?: string;
+  /** The `success-redirect-url` attribute: where the customer goes after paying (absolute http(s) URL). */
+  successRedirectUrl?: string;
   backToMerchantUrl?: string;
   orderId?: string;
 }
@@ -162,6 +169,8 @@ const CURRENCY = /^[A-Z]{3}$/;
 const ORDER_MEMBERS = new Set([
   'widgetId',
   'language',
+  'certificateName',
+  'successRedirectUrl',
   'backToMerchantUrl',
   'orderId',
   'items',
@@ -176,6 +185,32 @@ type Fields = Record<string, unknown>;
 
 function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One tax rate that was given, as orders read it, or its issue. Apart from `Reader`, so that `parseTaxRate`
+ * (which the payment frame uses) does not take the whole order reader into a browser bundle.
+ */
+function readTaxRate(value: unknown, path: string): TaxRate | OrderIssue {
+  const issue = (code: OrderIssueCode, message: string): OrderIssue => ({
+    path,
+    code,
+    message: `${path}: ${message}`,
+  });
+  const rate = parseDecimal(value);
+  if (!rate) return issue('not_a_decimal', `${JSON.stringify(value)} is not a rate; write 0.21 or 21`);
+  if (rate.units < 0n) return issue('tax_rate_range', `${rate.text} is negative`);
+  // A value above 1 is a percentage: 21 means 0.21.
+  const isPercentage = rate.units > 10n ** BigInt(rate.scale);
+  const maxScale = isPercentage ? 4 : 6;
+  if (rate.scale > maxScale) {
+    return issue('too_many_decimals', `${rate.text} has more than ${maxScale} decimals`);
+  }
+  const ppm = Number(rate.units * 10n ** BigInt((isPercentage ? 4 : 6) - rate.scale));
+  if (ppm > 1_000_000) {
+    return issue('tax_rate_range', `${rate.text} is above 100%; write a rate such as 0.21 or 21`);
+  }
+  return { ppm, text: rate.text };
 }
 
 /** Collects issues while one order is read. */
@@ -234,21 +269,10 @@ class Reader {
 
   taxRate(value: unknown, path: string): TaxRate | undefined {
     if (value === undefined || value === null || value === '') return undefined;
-    const rate = parseDecimal(value);
-    if (!rate)
-      return this.add(path, 'not_a_decimal', `${JSON.stringify(value)} is not a rate; write 0.21 or 21`);
-    if (rate.units < 0n) return this.add(path, 'tax_rate_range', `${rate.text} is negative`);
-    // A value above 1 is a percentage: 21 means 0.21.
-    const isPercentage = rate.units > 10n ** BigInt(rate.scale);
-    const maxScale = isPercentage ? 4 : 6;
-    if (rate.scale > maxScale) {
-      return this.add(path, 'too_many_decimals', `${rate.text} has more than ${maxScale} decimals`);
-    }
-    const ppm = Number(rate.units * 10n ** BigInt((isPercentage ? 4 : 6) - rate.scale));
-    if (ppm > 1_000_000) {
-      return this.add(path, 'tax_rate_range', `${rate.text} is above 100%; write a rate such as 0.21 or 21`);
-    }
-    return { ppm, text: rate.text };
+    const rate = readTaxRate(value, path);
+    if ('ppm' in rate) return rate;
+    this.issues.push(rate);
+    return undefined;
   }
 
   count(value: unknown, unit: Unit | undefined, path: string): Quantity | undefined {
@@ -385,6 +409,8 @@ export function parseOrder(
   reader.members(input, ORDER_MEMBERS, '');
   const widgetId = reader.text(input['widgetId'], 'widgetId', true);
   reader.text(input['language'], 'language', false, 16);
+  reader.text(input['certificateName'], 'certificateName', false);
+  reader.url(input['successRedirectUrl'], 'successRedirectUrl');
   reader.url(input['backToMerchantUrl'], 'backToMerchantUrl');
   reader.text(input['orderId'], 'orderId', false);
 
@@ -448,10 +474,10 @@ export function parseOrder(
  * @throws OrderValidationError naming `path` when the rate is missing or invalid.
  */
 export function parseTaxRate(value: unknown, path = 'taxRate'): TaxRate {
-  const reader = new Reader();
   const rate =
-    reader.taxRate(value, path) ??
-    (reader.issues.length ? undefined : reader.add(path, 'required', 'is required'));
-  if (!rate) throw new OrderValidationError(reader.issues);
+    value === undefined || value === null || value === ''
+      ? { path, code: 'required' as const, message: `${path}: is required` }
+      : readTaxRate(value, path);
+  if ('code' in rate) throw new OrderValidationError([rate]);
   return rate;
 }

@@ -1,17 +1,20 @@
 /**
  * The canonical input of the widget order signature, one implementation for the element, the server
- * toolkit and the sandbox (ARCHITECTURE.md, "Order signature").
+ * toolkit and the sandbox (ARCHITECTURE.md, "Order signature"). It is the real service's, as its official
+ * PHP client (klix-app/merchant-api-php, `Klix\Widget\*::toSignatureSource`) and its documentation's worked
+ * examples compute it.
  */
-import { decimalText } from './decimal.js';
+import { parseDecimal } from './decimal.js';
 import { formatMinorUnits, parseMinorUnits } from './money.js';
 import { type OrderInput, parseOrder } from './order.js';
 
 export interface SignatureInputOptions {
   /**
-   * How counts are written: `as-given` (the document's examples, our default) or `three-decimals` (the
-   * document's prose: `2.000`). The sandbox accepts either so merchants who followed the prose still pass.
+   * How counts are written: `three-decimals` (`2.000`, the official client's `%.3f` and the documentation's
+   * prose; the default) or `as-given` (`2`, as the documentation's worked example writes it, whose published
+   * signature verifies only so). The sandbox and `verifyOrderSignature` accept either.
    */
-  countForm?: 'as-given' | 'three-decimals';
+  countForm?: 'three-decimals' | 'as-given';
 }
 
 /** A field's text, or nothing when the merchant gave no value: absent fields are left out, not written empty. */
@@ -19,37 +22,66 @@ function given(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
+/** `%.2f` of an amount: amounts have at most 2 places, so this is exact. */
 function amount(value: unknown): string {
   return value === undefined || value === null || value === ''
     ? ''
     : formatMinorUnits(parseMinorUnits(value));
 }
 
-function decimal(value: unknown): string {
-  return value === undefined || value === null || value === '' ? '' : (decimalText(value) ?? '');
-}
-
-function count(value: unknown, form: 'as-given' | 'three-decimals'): string {
-  const text = decimal(value);
-  if (text === '' || form === 'as-given') return text;
-  const [whole, fraction = ''] = text.split('.');
+/** A count as given, or with exactly 3 places (`%.3f`; counts have at most 3, so this only pads). */
+function count(value: unknown, form: 'three-decimals' | 'as-given'): string {
+  const decimal = value === undefined || value === null || value === '' ? undefined : parseDecimal(value);
+  if (!decimal) return '';
+  if (form === 'as-given') return decimal.text;
+  const [whole, fraction = ''] = decimal.text.split('.');
   return `${whole}.${fraction.padEnd(3, '0')}`;
 }
 
 /**
- * The string the merchant signs: widget id, language, back-to-merchant URL, order id; then per item amount,
- * currency, label, tax rate, item id, count, unit; then per shipping option id, amount, currency (a shipping
- * option's tax rate, and our unsigned extension's `label` and `type`, are not part of it). Only what the
- * merchant gave is written: defaults filled in later are not part of it.
+ * `%.2f` of a tax rate as given (`0.21` → `0.21`, `21` → `21.00`). A rate with more than 2 places is written
+ * as the official client writes it, PHP's `sprintf('%.2f', $rate)` of a float: the binary double nearest to
+ * the rate, rounded to the nearest hundredth, an exact tie to the even digit. So `0.055` gives `0.06` (its
+ * double is just above 0.055) but `0.075` gives `0.07` (its double is just below), and `0.125` (exact in
+ * binary) gives `0.12`. Exact decimal rounding would give `0.08` for `0.075`, which the client never signs.
+ */
+function taxRate(value: unknown): string {
+  const rate = value === undefined || value === null || value === '' ? undefined : parseDecimal(value);
+  if (!rate) return '';
+  if (rate.scale <= 2) return formatMinorUnits(Number(rate.units * 10n ** BigInt(2 - rate.scale)));
+  // The double's exact value is mantissa / 2^shift. Rates are at most 100, far below 2^52, so shift > 0.
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Number(rate.text));
+  const bits = view.getBigUint64(0);
+  const exponent = Number(bits >> 52n); // the sign bit is 0: a rate is never negative
+  const mantissa = (bits & (2n ** 52n - 1n)) | (exponent > 0 ? 2n ** 52n : 0n);
+  const divisor = 2n ** BigInt(1075 - Math.max(exponent, 1));
+  const scaled = mantissa * 100n;
+  const rest = 2n * (scaled % divisor);
+  const hundredths = scaled / divisor;
+  const up = rest > divisor || (rest === divisor && hundredths % 2n === 1n);
+  return formatMinorUnits(Number(up ? hundredths + 1n : hundredths));
+}
+
+/**
+ * The string the merchant signs, the given fields joined with no separator, in this order: widget id,
+ * language, certificate name, success redirect URL, back-to-merchant URL, order id; then per item amount,
+ * currency, label, count, unit, tax rate, item id; then per shipping option id, amount, currency; then the
+ * constraints payment scheme, issuer, brand. Amounts `%.2f`, counts `%.3f` (or as given, see
+ * {@link SignatureInputOptions}), tax rates `%.2f` of the value as given. A shipping option's tax rate, and our
+ * unsigned extension's `label` and `type`, are not part of it. Only what the merchant gave is written:
+ * defaults filled in later are not part of it.
  * @throws OrderValidationError when the order is invalid, so nobody signs an order the gateway would refuse.
  */
 export function orderSignatureInput(order: OrderInput, options: SignatureInputOptions = {}): string {
   const { error } = parseOrder(order);
   if (error) throw error;
-  const countForm = options.countForm ?? 'as-given';
+  const countForm = options.countForm ?? 'three-decimals';
   const parts = [
     given(order.widgetId),
     given(order.language),
+    given(order.certificateName),
+    given(order.successRedirectUrl),
     given(order.backToMerchantUrl),
     given(order.orderId),
   ];
@@ -58,14 +90,16 @@ export function orderSignatureInput(order: OrderInput, options: SignatureInputOp
       amount(item.amount),
       given(item.currency),
       given(item.label),
-      decimal(item.taxRate),
-      given(item.orderItemId),
       count(item.count, countForm),
       given(item.unit),
+      taxRate(item.taxRate),
+      given(item.orderItemId),
     );
   }
   for (const option of order.shippingOptions ?? []) {
     parts.push(given(option.id), amount(option.amount), given(option.currency));
   }
+  const { paymentScheme, issuer, brand } = order.constraints ?? {};
+  parts.push(given(paymentScheme), given(issuer), given(brand));
   return parts.join('');
 }

@@ -4,9 +4,10 @@
  * writes these shapes (src/frame/widget-api-client.ts), the sandbox parses the requests and sends the answers
  * (src/sandbox/widget-api.ts, legacy-orders.ts). Amounts are decimal strings in major units (`12.50`).
  */
+import type { CardScheme } from './card.js';
 import type { CustomerPrefill } from './frame-channel.js';
 import type { Language } from './i18n.js';
-import type { LegacyOrderStatus } from './legacy-callbacks.js';
+import type { LegacyOrderStatus, OrderRejectionReason } from './legacy-callbacks.js';
 import type { DecimalInput, OrderConstraints, ShippingType } from './order.js';
 import type { UncheckedOrderInput } from './order-input-from-attributes.js';
 
@@ -52,6 +53,11 @@ export interface WidgetConfigView {
   /** The page origins the merchant allows to take orders. */
   allowedOrigins: string[];
   pickupPoints: PickupPointView[];
+  /**
+   * The card schemes the widget takes (the sandbox config's `cardSchemes`; by default Visa and Mastercard).
+   * The frame refuses other cards as they are typed, and the gateway refuses them at payment.
+   */
+  cardSchemes: Exclude<CardScheme, 'UNKNOWN'>[];
   /** The priced fixed order of an INSTANT widget; null for a CHECKOUT widget. */
   fixedOrder: FixedOrderSummary | null;
 }
@@ -135,6 +141,10 @@ export interface CreateOrderRequest {
   /** As the page gave it (the element's `init`): the gateway checks it. */
   order: UncheckedOrderInput;
   signature?: string;
+  /**
+   * The page's `certificate-name`, for clients that send it beside the order rather than as
+   * `order.certificateName` (as the element does); signed all the same, and refused when both differ.
+   */
   certificateName?: string;
   /** Checked against the merchant's allowed origins when given. */
   pageOrigin?: string;
@@ -199,6 +209,8 @@ export interface ApiError {
   code: string;
   message: string;
   field?: string;
+  /** Why the merchant refused the order (`order_rejected` from a CALLBACK widget's verification). */
+  reason?: OrderRejectionReason;
 }
 
 /** The body of every 4xx and 5xx answer of the widget API. */

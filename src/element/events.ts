@@ -5,6 +5,7 @@
  * None carries card data: the frame never sends any (the channel's message types have no place for it).
  */
 import type { WidgetErrorCode } from '../core/frame-channel.js';
+import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
 
 /** `paymentCompleted`'s detail: the outcome of the payment, just before the frame shows its status screen. */
 export interface PaymentCompletedDetail {
@@ -21,12 +22,14 @@ export interface PaymentCompletedDetail {
  * opens on an order that had already ended (after a reload, or when the element was moved) shows its status
  * without firing it again. The outcome for fulfilment is the purchase notification to the merchant's back
  * end, which is signed; this event is for the page (for example, to empty the cart).
+ * Cancelable: when the payment succeeded and the order has a `success-redirect-url`, the element goes there
+ * once the listeners have run, unless one calls `preventDefault()` (a single-page app routes by itself).
  */
 export class PaymentCompletedEvent extends CustomEvent<PaymentCompletedDetail> {
   static readonly eventName = 'paymentCompleted';
 
   constructor(detail: PaymentCompletedDetail) {
-    super(PaymentCompletedEvent.eventName, { detail, bubbles: true, composed: true });
+    super(PaymentCompletedEvent.eventName, { detail, bubbles: true, composed: true, cancelable: true });
   }
 }
 
@@ -64,6 +67,7 @@ export type CheckoutAttribute =
   | 'order-id'
   | 'language'
   | 'back-to-merchant-url'
+  | 'success-redirect-url'
   | 'amount'
   | 'currency'
   | 'label'
@@ -95,6 +99,11 @@ export interface CheckoutErrorDetail {
   readonly message: string;
   /** The attribute to fix (or the script method whose item or option was refused), when one is to blame. */
   readonly attribute?: CheckoutAttribute;
+  /**
+   * With `order_rejected` from a CALLBACK widget's order verification: the merchant's reason, which the
+   * frame shows the customer in words (the element keeps the frame; change the order to try again).
+   */
+  readonly reason?: OrderRejectionReason;
 }
 
 /**

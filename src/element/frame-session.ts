@@ -91,6 +91,8 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
   let seen: string | undefined;
   /** The frame has reported a payment attempt in its current load: the order is locked. */
   let attempted = false;
+  /** The merchant's verification rejected the frame's current order: its `failed` state is no attempt. */
+  let rejected = false;
   /** The properties changed since the last look at them, which the next task takes together. */
   const changedKeys = new Set<PropertyKey>();
   let changeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -154,6 +156,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
     if (!prepared) return;
     current?.host.dispose();
     attempted = false;
+    rejected = false;
     const frameHost: FrameHost = new FrameHost(
       {
         gateway: prepared.gateway,
@@ -245,18 +248,25 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
           return;
         }
         controls.setState(message.state);
-        if (message.state !== 'loading' && message.state !== 'form') attempted = true;
+        if (message.state !== 'loading' && message.state !== 'form' && !rejected) attempted = true;
         if (message.state !== 'loading' && !frame.revealed) reveal(frame);
         return;
-      case 'paymentCompleted':
-        controls.emit(
-          new PaymentCompletedEvent({
-            orderId: message.orderId,
-            merchantOrderId: message.merchantOrderId ?? null,
-            paymentSucceeded: message.paymentSucceeded,
-          }),
-        );
+      case 'paymentCompleted': {
+        const url = message.paymentSucceeded && prepared?.init.order.successRedirectUrl;
+        // After the listeners ran (dispatch is synchronous), unless one called preventDefault().
+        if (
+          controls.emit(
+            new PaymentCompletedEvent({
+              orderId: message.orderId,
+              merchantOrderId: message.merchantOrderId ?? null,
+              paymentSucceeded: message.paymentSucceeded,
+            }),
+          ) &&
+          url
+        )
+          location.assign(url);
         return;
+      }
       case 'navigateBackToCart': {
         const url = prepared?.init.order.backToMerchantUrl ?? null;
         if (controls.emit(new NavigateBackToCartEvent({ backToMerchantUrl: url })) && url)
@@ -265,6 +275,17 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       }
       case 'error':
         failed(message.code, message.message, message.field);
+        return;
+      case 'rejected':
+        // The frame shows the customer why; the page may change the order and try again (not locked).
+        rejected = true;
+        controls.emit(
+          new CheckoutErrorEvent({
+            code: 'order_rejected',
+            message: message.message,
+            ...(message.reason && { reason: message.reason }),
+          }),
+        );
         return;
     }
   }

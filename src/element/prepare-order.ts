@@ -23,7 +23,6 @@ export interface Prepared extends OrderLayout {
     order: UncheckedOrderInput;
     customer: CustomerPrefill;
     signature?: string;
-    certificateName?: string;
   };
 }
 
@@ -32,7 +31,6 @@ export interface OrderSource extends OrderAttributes {
   widgetId?: string | undefined;
   gateway?: string | undefined;
   signature?: string | undefined;
-  certificateName?: string | undefined;
   email?: string | undefined;
   phone?: string | undefined;
   firstName?: string | undefined;
@@ -128,11 +126,7 @@ export function prepareOrder(
   for (const key of ['email', 'phone', 'firstName', 'lastName'] as const) {
     if (source[key]) customer[key] = source[key];
   }
-  const { signature, certificateName } = source;
-  return {
-    ...layout,
-    gateway,
-    widgetId,
-    init: { order, customer, ...(signature && { signature }), ...(certificateName && { certificateName }) },
-  };
+  const { signature } = source;
+  // `certificate-name` goes in the order: it is signed (see core's signature-input.ts).
+  return { ...layout, gateway, widgetId, init: { order, customer, ...(signature && { signature }) } };
 }

@@ -75,13 +75,13 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
  * With `lazy="true"` it waits for `init()`.
  *
  * After the start, a change of what the order is made of (`order`, `signature`, `certificate-name`,
- * `order-id`, the single-item attributes, `back-to-merchant-url`, `widget-id`, `gateway`, the prefill
- * attributes) replaces the order, after the task that made it: the frame loads again with the new order,
- * once for all the changes of the task, and not at all when the order is equal to the one it has. An error
- * box starts again the same way, so a page that fixes its order gets the form. Once the frame has reported
- * a payment attempt (any state past `loading` and `form`), a change is refused: the form keeps its order,
- * and the element logs it and fires `checkoutError` with code `order_locked`. `language` changes the texts
- * at any time.
+ * `order-id`, the single-item attributes, `back-to-merchant-url`, `success-redirect-url`, `widget-id`,
+ * `gateway`, the prefill attributes) replaces the order, after the task that made it: the frame loads again
+ * with the new order, once for all the changes of the task, and not at all when the order is equal to the
+ * one it has. An error box starts again the same way, so a page that fixes its order gets the form. Once the
+ * frame has reported a payment attempt (any state past `loading` and `form`), a change is refused: the form
+ * keeps its order, and the element logs it and fires `checkoutError` with code `order_locked`. `language`
+ * changes the texts at any time.
  *
  * With `checkout-url` (a v1 Purchase's `checkout_url`) it is a payment method picker instead (v1 mode, which
  * needs neither `widget-id` nor a signed order): it looks up the methods at the merchant's own endpoint
@@ -95,7 +95,7 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
  *
  * @attr {WidgetState} state - Read-only: the element writes it (the `state` property's value, for styling such as `svc-checkout[state='paid']`) and never reads it; a page that sets it changes nothing.
  *
- * @fires {PaymentCompletedEvent} paymentCompleted - A payment attempt succeeded or failed, just before the status screen: once for each attempt that ends while the form is open (a declined card fires it with `paymentSucceeded: false`, and the order stays payable with another card; a form that opens on an order that had already ended shows its status without the event). For the page's interface only, never proof of payment: verify the signed notification on the server. `detail`: `{orderId, merchantOrderId, paymentSucceeded}`.
+ * @fires {PaymentCompletedEvent} paymentCompleted - A payment attempt succeeded or failed, just before the status screen: once for each attempt that ends while the form is open (a declined card fires it with `paymentSucceeded: false`, and the order stays payable with another card; a form that opens on an order that had already ended shows its status without the event). For the page's interface only, never proof of payment: verify the signed notification on the server. `detail`: `{orderId, merchantOrderId, paymentSucceeded}`. Cancelable: after a successful payment the element goes to `success-redirect-url`, when set, once the listeners have run, unless one called `preventDefault()`.
  * @fires {NavigateBackToCartEvent} navigateBackToCart - The customer pressed back-to-merchant on the failed or cancelled screen. `detail`: `{backToMerchantUrl}` (the order's `back-to-merchant-url`, or `null`). Cancelable: otherwise the element goes to `detail.backToMerchantUrl` when it is not `null`.
  * @fires {CheckoutErrorEvent} checkoutError - The widget cannot take a payment (set up wrong, refused, or unreachable), or, with code `order_locked`, the page changed the order after a payment attempt began and the change was refused (the form stays, on its order). `detail`: `{code, message, attribute?}`.
  * @fires {NavigateToCheckoutEvent} navigateToCheckout - v1 mode: the customer confirmed a payment method, or went on without one. Cancelable: otherwise the element goes to `detail.url`. `detail`: `{method, url}` (`method` is `null` without one; `url` is `checkout-url` with `preferred` set in its query).
@@ -145,6 +145,7 @@ export class SvcCheckout extends ReactiveElement {
     orderId: { attribute: 'order-id' },
     order: {},
     backToMerchantUrl: { attribute: 'back-to-merchant-url' },
+    successRedirectUrl: { attribute: 'success-redirect-url' },
     signature: {},
     certificateName: { attribute: 'certificate-name' },
     lazy: { converter: lazyConverter },
@@ -205,13 +206,26 @@ export class SvcCheckout extends ReactiveElement {
    */
   declare order?: string | OrderJson;
 
-  /** Where the customer goes back to from the failed or cancelled screen. */
+  /**
+   * Where the customer goes back to from the failed or cancelled screen. Part of the signed order when
+   * given.
+   */
   declare backToMerchantUrl?: string;
+
+  /**
+   * Where the customer goes after paying (an absolute http(s) URL): the element goes there once the
+   * `paymentCompleted` listeners of a successful payment have run, unless one called `preventDefault()`.
+   * Part of the signed order when given.
+   */
+  declare successRedirectUrl?: string;
 
   /** The order's signature: Base64 SHA256withRSA by the merchant's key. */
   declare signature?: string;
 
-  /** The name of the merchant certificate whose key signed the order. */
+  /**
+   * The name of the merchant certificate whose key signed the order. Optional, and part of the signed order
+   * when given: without it, any active certificate of the merchant may verify the signature.
+   */
   declare certificateName?: string;
 
   /** `true` delays the start until `init()` is called. */

@@ -1,7 +1,7 @@
 /**
- * The card fields' checks in the frame's terms: core's validators, and the order's constraints where the
- * number alone decides them, turned into texts to show. Kept apart from the element so they can be tested
- * as plain functions.
+ * The card fields' checks in the frame's terms: core's validators, the card schemes the widget takes, and
+ * the order's constraints where the number alone decides them, turned into texts to show. Kept apart from
+ * the element so they can be tested as plain functions.
  */
 import {
   type CardScheme,
@@ -63,6 +63,42 @@ export function schemeConstraintError(
   return { key: constraintErrorKey('paymentScheme'), params: { expected: expectedText(check.expected, t) } };
 }
 
+/**
+ * The refusal of a card of a scheme the widget does not take (its config's `cardSchemes`), naming the
+ * schemes it takes.
+ */
+export function schemeNotAcceptedError(
+  schemes: readonly CardScheme[],
+  t: FrameTranslate,
+  language: Language,
+): KeyedError {
+  const names = schemes.map((scheme) => t(schemeNameKey(scheme)));
+  return {
+    key: cardNumberErrorKey('scheme_not_accepted'),
+    params: { accepted: listOf(names, language, 'conjunction') },
+  };
+}
+
+/**
+ * The refusal of a number by its scheme, from its first digits on: the order's `paymentScheme` constraint
+ * (the narrower, so its text is the more exact), then the schemes the widget takes.
+ */
+export function schemeError(
+  number: string,
+  constraints: OrderConstraints,
+  schemes: readonly CardScheme[],
+  t: FrameTranslate,
+  language: Language,
+): KeyedError | undefined {
+  const scheme = cardSchemeOf(number);
+  return (
+    schemeConstraintError(number, constraints, t) ??
+    (scheme === 'UNKNOWN' || schemes.includes(scheme)
+      ? undefined
+      : schemeNotAcceptedError(schemes, t, language))
+  );
+}
+
 /** The refusal of a card the gateway turned down for the order's constraints (brand or issuer, or scheme). */
 export function gatewayConstraintError(
   number: string,
@@ -83,20 +119,16 @@ export function gatewayConstraintError(
 function cardNumberError(
   number: string,
   constraints: OrderConstraints,
+  schemes: readonly CardScheme[],
   t: FrameTranslate,
   language: Language,
 ): KeyedError | undefined {
-  const byConstraint = schemeConstraintError(number, constraints, t);
-  if (byConstraint) return byConstraint;
-  const check = validateCardNumber(number);
+  const byScheme = schemeError(number, constraints, schemes, t, language);
+  if (byScheme) return byScheme;
+  const check = validateCardNumber(number, { acceptedSchemes: schemes });
   if (check.valid) return undefined;
-  if (check.code === 'scheme_not_accepted') {
-    const names = KNOWN_CARD_SCHEMES.map((scheme) => t(schemeNameKey(scheme)));
-    return {
-      key: cardNumberErrorKey(check.code),
-      params: { accepted: listOf(names, language, 'conjunction') },
-    };
-  }
+  // A number of no scheme we know, once it has a card's length and passes Luhn.
+  if (check.code === 'scheme_not_accepted') return schemeNotAcceptedError(schemes, t, language);
   return { key: cardNumberErrorKey(check.code) };
 }
 
@@ -122,16 +154,17 @@ function holderError(holder: string): KeyedError | undefined {
   return holder.trim() === '' ? { key: 'card.holder.error.empty' } : undefined;
 }
 
-/** Every field's error; an empty object when the card can be sent. */
+/** Every field's error; an empty object when the card can be sent. `schemes`: those the widget takes. */
 export function cardErrors(
   values: CardValues,
   constraints: OrderConstraints,
+  schemes: readonly CardScheme[],
   t: FrameTranslate,
   language: Language,
   now: Date,
 ): Partial<Record<keyof CardValues, KeyedError>> {
   const errors: Partial<Record<keyof CardValues, KeyedError>> = {};
-  const number = cardNumberError(values.number, constraints, t, language);
+  const number = cardNumberError(values.number, constraints, schemes, t, language);
   const expiry = expiryError(values.expiry, now);
   const cvc = cvcError(values.cvc, cardSchemeOf(values.number), language);
   const holder = holderError(values.holder);

@@ -15,7 +15,7 @@ import {
   schemeNameKey,
 } from '../core/index.js';
 import { AnnounceEvent } from './announce.js';
-import { type CardErrors, type CardValues, cardErrors, schemeConstraintError } from './card-checks.js';
+import { type CardErrors, type CardValues, cardErrors, schemeError } from './card-checks.js';
 import { cardFieldsStyles } from './card-fields.styles.js';
 import { reformat } from './caret.js';
 import { adoptDocumentStyles } from './document-styles.js';
@@ -36,13 +36,15 @@ const FORMATS: Readonly<Record<CardField, (text: string) => string>> = {
  * The card fields of the payment form. Rendered into the light DOM so that the browser's card autofill,
  * which does not reach into shadow roots, fills all four fields.
  *
- * @fires svc-announce - When the scheme of the typed number becomes known, to be read out.
+ * @fires svc-announce - When the scheme of the typed number becomes known, to be read out (with its
+ *   refusal when the widget or the order does not take it).
  */
 export class SvcCardFields extends LitElement {
   static override properties = {
     t: { attribute: false },
     language: { attribute: false },
     constraints: { attribute: false },
+    schemes: { attribute: false },
     readonly: { type: Boolean },
     values: { state: true },
     errors: { state: true },
@@ -54,6 +56,8 @@ export class SvcCardFields extends LitElement {
   language: Language = 'en';
   /** The order's card constraints; a scheme constraint is checked as the number is typed. */
   constraints: OrderConstraints = {};
+  /** The card schemes the widget takes (its `cardSchemes`); others are refused from the first digits. */
+  schemes: readonly CardScheme[] = ['VISA', 'MASTERCARD'];
   /** While a payment runs the fields keep their values and focus but take no typing. */
   readonly = false;
 
@@ -72,7 +76,7 @@ export class SvcCardFields extends LitElement {
 
   /** Checks every field and shows what is wrong; the card when it can be sent. */
   check(now: Date = new Date()): CardValues | undefined {
-    this.errors = cardErrors(this.values, this.constraints, this.t, this.language, now);
+    this.errors = cardErrors(this.values, this.constraints, this.schemes, this.t, this.language, now);
     if (Object.keys(this.errors).length > 0) return undefined;
     return {
       ...this.values,
@@ -98,6 +102,7 @@ export class SvcCardFields extends LitElement {
     return cardErrors(
       { ...this.values, [field]: value },
       this.constraints,
+      this.schemes,
       this.t,
       this.language,
       new Date(),
@@ -114,14 +119,17 @@ export class SvcCardFields extends LitElement {
 
   /**
    * Formats the field as it is typed. A field that shows an error is checked at each keystroke, so the
-   * error goes as soon as it is fixed; a scheme the order excludes shows from the number's first digits.
+   * error goes as soon as it is fixed; a scheme the widget or the order excludes shows from the number's
+   * first digits, and is read out with the scheme.
    */
   #onInput(field: CardField, event: InputEvent): void {
     const input = event.target as HTMLInputElement;
     const value = FORMATS[field](input.value);
     reformat(input, value);
-    const byConstraint = field === 'number' && schemeConstraintError(value, this.constraints, this.t);
-    this.#set(field, value, byConstraint || (this.errors[field] ? this.#check(field, value) : undefined));
+    const { t } = this;
+    const byScheme =
+      field === 'number' && schemeError(value, this.constraints, this.schemes, t, this.language);
+    this.#set(field, value, byScheme || (this.errors[field] ? this.#check(field, value) : undefined));
     if (field !== 'number') return;
     // The CVC's length depends on the scheme.
     if (this.errors.cvc) this.#set('cvc', this.values.cvc, this.#check('cvc', this.values.cvc));
@@ -129,8 +137,9 @@ export class SvcCardFields extends LitElement {
     if (scheme !== this.#announcedScheme) {
       this.#announcedScheme = scheme;
       if (scheme !== 'UNKNOWN') {
+        const detected = t('card.scheme.detected', { scheme: t(schemeNameKey(scheme)) });
         this.dispatchEvent(
-          new AnnounceEvent(this.t('card.scheme.detected', { scheme: this.t(schemeNameKey(scheme)) })),
+          new AnnounceEvent(byScheme ? `${detected}. ${t(byScheme.key, byScheme.params)}` : detected),
         );
       }
     }

@@ -4,7 +4,7 @@
  * since it names what the merchant has to fix; the element logs it for the merchant, and shows the customer
  * its own translated text.
  */
-import type { WidgetErrorCode } from '../core/index.js';
+import type { FrameMessageKey, FrameMessages, WidgetErrorCode } from '../core/index.js';
 import type { ApiResult } from './widget-api-client.js';
 
 /** An `error` message's body. */
@@ -49,4 +49,21 @@ export function intakeErrorOf(result: Exclude<ApiResult<unknown>, { kind: 'ok' }
     return { code: 'order_rejected', message: error.message };
   }
   return { code: 'internal_error', message: `${error.code}: ${error.message}`, ...field };
+}
+
+/**
+ * The sentence the frame shows when the merchant's order verification rejected the order (a CALLBACK
+ * widget), or undefined for any other failure: the frame shows this one itself, because the merchant's
+ * reason tells the customer what to do (go back to the shop for the new price, come back later). The
+ * gateway's `reason` picks the text; a missing reason, or one the catalog has no text for, reads as `OTHER`.
+ */
+export function rejectionTextKey(
+  result: Exclude<ApiResult<unknown>, { kind: 'ok' }>,
+  catalog: FrameMessages,
+): FrameMessageKey | undefined {
+  if (result.kind !== 'http-error' || result.status !== 403 || result.error.code !== 'order_rejected') {
+    return undefined;
+  }
+  const key = `rejected.${result.error.reason}`;
+  return Object.hasOwn(catalog, key) ? (key as FrameMessageKey) : 'rejected.OTHER';
 }

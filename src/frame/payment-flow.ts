@@ -32,7 +32,7 @@ export type Notice =
   /** No answer came: whether it went through is not known until the gateway is asked. */
   | { kind: 'network'; action: 'pay' | 'cancel' };
 
-/** What the frame shows; each maps to one `WidgetState` that the element is told. */
+/** What the frame shows; each maps to one `WidgetState` that the element is told (`rejected` as `failed`). */
 export type Phase =
   | { kind: 'loading' }
   | { kind: 'form'; notice?: Notice }
@@ -43,6 +43,11 @@ export type Phase =
   | { kind: 'paid'; orderId: string }
   | { kind: 'failed'; reason: FrameMessageKey }
   | { kind: 'cancelled' }
+  /**
+   * The merchant's order verification rejected the order, which the gateway therefore never took: why, as
+   * a `rejected.*` text, and whether the page gave a back-to-merchant URL. Told to the element as `failed`.
+   */
+  | { kind: 'rejected'; reason: FrameMessageKey; back: boolean }
   | { kind: 'error' };
 
 /** What the form gives for one payment request. */

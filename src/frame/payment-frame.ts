@@ -26,20 +26,20 @@ import {
 } from '../core/index.js';
 import type { ApiError, OrderView, WidgetConfigView } from '../core/widget-api.js';
 import type { AnnounceEvent } from './announce.js';
-import { gatewayConstraintError } from './card-checks.js';
+import { gatewayConstraintError, schemeNotAcceptedError } from './card-checks.js';
 import { SvcCardFields } from './card-fields.js';
-import { CHALLENGE_HEADING_ID, renderChallenge } from './challenge-step.js';
-import { SvcCustomerFields } from './customer-fields.js';
-import { type ShippingChangeEvent, SvcDeliveryFields } from './delivery-fields.js';
+import type { ShippingChangeEvent } from './delivery-fields.js';
 import { adoptDocumentStyles } from './document-styles.js';
 import type { FieldError } from './form-fields.js';
+import { loadFormParts } from './form-parts.js';
 import { loadTexts } from './frame-texts.js';
-import { type IntakeError, intakeErrorOf } from './intake-errors.js';
+import { type IntakeError, intakeErrorOf, rejectionTextKey } from './intake-errors.js';
+import { LazyPart } from './lazy-part.js';
 import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-summary.js';
 import type { ParentChannel } from './parent-channel.js';
 import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
 import { paymentFrameStyles } from './payment-frame.styles.js';
-import { renderStatus, STATUS_HEADING_ID, type StatusActions, statusTexts } from './status-screen.js';
+import type { StatusActions } from './status-screen.js';
 import { type ApiResult, WidgetApiClient } from './widget-api-client.js';
 
 type Init = Extract<ElementToFrameMessage, { type: 'init' }>;
@@ -86,10 +86,11 @@ export class SvcPaymentFrame extends LitElement {
   };
 
   /**
-   * The elements of the form, each defined by its own module. Named here as values: the package declares
-   * no side effects, so a bundler would otherwise drop modules imported only for their definitions.
+   * The card form's element, defined by its own module. Named here as a value: the package declares no side
+   * effects, so a bundler would otherwise drop a module imported only for its definition. The customer's
+   * and the delivery fields are imported when an order shows them (form-parts.ts).
    */
-  static readonly parts = [SvcCardFields, SvcCustomerFields, SvcDeliveryFields] as const;
+  static readonly parts = [SvcCardFields] as const;
 
   /** The widget this frame was opened for (from its URL). */
   widgetId = '';
@@ -122,6 +123,11 @@ export class SvcPaymentFrame extends LitElement {
     showCardRefusal: (field, error, number) => this.#showCardRefusal(field, error, number),
     clearCard: () => this.#clearCard(),
   });
+
+  /** The 3-D Secure step: a chunk of its own, imported when a payment meets a challenge. */
+  readonly #challengeStep = new LazyPart(() => import('./challenge-step.js'));
+  /** The screens that end a payment: a chunk of their own, imported when a payment is sent or found ended. */
+  readonly #statusScreen = new LazyPart(() => import('./status-screen.js'));
 
   /** The widget's configuration, asked for as the frame starts (before any message can arrive). */
   #configRequest!: Promise<ApiResult<WidgetConfigView>>;
@@ -172,6 +178,13 @@ export class SvcPaymentFrame extends LitElement {
   #start(): void {
     this.#started = true;
     this.#configRequest = this.#api.widget(this.widgetId);
+    // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
+    void this.#configRequest.then(
+      (config) =>
+        config.kind === 'ok' &&
+        config.value.collectCustomerData &&
+        loadFormParts({ customer: true, delivery: true }),
+    );
     this.#listen();
     this.channel!.post({ type: 'ready' });
   }
@@ -221,6 +234,11 @@ export class SvcPaymentFrame extends LitElement {
       });
       return;
     }
+    // An order with shipping options shows the delivery fields: they load while the gateway takes it.
+    const { shippingOptions } = message.order;
+    if (Array.isArray(shippingOptions) && shippingOptions.length > 0) {
+      void loadFormParts({ customer: false, delivery: true });
+    }
     // The texts load while the gateway takes the order, so they add no wait of their own.
     const [config, created, texts] = await Promise.all([
       this.#configRequest,
@@ -233,13 +251,33 @@ export class SvcPaymentFrame extends LitElement {
       }),
       this.#showLanguage(),
     ]);
-    if (created.kind !== 'ok') return this.#fail(intakeErrorOf(created));
+    if (created.kind !== 'ok') {
+      const rejected = texts && rejectionTextKey(created, this.#catalog!);
+      if (!rejected) return this.#fail(intakeErrorOf(created));
+      // The merchant said why: the customer reads it here, with the way back when the page gave its URL;
+      // the page hears it first, so that it is not taken for a payment attempt.
+      const { message: why, reason } = (created as Extract<ApiResult<unknown>, { kind: 'http-error' }>).error;
+      this.channel?.post({ type: 'rejected', message: why, ...(reason && { reason }) });
+      const back = Boolean(message.order.backToMerchantUrl);
+      return this.#flow.setPhase({ kind: 'rejected', reason: rejected, back });
+    }
     if (config.kind !== 'ok') return this.#fail(intakeErrorOf(config));
     if (!texts) {
       return this.#fail({
         code: 'gateway_unreachable',
         message: 'The payment form could not load its texts',
       });
+    }
+    // The parts of the form that this order shows (most began to load when the widget or init named them).
+    const order = created.value;
+    if (!('receipt' in order)) {
+      const customer = order.collectCustomerData;
+      if (!(await loadFormParts({ customer, delivery: order.shippingOptions.length > 0 }))) {
+        return this.#fail({
+          code: 'gateway_unreachable',
+          message: 'The payment form could not load its fields',
+        });
+      }
     }
     this.config = config.value;
     // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
@@ -297,10 +335,19 @@ export class SvcPaymentFrame extends LitElement {
 
   /** The flow's phase changed: tells the element when its state changes, and says the change for screen readers. */
   #phaseSet(phase: Phase): void {
-    if (phase.kind !== this.#reportedState) {
-      this.#reportedState = phase.kind;
-      this.channel?.post({ type: 'state', state: phase.kind });
+    const state = phase.kind === 'rejected' ? 'failed' : phase.kind;
+    if (state !== this.#reportedState) {
+      this.#reportedState = state;
+      this.channel?.post({ type: 'state', state });
     }
+    if (phase.kind === 'challenge') this.#showChallengeStep(phase);
+    if (
+      phase.kind === 'paid' ||
+      phase.kind === 'failed' ||
+      phase.kind === 'cancelled' ||
+      phase.kind === 'rejected'
+    )
+      this.#showStatus(phase);
     const t = this.t;
     if (!t) return;
     let text: string | undefined;
@@ -309,25 +356,38 @@ export class SvcPaymentFrame extends LitElement {
         text = t(phase.checking ? 'status.checking' : 'pay.processing');
         break;
       case 'challenge':
-        if (!phase.busy && !phase.networkError) this.#focusTarget = `#${CHALLENGE_HEADING_ID}`;
         text = t(
           phase.networkError ? 'status.networkError' : phase.busy ? 'threeDs.waiting' : 'threeDs.title',
         );
         break;
-      case 'paid':
-      case 'failed':
-      case 'cancelled': {
-        this.#focusTarget = `#${STATUS_HEADING_ID}`;
-        const status = statusTexts(phase, t);
-        text = `${status.title}. ${status.text}`;
-        break;
-      }
       case 'form':
         if (phase.notice) text = this.#noticeText(phase.notice, t);
         if (phase.notice?.kind === 'network') this.#focusTarget = '#svc-retry';
         break;
     }
     if (text) this.#announce(text);
+  }
+
+  /** Imports the 3-D Secure step on the first challenge; its heading takes the focus once it shows. */
+  #showChallengeStep(phase: Extract<Phase, { kind: 'challenge' }>): void {
+    void this.#challengeStep.load().then((step) => {
+      if (step && !phase.busy && !phase.networkError && this.#flow.phase === phase) {
+        this.#focusTarget = `#${step.CHALLENGE_HEADING_ID}`;
+      }
+      this.requestUpdate();
+    });
+  }
+
+  /** Imports the status screens on the first end; then the screen's heading takes the focus, and it is said. */
+  #showStatus(phase: Extract<Phase, { kind: 'paid' | 'failed' | 'cancelled' | 'rejected' }>): void {
+    void this.#statusScreen.load().then((screens) => {
+      if (screens && this.t && this.#flow.phase === phase) {
+        this.#focusTarget = `#${screens.STATUS_HEADING_ID}`;
+        const status = screens.statusTexts(phase, this.t);
+        this.#announce(`${status.title}. ${status.text}`);
+      }
+      this.requestUpdate();
+    });
   }
 
   #announce(text: string): void {
@@ -369,6 +429,8 @@ export class SvcPaymentFrame extends LitElement {
 
   readonly #onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
+    // Every payment sent ends on a status screen: its chunk loads beside the payment.
+    void this.#statusScreen.load();
     this.#flow.submit();
   };
 
@@ -416,6 +478,9 @@ export class SvcPaymentFrame extends LitElement {
   #cardFieldError(field: CardField, error: ApiError, number: string): FieldError {
     // Only the sandbox refuses a number for being no test card; its words name the cards to use.
     if (error.code === 'unknown_test_card') return { text: error.message };
+    if (error.code === 'card_scheme_not_accepted') {
+      return schemeNotAcceptedError(this.config!.cardSchemes, this.t!, this.language);
+    }
     const byConstraint =
       error.code === 'card_not_accepted' &&
       gatewayConstraintError(number, this.#flow.order!.constraints, this.t!);
@@ -456,17 +521,26 @@ export class SvcPaymentFrame extends LitElement {
         return nothing;
       case 'paid':
       case 'cancelled':
-        return renderStatus(phase, t!, this.#statusActions);
-      case 'failed':
-        return this.#inFrontOfForm(renderStatus(phase, t!, this.#statusActions), t!);
-      case 'challenge':
+      case 'rejected':
+      case 'failed': {
+        const screens = this.#statusScreen.module;
+        const screen = screens
+          ? screens.renderStatus(phase, t!, this.#statusActions)
+          : this.#renderLoadingPart(this.#statusScreen, () => this.#showStatus(phase), t!);
+        return phase.kind === 'failed' ? this.#inFrontOfForm(screen, t!) : screen;
+      }
+      case 'challenge': {
+        const step = this.#challengeStep.module;
         return this.#inFrontOfForm(
-          renderChallenge(phase, t!, {
-            answer: (approve) => void flow.answerChallenge(approve),
-            retry: () => void flow.retryChallenge(),
-          }),
+          step
+            ? step.renderChallenge(phase, t!, {
+                answer: (approve) => void flow.answerChallenge(approve),
+                retry: () => void flow.retryChallenge(),
+              })
+            : this.#renderLoadingPart(this.#challengeStep, () => this.#showChallengeStep(phase), t!),
           t!,
         );
+      }
       case 'form':
       case 'processing':
         return this.#withForm(nothing, phase, t!);
@@ -474,6 +548,15 @@ export class SvcPaymentFrame extends LitElement {
         // While the element shows its own loading text: the frame is hidden until it has its texts and order.
         return html`<p class="svc-progress"></p>`;
     }
+  }
+
+  /** In place of a part whose chunk has not come: progress, or when it did not load, the way to try again. */
+  #renderLoadingPart(part: LazyPart<unknown>, retry: () => void, t: FrameTranslate): TemplateResult {
+    if (!part.failed) return html`<p class="svc-progress"></p>`;
+    return html`<div class="svc-notice svc-notice--error">
+      <p>${t('pay.error')}</p>
+      <button type="button" class="svc-button svc-button--primary" @click=${retry}>${t('status.retry')}</button>
+    </div>`;
   }
 
   /**
@@ -521,8 +604,14 @@ export class SvcPaymentFrame extends LitElement {
               ></svc-delivery-fields>`
             : nothing
         }
-        <svc-card-fields .t=${t} .language=${language} .constraints=${order.constraints} ?readonly=${busy}></svc-card-fields>
-        ${full ? this.#renderTerms(t) : nothing}
+        <svc-card-fields
+          .t=${t}
+          .language=${language}
+          .constraints=${order.constraints}
+          .schemes=${this.config!.cardSchemes}
+          ?readonly=${busy}
+        ></svc-card-fields>
+        ${this.#renderTerms(t, full)}
         ${phase.kind === 'processing' ? html`<p class="svc-progress">${t(phase.checking ? 'status.checking' : 'pay.processing')}</p>` : nothing}
         ${
           notice
@@ -559,11 +648,21 @@ export class SvcPaymentFrame extends LitElement {
       </form>`;
   }
 
-  #renderTerms(t: FrameTranslate): TemplateResult {
-    const link = safeLink(this.config?.merchant.termsUrl);
+  /**
+   * The link to the merchant's terms, on every widget kind; the full checkout also asks the customer to
+   * agree to them. The link opens a new tab, which screen readers hear from its hidden words.
+   */
+  #renderTerms(t: FrameTranslate, full: boolean): TemplateResult | typeof nothing {
+    const url = safeLink(this.config?.merchant.termsUrl);
+    const link = url
+      ? html`<p class="svc-terms-link"><a href=${url} target="_blank" rel="noopener noreferrer" class="svc-link"
+            >${t('terms.link')}<span class="svc-visually-hidden"> ${t('terms.newTab')}</span></a
+          ></p>`
+      : nothing;
+    if (!full) return link;
     const invalid = this.termsError;
     return html`<div class="svc-field svc-terms">
-      ${link ? html`<p><a href=${link} target="_blank" rel="noopener noreferrer" class="svc-link">${t('terms.link')}</a></p>` : nothing}
+      ${link}
       <div class="svc-checkbox">
         <input
           type="checkbox"

@@ -1,7 +1,9 @@
 /**
- * The screens that end a payment: paid, failed (with the reason) and cancelled. Failed and cancelled offer
- * the way back to the shop, which the element carries out (`navigateBackToCart`); failed first offers
- * another card, since a failed payment leaves the order payable.
+ * The screens that end a payment: paid, failed (with the reason) and cancelled, and the merchant's
+ * rejection of the order before any payment (with the merchant's reason). Failed and cancelled offer the
+ * way back to the shop, which the element carries out (`navigateBackToCart`), as does the rejection when
+ * the page gave a back-to-merchant URL; failed first offers another card, since a failed payment leaves
+ * the order payable.
  */
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { FrameMessageKey, FrameTranslate } from '../core/index.js';
@@ -14,7 +16,8 @@ export type StatusView =
   | { kind: 'paid'; amount: string }
   | { kind: 'paid'; orderId: string }
   | { kind: 'failed'; reason: FrameMessageKey }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  | { kind: 'rejected'; reason: FrameMessageKey; back: boolean };
 
 /** The id of the screen's heading, which takes the focus when the screen shows. */
 export const STATUS_HEADING_ID = 'svc-status-title';
@@ -40,12 +43,14 @@ export function statusTexts(view: StatusView, t: FrameTranslate): { title: strin
       return { title: t('status.failed.title'), text: t('status.failed.text', { reason: t(view.reason) }) };
     case 'cancelled':
       return { title: t('status.cancelled.title'), text: t('status.cancelled.text') };
+    case 'rejected':
+      return { title: t('status.rejected.title'), text: t(view.reason) };
   }
 }
 
 /** What the buttons of a status screen do. */
 export interface StatusActions {
-  /** The customer asks to go back to the shop (failed and cancelled screens). */
+  /** The customer asks to go back to the shop (failed and cancelled screens, a rejection with a URL). */
   back(): void;
   /** The customer will pay with another card (failed screen). */
   tryAnotherCard(): void;
@@ -54,14 +59,16 @@ export interface StatusActions {
 /** One status screen. */
 export function renderStatus(view: StatusView, t: FrameTranslate, actions: StatusActions): TemplateResult {
   const { title, text } = statusTexts(view, t);
-  return html`<section class="svc-status svc-status--${view.kind}" aria-labelledby=${STATUS_HEADING_ID}>
+  // A rejection looks like a failure: nothing was paid, and this order cannot be.
+  const kind = view.kind === 'rejected' ? 'failed' : view.kind;
+  return html`<section class="svc-status svc-status--${kind}" aria-labelledby=${STATUS_HEADING_ID}>
     <svg class="svc-status-icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" focusable="false">
-      ${ICONS[view.kind]}
+      ${ICONS[kind]}
     </svg>
     <h2 id=${STATUS_HEADING_ID} tabindex="-1">${title}</h2>
     <p class="svc-status-text">${text}</p>
     ${
-      view.kind === 'paid'
+      view.kind === 'paid' || (view.kind === 'rejected' && !view.back)
         ? nothing
         : html`<div class="svc-actions svc-status-actions">
             ${

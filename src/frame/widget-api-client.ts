@@ -4,6 +4,7 @@
  * request or its answer was lost), because after a lost payment answer the only safe move is to ask the
  * gateway what became of the order before paying again.
  */
+import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
 import type {
   ApiError,
   ApiErrorBody,
@@ -110,9 +111,16 @@ function parseJson(text: string): unknown {
 function errorBodyOf(parsed: unknown, status: number): ApiError {
   const error = (parsed as { [K in keyof ApiErrorBody]?: unknown } | undefined)?.error;
   if (typeof error === 'object' && error !== null) {
-    const { code, message, field } = error as Record<string, unknown>;
+    const { code, message, field, reason } = error as Record<string, unknown>;
     if (typeof code === 'string' && typeof message === 'string') {
-      return { code, message, ...(typeof field === 'string' && { field }) };
+      return {
+        code,
+        message,
+        ...(typeof field === 'string' && { field }),
+        // Unchecked here, to keep the frame's first chunk small: the only reader (rejectionTextKey) shows a
+        // reason only when it has a text for it.
+        ...(typeof reason === 'string' && { reason: reason as OrderRejectionReason }),
+      };
     }
   }
   return { code: `http_${status}`, message: `The gateway answered HTTP ${status}` };

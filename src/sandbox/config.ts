@@ -8,6 +8,7 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { CardScheme } from '../core/card.js';
 import { SvcError } from '../core/errors.js';
 import { type DecimalInput, type OrderJson, parseOrder } from '../core/order.js';
 import { isHttpUrl, UUID } from './formats.js';
@@ -45,6 +46,7 @@ export interface SandboxConfigFile {
   service?: { privateKeyFile?: string };
   merchants: MerchantConfigFile[];
   notifications?: Partial<NotificationSettings>;
+  orderVerification?: Partial<OrderVerificationSettings>;
 }
 
 /** One merchant as written in the config file. */
@@ -52,6 +54,7 @@ export interface MerchantConfigFile {
   id: string;
   name: string;
   apiKey: string;
+  company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults?: Partial<MerchantDefaults>;
   allowedOrigins?: string[];
@@ -75,6 +78,8 @@ export interface WidgetConfigFile {
   type: WidgetType;
   validation?: WidgetValidation;
   collectCustomerData?: boolean;
+  /** The card schemes the widget takes; default Visa and Mastercard. */
+  cardSchemes?: AcceptedCardScheme[];
   pickupPoints?: PickupPoint[];
   /** Required for INSTANT, refused for CHECKOUT. */
   order?: OrderJson;
@@ -90,6 +95,17 @@ export interface MerchantV1Credentials {
   brandId: string;
   /** The rate limit of `GET /payment_methods/` per distinct query; default 1 call per 60,000 ms. */
   rateLimit?: { max?: number; windowMs?: number };
+}
+
+/**
+ * The merchant's company as the merchant console holds it: the purchase notification's and merchant API
+ * v2's `company`. Without it, `company.name` is the merchant's `name` and the other members are null.
+ */
+export interface MerchantCompany {
+  name: string;
+  address?: string;
+  registrationNumber?: string;
+  vatNumber?: string;
 }
 
 /** What a merchant's orders fall back to. */
@@ -117,6 +133,9 @@ export interface PickupPointAddress {
   city: string;
   postalCode: string;
   country?: string;
+  /** Degrees, sent as the notification's `shipping.address.latitude`. */
+  latitude?: number;
+  longitude?: number;
 }
 
 /** A pickup point offered by a full-checkout widget. */
@@ -139,10 +158,15 @@ export interface MerchantCertificate {
   revoked: boolean;
 }
 
+/** A card scheme a widget may take, named as core's card checks name it. */
+export type AcceptedCardScheme = Exclude<CardScheme, 'UNKNOWN'>;
+
 interface WidgetConfigBase {
   id: string;
   validation: WidgetValidation;
   collectCustomerData: boolean;
+  /** The card schemes the widget takes (the form and the gateway refuse others). */
+  cardSchemes: AcceptedCardScheme[];
   pickupPoints: PickupPoint[];
 }
 
@@ -168,6 +192,7 @@ export interface MerchantConfig {
   id: string;
   name: string;
   apiKey: string;
+  company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
@@ -184,12 +209,19 @@ export interface NotificationSettings {
   timeoutMs: number;
 }
 
+/** How a CALLBACK widget's order waits for the merchant's decision through merchant API v2. */
+export interface OrderVerificationSettings {
+  /** How long the order intake waits for a decision the verification URL's answer did not give. */
+  decisionTimeoutMs: number;
+}
+
 /** The checked configuration the sandbox runs with. */
 export interface SandboxConfig {
   /** `privateKeyFile` is absolute here. */
   service: { privateKeyFile?: string };
   merchants: MerchantConfig[];
   notifications: NotificationSettings;
+  orderVerification: OrderVerificationSettings;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -456,6 +488,7 @@ interface FilledConfigFile {
   service?: { privateKeyFile?: string };
   merchants: FilledMerchant[];
   notifications: NotificationSettings;
+  orderVerification: OrderVerificationSettings;
 }
 
 type FilledMerchant = Omit<MerchantConfigFile, 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'> & {
@@ -470,6 +503,7 @@ type FilledCertificate = CertificateConfigFile & { revoked: boolean };
 type FilledWidget = WidgetConfigFile & {
   validation: WidgetValidation;
   collectCustomerData: boolean;
+  cardSchemes: AcceptedCardScheme[];
   pickupPoints: PickupPoint[];
 };
 
@@ -495,6 +529,7 @@ class SemanticChecker {
       service: privateKeyFile === undefined ? {} : { privateKeyFile: resolve(this.baseDir, privateKeyFile) },
       merchants,
       notifications: { ...file.notifications },
+      orderVerification: { ...file.orderVerification },
     };
   }
 
@@ -537,6 +572,7 @@ class SemanticChecker {
       id: merchant.id,
       name: merchant.name,
       apiKey: merchant.apiKey,
+      ...(merchant.company && { company: { ...merchant.company } }),
       ...(merchant.v1 && { v1: { ...merchant.v1 } }),
       defaults: { ...merchant.defaults },
       allowedOrigins: [...merchant.allowedOrigins],
@@ -615,6 +651,7 @@ class SemanticChecker {
       id: widget.id,
       validation: widget.validation,
       collectCustomerData: widget.collectCustomerData,
+      cardSchemes: [...widget.cardSchemes],
       pickupPoints: widget.pickupPoints.map((point) => ({
         ...point,
         ...(point.address && { address: { ...point.address } }),
@@ -760,6 +797,12 @@ export function demoConfigFile(
         id: DEMO_MERCHANT_ID,
         name: 'Demo Shop',
         apiKey: DEMO_API_KEY,
+        company: {
+          name: 'Demo Shop SIA',
+          address: 'Brīvības iela 1, Rīga, LV-1010',
+          registrationNumber: '40000000000',
+          vatNumber: 'LV40000000000',
+        },
         v1: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
         defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
         allowedOrigins: [
@@ -799,7 +842,14 @@ export function demoConfigFile(
                 name: 'Riga Centre parcel locker',
                 comments: 'Beside the main entrance of the shopping centre',
                 serviceHours: '24/7',
-                address: { address: 'Brīvības iela 68', city: 'Rīga', postalCode: 'LV-1011', country: 'LV' },
+                address: {
+                  address: 'Brīvības iela 68',
+                  city: 'Rīga',
+                  postalCode: 'LV-1011',
+                  country: 'LV',
+                  latitude: 56.9563,
+                  longitude: 24.1205,
+                },
               },
               {
                 externalId: 'riga-old-town',

@@ -5,16 +5,21 @@
  * gateway that merchants run in their tests should install nothing beyond what it uses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
 import { RequestBodyError, readNodeBody } from '../server/raw-request.js';
 import { isWriteFailure, type StoreError } from './store.js';
 
-/** An error answered as `{error: {code, message, field?}}` with its HTTP status. */
+/**
+ * An error answered as `{error: {code, message, field?, reason?}}` with its HTTP status. `reason` is the
+ * merchant's rejection reason of an `order_rejected` (the widget API's `ApiError.reason`).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly field?: string,
+    readonly reason?: OrderRejectionReason,
   ) {
     super(message);
   }
@@ -89,6 +94,7 @@ export function sendError(res: ServerResponse, error: HttpError): void {
       code: error.code,
       message: error.message,
       ...(error.field !== undefined && { field: error.field }),
+      ...(error.reason !== undefined && { reason: error.reason }),
     },
   });
 }

@@ -6,12 +6,26 @@
  * notification are written in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { checkCardConstraints, validateCardNumber, validateCvc, validateExpiry } from '../core/card.js';
+import {
+  cardSchemeOf,
+  checkCardConstraints,
+  validateCardNumber,
+  validateCvc,
+  validateExpiry,
+} from '../core/card.js';
 import type {
   LegacyOrderStatus,
   NotificationItem,
+  NotificationPayment,
+  NotificationShipping,
   PurchaseNotification,
+  ShippingCostRequest,
   ShippingCostResponse,
+} from '../core/legacy-callbacks.js';
+import {
+  isOrderRejectionReason,
+  ORDER_REJECTION_REASONS,
+  type OrderRejectionReason,
 } from '../core/legacy-callbacks.js';
 import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
@@ -36,6 +50,15 @@ import type { DeliveryQueue } from './delivery-queue.js';
 import { HttpError } from './http.js';
 import type { Store } from './store.js';
 import { findTestCard } from './test-cards.js';
+import {
+  fraction,
+  JsonNumber,
+  money,
+  netUnitAmount,
+  quantity,
+  type Written,
+  writeJson,
+} from './wire-json.js';
 
 export interface CustomerData {
   firstName: string | null;
@@ -49,7 +72,15 @@ export interface ShippingChoice {
   label: string;
   amount: MinorUnits;
   type: 'ADDRESS' | 'PICKUP_POINT';
-  address: { city: string; address: string; postalCode: string; country: string | null } | null;
+  address: {
+    city: string;
+    address: string;
+    postalCode: string;
+    country: string | null;
+    /** A pickup point's coordinates, when the config gives them. */
+    latitude?: number;
+    longitude?: number;
+  } | null;
   pickupPoint: {
     externalId: string;
     name: string;
@@ -63,6 +94,8 @@ export interface PaymentAttempt {
   id: string;
   at: string;
   cardLast4: string;
+  /** The card's first 6 digits (absent on attempts stored before it was kept). */
+  cardBin?: string;
   scheme: string;
   result: 'approved' | 'declined' | 'challenge' | 'processing_error';
   /** Why the attempt did not pay: a decline, a processing error, or a 3-D Secure step the customer denied. */
@@ -77,7 +110,7 @@ export interface Refund {
   at: string;
 }
 
-/** What the sandbox keeps of one order. Card numbers are never kept: only the last four digits. */
+/** What the sandbox keeps of one order. Card numbers are never kept: only the first six and last four digits. */
 export interface OrderRecord {
   id: string;
   merchantId: string;
@@ -94,9 +127,38 @@ export interface OrderRecord {
   /** Idempotency keys of payment requests already answered, with the attempt they made. */
   idempotency: Record<string, string>;
   challengeId: string | null;
-  payment: { method: string; reference: string; error?: { code: string; message: string } } | null;
+  /** The last payment attempt; `cardBin` is its card's first 6 digits (absent when no card was used). */
+  payment: {
+    method: string;
+    reference: string;
+    cardBin?: string;
+    error?: { code: string; message: string };
+  } | null;
   refunds: Refund[];
+  /** A CALLBACK widget's order: where the merchant's decision stands. Absent on other orders. */
+  verification?: OrderVerification;
 }
+
+/**
+ * The merchant's decision on a CALLBACK widget's order. The order is kept from before the merchant is
+ * asked, so that merchant API v2 can read it, and the widget API takes it only once it is APPROVED.
+ * EXPIRED: no decision came in time (or the verification URL did not answer), and the intake was refused.
+ */
+export interface OrderVerification {
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  /** A rejection's reason, when the merchant gave one of {@link ORDER_REJECTION_REASONS}. */
+  reasonCode?: OrderRejectionReason;
+  /** How the decision came: the verification URL's answer, or merchant API v2 (`PUT` / `DELETE`). */
+  via?: 'answer' | 'api';
+  /** When the decision was taken, by the sandbox clock. */
+  at?: string;
+}
+
+/**
+ * The `kid` of the order verification token: the name of the sandbox's certificate, the file name it
+ * downloads under (`GET /sandbox/service-certificate.pem` saves as `svc-sandbox.pem`).
+ */
+export const SERVICE_CERTIFICATE_NAME = 'svc-sandbox';
 
 /**
  * A payment request as the widget API's route has read it (the wire's {@link PaymentRequest}): customer
@@ -135,6 +197,8 @@ export class LegacyOrders {
   private readonly parsedOrders = new BoundedCache<string, Order>(10_000);
   /** The orders by widget and merchant order id, for intake and payments to find an order id's others. */
   private byOrderId: OrderIdIndex | undefined;
+  /** Intakes waiting for the merchant's decision through merchant API v2, by gateway order id. */
+  private readonly awaitingDecision = new Map<string, () => void>();
 
   constructor(private readonly deps: LegacyOrdersDeps) {
     this.orders = deps.store.collection<OrderRecord>('legacy-orders');
@@ -189,9 +253,17 @@ export class LegacyOrders {
     return order;
   }
 
+  /** An order the widget API may act on: a CALLBACK widget's only once the merchant approved it. */
   get(id: string): OrderRecord {
     const record = this.orders.get(id);
     if (!record) throw new HttpError(404, 'unknown_order', `No order ${JSON.stringify(id)}`);
+    if (record.verification !== undefined && record.verification.status !== 'APPROVED') {
+      throw new HttpError(
+        409,
+        'order_not_approved',
+        `Order ${JSON.stringify(id)} is not approved by the merchant (${record.verification.status}); it cannot be paid`,
+      );
+    }
     return record;
   }
 
@@ -199,16 +271,21 @@ export class LegacyOrders {
   findForMerchant(merchantId: string, orderId: string): OrderRecord | undefined {
     const direct = this.orders.get(orderId);
     if (direct?.merchantId === merchantId) return direct;
+    let refused: OrderRecord | undefined;
     for (const record of this.orders.values()) {
-      if (record.merchantId === merchantId && record.input.orderId === orderId) return record;
+      if (record.merchantId !== merchantId || record.input.orderId !== orderId) continue;
+      // A cart the merchant did not approve (or has not yet) is kept too; one that went on is the order.
+      if (record.verification === undefined || record.verification.status === 'APPROVED') return record;
+      refused ??= record;
     }
-    return undefined;
+    return refused;
   }
 
   /**
    * Takes an order from a page: checks the page's origin, then the signature with the named certificate
-   * (SIGNATURE widgets) or the merchant's approval (CALLBACK widgets), before anything is stored. An order id
-   * the widget has taken before is answered as `repeatedOrderId` says: a reload charges nothing.
+   * (SIGNATURE widgets) before anything is stored. A CALLBACK widget's order is stored unpayable, then the
+   * merchant is asked to decide on it ({@link askMerchantToApprove}). An order id the widget has taken before
+   * is answered as `repeatedOrderId` says: a reload charges nothing.
    */
   async create(
     request: Omit<CreateOrderRequest, 'order' | 'customer'> & {
@@ -251,13 +328,15 @@ export class LegacyOrders {
         );
       }
       // The fixed order comes from the gateway; the page adds only what the merchant may set per page.
-      const { language, orderId, backToMerchantUrl } = parsed.input;
+      const { language, orderId, backToMerchantUrl, successRedirectUrl } = parsed.input;
       input = {
         widgetId: widget.id,
         ...widget.order,
         ...(language !== undefined && { language }),
         ...(orderId !== undefined && { orderId }),
         ...(backToMerchantUrl !== undefined && { backToMerchantUrl }),
+        // Not signed here (nothing is), but the notification's merchant_urls.confirmation names it.
+        ...(successRedirectUrl !== undefined && { successRedirectUrl }),
       };
     } else {
       if (parsed.items.length === 0) {
@@ -291,7 +370,7 @@ export class LegacyOrders {
         );
       }
       if (widget.validation === 'SIGNATURE')
-        this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
+        input = this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
     }
     const repeated = this.repeatedOrderId(widget, input);
     if (repeated.kind === 'order') return repeated.record;
@@ -318,9 +397,15 @@ export class LegacyOrders {
       payment: null,
       refunds: [],
     };
-    if (widget.type !== 'INSTANT' && widget.validation === 'CALLBACK') {
+    const callback = widget.type !== 'INSTANT' && widget.validation === 'CALLBACK';
+    if (callback) record.verification = { status: 'PENDING' };
+    // Kept before the merchant is asked, who may read it through merchant API v2 meanwhile; `get` keeps it
+    // from being paid until the merchant approves it.
+    this.orders.put(record.id, record);
+    this.byOrderId?.add(record);
+    if (callback) {
       try {
-        await this.askMerchantToApprove(merchant, record);
+        return await this.askMerchantToApprove(merchant, record);
       } catch (error) {
         // Another cart under a paid order id: the merchant said no, so the answer is why, and only that.
         if (repeated.paidBefore && error instanceof HttpError && error.code === 'order_rejected')
@@ -332,8 +417,6 @@ export class LegacyOrders {
         throw error;
       }
     }
-    this.orders.put(record.id, record);
-    this.byOrderId?.add(record);
     return record;
   }
 
@@ -386,12 +469,19 @@ export class LegacyOrders {
     return this.byOrderId.ids(widgetId, orderId).flatMap((id) => this.orders.get(id) ?? []);
   }
 
+  /**
+   * Checks a SIGNATURE widget's order; returns the input as signed. The certificate name the page gives (the
+   * order's `certificateName`, from `certificate-name`, or the request's own `certificateName`, which API
+   * clients may send beside the order) is part of the signed input, and only that certificate may verify it.
+   * Without one (the official client and the documentation's examples give none), any active certificate of
+   * the merchant may: not revoked, and within its validity at the sandbox clock.
+   */
   private checkSignature(
     merchant: MerchantConfig,
     input: OrderInput,
     signature?: string,
-    certificateName?: string,
-  ): void {
+    requestCertificateName?: string,
+  ): OrderInput {
     if (!signature)
       throw new HttpError(
         401,
@@ -399,13 +489,42 @@ export class LegacyOrders {
         'This widget takes signed orders; set the signature attribute',
         'signature',
       );
-    if (!certificateName) {
+    const given = input.certificateName;
+    if (given !== undefined && requestCertificateName !== undefined && given !== requestCertificateName) {
       throw new HttpError(
-        401,
-        'certificate_missing',
-        'Name the certificate that signed the order in certificate-name',
-        'certificateName',
+        400,
+        'invalid_order',
+        `order.certificateName ${JSON.stringify(given)} and certificateName ${JSON.stringify(requestCertificateName)} differ; give the certificate name once`,
+        'order.certificateName',
       );
+    }
+    const certificateName = given ?? requestCertificateName;
+    const signed = certificateName === undefined ? input : { ...input, certificateName };
+    // Certificates expire (the console issues them for two years); the sandbox clock is the time of use.
+    const now = this.deps.now();
+    const refused = () =>
+      new HttpError(
+        401,
+        'signature_invalid',
+        `The signature does not match the order; sign exactly the attributes on the page with ${certificateName === undefined ? 'an active certificate' : 'the named certificate'}`,
+        'signature',
+      );
+    if (certificateName === undefined) {
+      const active = merchant.certificates.filter(
+        (candidate) =>
+          !candidate.revoked && !certificateValidityError(candidate.pem, { now, name: candidate.name }),
+      );
+      if (active.length === 0) {
+        throw new HttpError(
+          401,
+          'certificate_missing',
+          'The merchant has no active certificate (each is revoked or outside its validity); add one, or name one in certificate-name',
+          'certificateName',
+        );
+      }
+      if (!active.some((candidate) => verifyOrderSignature(signed, signature, candidate.pem, { now })))
+        throw refused();
+      return signed;
     }
     const certificate = merchant.certificates.find((candidate) => candidate.name === certificateName);
     if (!certificate) {
@@ -424,46 +543,153 @@ export class LegacyOrders {
         'certificateName',
       );
     }
-    // Certificates expire (the console issues them for two years); the sandbox clock is the time of use.
-    const now = this.deps.now();
     const outdated = certificateValidityError(certificate.pem, { now, name: certificate.name });
     if (outdated) throw new HttpError(401, outdated.code, outdated.message, 'certificateName');
-    if (!verifyOrderSignature(input, signature, certificate.pem, { now })) {
-      throw new HttpError(
-        401,
-        'signature_invalid',
-        'The signature does not match the order; sign exactly the attributes on the page with the named certificate',
-        'signature',
-      );
-    }
+    if (!verifyOrderSignature(signed, signature, certificate.pem, { now })) throw refused();
+    return signed;
   }
 
-  private async askMerchantToApprove(merchant: MerchantConfig, record: OrderRecord): Promise<void> {
+  /**
+   * Asks a CALLBACK widget's merchant about a kept order: posts the token to the order verification URL and
+   * takes its answer's decision, or, when the answer (2xx) decides nothing, waits up to
+   * `orderVerification.decisionTimeoutMs` for the merchant's approval or rejection through merchant API v2
+   * ({@link decide}). The first decision stands. Resolves the approved order.
+   * @throws HttpError 403 `order_rejected` (with the merchant's `reason`), 504 `verification_timeout`, 502
+   *   `verification_unreachable`.
+   */
+  private async askMerchantToApprove(merchant: MerchantConfig, record: OrderRecord): Promise<OrderRecord> {
     const url = merchant.callbacks.orderVerificationUrl!;
+    // The real service's token: `{kid, alg}` over `{orderId, externalOrderId}`, no `iat`.
     const token = signOrderVerificationToken(
-      {
-        orderId: record.id,
-        externalOrderId: record.input.orderId ?? null,
-        iat: Math.floor(this.deps.now().getTime() / 1000),
-      },
+      { orderId: record.id, externalOrderId: record.input.orderId ?? null },
       this.deps.servicePrivateKeyPem,
+      { kid: SERVICE_CERTIFICATE_NAME },
     );
-    let answer: { status: number; body: string };
+    // Registered before the merchant is asked: it may decide through merchant API v2 before it answers.
+    const decided = new Promise<void>((resolve) => this.awaitingDecision.set(record.id, resolve));
+    let detail = '';
     try {
-      answer = await this.deps.callMerchant(url, token, 'application/jose');
-    } catch (error) {
+      let answer: { status: number; body: string } | undefined;
+      let unreachable: unknown;
+      try {
+        answer = await this.deps.callMerchant(url, token, 'application/jose');
+      } catch (error) {
+        unreachable = error;
+      }
+      if (this.verificationOf(record.id).status === 'PENDING') {
+        if (answer === undefined) {
+          this.settle(record.id, { status: 'EXPIRED' });
+          throw new HttpError(
+            502,
+            'verification_unreachable',
+            `The merchant's order verification URL did not answer: ${(unreachable as Error).message}`,
+          );
+        }
+        const said = decisionOf(answer);
+        if (said) {
+          this.settle(record.id, { ...said.verification, via: 'answer' });
+          detail = said.detail;
+        } else await this.waitForDecision(record.id, decided);
+      }
+    } finally {
+      this.awaitingDecision.delete(record.id);
+    }
+    const verification = this.verificationOf(record.id);
+    if (verification.status !== 'APPROVED') {
+      const reason = verification.reasonCode;
       throw new HttpError(
-        502,
-        'verification_unreachable',
-        `The merchant's order verification URL did not answer: ${(error as Error).message}`,
+        403,
+        'order_rejected',
+        `The merchant did not approve this order${reason ? ` (${reason})` : ''}${detail}`,
+        undefined,
+        reason,
       );
     }
-    let approved = false;
-    try {
-      approved =
-        answer.status === 200 && (JSON.parse(answer.body) as { approved?: unknown }).approved === true;
-    } catch {}
-    if (!approved) throw new HttpError(403, 'order_rejected', 'The merchant did not approve this order');
+    return this.orders.get(record.id)!;
+  }
+
+  /**
+   * Waits for a decision through merchant API v2 within the configured time (real time: it bounds how long
+   * the customer's intake request stays open), then gives the order up.
+   * @throws HttpError 504 `verification_timeout` when none came.
+   */
+  private async waitForDecision(id: string, decided: Promise<void>): Promise<void> {
+    const { decisionTimeoutMs } = this.deps.config.orderVerification;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, decisionTimeoutMs);
+      // A closing sandbox does not wait for a merchant that never decides.
+      timer.unref();
+    });
+    await Promise.race([decided, late]);
+    clearTimeout(timer);
+    if (this.verificationOf(id).status !== 'PENDING') return;
+    this.settle(id, { status: 'EXPIRED' });
+    throw new HttpError(
+      504,
+      'verification_timeout',
+      `The merchant's order verification URL answered without a decision, and no approval (PUT /v2/merchants/{merchant_id}/orders/${id}) or rejection (DELETE, with {reasonCode}) came within ${decisionTimeoutMs} ms (orderVerification.decisionTimeoutMs); nothing was charged`,
+    );
+  }
+
+  /** Where the merchant's decision on an order stands; EXPIRED for an order that is not kept. */
+  private verificationOf(id: string): OrderVerification {
+    return this.orders.get(id)?.verification ?? { status: 'EXPIRED' };
+  }
+
+  private settle(id: string, verification: OrderVerification): void {
+    this.orders.update(id, (current) => ({
+      ...current,
+      verification: { ...verification, at: this.deps.now().toISOString() },
+    }));
+  }
+
+  /**
+   * The merchant's decision on a CALLBACK widget's order through merchant API v2 (`PUT` approves, `DELETE`
+   * rejects), while the order intake waits for it. A decision is taken once.
+   * @throws HttpError 409 `order_not_awaiting_decision` (not a CALLBACK widget's order),
+   *   `order_already_decided`, `verification_expired` (the intake gave up waiting, or the sandbox restarted).
+   */
+  decide(
+    record: OrderRecord,
+    decision: { approved: true } | { approved: false; reasonCode: OrderRejectionReason },
+  ): OrderVerification {
+    const { verification } = this.orders.get(record.id) ?? record;
+    const name = JSON.stringify(record.id);
+    if (verification === undefined) {
+      throw new HttpError(
+        409,
+        'order_not_awaiting_decision',
+        `Order ${name} is not a CALLBACK widget's order: only those await the merchant's approval or rejection`,
+      );
+    }
+    if (verification.status === 'APPROVED' || verification.status === 'REJECTED') {
+      const how =
+        verification.status === 'APPROVED'
+          ? 'approved'
+          : `rejected${verification.reasonCode ? ` (${verification.reasonCode})` : ''}`;
+      throw new HttpError(
+        409,
+        'order_already_decided',
+        `Order ${name} was already ${how} ${verification.via === 'api' ? 'through merchant API v2' : "by the verification URL's answer"}; a decision is taken once`,
+      );
+    }
+    const resume = this.awaitingDecision.get(record.id);
+    if (verification.status === 'EXPIRED' || resume === undefined) {
+      // PENDING with nobody waiting: the intake that asked ended with the sandbox process.
+      if (verification.status === 'PENDING') this.settle(record.id, { status: 'EXPIRED' });
+      throw new HttpError(
+        409,
+        'verification_expired',
+        `Order ${name} no longer awaits a decision: no decision came within ${this.deps.config.orderVerification.decisionTimeoutMs} ms (orderVerification.decisionTimeoutMs), so the customer was refused; a new attempt makes a new order`,
+      );
+    }
+    const decided: OrderVerification = decision.approved
+      ? { status: 'APPROVED', via: 'api' }
+      : { status: 'REJECTED', reasonCode: decision.reasonCode, via: 'api' };
+    this.settle(record.id, decided);
+    resume();
+    return this.verificationOf(record.id);
   }
 
   view(record: OrderRecord): OrderView {
@@ -557,11 +783,12 @@ export class LegacyOrders {
         'The merchant has no shipping cost URL to price this option',
       );
     const address = pickup ? pickup.address : request.address;
-    const body = JSON.stringify({
+    const costRequest: Written<ShippingCostRequest> = {
       order_id: record.id,
-      order_items: order.items.map((item, index) => ({
-        reference: item.orderItemId ?? String(index + 1),
-        quantity: item.count.text,
+      // In the order's item order, so an item without an orderItemId (reference null) is told by its place.
+      order_items: order.items.map((item) => ({
+        reference: item.orderItemId ?? null,
+        quantity: quantity(item.count),
       })),
       shipping_method_id: option.id,
       // Present in both cases, as the document says: a pickup point's own address when the config gives one.
@@ -578,7 +805,8 @@ export class LegacyOrders {
           service_hours: pickup.serviceHours ?? null,
         },
       }),
-    });
+    };
+    const body = writeJson(costRequest);
     let answer: { status: number; body: string };
     try {
       answer = await this.deps.callMerchant(url, body, 'application/json');
@@ -657,8 +885,15 @@ export class LegacyOrders {
     if (this.paidTwin(widget, record))
       throw orderAlreadyPaid(record.input.orderId!, 'through another payment form opened for it');
     const order = this.order(record);
-    const number = validateCardNumber(request.card.number);
-    if (!number.valid) throw new HttpError(400, `card_${number.code}`, number.message, 'card.number');
+    // Only the widget's card schemes (by default Visa and Mastercard), whatever the frame let through.
+    const number = validateCardNumber(request.card.number, { acceptedSchemes: widget.cardSchemes });
+    if (!number.valid) {
+      const message =
+        number.code === 'scheme_not_accepted'
+          ? `This widget takes only ${widget.cardSchemes.join(', ')} cards (its cardSchemes in the sandbox config); this card's scheme is ${cardSchemeOf(request.card.number)}`
+          : number.message;
+      throw new HttpError(400, `card_${number.code}`, message, 'card.number');
+    }
     const expiry = validateExpiry(request.card.expiry, this.deps.now());
     if (!expiry.valid) throw new HttpError(400, `expiry_${expiry.code}`, expiry.message, 'card.expiry');
     const cvc = validateCvc(request.card.cvc, number.scheme);
@@ -694,6 +929,7 @@ export class LegacyOrders {
       id: randomUUID(),
       at: this.deps.now().toISOString(),
       cardLast4: number.number.slice(-4),
+      cardBin: number.number.slice(0, 6),
       scheme: card.scheme,
       result: card.outcome.kind,
       ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error'
@@ -707,26 +943,22 @@ export class LegacyOrders {
       attempts: [...record.attempts, attempt],
       idempotency: { ...record.idempotency, [request.idempotencyKey]: attempt.id },
     };
-    const method = card.scheme === 'VISA' ? 'VISA' : 'MASTERCARD';
+    // The real service's method of a card payment, whatever the scheme (the attempt keeps the scheme).
+    const payment = { method: 'CARD', reference: attempt.id, cardBin: attempt.cardBin! };
     switch (card.outcome.kind) {
       case 'approved':
-        return this.finish(updated, 'PAID', { method, reference: attempt.id });
+        return this.finish(updated, 'PAID', payment);
       case 'declined':
-        return this.finish(updated, 'FAILED', { method, reference: attempt.id, error: attempt.error! });
+        return this.finish(updated, 'FAILED', { ...payment, error: attempt.error! });
       case 'challenge': {
         const challengeId = randomUUID();
-        this.orders.put(id, {
-          ...updated,
-          state: 'CHALLENGE',
-          challengeId,
-          payment: { method, reference: attempt.id },
-        });
+        this.orders.put(id, { ...updated, state: 'CHALLENGE', challengeId, payment });
         return this.result(this.get(id));
       }
       case 'processing_error': {
         // Nothing ended: the state stays (CREATED, or FAILED after an earlier decline) and nobody is notified.
         const error = attempt.error!;
-        this.orders.put(id, { ...updated, payment: { method, reference: attempt.id, error } });
+        this.orders.put(id, { ...updated, payment: { ...payment, error } });
         return { state: 'RETRY', order: this.view(this.get(id)), error };
       }
     }
@@ -739,8 +971,10 @@ export class LegacyOrders {
     const payment = record.payment!;
     // The same order paid meanwhile in another form: the approval comes too late to charge.
     const twin = approve && this.paidTwin(this.widget(record.widgetId).widget, record);
-    if (approve && !twin)
-      return this.finish(record, 'PAID', { method: payment.method, reference: payment.reference });
+    if (approve && !twin) {
+      const { error: _none, ...approved } = payment;
+      return this.finish(record, 'PAID', approved);
+    }
     const error = twin
       ? errorBody(orderAlreadyPaid(record.input.orderId!, 'through another payment form opened for it'))
       : { code: 'authentication_failed', message: 'The cardholder did not confirm the payment' };
@@ -754,17 +988,20 @@ export class LegacyOrders {
   cancel(id: string): PaymentResult {
     const record = this.get(id);
     if (FINAL.has(record.state)) return this.result(record);
-    return this.finish(record, 'CANCELLED', {
-      method: record.payment?.method ?? 'CARD',
-      reference: record.payment?.reference ?? '',
-    });
+    // The last card tried, if any, without its error: the cancellation is not that attempt's failure.
+    const { error: _earlier, ...last } = record.payment ?? { method: 'CARD', reference: '' };
+    return this.finish(record, 'CANCELLED', last);
   }
 
-  /** A refund through merchant API v2: never more than was paid, and the order's state follows. */
+  /**
+   * A refund through merchant API v2: never more than was paid, and the order's state follows. `amountField`
+   * names the amount as the request wrote it (`refundRequest.amount`, or `amount` unwrapped).
+   */
   refund(
     record: OrderRecord,
     request: { amount: MinorUnits; reason: string; note: string },
-  ): { refund: Refund; record: OrderRecord } {
+    amountField = 'refundRequest.amount',
+  ): { refund: Refund; record: OrderRecord; refunded: MinorUnits; effective: MinorUnits } {
     if (record.state !== 'PAID' && record.state !== 'PARTIALLY_REFUNDED') {
       throw new HttpError(
         409,
@@ -775,44 +1012,38 @@ export class LegacyOrders {
     const { total } = this.price(record, this.merchant(record.merchantId));
     const refundable = total - record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
     if (request.amount <= 0)
-      throw new HttpError(
-        400,
-        'invalid_amount',
-        'refundRequest.amount must be greater than 0',
-        'refundRequest.amount',
-      );
+      throw new HttpError(400, 'invalid_amount', `${amountField} must be greater than 0`, amountField);
     if (request.amount > refundable) {
       throw new HttpError(
         409,
         'refund_exceeds_payment',
-        `refundRequest.amount ${formatMinorUnits(request.amount)} is more than the ${formatMinorUnits(refundable)} still refundable`,
-        'refundRequest.amount',
+        `${amountField} ${formatMinorUnits(request.amount)} is more than the ${formatMinorUnits(refundable)} still refundable`,
+        amountField,
       );
     }
     const refund: Refund = { id: randomUUID(), ...request, at: this.deps.now().toISOString() };
     const state: OrderState = request.amount === refundable ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     const updated = { ...record, state, refunds: [...record.refunds, refund] };
     this.orders.put(record.id, updated);
-    return { refund, record: updated };
+    // What the real service answers: refunded so far, and what the order is still worth.
+    const refunded = total - refundable + request.amount;
+    return { refund, record: updated, refunded, effective: total - refunded };
   }
 
-  apiView(record: OrderRecord): MerchantApiV2Order {
+  /**
+   * The order as merchant API v2's GET answers it: the notification's shape with the status and payment of
+   * the last notification, and members of ours after it. Sent with `JSON.stringify`, so numbers go plain.
+   */
+  apiView(record: OrderRecord): Written<MerchantApiV2Order> {
     const merchant = this.merchant(record.merchantId);
-    const refunded = record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
-    const paid =
-      record.state === 'PAID' || record.state === 'REFUNDED' || record.state === 'PARTIALLY_REFUNDED';
-    const priced = this.price(record, merchant);
+    const model = this.orderModel(record, merchant, this.merchantStatus(record), lastPayment(record));
     return {
-      id: record.id,
-      orderId: record.input.orderId ?? null,
-      status: this.merchantStatus(record),
-      currency: priced.currency,
-      totalAmount: formatMinorUnits(priced.total),
-      refundedAmount: formatMinorUnits(refunded),
-      refundableAmount: formatMinorUnits(paid ? priced.total - refunded : 0),
-      items: notificationItems(priced),
-      createdAt: record.createdAt,
-      paidAt: record.paidAt,
+      ...model,
+      refunded_amount: money(record.refunds.reduce((sum, refund) => sum + refund.amount, 0)),
+      // What the gateway still holds of the payment is what may be refunded.
+      refundable_amount: model.effective_amount,
+      created_at: record.createdAt,
+      paid_at: record.paidAt,
     };
   }
 
@@ -850,6 +1081,9 @@ export class LegacyOrders {
             address: address.address,
             postalCode: address.postalCode,
             country: address.country ?? null,
+            // Only a pickup point's configured address has coordinates; a customer types no coordinates.
+            ...(pickup?.address?.latitude !== undefined && { latitude: pickup.address.latitude }),
+            ...(pickup?.address?.longitude !== undefined && { longitude: pickup.address.longitude }),
           }
         : null,
       pickupPoint: pickup
@@ -922,7 +1156,8 @@ export class LegacyOrders {
       challengeId: null,
       paidAt: state === 'PAID' ? now : record.paidAt,
     };
-    const body = JSON.stringify(this.notification(updated, merchant));
+    // Written as the real service writes it (88.00, 1.000): the signature is over these exact bytes.
+    const body = writeJson(this.notification(updated, merchant));
     this.deps.store.transaction(() => {
       this.orders.put(updated.id, updated);
       this.deps.queue.enqueue({
@@ -940,63 +1175,94 @@ export class LegacyOrders {
     return this.result(updated);
   }
 
-  notification(record: OrderRecord, merchant: MerchantConfig): PurchaseNotification {
+  /** The purchase notification of the attempt (or cancellation) that `record` has just ended. */
+  notification(record: OrderRecord, merchant: MerchantConfig): Written<PurchaseNotification> {
+    const status = record.state as LegacyOrderStatus;
+    const paymentStatus = status === 'PAID' ? 'SUCCEEDED' : status === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
+    return this.orderModel(record, merchant, status, paymentOf(record.payment!, paymentStatus));
+  }
+
+  /**
+   * The order in the real service's order model (its official client's `MerchantOrder`), members in its
+   * order, money written with 2 decimals: what the notification and merchant API v2's GET share.
+   */
+  private orderModel<Status extends string, Payment>(
+    record: OrderRecord,
+    merchant: MerchantConfig,
+    status: Status,
+    payment: Payment,
+  ) {
     const priced = this.price(record, merchant);
-    const items = notificationItems(priced);
-    const paymentStatus =
-      record.state === 'PAID' ? 'SUCCEEDED' : record.state === 'CANCELLED' ? 'CANCELLED' : 'FAILED';
-    const shipping = record.shipping;
+    const refunded = record.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+    const company = merchant.company;
     return {
       id: record.id,
       order_id: record.input.orderId ?? null,
-      status: record.state as LegacyOrderStatus,
+      status,
+      company: {
+        name: company?.name ?? merchant.name,
+        address: company?.address ?? null,
+        registration_number: company?.registrationNumber ?? null,
+        vat_number: company?.vatNumber ?? null,
+      },
       customer: {
+        email: record.customer.email,
         first_name: record.customer.firstName,
         last_name: record.customer.lastName,
-        email: record.customer.email,
         phone_number: record.customer.phone,
       },
-      payment: {
-        accountStatementReference: record.payment?.reference
-          ? `SVC-${record.payment.reference.slice(0, 8).toUpperCase()}`
-          : null,
-        method: record.payment?.method ?? null,
-        status: paymentStatus,
-        ...(record.payment?.error && { error: record.payment.error }),
-      },
-      tax_amount: formatMinorUnits(priced.tax),
-      total_amount: formatMinorUnits(priced.total),
-      effective_amount: formatMinorUnits(record.state === 'PAID' ? priced.total : 0),
+      payment,
+      amount: money(priced.total - priced.tax),
+      tax_amount: money(priced.tax),
+      total_amount: money(priced.total),
+      effective_amount: money(isPaid(record) ? priced.total - refunded : 0),
+      items: notificationItems(priced),
       currency: priced.currency,
-      items,
-      merchant_urls: { confirmation: record.input.backToMerchantUrl ?? null },
-      shipping: shipping
-        ? {
-            type: shipping.type,
-            address: shipping.address
-              ? {
-                  country: shipping.address.country,
-                  city: shipping.address.city,
-                  street: shipping.address.address,
-                  latitude: null,
-                  longitude: null,
-                  postal_code: shipping.address.postalCode,
-                }
-              : null,
-            method: { id: shipping.optionId, name: shipping.label },
-            contact_phone: shipping.contactPhone,
-            pickup_point: shipping.pickupPoint
-              ? {
-                  name: shipping.pickupPoint.name,
-                  comments: shipping.pickupPoint.comments,
-                  external_id: shipping.pickupPoint.externalId,
-                  service_hours: shipping.pickupPoint.serviceHours,
-                }
-              : null,
-          }
-        : null,
+      merchant_urls: {
+        confirmation: record.input.successRedirectUrl ?? null,
+        place_order: record.input.backToMerchantUrl ?? null,
+        terms: merchant.callbacks.termsUrl,
+        verification: merchant.callbacks.orderVerificationUrl ?? null,
+      },
+      shipping: record.shipping ? shippingModel(record.shipping, shippingDate(record)) : null,
+    } satisfies Written<Omit<PurchaseNotification, 'status' | 'payment'>> & {
+      status: Status;
+      payment: Payment;
     };
   }
+}
+
+/**
+ * The decision a 2xx verification answer gives: `{approved: true}`, or `{approved: false, reasonCode?}`
+ * (a reason outside {@link ORDER_REJECTION_REASONS} is named in `detail` and not passed on). Undefined when
+ * the answer decides nothing (no JSON object, or no `approved`): the merchant decides through merchant API
+ * v2. Any other status, or an `approved` that is not a boolean, is a rejection, as an approval must be clear.
+ */
+function decisionOf(answer: {
+  status: number;
+  body: string;
+}): { verification: OrderVerification; detail: string } | undefined {
+  const rejected = (detail: string) => ({ verification: { status: 'REJECTED' as const }, detail });
+  if (answer.status < 200 || answer.status > 299)
+    return rejected(`: its verification URL answered ${answer.status}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || !('approved' in body)) return undefined;
+  // The shape of OrderVerificationAnswer, read from anything the merchant may send.
+  const { approved, reasonCode } = body as { approved: unknown; reasonCode?: unknown };
+  if (approved === true) return { verification: { status: 'APPROVED' }, detail: '' };
+  if (approved !== false) return rejected(': "approved" in its answer is not true or false');
+  if (reasonCode === undefined) return rejected('');
+  if (!isOrderRejectionReason(reasonCode)) {
+    return rejected(
+      `: its reasonCode ${JSON.stringify(reasonCode)} is not one of ${ORDER_REJECTION_REASONS.join(', ')}`,
+    );
+  }
+  return { verification: { status: 'REJECTED', reasonCode }, detail: '' };
 }
 
 function isPaid(record: OrderRecord): boolean {
@@ -1010,12 +1276,13 @@ function isSigned(widget: WidgetConfig): boolean {
 
 /**
  * Whether two orders of one widget charge for the same: always on a fixed-price widget (its order is the
- * gateway's), else when the merchant's content is the same. The language only says how the frame speaks.
+ * gateway's), else when the merchant's content is the same. The language only says how the frame speaks,
+ * and the certificate name which key signed it (a reload signed with a new certificate charges the same).
  */
 function sameCharge(widget: WidgetConfig, a: OrderInput, b: OrderInput): boolean {
   if (widget.type === 'INSTANT') return true;
-  const { language: _a, ...contentA } = a;
-  const { language: _b, ...contentB } = b;
+  const { language: _a, certificateName: _ca, ...contentA } = a;
+  const { language: _b, certificateName: _cb, ...contentB } = b;
   return canonicalJson(contentA) === canonicalJson(contentB);
 }
 
@@ -1078,18 +1345,97 @@ function quoteOf(record: OrderRecord, optionId: string): OrderRecord['quotes'][s
 }
 
 /** The lines of a priced order as the notification (and merchant API v2) write them. */
-function notificationItems(priced: PricedOrder): NotificationItem[] {
+function notificationItems(priced: PricedOrder): Written<NotificationItem>[] {
   return priced.lines.map((line) => ({
-    amount: formatMinorUnits(line.unitAmount),
+    amount: money(netUnitAmount(line.total, line.tax, line.count)),
     label: line.label,
-    tax_amount: formatMinorUnits(line.tax),
-    total_amount: formatMinorUnits(line.total),
-    tax_rate: line.taxRate.text,
+    tax_amount: money(line.tax),
+    total_amount: money(line.total),
+    tax_rate: fraction(line.taxRate),
     order_item_id: line.orderItemId ?? null,
-    quantity: line.count.text,
+    quantity: quantity(line.count),
     unit: line.unit,
+    // The widget's order says nothing of what an item is (physical or digital goods).
     type: line.type === 'SHIPPING' ? 'SHIPPING' : 'UNKNOWN',
   }));
+}
+
+/** A payment of the record as the notification writes it. */
+function paymentOf(
+  payment: NonNullable<OrderRecord['payment']>,
+  status: NotificationPayment['status'],
+): NotificationPayment {
+  return {
+    // Card payments are the only kind the widget takes; records kept before said VISA or MASTERCARD here.
+    method: 'CARD',
+    status,
+    accountStatementReference: payment.reference
+      ? `SVC-${payment.reference.slice(0, 8).toUpperCase()}`
+      : null,
+    card: payment.cardBin ? { bin: payment.cardBin } : null,
+    error: payment.error ?? null,
+  };
+}
+
+/**
+ * The payment as the last notification told it: the paid or cancelled one, else the last attempt that
+ * failed (one in its 3-D Secure step has not ended), else null.
+ */
+function lastPayment(record: OrderRecord): NotificationPayment | null {
+  if (isPaid(record)) return paymentOf(record.payment!, 'SUCCEEDED');
+  if (record.state === 'CANCELLED') return paymentOf(record.payment!, 'CANCELLED');
+  const failed = record.attempts.findLast(
+    (attempt) => attempt.error !== undefined && attempt.result !== 'processing_error',
+  );
+  if (!failed) return null;
+  return paymentOf(
+    {
+      method: 'CARD',
+      reference: failed.id,
+      ...(failed.cardBin !== undefined && { cardBin: failed.cardBin }),
+      ...(failed.error !== undefined && { error: failed.error }),
+    },
+    'FAILED',
+  );
+}
+
+/**
+ * The notification's `shipping.date`, `yyyy-MM-dd` in UTC: the widget asks for no preferred delivery date, so
+ * it is the day of the payment (of the last attempt, for an order not paid).
+ */
+function shippingDate(record: OrderRecord): string {
+  const at = record.paidAt ?? record.attempts.at(-1)?.at ?? record.createdAt;
+  return at.slice(0, 10);
+}
+
+function shippingModel(shipping: ShippingChoice, date: string): Written<NotificationShipping> {
+  const { address, pickupPoint } = shipping;
+  const coordinate = (degrees: number | undefined) =>
+    degrees === undefined ? null : new JsonNumber(String(degrees));
+  return {
+    type: shipping.type,
+    date,
+    method: { id: shipping.optionId, name: shipping.label },
+    address: address
+      ? {
+          country: address.country,
+          city: address.city,
+          street: address.address,
+          postal_code: address.postalCode,
+          latitude: coordinate(address.latitude),
+          longitude: coordinate(address.longitude),
+        }
+      : null,
+    contact_phone: shipping.contactPhone,
+    pickup_point: pickupPoint
+      ? {
+          name: pickupPoint.name,
+          external_id: pickupPoint.externalId,
+          comments: pickupPoint.comments,
+          service_hours: pickupPoint.serviceHours,
+        }
+      : null,
+  };
 }
 
 function findShippingOption(order: Order, id: string, field: string): Order['shippingOptions'][number] {

@@ -1,13 +1,27 @@
 /**
- * Merchant API v2 (legacy): `GET /v2/merchants/{id}/orders/{orderId}` and `POST .../refunds`, each request
- * checked for its HTTP signature, digest, date, key id and API key before anything is read or changed.
+ * Merchant API v2 (legacy): `GET /v2/merchants/{id}/orders/{orderId}`, `POST .../refunds`, and a CALLBACK
+ * widget's order approved (`PUT .../orders/{orderId}`) or rejected (`DELETE`, `{reasonCode}`), each request
+ * checked for its HTTP signature, digest and date before anything is read or changed. The API key and key id
+ * headers are checked when sent: the real service's official client sends neither with its signed requests.
+ * Its approvals and rejections carry no HTTP signature but a JWS body signed with the merchant's key (`kid`:
+ * the certificate's name), which is taken in its place.
  *
  * A refund is made once per signed request (a replay of the same bytes is refused) and, our extension, once
  * per `X-Svc-Request-Id` of the merchant: a repeat with that id, signed anew or not, gets the first refund's
  * answer again and refunds nothing.
  */
+import { isOrderRejectionReason, ORDER_REJECTION_REASONS } from '../core/legacy-callbacks.js';
+import {
+  isRefundReason,
+  type MerchantApiV2OrderDecision,
+  type MerchantApiV2Refund,
+  REFUND_REASONS,
+  type RefundReason,
+} from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
 import { verifyHttpSignature } from '../server/index.js';
+import { certificateValidityError } from '../server/keys.js';
+import { isCompactJws, jwsHeader, verifyRs256Jws } from '../server/order-verification-token.js';
 import type { MerchantConfig } from './config.js';
 import {
   HttpError,
@@ -15,11 +29,11 @@ import {
   type RequestContext,
   type Router,
   requireObject,
-  requireString,
   sendJson,
 } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 import type { Collection, Store } from './store.js';
+import { money, type Written } from './wire-json.js';
 
 const MAX_SKEW_SECONDS = 300;
 
@@ -69,19 +83,24 @@ function header(context: RequestContext, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Refuses an API key that is sent and is not the merchant's. None sent is taken: see the file's comment. */
+function checkApiKey(context: RequestContext, merchant: MerchantConfig): void {
+  const apiKey = header(context, 'x-svc-api-key');
+  if (apiKey !== undefined && apiKey !== merchant.apiKey)
+    throw new HttpError(401, 'api_key_invalid', "X-Svc-Api-Key is not this merchant's API key");
+}
+
 /**
- * Checks API key, HTTP signature (with the request id, when one is sent, among the signed headers) and key
- * id; answers 401 naming what failed. Returns the raw body and the signature's canonical bytes.
+ * Checks API key and key id when sent, and the HTTP signature (with the request id, when one is sent, among
+ * the signed headers); answers 401 naming what failed. Returns the raw body and the signature's canonical
+ * bytes.
  */
 async function authenticate(
   context: RequestContext,
   merchant: MerchantConfig,
   now: () => Date,
 ): Promise<{ rawBody: Buffer; signature: string }> {
-  const apiKey = header(context, 'x-svc-api-key');
-  if (!apiKey) throw new HttpError(401, 'api_key_missing', 'Send the API key in X-Svc-Api-Key');
-  if (apiKey !== merchant.apiKey)
-    throw new HttpError(401, 'api_key_invalid', "X-Svc-Api-Key is not this merchant's API key");
+  checkApiKey(context, merchant);
   const rawBody = await context.rawBody();
   const result = verifyHttpSignature(
     {
@@ -98,7 +117,7 @@ async function authenticate(
   if (!result.ok) throw new HttpError(401, result.code, result.message);
   if (context.req.method !== 'GET') {
     const keyId = header(context, 'x-svc-key-id');
-    if (keyId !== result.keyId) {
+    if (keyId !== undefined && keyId !== result.keyId) {
       throw new HttpError(
         401,
         'key_id_mismatch',
@@ -122,6 +141,102 @@ function requestIdOf(context: RequestContext): string | undefined {
     );
   }
   return id;
+}
+
+/**
+ * The refund a body asks for, in either form the real service takes: `{refundRequest: {amount, reason,
+ * note}}` as its documents show it, or `{amount, reason, note}` as its official client sends it. `prefix`
+ * names the fields as the body wrote them (`refundRequest.` or nothing).
+ */
+function refundFields(body: Record<string, unknown>): {
+  amount: MinorUnits;
+  reason: RefundReason;
+  note: string;
+  prefix: string;
+} {
+  const wrapped = body['refundRequest'] !== undefined;
+  if (!wrapped && body['amount'] === undefined) {
+    throw new HttpError(
+      400,
+      'invalid_request',
+      'Send the refund as {"refundRequest": {"amount", "reason", "note"}} or as {"amount", "reason", "note"}',
+      'refundRequest',
+    );
+  }
+  const fields = wrapped ? requireObject(body, 'refundRequest') : body;
+  const prefix = wrapped ? 'refundRequest.' : '';
+  let amount: MinorUnits;
+  try {
+    amount = parseMinorUnits(fields['amount']);
+  } catch (error) {
+    throw new HttpError(
+      400,
+      'invalid_amount',
+      `${prefix}amount: ${(error as Error).message}`,
+      `${prefix}amount`,
+    );
+  }
+  const reason = fields['reason'];
+  if (!isRefundReason(reason)) {
+    throw new HttpError(
+      400,
+      'invalid_reason',
+      `${prefix}reason ${JSON.stringify(reason ?? null)} is not one of ${REFUND_REASONS.join(', ')}`,
+      `${prefix}reason`,
+    );
+  }
+  const note = fields['note'] ?? '';
+  if (typeof note !== 'string')
+    throw new HttpError(400, 'invalid_request', `${prefix}note must be a string`, `${prefix}note`);
+  return { amount, reason, note, prefix };
+}
+
+/**
+ * The payload of a JWS body signed with one of the merchant's active certificates, named by the header's
+ * `kid`: how the real service's official client signs its approvals and rejections. 401 naming what failed.
+ */
+function merchantJws(token: string, merchant: MerchantConfig, now: Date): Record<string, unknown> {
+  const kid = jwsHeader(token)?.['kid'];
+  if (typeof kid !== 'string') {
+    throw new HttpError(
+      401,
+      'unknown_key',
+      "The JWS body's header names no certificate: set kid to your certificate's name, or send JSON with an HTTP signature",
+    );
+  }
+  const certificate = merchant.certificates.find((candidate) => candidate.name === kid && !candidate.revoked);
+  if (!certificate)
+    throw new HttpError(401, 'unknown_key', `No active certificate is named ${JSON.stringify(kid)}`);
+  const outdated = certificateValidityError(certificate.pem, { now, name: kid });
+  if (outdated) throw new HttpError(401, outdated.code, outdated.message);
+  const payload = verifyRs256Jws(token, certificate.pem, now);
+  if (payload === undefined) {
+    throw new HttpError(
+      401,
+      'signature_invalid',
+      `The JWS body is not an RS256 JWS signed with the key of certificate ${JSON.stringify(kid)}`,
+    );
+  }
+  return payload;
+}
+
+/**
+ * The body of an approval or a rejection, authenticated: JSON under an HTTP signature (the toolkit's
+ * client), or a compact JWS signed with the merchant's key (the official client, which sends no HTTP
+ * signature). A JWS sent with an HTTP signature too must pass both.
+ */
+async function decisionBody(
+  context: RequestContext,
+  merchant: MerchantConfig,
+  now: () => Date,
+): Promise<{ fields: Record<string, unknown>; jws: boolean }> {
+  const text = (await context.rawBody()).toString('utf8').trim();
+  const jws = isCompactJws(text);
+  if (!jws || header(context, 'authorization') !== undefined) await authenticate(context, merchant, now);
+  else checkApiKey(context, merchant);
+  if (jws) return { fields: merchantJws(text, merchant, now()), jws };
+  // An approval needs nothing beyond its path; a rejection's missing reasonCode is named below.
+  return { fields: text === '' ? {} : parseJsonObject(await context.rawBody()), jws };
 }
 
 export function mountMerchantApiV2(
@@ -152,21 +267,7 @@ export function mountMerchantApiV2(
     const { merchant, orderId } = find(context);
     const { rawBody, signature } = await authenticate(context, merchant, now);
     const requestId = requestIdOf(context);
-    const body = parseJsonObject(rawBody);
-    const fields = requireObject(body, 'refundRequest');
-    let amount: number;
-    try {
-      amount = parseMinorUnits(fields['amount']);
-    } catch (error) {
-      throw new HttpError(
-        400,
-        'invalid_amount',
-        `refundRequest.amount: ${(error as Error).message}`,
-        'refundRequest.amount',
-      );
-    }
-    const reason = requireString(fields, 'reason', 'refundRequest.reason');
-    const note = typeof fields['note'] === 'string' ? fields['note'] : '';
+    const { amount, reason, note, prefix } = refundFields(parseJsonObject(rawBody));
     const record = orders.findForMerchant(merchant.id, orderId);
     if (!record)
       throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
@@ -199,17 +300,23 @@ export function mountMerchantApiV2(
       );
     }
     const answer = store.transaction(() => {
-      const { refund, record: updated } = orders.refund(record, { amount, reason, note });
-      const made = {
-        status: 201,
-        body: {
-          refundId: refund.id,
-          orderId: updated.id,
-          amount: formatMinorUnits(refund.amount),
-          status: 'REFUNDED',
-          order: orders.apiView(updated),
-        },
+      const {
+        refund,
+        record: updated,
+        refunded,
+        effective,
+      } = orders.refund(record, { amount, reason, note }, `${prefix}amount`);
+      const body: Written<MerchantApiV2Refund> = {
+        // The real service's two totals, as numbers; the members after them are ours.
+        totalRefundedAmount: money(refunded),
+        orderEffectiveAmount: money(effective),
+        refundId: refund.id,
+        orderId: updated.id,
+        amount: formatMinorUnits(refund.amount),
+        status: 'REFUNDED',
+        order: orders.apiView(updated),
       };
+      const made = { status: 201, body };
       if (requestId !== undefined) {
         byRequestId.put(key, { orderId: record.id, amount, reason, note, ...made });
       }
@@ -217,4 +324,47 @@ export function mountMerchantApiV2(
     });
     sendJson(context.res, answer.status, answer.body);
   });
+
+  // A CALLBACK widget's order awaiting the merchant's decision: PUT approves it, DELETE rejects it.
+  const decide = (approve: boolean) => async (context: RequestContext) => {
+    const { merchant, orderId } = find(context);
+    const { fields, jws } = await decisionBody(context, merchant, now);
+    const record = orders.findForMerchant(merchant.id, orderId);
+    if (!record)
+      throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
+    let verification: ReturnType<LegacyOrders['decide']>;
+    if (approve) {
+      // The official client sends the order it read: its id must be this order's. A JWS body must name it:
+      // unlike an HTTP signature it does not cover the method, and a rejection's `{reasonCode}` names no order.
+      const id = fields['id'];
+      if ((id !== undefined || jws) && id !== record.id && id !== record.input.orderId) {
+        throw new HttpError(
+          400,
+          'order_mismatch',
+          `The body's id ${JSON.stringify(id ?? null)} is not the order ${JSON.stringify(orderId)} of the path; an approval's JWS body is the order, with its id`,
+          'id',
+        );
+      }
+      verification = orders.decide(record, { approved: true });
+    } else {
+      const reasonCode = fields['reasonCode'];
+      if (!isOrderRejectionReason(reasonCode)) {
+        throw new HttpError(
+          400,
+          'invalid_reason_code',
+          `reasonCode ${JSON.stringify(reasonCode ?? null)} is not one of ${ORDER_REJECTION_REASONS.join(', ')}`,
+          'reasonCode',
+        );
+      }
+      verification = orders.decide(record, { approved: false, reasonCode });
+    }
+    const answer: MerchantApiV2OrderDecision = {
+      id: record.id,
+      decision: approve ? 'APPROVED' : 'REJECTED',
+      reasonCode: verification.reasonCode ?? null,
+    };
+    sendJson(context.res, 200, answer);
+  };
+  router.on('PUT', '/v2/merchants/:merchantId/orders/:orderId', decide(true));
+  router.on('DELETE', '/v2/merchants/:merchantId/orders/:orderId', decide(false));
 }

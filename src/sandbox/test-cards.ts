@@ -3,6 +3,7 @@
  * (issuer, brand, payment scheme) can be exercised. Any future expiry, any CVC of the right length, any
  * holder name.
  */
+import type { CardScheme } from '../core/card.js';
 
 export type TestCardOutcome =
   | { kind: 'approved' }
@@ -12,7 +13,7 @@ export type TestCardOutcome =
 
 export interface TestCard {
   number: string;
-  scheme: 'VISA' | 'MASTERCARD';
+  scheme: Exclude<CardScheme, 'UNKNOWN'>;
   brand: string;
   issuer: string;
   outcome: TestCardOutcome;
@@ -90,6 +91,24 @@ export const TEST_CARDS: readonly TestCard[] = [
     issuer: 'NORDIC BANK',
     outcome: approved,
     description: 'Debit Mastercard of Nordic Bank, approved',
+  },
+  // Cards of schemes a widget takes only when its config's cardSchemes names them (the default is Visa and
+  // Mastercard): the gateway and the form refuse them otherwise.
+  {
+    number: '378282246310005',
+    scheme: 'AMEX',
+    brand: 'AMEX',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    description: 'American Express, approved where the widget takes AMEX',
+  },
+  {
+    number: '6759649826438453',
+    scheme: 'MAESTRO',
+    brand: 'MAESTRO',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    description: 'Maestro, approved where the widget takes MAESTRO',
   },
 ];
 

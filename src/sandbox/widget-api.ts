@@ -48,6 +48,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
       defaults: merchant.defaults,
       allowedOrigins: merchant.allowedOrigins,
       pickupPoints: widget.pickupPoints,
+      cardSchemes: widget.cardSchemes,
       fixedOrder: fixed,
     };
     sendJson(res, 200, view);

@@ -93,9 +93,15 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
       res.end((error as Error).message);
       return;
     }
-    const { merchant } = found;
+    const { merchant, widget } = found;
     const language = merchant.defaults.language;
     const assets = join(browserRoot, 'frame', 'assets');
+    // The first chunk for the widget's kind: a full checkout, or a fixed order with shipping options, shows the
+    // customer's or the delivery fields, which frame-checkout.js has built in; frame.js is the card form,
+    // which imports them only for an order (from the page) that shows them. See vite.config.ts.
+    const withFields = widget.collectCustomerData || (widget.order?.shippingOptions?.length ?? 0) > 0;
+    const entry =
+      withFields && existsSync(join(assets, 'frame-checkout.js')) ? 'frame-checkout.js' : 'frame.js';
     const stylesheet = existsSync(join(assets, 'frame.css'))
       ? '<link rel="stylesheet" href="/widget/frame/assets/frame.css">'
       : '';
@@ -111,7 +117,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
 <meta name="referrer" content="same-origin">
 <title>${escapeHtml(ELEMENT_MESSAGES[language]['frame.title'])}</title>
 ${stylesheet}
-<script type="module" src="/widget/frame/assets/frame.js"></script>
+<script type="module" src="/widget/frame/assets/${entry}"></script>
 ${texts}
 </head>
 <body></body>

@@ -4,10 +4,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decimalText } from '../core/decimal.js';
-import type {
-  OrderVerificationPayload,
-  ShippingCostRequest,
-  ShippingCostResponse,
+import {
+  isOrderRejectionReason,
+  ORDER_REJECTION_REASONS,
+  type OrderVerificationAnswer,
+  type OrderVerificationPayload,
+  type ShippingCostRequest,
+  type ShippingCostResponse,
 } from '../core/legacy-callbacks.js';
 import { AmountError, parseMinorUnits } from '../core/money.js';
 import { importPublicKey } from './keys.js';
@@ -153,11 +156,12 @@ function readShippingCostRequest(body: Record<string, unknown>): ShippingCostReq
     order_id: requireText(body['order_id'], 'order_id'),
     order_items: orderItems.map((raw, index) => {
       const item = requireObject(raw, `order_items[${index}]`);
-      const quantity = decimalText(item['quantity']);
-      if (quantity === undefined || Number(quantity) <= 0) {
-        throw new InvalidFieldError(`order_items[${index}].quantity`, 'must be a decimal above 0');
+      const quantity = item['quantity'];
+      if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) {
+        throw new InvalidFieldError(`order_items[${index}].quantity`, 'must be a JSON number above 0');
       }
-      return { reference: requireString(item['reference'], `order_items[${index}].reference`), quantity };
+      // An item without an orderItemId has no reference: null (its place in the list tells it).
+      return { reference: optionalString(item['reference'], `order_items[${index}].reference`), quantity };
     }),
     shipping_method_id: requireText(body['shipping_method_id'], 'shipping_method_id'),
     address: {
@@ -259,14 +263,18 @@ export function createShippingCostHandler(options: ShippingCostHandlerOptions): 
 export interface OrderVerificationHandlerOptions extends HandlerOptions {
   /** The gateway's public key or certificate (PEM) that signs the token. */
   servicePublicKeyPem: string;
-  /** Decides whether the order may be paid: true to approve, false to reject. */
-  approve: (payload: OrderVerificationPayload) => Promise<boolean>;
+  /**
+   * Decides whether the order may be paid: true (or `{approved: true}`) to approve; false to reject, or
+   * `{approved: false, reasonCode}` to reject with one of {@link ORDER_REJECTION_REASONS}, which the
+   * customer is shown.
+   */
+  approve: (payload: OrderVerificationPayload) => Promise<boolean | OrderVerificationAnswer>;
 }
 
 const ORDER_VERIFICATION_OPTIONS: OptionRules<OrderVerificationHandlerOptions> = {
   servicePublicKeyPem: servicePublicKeyRule,
   approve: required(
-    'an async function (payload) => true to approve the order or false to reject it',
+    'an async function (payload) => true to approve the order, false or {approved: false, reasonCode} to reject it',
     isFunction,
   ),
   maxBodyBytes: maxBodyBytesRule,
@@ -275,7 +283,9 @@ const ORDER_VERIFICATION_OPTIONS: OptionRules<OrderVerificationHandlerOptions> =
 
 /**
  * The order verification URL of CALLBACK widgets (deprecated by the gateway): the body is the gateway's
- * RS256 JWS; answers 200 `{approved}` with the merchant's decision, 401 when the token does not verify.
+ * RS256 JWS; answers 200 `{approved}` with the merchant's decision (and `reasonCode` when a rejection gives
+ * one), 401 when the token does not verify. A decision the gateway cannot take (a `reasonCode` it does not
+ * know) is the merchant code's error: `onError`, then 500, which the gateway takes as a rejection.
  * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind.
  * @throws KeyFormatError at once when `servicePublicKeyPem` is not an RSA public key or certificate PEM.
  */
@@ -294,14 +304,31 @@ export function createOrderVerificationHandler(options: OrderVerificationHandler
       }
       throw error;
     }
-    let approved: boolean;
+    let decision: OrderVerificationAnswer;
     try {
-      approved = await options.approve(payload);
+      decision = verificationAnswer(await options.approve(payload));
     } catch (error) {
       return reportError(options, error);
     }
-    return json(200, { approved: approved === true });
+    return json(200, decision);
   };
+}
+
+/**
+ * The answer for the merchant's decision: only `approved === true` approves.
+ * @throws TypeError when a rejection's reasonCode is not one the gateway knows.
+ */
+function verificationAnswer(decision: boolean | OrderVerificationAnswer): OrderVerificationAnswer {
+  if (typeof decision !== 'object' || decision === null) return { approved: decision === true };
+  if (decision.approved === true) return { approved: true };
+  const { reasonCode } = decision as { reasonCode?: unknown };
+  if (reasonCode === undefined) return { approved: false };
+  if (!isOrderRejectionReason(reasonCode)) {
+    throw new TypeError(
+      `The order verification's reasonCode ${JSON.stringify(reasonCode)} is not one of ${ORDER_REJECTION_REASONS.join(', ')}`,
+    );
+  }
+  return { approved: false, reasonCode };
 }
 
 /** Options of {@link toNodeHandler}. */

@@ -271,11 +271,52 @@ function checkDigest(header: string, body: Uint8Array): HttpSignatureVerificatio
   return undefined;
 }
 
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+/** `Tue, 07 Jun 2022 10:00:00 GMT` (RFC 7231's IMF-fixdate) or `... +0000` (PHP's `D, d M Y H:i:s O`). */
+const SIGNED_DATE =
+  /^([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) (?:GMT|([+-])(\d{2})(\d{2}))$/;
+
+/**
+ * The instant of a signed `Date` header in milliseconds, or why it cannot be read. Two forms are taken: the
+ * HTTP date (`GMT`) and the numeric zone that the real service's official client writes (`+0000`, any
+ * offset). `Date.parse` is not used: it takes almost anything (`garbage 2022` is a date to it), so a
+ * signature could cover text that says no time at all.
+ */
+function parseSignedDate(text: string): number | string {
+  const match = SIGNED_DATE.exec(text);
+  const problem = `Date ${JSON.stringify(text)} is not an HTTP date; send it as "Tue, 07 Jun 2022 10:00:00 GMT" or "Tue, 07 Jun 2022 10:00:00 +0000"`;
+  if (!match) return problem;
+  const [weekday, day, monthName = '', year, hours, minutes, seconds, sign, offsetHours, offsetMinutes] =
+    match.slice(1);
+  const month = (MONTHS as readonly string[]).indexOf(monthName);
+  const local = Date.UTC(Number(year), month, Number(day), Number(hours), Number(minutes), Number(seconds));
+  const read = new Date(local);
+  // Date.UTC rolls 31 Feb over into March and 24:00 into the next day: such a date is not one.
+  if (
+    month === -1 ||
+    read.getUTCDate() !== Number(day) ||
+    read.getUTCHours() !== Number(hours) ||
+    read.getUTCMinutes() !== Number(minutes) ||
+    read.getUTCSeconds() !== Number(seconds) ||
+    Number(offsetMinutes ?? 0) > 59
+  ) {
+    return problem;
+  }
+  if (WEEKDAYS[read.getUTCDay()] !== weekday) {
+    return `Date ${JSON.stringify(text)} says ${weekday}, but ${day} ${monthName} ${year} is a ${WEEKDAYS[read.getUTCDay()]}`;
+  }
+  const offset = (Number(offsetHours ?? 0) * 60 + Number(offsetMinutes ?? 0)) * 60_000;
+  // The wall time is `offset` ahead of UTC: 10:00 +0200 is 08:00 UTC.
+  return sign === '-' ? local + offset : local - offset;
+}
+
 /**
  * Verifies an HTTP-signed request as the gateway's merchant API v2 does: the Authorization parameters, the
  * algorithm, the signer's key (looked up by `keyId`; an X.509 certificate must be within its validity dates
  * at `now`, a bare public key has none), that the required headers are signed (`(request-target)` and
- * `date`; with a body also `digest` and `content-type`), the `Date` within `maxSkewSeconds`, the body
+ * `date`; with a body also `digest` and `content-type`), the `Date` (the HTTP date, `… GMT`, or the numeric
+ * zone the real service's official client writes, `… +0000`) within `maxSkewSeconds`, the body
  * against `Digest`, and finally the signature.
  * @throws KeyFormatError when `lookupPublicKey` returns a PEM that is not an RSA public key or certificate.
  */
@@ -339,9 +380,8 @@ export function verifyHttpSignature(
     values.set(name, value);
   }
 
-  const date = Date.parse(values.get('date')!);
-  if (Number.isNaN(date))
-    return failure('date_skew', `Date ${JSON.stringify(values.get('date'))} is not an HTTP date`);
+  const date = parseSignedDate(values.get('date')!);
+  if (typeof date === 'string') return failure('date_skew', date);
   const skewSeconds = Math.abs((options.now ?? new Date()).getTime() - date) / 1000;
   const maxSkewSeconds = options.maxSkewSeconds ?? 300;
   if (skewSeconds > maxSkewSeconds) {

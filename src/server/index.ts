@@ -5,13 +5,22 @@
  * success-callback and webhook verification with a duplicate detector, and the cached payment-methods lookup
  * with its HTTP handler.
  */
-export type {
-  OrderVerificationPayload,
-  PurchaseNotification,
-  ShippingCostRequest,
-  ShippingCostResponse,
+export {
+  ORDER_REJECTION_REASONS,
+  type OrderRejectionReason,
+  type OrderVerificationAnswer,
+  type OrderVerificationPayload,
+  type PurchaseNotification,
+  type ShippingCostRequest,
+  type ShippingCostResponse,
 } from '../core/legacy-callbacks.js';
-export type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
+export {
+  type MerchantApiV2Order,
+  type MerchantApiV2OrderDecision,
+  type MerchantApiV2Refund,
+  REFUND_REASONS,
+  type RefundReason,
+} from '../core/merchant-api-v2-types.js';
 // signOrder and verifyOrderSignature throw OrderValidationError, naming the field in its issues.
 export {
   type OrderInput,
@@ -102,12 +111,14 @@ export {
   type MerchantApiV2CallOptions,
   type MerchantApiV2Client,
   type MerchantApiV2ClientOptions,
+  type MerchantApiV2DecisionResult,
   type MerchantApiV2RefundOptions,
   type MerchantApiV2RefundResult,
   type RefundInput,
 } from './merchant-api-v2.js';
 export { constructPurchaseNotification, type PurchaseNotificationOptions } from './notifications.js';
 export {
+  type SignOrderVerificationTokenOptions,
   signOrderVerificationToken,
   type VerifyOrderVerificationTokenOptions,
   verifyOrderVerificationToken,

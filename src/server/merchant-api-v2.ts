@@ -8,7 +8,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../core/errors.js';
-import type { MerchantApiV2Order, MerchantApiV2Refund } from '../core/merchant-api-v2-types.js';
+import {
+  isOrderRejectionReason,
+  ORDER_REJECTION_REASONS,
+  type OrderRejectionReason,
+} from '../core/legacy-callbacks.js';
+import {
+  isRefundReason,
+  type MerchantApiV2ApproveRequest,
+  type MerchantApiV2Order,
+  type MerchantApiV2OrderDecision,
+  type MerchantApiV2Refund,
+  type MerchantApiV2RejectRequest,
+  REFUND_REASONS,
+  type RefundReason,
+} from '../core/merchant-api-v2-types.js';
 import { AmountError, formatMinorUnits, parseMinorUnits } from '../core/money.js';
 import { durationOption } from './durations.js';
 import {
@@ -29,7 +43,7 @@ import {
   required,
 } from './options.js';
 
-export type { MerchantApiV2Order, MerchantApiV2Refund };
+export type { MerchantApiV2Order, MerchantApiV2OrderDecision, MerchantApiV2Refund };
 
 /** Why a merchant API call failed. */
 export type MerchantApiErrorCode =
@@ -113,8 +127,8 @@ export interface MerchantApiV2ClientOptions {
 export interface RefundInput {
   /** Major units, more than 0 and at most 2 decimals: `12.3`, `"12.30"`. */
   amount: number | string;
-  /** `OTHER_REFUND` when left out (the only value the document shows). */
-  reason?: string;
+  /** One of the real service's reasons ({@link REFUND_REASONS}); `OTHER_REFUND` when left out. */
+  reason?: RefundReason;
   /** An internal note shown in the console. */
   note?: string;
 }
@@ -154,7 +168,13 @@ export type MerchantApiV2RefundResult = MerchantApiV2Answer<MerchantApiV2Refund>
   requestId: string;
 };
 
-/** The two operations the document shows; every call is signed and rejects with {@link MerchantApiError}. */
+/** What {@link MerchantApiV2Client.approveOrder} and `rejectOrder` resolve with: the decision was taken. */
+export type MerchantApiV2DecisionResult = MerchantApiV2Answer<MerchantApiV2OrderDecision>;
+
+/**
+ * The operations of the document and of the real service's official client; every call is signed and
+ * rejects with {@link MerchantApiError}.
+ */
 export interface MerchantApiV2Client {
   /**
    * `GET /v2/merchants/{merchantId}/orders/{orderId}`.
@@ -174,6 +194,25 @@ export interface MerchantApiV2Client {
     refund: RefundInput,
     options?: MerchantApiV2RefundOptions,
   ): Promise<MerchantApiV2RefundResult>;
+  /**
+   * `PUT /v2/merchants/{merchantId}/orders/{orderId}` with `{id}`: approves a CALLBACK widget's order that
+   * awaits your decision (your verification URL answered without one). `orderId` is the token's `orderId`,
+   * the gateway's id. Resolves on any 2xx answer. A second decision, one after the gateway stopped waiting, or
+   * one on an order that awaits none rejects with `conflict` (409).
+   * @throws MerchantApiError
+   */
+  approveOrder(orderId: string, options?: MerchantApiV2CallOptions): Promise<MerchantApiV2DecisionResult>;
+  /**
+   * `DELETE /v2/merchants/{merchantId}/orders/{orderId}` with `{reasonCode}`: rejects such an order; the
+   * customer is told the reason. Resolves on any 2xx answer; conflicts as {@link approveOrder}.
+   * @throws MerchantApiError (`invalid_request` before sending when `reasonCode` is not one of
+   *   {@link ORDER_REJECTION_REASONS})
+   */
+  rejectOrder(
+    orderId: string,
+    reasonCode: OrderRejectionReason,
+    options?: MerchantApiV2CallOptions,
+  ): Promise<MerchantApiV2DecisionResult>;
 }
 
 /** The header of our refund request id (an extension: the documents show none). */
@@ -187,20 +226,40 @@ type MemberChecks<Known> = { readonly [Name in keyof Known]-?: (value: unknown) 
 
 const isStringOrNull = (value: unknown) => value === null || typeof value === 'string';
 
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObjectOrNull = (value: unknown) => value === null || isObject(value);
+const isAmount = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+
 const ORDER_MEMBERS: MemberChecks<MerchantApiV2Order> = {
   id: isString,
-  orderId: isStringOrNull,
+  order_id: isStringOrNull,
   status: isString,
-  currency: isString,
-  totalAmount: isString,
-  refundedAmount: isString,
-  refundableAmount: isString,
+  company: isObject,
+  customer: isObject,
+  payment: isObjectOrNull,
+  amount: isAmount,
+  tax_amount: isAmount,
+  total_amount: isAmount,
+  effective_amount: isAmount,
   items: Array.isArray,
-  createdAt: isString,
-  paidAt: isStringOrNull,
+  currency: isString,
+  merchant_urls: isObject,
+  shipping: isObjectOrNull,
+  refunded_amount: isAmount,
+  refundable_amount: isAmount,
+  created_at: isString,
+  paid_at: isStringOrNull,
+};
+
+const DECISION_MEMBERS: MemberChecks<MerchantApiV2OrderDecision> = {
+  id: isString,
+  decision: (value) => value === 'APPROVED' || value === 'REJECTED',
+  reasonCode: (value) => value === null || isOrderRejectionReason(value),
 };
 
 const REFUND_MEMBERS: MemberChecks<MerchantApiV2Refund> = {
+  totalRefundedAmount: isAmount,
+  orderEffectiveAmount: isAmount,
   refundId: isString,
   orderId: isString,
   amount: isString,
@@ -271,8 +330,11 @@ function refundBody(refund: RefundInput): string {
   }
   if (minor <= 0) throw new MerchantApiError('invalid_request', `amount ${refund.amount} must be above 0`);
   const reason = refund.reason ?? 'OTHER_REFUND';
-  if (typeof reason !== 'string' || reason === '') {
-    throw new MerchantApiError('invalid_request', 'reason must be a non-empty string such as OTHER_REFUND');
+  if (!isRefundReason(reason)) {
+    throw new MerchantApiError(
+      'invalid_request',
+      `reason ${JSON.stringify(reason)} is not one of ${REFUND_REASONS.join(', ')}`,
+    );
   }
   if (refund.note !== undefined && typeof refund.note !== 'string') {
     throw new MerchantApiError('invalid_request', 'note must be a string');
@@ -340,7 +402,7 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
 
   /** One signed request: resolves the 2xx answer, rejects with a {@link MerchantApiError} otherwise. */
   async function send(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     request: { body?: string; requestId?: string; signal: AbortSignal | undefined },
   ): Promise<Answer> {
@@ -462,6 +524,32 @@ export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): 
         raw: answer.body,
         requestId,
       };
+    },
+    async approveOrder(orderId, callOptions = {}) {
+      checkOptions(`${owner}().approveOrder`, callOptions, CALL_OPTIONS);
+      // The official client sends the whole order as it read it; the gateway needs its id alone.
+      const approval: MerchantApiV2ApproveRequest = { id: orderId };
+      const answer = await send('PUT', ordersPath(orderId), {
+        body: JSON.stringify(approval),
+        signal: callOptions.signal,
+      });
+      // The decision was taken: whatever the body holds is returned, as for a refund.
+      return { ...knownMembers(answer.body, DECISION_MEMBERS), httpStatus: answer.status, raw: answer.body };
+    },
+    async rejectOrder(orderId, reasonCode, callOptions = {}) {
+      checkOptions(`${owner}().rejectOrder`, callOptions, CALL_OPTIONS);
+      if (!isOrderRejectionReason(reasonCode)) {
+        throw new MerchantApiError(
+          'invalid_request',
+          `reasonCode ${JSON.stringify(reasonCode)} is not one of ${ORDER_REJECTION_REASONS.join(', ')}`,
+        );
+      }
+      const rejection: MerchantApiV2RejectRequest = { reasonCode };
+      const answer = await send('DELETE', ordersPath(orderId), {
+        body: JSON.stringify(rejection),
+        signal: callOptions.signal,
+      });
+      return { ...knownMembers(answer.body, DECISION_MEMBERS), httpStatus: answer.status, raw: answer.body };
     },
   };
 }

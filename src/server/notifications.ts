@@ -45,5 +45,38 @@ export async function constructPurchaseNotification(
       );
     }
   }
+  checkNumbers(body);
   return body as unknown as PurchaseNotification;
+}
+
+/** Money members the notification always carries, JSON numbers; per item also its tax rate and quantity. */
+const ORDER_NUMBERS = ['tax_amount', 'total_amount', 'effective_amount'] as const;
+const ITEM_NUMBERS = ['amount', 'tax_amount', 'total_amount', 'tax_rate', 'quantity'] as const;
+
+/**
+ * Refuses a body whose money is not the format's JSON numbers (a decimal string is another format), so that
+ * what the type says is what a merchant reads. The order's own `amount` is left out: the real service's
+ * notifications do not always carry it.
+ */
+function checkNumbers(body: Record<string, unknown>): void {
+  const refuse = (path: string, value: unknown): never => {
+    throw new SignatureVerificationError(
+      'malformed_body',
+      `The purchase notification's ${path} is ${value === undefined ? 'missing' : JSON.stringify(value)}, not a JSON number: amounts, tax rates and quantities are numbers such as 88.00`,
+    );
+  };
+  const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+  for (const member of ORDER_NUMBERS) if (!isNumber(body[member])) refuse(member, body[member]);
+  const items = body['items'];
+  if (!Array.isArray(items)) {
+    throw new SignatureVerificationError(
+      'malformed_body',
+      'The purchase notification has no items list; is this URL also used for another callback?',
+    );
+  }
+  for (const [index, item] of items.entries()) {
+    const line = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    for (const member of ITEM_NUMBERS)
+      if (!isNumber(line[member])) refuse(`items[${index}].${member}`, line[member]);
+  }
 }

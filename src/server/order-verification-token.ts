@@ -1,7 +1,9 @@
 /**
  * The token a CALLBACK widget's order verification URL receives: a compact JWS (RS256, signed by the
- * gateway) whose payload names the order. jsrsasign handles the JWS; the key PEM is read by node:crypto
- * first so every PEM kind {@link importPublicKey} takes works here too.
+ * gateway) whose payload names the order. The real service writes the header `{"kid": "…", "alg": "RS256"}`
+ * (`kid`: the name of the gateway certificate that verifies it) and the payload `{orderId, externalOrderId}`,
+ * without `iat`. jsrsasign handles the JWS; the key PEM is read by node:crypto first so every PEM kind
+ * {@link importPublicKey} takes works here too.
  */
 import jsrsasign from 'jsrsasign';
 import type { OrderVerificationPayload } from '../core/legacy-callbacks.js';
@@ -18,6 +20,8 @@ const ALGORITHM = 'RS256';
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** Allowed difference between the gateway's clock and ours when checking `iat`, `nbf` and `exp`. */
 const CLOCK_TOLERANCE_SECONDS = 300;
+/** The registered time claims: checked when present, and then they must be numbers. */
+const TIME_CLAIMS = ['iat', 'nbf', 'exp'] as const;
 
 const verifyingKeys = new BoundedCache<string, jsrsasign.RSAKey>(16);
 
@@ -30,16 +34,67 @@ function verifyingKey(pem: string): jsrsasign.RSAKey {
   });
 }
 
+/** A JSON object read from one Base64url part of a compact JWS; undefined when it is not one. */
+function jsonPart(part: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `text` has the form of a compact JWS (three Base64url parts), before anything is checked. */
+export function isCompactJws(text: string): boolean {
+  return COMPACT_JWS.test(text);
+}
+
+/** The protected header of a compact JWS, unverified (to find its key by `kid`); undefined when unreadable. */
+export function jwsHeader(token: string): Record<string, unknown> | undefined {
+  return isCompactJws(token) ? jsonPart(token.split('.')[0]) : undefined;
+}
+
+/**
+ * The payload of an RS256 compact JWS whose signature verifies with the key, and whose `exp`, `nbf` and `iat`,
+ * those present, hold at `now` (5 minutes of clock skew allowed); undefined otherwise, and when the payload
+ * is not a JSON object. RS256 only. Not part of the public API: the sandbox reads merchants' JWS bodies with it.
+ * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ */
+export function verifyRs256Jws(
+  jws: string,
+  publicKeyOrCertificatePem: string,
+  now: Date = new Date(),
+): Record<string, unknown> | undefined {
+  const key = verifyingKey(publicKeyOrCertificatePem);
+  const token = typeof jws === 'string' ? jws.trim() : '';
+  if (!isCompactJws(token)) return undefined;
+  try {
+    const valid = KJUR.jws.JWS.verifyJWT(token, key, {
+      alg: [ALGORITHM],
+      verifyAt: Math.floor(now.getTime() / 1000),
+      gracePeriod: CLOCK_TOLERANCE_SECONDS,
+    });
+    return valid ? jsonPart(token.split('.')[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options of {@link verifyOrderVerificationToken}. */
 export interface VerifyOrderVerificationTokenOptions {
-  /** The time to check `iat`, `nbf` and `exp` against; now when left out. */
+  /** The time to check `iat`, `nbf` and `exp` against, those the token carries; now when left out. */
   now?: Date;
 }
 
 /**
- * Verifies the gateway's order verification token (RS256 only) and reads its payload.
+ * Verifies the gateway's order verification token (RS256 only) and reads its payload. The header's `kid`
+ * is not needed: the key given decides. `iat`, `nbf` and `exp` are checked when the token carries them (the
+ * real service's carry none).
  * @throws SignatureVerificationError `signature_invalid` when the token is garbled, not RS256, signed with
- *   another key, or outside its validity; `malformed_body` when a valid token lacks `orderId`.
+ *   another key, or outside its validity; `malformed_body` when a valid token lacks `orderId`, or carries a
+ *   non-string `externalOrderId` or a non-numeric time claim.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
  * @throws CertificateValidityError when the key is an X.509 certificate outside its validity at `options.now`.
  */
@@ -48,29 +103,15 @@ export function verifyOrderVerificationToken(
   publicKeyOrCertificatePem: string,
   options: VerifyOrderVerificationTokenOptions = {},
 ): OrderVerificationPayload {
-  const key = verifyingKey(publicKeyOrCertificatePem);
+  verifyingKey(publicKeyOrCertificatePem);
   checkCertificateValidity(publicKeyOrCertificatePem, options);
-  const token = typeof jws === 'string' ? jws.trim() : '';
-  let valid = false;
-  if (COMPACT_JWS.test(token)) {
-    try {
-      valid = KJUR.jws.JWS.verifyJWT(token, key, {
-        alg: [ALGORITHM],
-        verifyAt: Math.floor((options.now ?? new Date()).getTime() / 1000),
-        gracePeriod: CLOCK_TOLERANCE_SECONDS,
-      });
-    } catch {
-      valid = false;
-    }
-  }
-  if (!valid) {
+  const fields = verifyRs256Jws(jws, publicKeyOrCertificatePem, options.now);
+  if (fields === undefined) {
     throw new SignatureVerificationError(
       'signature_invalid',
       'The order verification token is not a valid RS256 JWS signed with the given gateway key (or it has expired)',
     );
   }
-  const payload: unknown = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-  const fields = payload as Record<string, unknown>;
   const externalOrderId = fields['externalOrderId'] ?? null;
   if (typeof fields['orderId'] !== 'string' || fields['orderId'] === '') {
     throw new SignatureVerificationError('malformed_body', 'The order verification token has no orderId');
@@ -81,31 +122,47 @@ export function verifyOrderVerificationToken(
       'The order verification token has a non-string externalOrderId',
     );
   }
-  if (typeof fields['iat'] !== 'number') {
-    throw new SignatureVerificationError('malformed_body', 'The order verification token has no numeric iat');
+  // jsrsasign skips a time claim that is not a number; such a claim cannot be honoured, so it is refused.
+  const badClaim = TIME_CLAIMS.find((name) => fields[name] !== undefined && typeof fields[name] !== 'number');
+  if (badClaim !== undefined) {
+    throw new SignatureVerificationError(
+      'malformed_body',
+      `The order verification token's ${badClaim} is not a number of seconds`,
+    );
   }
-  return { orderId: fields['orderId'], externalOrderId, iat: fields['iat'] };
+  const iat = fields['iat'];
+  return {
+    orderId: fields['orderId'],
+    externalOrderId,
+    ...(typeof iat === 'number' && { iat }),
+  };
+}
+
+/** Options of {@link signOrderVerificationToken}. */
+export interface SignOrderVerificationTokenOptions {
+  /**
+   * The header's `kid`: the name of the gateway certificate that verifies the token, as the real service
+   * writes it. Left out of the header when not given.
+   */
+  kid?: string;
 }
 
 /**
- * Makes an order verification token as the gateway does (the sandbox uses it): RS256 over
- * `{orderId, externalOrderId, iat}`, `iat` being now unless given.
+ * Makes an order verification token as the gateway does (the sandbox uses it): RS256 with the header
+ * `{"kid", "alg": "RS256"}` over `{orderId, externalOrderId}`, with `iat` only when given.
  * @throws KeyFormatError when `privateKeyPem` is not a PKCS#8 or PKCS#1 RSA private key.
  */
 export function signOrderVerificationToken(
   payload: { orderId: string; externalOrderId: string | null; iat?: number },
   privateKeyPem: string,
+  options: SignOrderVerificationTokenOptions = {},
 ): string {
   const pkcs8 = importPrivateKey(privateKeyPem).export({ type: 'pkcs8', format: 'pem' }).toString();
   const claims: OrderVerificationPayload = {
     orderId: payload.orderId,
     externalOrderId: payload.externalOrderId,
-    iat: payload.iat ?? Math.floor(Date.now() / 1000),
+    ...(payload.iat !== undefined && { iat: payload.iat }),
   };
-  return KJUR.jws.JWS.sign(
-    ALGORITHM,
-    JSON.stringify({ alg: ALGORITHM, typ: 'JWT' }),
-    JSON.stringify(claims),
-    pkcs8,
-  );
+  const header = { ...(options.kid !== undefined && { kid: options.kid }), alg: ALGORITHM };
+  return KJUR.jws.JWS.sign(ALGORITHM, JSON.stringify(header), JSON.stringify(claims), pkcs8);
 }

@@ -5,6 +5,9 @@
  * wire), and a page can re-split them. Label `Tea` with count `2` and label `Tea2` with no count sign the same
  * text, and the second costs half. {@link verifyPaidOrder} prices the order the merchant signed with core's
  * `priceOrder`, the same computation the gateway uses, and compares the notification with it line by line.
+ *
+ * The notification is read as the real service's order model writes it: money, quantities and tax rates are
+ * JSON numbers (a tax rate a fraction, `0.21`), and an item's `amount` is its net unit price.
  */
 import { divideRoundHalfUp, parseDecimal } from '../core/decimal.js';
 import type { PurchaseNotification } from '../core/legacy-callbacks.js';
@@ -117,35 +120,53 @@ function shown(value: unknown): string {
   return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
+/** A JSON number read exactly by its decimal text (`72.73`, never a float sum), or undefined. */
+function decimalNumber(value: unknown): ReturnType<typeof parseDecimal> {
+  return typeof value === 'number' ? parseDecimal(value) : undefined;
+}
+
 /**
- * The notification's values read exactly, whichever way the format writes them: amounts and quantities as
- * JSON numbers or decimal strings, a tax rate as a fraction or a percentage (`0.21`, `"21"`). Each reader
- * returns the value, or the mismatch that says the member is unreadable.
+ * The notification's values read exactly as the format writes them: amounts and quantities as JSON numbers
+ * (`88`, `72.73`, `1`), a tax rate as a fraction (`0.21`). A decimal string is not the format, so it is
+ * refused. Each reader returns the value, or the mismatch that says the member is unreadable.
  */
 const read = {
   money(value: unknown, field: string): MinorUnits | Mismatch {
-    try {
-      return parseMinorUnits(value);
-    } catch {
+    const decimal = decimalNumber(value);
+    if (!decimal || decimal.scale > 2) {
       return mismatch(
         'malformed_notification',
         field,
-        `${shown(value)} is not an amount with at most 2 decimals`,
+        `${shown(value)} is not an amount: a JSON number with at most 2 decimals`,
       );
     }
+    return parseMinorUnits(decimal.text);
   },
   quantity(value: unknown, field: string): number | Mismatch {
-    const decimal = parseDecimal(value);
+    const decimal = decimalNumber(value);
     if (!decimal || decimal.scale > 3 || decimal.units <= 0n) {
-      return mismatch('malformed_notification', field, `${shown(value)} is not a quantity above 0`);
+      return mismatch(
+        'malformed_notification',
+        field,
+        `${shown(value)} is not a quantity: a JSON number above 0 with at most 3 decimals`,
+      );
     }
     return Number(decimal.units * 10n ** BigInt(3 - decimal.scale));
   },
   taxRate(value: unknown, field: string): TaxRate | Mismatch {
+    const decimal = decimalNumber(value);
+    // A fraction: 21% is 0.21. A number above 1 would read as a percentage elsewhere, so it is refused.
+    if (!decimal || decimal.units < 0n || decimal.units > 10n ** BigInt(decimal.scale)) {
+      return mismatch(
+        'malformed_notification',
+        field,
+        `${shown(value)} is not a tax rate: a JSON number from 0 to 1, such as 0.21`,
+      );
+    }
     try {
       return parseTaxRate(value, field);
     } catch {
-      return mismatch('malformed_notification', field, `${shown(value)} is not a tax rate`);
+      return mismatch('malformed_notification', field, `${shown(value)} has more than 6 decimals`);
     }
   },
 };
@@ -155,15 +176,16 @@ function failed<T>(value: T | Mismatch): value is Mismatch {
 }
 
 /**
- * The item's unit `amount` agrees with the line: today's notifications write the gross unit price as the
- * order gave it; the real service's client reads the net unit price, `(total_amount - tax_amount) / quantity`.
- * Either agrees with a line whose total, tax and quantity were checked already, so either is taken: the
- * money is pinned by those, and a change of the format's convention does not refuse every paid order.
+ * The item's `amount` agrees with the line: it is the net unit price, `(total_amount - tax_amount) /
+ * quantity`, derived from members already compared with the signed order, so it pins no money of its own.
+ * It is taken rounded to the cent either way (the gateway rounds half up; 72.73 for a gross 88.00 at 0.21),
+ * so that another rounding of the same price is not a refused payment, while any other amount is.
  */
 function unitAmountAgrees(amount: MinorUnits, line: PricedLine): boolean {
-  if (amount === line.unitAmount) return true;
-  const net = divideRoundHalfUp(BigInt(line.total - line.tax) * 1000n, BigInt(line.count.thousandths));
-  return BigInt(amount) === net;
+  const count = BigInt(line.count.thousandths);
+  // |amount - (total - tax) / quantity| < 1 cent, multiplied through by the count in thousandths.
+  const gap = BigInt(amount) * count - BigInt(line.total - line.tax) * 1000n;
+  return gap < count && -gap < count;
 }
 
 /** Compares one notified line with the line the signed order prices to; undefined when they agree. */
@@ -196,7 +218,8 @@ function compareLine(raw: Record<string, unknown>, line: PricedLine, path: strin
   const unitAmount = read.money(raw['amount'], `${path}.amount`);
   if (failed(unitAmount)) return unitAmount;
   if (!unitAmountAgrees(unitAmount, line)) {
-    return differs('amount', raw['amount'], formatMinorUnits(line.unitAmount));
+    const net = divideRoundHalfUp(BigInt(line.total - line.tax) * 1000n, BigInt(line.count.thousandths));
+    return differs('amount', raw['amount'], `${formatMinorUnits(Number(net))} net per unit`);
   }
   if (line.type === 'ITEM') {
     const itemId = raw['order_item_id'] ?? null;
@@ -262,10 +285,15 @@ function chosenShipping(
 
 /**
  * Checks a verified purchase notification against the order the merchant signed: that it is `PAID`, for this
- * `order_id`, in the currency, with the total and tax, and with every item (label, quantity, unit, unit amount,
- * total, tax, tax rate, item id) and the shipping line (one of the signed options, at its signed price when the
- * order gave one) that the order prices to with `priceOrder`, the gateway's own computation. Fulfil only on
- * `ok: true`.
+ * `order_id`, in the currency, with the total and tax, and with every item (label, quantity, unit, total, tax,
+ * tax rate, item id) and the shipping line (one of the signed options, at its signed price when the order gave
+ * one) that the order prices to with `priceOrder`, the gateway's own computation. Fulfil only on `ok: true`.
+ *
+ * Lines are compared by their totals, tax, quantities and rates, which pin the money. An item's `amount` is the
+ * net unit price derived from them (`(total_amount - tax_amount) / quantity`); it is checked to agree with
+ * them to the cent, however it was rounded, not compared with the signed gross unit price. `amount` and
+ * `effective_amount` of the order are derived too and not compared. Money, quantities and tax rates must be
+ * JSON numbers, the tax rate a fraction (`0.21`): anything else is `malformed_notification`.
  *
  * Run it after `constructPurchaseNotification`: the signature says the gateway sent this; this check says it is
  * what you sold. A shipping option without an amount is priced by your shipping cost URL, so its notified price

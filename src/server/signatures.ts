@@ -59,7 +59,10 @@ export function verifySignature(
 }
 
 /**
- * The widget's `signature` attribute for an order: Base64(SHA256withRSA(orderSignatureInput(order))).
+ * The widget's `signature` attribute for an order: Base64(SHA256withRSA(orderSignatureInput(order))), with
+ * counts written `%.3f` as the real service's official client writes them. Give `certificateName` (and
+ * `successRedirectUrl`) exactly when the page carries `certificate-name` (`success-redirect-url`): they are
+ * signed.
  * @throws OrderValidationError when the order is invalid, so nobody signs an order the gateway would refuse.
  * @throws KeyFormatError when `privateKeyPem` is not a PKCS#8 or PKCS#1 RSA private key.
  */
@@ -70,17 +73,18 @@ export function signOrder(order: OrderInput, privateKeyPem: string): string {
 /** Options of {@link verifyOrderSignature}. */
 export interface VerifyOrderSignatureOptions {
   /**
-   * Also accept a signature over the input with counts in 3-decimal form (`2.000`), as the document's
-   * prose describes; on by default so merchants who followed the prose are not locked out.
+   * Also accept a signature over the input with counts written as given (`2`, not `2.000`): the
+   * documentation's worked example signs so, and its published signature verifies only so. On by default, as
+   * the gateway accepts it.
    */
-  acceptThreeDecimalCounts?: boolean;
+  acceptPlainCounts?: boolean;
   /** The time of use, checked against an X.509 certificate's validity dates; now when left out. */
   now?: Date;
 }
 
 /**
- * Checks an order's signature as the gateway does: over the input with counts as given, or (unless turned
- * off) with counts written with 3 decimals.
+ * Checks an order's signature as the gateway does: over the input with counts written with 3 decimals
+ * (`2.000`), or (unless turned off) with counts as given (`2`).
  * @throws OrderValidationError when the order is invalid.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
  * @throws CertificateValidityError when the key is an X.509 certificate outside its validity at `options.now`.
@@ -92,12 +96,11 @@ export function verifyOrderSignature(
   options: VerifyOrderSignatureOptions = {},
 ): boolean {
   const at = { now: options.now ?? new Date() };
-  const asGiven = orderSignatureInput(order);
-  if (verifySignature(asGiven, signatureBase64, publicKeyOrCertificatePem, at)) return true;
-  if (options.acceptThreeDecimalCounts === false) return false;
-  const threeDecimals = orderSignatureInput(order, { countForm: 'three-decimals' });
+  const threeDecimals = orderSignatureInput(order);
+  if (verifySignature(threeDecimals, signatureBase64, publicKeyOrCertificatePem, at)) return true;
+  if (options.acceptPlainCounts === false) return false;
+  const asGiven = orderSignatureInput(order, { countForm: 'as-given' });
   return (
-    threeDecimals !== asGiven &&
-    verifySignature(threeDecimals, signatureBase64, publicKeyOrCertificatePem, at)
+    asGiven !== threeDecimals && verifySignature(asGiven, signatureBase64, publicKeyOrCertificatePem, at)
   );
 }

@@ -13,7 +13,7 @@ describe('the browser tests’ gateway', () => {
   it('takes an order signed through /__sign, posted from this page’s origin', async () => {
     const info = await gatewayInfo();
     const order = { widgetId: info.widgets.checkout, items: [{ amount: '1.00', label: 'Tea' }] };
-    const signature = await sign(order);
+    const signature = await sign({ ...order, certificateName: info.certificateName });
     const response = await fetch('/widget-api/v1/orders', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

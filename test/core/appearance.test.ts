@@ -59,9 +59,8 @@ function assertDeclarationsOnly(css: string): Array<[string, string]> {
 describe('DESIGN_TOKENS', () => {
   // The names themselves (unique `--svc-*` properties, the same list as DESIGN_TOKEN_NAMES) are held in
   // design-token-names.test.ts, and to the element's documented @cssproperty list in test/element/define.test.ts.
-  test('each token is documented, with a kind its values are checked by', () => {
+  test('each token has a kind its values are checked by', () => {
     for (const token of DESIGN_TOKENS) {
-      assert.ok(token.description.length > 10, token.name);
       assert.ok(['color', 'length', 'font-family'].includes(token.kind));
     }
   });

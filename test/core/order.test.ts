@@ -179,4 +179,34 @@ describe('orderFromAttributes', () => {
   test('a fixed-price widget needs nothing but its id', () => {
     assert.deepEqual(orderFromAttributes({ widgetId }).value, { items: [], widgetId });
   });
+
+  test('certificate-name and success-redirect-url are part of the order (both are signed)', () => {
+    const { value } = orderFromAttributes({
+      widgetId,
+      amount: '1',
+      label: 'A',
+      certificateName: 'main',
+      successRedirectUrl: 'https://shop.example/thanks',
+    });
+    assert.deepEqual(value, {
+      items: [{ amount: '1', label: 'A' }],
+      widgetId,
+      certificateName: 'main',
+      successRedirectUrl: 'https://shop.example/thanks',
+    });
+  });
+
+  test('a success-redirect-url that is not an absolute http(s) URL is refused, naming the attribute', () => {
+    for (const url of ['/thanks', 'javascript:alert(1)', 'ftp://shop.example/']) {
+      const { error } = orderFromAttributes({ widgetId, amount: '1', label: 'A', successRedirectUrl: url });
+      assert.equal(error?.issues[0]?.path, 'success-redirect-url', url);
+      assert.equal(error?.issues[0]?.code, 'invalid_url', url);
+      assert.match(
+        error?.message ?? '',
+        /^Invalid order: success-redirect-url: .* is not an absolute http\(s\) URL/,
+      );
+    }
+    const blank = orderFromAttributes({ widgetId, amount: '1', label: 'A', certificateName: ' ' });
+    assert.equal(blank.error?.issues[0]?.path, 'certificate-name');
+  });
 });

@@ -56,6 +56,7 @@ describe('render-page', () => {
     assert.deepEqual(JSON.parse(attributes.get('signature')!.slice('signed:'.length)), {
       items: [{ amount: '1.50', label: 'Tea & cake' }],
       widgetId: 'w',
+      certificateName: 'demo',
       backToMerchantUrl: 'http://shop.test/cart',
       orderId: 'A-1',
     });

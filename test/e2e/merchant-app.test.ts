@@ -32,9 +32,15 @@ after(async () => {
   await env.close();
 });
 
-/** The shop's signature of an order it built, as its server-rendered pages carry it. */
+/**
+ * The shop's signature of an order it built, as its server-rendered pages carry it: with `certificate-name`,
+ * which is signed (here sent beside the order, which the widget API takes as the page's).
+ */
 function signed(order: OrderInput) {
-  return { signature: env.merchant.signOrder(order), certificateName: DEMO_CERTIFICATE_NAME };
+  return {
+    signature: env.merchant.signOrder({ ...order, certificateName: DEMO_CERTIFICATE_NAME }),
+    certificateName: DEMO_CERTIFICATE_NAME,
+  };
 }
 
 /** Creates an order over the widget API, as the frame does for the shop's page. */
@@ -91,6 +97,7 @@ describe('demo merchant back end', () => {
     assert.match(order.orderId ?? '', /^PANTRY-\w+$/);
     assert.deepEqual(order, {
       widgetId: DEMO_WIDGET_IDS.checkout,
+      certificateName: DEMO_CERTIFICATE_NAME,
       orderId: order.orderId,
       backToMerchantUrl: `${env.merchantUrl}/cart.html`,
       items: [
@@ -170,7 +177,7 @@ describe('demo merchant back end', () => {
     const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
     assert.equal(entry.notification.status, 'PAID');
     assert.equal(entry.notification.order_id, 'PAID-1');
-    assert.equal(entry.notification.total_amount, '20.00');
+    assert.equal(entry.notification.total_amount, 20);
     // Give a retry (there should be none after a 200) time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(env.merchant.notifications.filter((n) => n.notification.id === id).length, 1);
@@ -217,8 +224,15 @@ describe('demo merchant back end', () => {
   test('tells a repeated delivery from a new notification by order id, status and payment reference', async () => {
     const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
     const put = (status: string, reference: string) => {
-      const payment = { accountStatementReference: reference, method: 'VISA', status };
-      const body = JSON.stringify({ id: 'dup-1', status, order_id: 'DUP-1', payment });
+      const payment = {
+        method: 'CARD',
+        status,
+        accountStatementReference: reference,
+        card: null,
+        error: null,
+      };
+      const amounts = { tax_amount: 0, total_amount: 0, effective_amount: 0, items: [] };
+      const body = JSON.stringify({ id: 'dup-1', status, order_id: 'DUP-1', payment, ...amounts });
       return request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
         'x-svc-signature': signBody(body, servicePrivateKeyPem),
       });
@@ -273,7 +287,15 @@ describe('demo merchant back end', () => {
 
     // A signed PAID notification for an order the shop never signed is refused as well.
     const servicePrivateKeyPem = await readFile(join(env.dataDir, 'service', 'private-key.pem'), 'utf8');
-    const body = JSON.stringify({ id: 'unknown-1', status: 'PAID', order_id: 'NEVER-SIGNED', items: [] });
+    const body = JSON.stringify({
+      id: 'unknown-1',
+      status: 'PAID',
+      order_id: 'NEVER-SIGNED',
+      tax_amount: 0.17,
+      total_amount: 1,
+      effective_amount: 1,
+      items: [],
+    });
     const unknown = waitForRefusal('NEVER-SIGNED');
     const answer = await request(`${env.merchantUrl}/api/notification`, 'PUT', body, {
       'x-svc-signature': signBody(body, servicePrivateKeyPem),
@@ -320,7 +342,7 @@ describe('demo merchant back end', () => {
     });
     assert.equal(paid.body['state'], 'PAID', paid.text);
     const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
-    assert.equal(entry.notification.total_amount, '32.49');
+    assert.equal(entry.notification.total_amount, 32.49);
     assert.equal(entry.notification.shipping?.type, 'PICKUP_POINT');
     assert.deepEqual(entry.notification.shipping?.method, { id: 'pickup-point', name: 'Pickup point' });
     assert.equal(entry.notification.shipping?.pickup_point?.external_id, 'riga-old-town');

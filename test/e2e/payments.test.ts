@@ -40,7 +40,7 @@ describe('each demo page takes a payment', () => {
           );
           assert.equal(kept.notification.status, 'PAID');
           assert.equal(kept.notification.order_id, merchantOrderId);
-          assert.equal(kept.notification.total_amount, page.total(variant));
+          assert.equal(kept.notification.total_amount, Number(page.total(variant)));
           assert.equal(kept.notification.payment.status, 'SUCCEEDED');
           paidOrders.push(completed.orderId);
         } finally {

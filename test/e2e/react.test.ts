@@ -70,9 +70,9 @@ describe('the React 19 page', () => {
       const { notification } = kept;
       assert.equal(notification.status, 'PAID');
       assert.equal(notification.order_id, newOrderId);
-      assert.equal(notification.total_amount, '42.30');
+      assert.equal(notification.total_amount, 42.3);
       assert.deepEqual(
-        notification.items.map((item) => [item.order_item_id, Number(item.quantity), item.type]),
+        notification.items.map((item) => [item.order_item_id, item.quantity, item.type]),
         [
           ['tea', 2, 'UNKNOWN'],
           ['honey', 3, 'UNKNOWN'],

@@ -102,4 +102,30 @@ describe('README example markers', () => {
       'line 5: the code block is never closed',
     ]);
   });
+
+  test('a tsx example of svc-checkout/preact starts with the jsxImportSource pragma, or its JSX is React’s', () => {
+    const preact = "import type {} from 'svc-checkout/preact';";
+    const withoutPragma =
+      "a tsx example of svc-checkout/preact starts with /** @jsxImportSource preact */; without it, its JSX is checked as React's";
+    const { problems } = readExamples(
+      [
+        '<!-- example: tsx -->',
+        `${fence}tsx`,
+        preact,
+        fence,
+        '<!-- example: tsx -->',
+        `${fence}tsx`,
+        "import type {} from 'svc-checkout/react';",
+        '/** @jsxImportSource preact */',
+        preact,
+        fence,
+        '<!-- example: tsx -->',
+        `${fence}tsx`,
+        '/** @jsxImportSource preact */ // or in tsconfig',
+        preact,
+        fence,
+      ].join('\n'),
+    );
+    assert.deepEqual(problems, [`line 2: ${withoutPragma}`, `line 6: ${withoutPragma}`]);
+  });
 });

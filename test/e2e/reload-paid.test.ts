@@ -46,7 +46,7 @@ async function payReloadAndCheck(shop: ShopPage, orderId: string, total: string)
   const completed = await shop.paymentCompleted();
   assert.equal(completed.merchantOrderId, orderId);
   const kept = await env.demo.merchant.waitForNotification((n) => n.notification.id === completed.orderId);
-  assert.equal(kept.notification.total_amount, total);
+  assert.equal(kept.notification.total_amount, Number(total));
 
   await shop.page.reload();
   await shop.frame.waitForStatus('Payment successful');

@@ -13,7 +13,8 @@ import { CARDS, ShopPage } from './support/shop-page.js';
 const env = demoInBrowser();
 
 /** A notification's amount as the English frame writes it. */
-const asShown = (amount: string) => formatMoney(parseMinorUnits(amount), 'EUR', localeFor('en'));
+/** A notification's amount (a JSON number with at most 2 decimals) as the frame shows it. */
+const asShown = (amount: number) => formatMoney(parseMinorUnits(amount), 'EUR', localeFor('en'));
 
 /** Opens `path`, runs `steps`, and closes the page whatever happens. */
 async function onShopPage(path: string, steps: (shop: ShopPage) => Promise<void>): Promise<void> {
@@ -60,7 +61,7 @@ describe('shipping on the demo shop', () => {
         (n) => n.notification.id === completed.orderId,
       );
       assert.equal(notification.status, 'PAID');
-      assert.equal(notification.total_amount, '48.49');
+      assert.equal(notification.total_amount, 48.49);
       assert.equal(notification.shipping?.type, 'PICKUP_POINT');
       assert.deepEqual(notification.shipping?.method, { id: 'pickup-point', name: 'Pickup point' });
       assert.deepEqual(notification.shipping?.pickup_point, {
@@ -91,7 +92,7 @@ describe('shipping on the demo shop', () => {
         (n) => n.notification.id === completed.orderId,
       );
       // 6.25 and 0.78 for the items and 1.20 for express, all at the merchant's 21%.
-      assert.equal(notification.tax_amount, '8.23');
+      assert.equal(notification.tax_amount, 8.23);
       assert.equal(vat, asShown(notification.tax_amount));
       assert.deepEqual(notification.shipping?.method, { id: 'express', name: 'Express courier' });
       assert.equal(notification.items.at(-1)?.label, 'Express courier');

@@ -1,6 +1,7 @@
 // Defining the tag is safe to repeat (the npm package and the gateway's script on one page, a bundle
 // loaded twice), and the manifest that editors and docs read documents the element's tokens and events.
 import { expect } from '@open-wc/testing';
+import { DEFAULT_APPEARANCE, type TokenName } from '../../src/core/appearance.js';
 import { DESIGN_TOKEN_NAMES } from '../../src/core/design-token-names.js';
 import '../../src/element/define.js';
 import { defineSvcCheckout, SVC_CHECKOUT_TAG } from '../../src/element/register.js';
@@ -84,6 +85,13 @@ describe('defining <svc-checkout>', () => {
     expect(declaration, 'no svc-checkout in custom-elements.json').to.not.equal(undefined);
     const names = (key: string) => (declaration![key] as Array<{ name: string }>).map((entry) => entry.name);
     expect(names('cssProperties')).to.deep.equal([...DESIGN_TOKEN_NAMES]);
+    // The @cssproperty JSDoc describes each token for people; its stated default is the frame's.
+    for (const { name, description } of declaration!['cssProperties'] as Array<{
+      name: TokenName;
+      description: string;
+    }>) {
+      expect(description, name).to.include(`Default \`${DEFAULT_APPEARANCE[name]}\``);
+    }
     expect(names('events')).to.deep.equal([
       'paymentCompleted',
       'navigateBackToCart',

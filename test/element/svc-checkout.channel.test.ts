@@ -137,6 +137,52 @@ describe('<svc-checkout> channel', () => {
     }
   });
 
+  it('after a successful payment goes to success-redirect-url once the listeners ran, unless one prevented it', async () => {
+    const start = location.href;
+    const element = await fixture<SvcCheckout>(
+      html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1" label="Tea"
+        success-redirect-url=${`${start.split('#')[0]}#paid`}></svc-checkout>`,
+    );
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    expect((await frame.next('init')).order.successRedirectUrl).to.equal(`${start.split('#')[0]}#paid`);
+    try {
+      const failed = oneEvent(element, 'paymentCompleted');
+      frame.send({ type: 'paymentCompleted', orderId: 'gw-1', paymentSucceeded: false });
+      await failed;
+      expect(location.href).to.equal(start, 'a failed payment goes nowhere');
+
+      element.addEventListener('paymentCompleted', (event) => event.preventDefault(), { once: true });
+      const prevented = oneEvent(document, 'paymentCompleted') as Promise<PaymentCompletedEvent>;
+      frame.send({ type: 'paymentCompleted', orderId: 'gw-1', paymentSucceeded: true });
+      const event = await prevented;
+      expect(event.cancelable && event.defaultPrevented).to.equal(true);
+      expect(location.href).to.equal(start, 'preventDefault() keeps the page');
+
+      let hashInListener: string | undefined;
+      document.addEventListener('paymentCompleted', () => (hashInListener = location.hash), { once: true });
+      const heard = oneEvent(element, 'paymentCompleted');
+      frame.send({ type: 'paymentCompleted', orderId: 'gw-1', paymentSucceeded: true });
+      await heard;
+      expect(hashInListener).to.equal('', 'the listeners run before the element goes');
+      expect(location.hash).to.equal('#paid');
+    } finally {
+      history.replaceState(null, '', start);
+    }
+  });
+
+  it('goes nowhere after a successful payment without success-redirect-url', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const start = location.href;
+    const heard = oneEvent(element, 'paymentCompleted') as Promise<PaymentCompletedEvent>;
+    frame.send({ type: 'paymentCompleted', orderId: 'gw-1', paymentSucceeded: true });
+    expect((await heard).defaultPrevented).to.equal(false);
+    await aTimeout(20);
+    expect(location.href).to.equal(start);
+  });
+
   it('gives navigateBackToCart a null backToMerchantUrl without back-to-merchant-url, and goes nowhere', async () => {
     const element = await fixture<SvcCheckout>(
       html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1" label="Tea"></svc-checkout>`,

@@ -32,11 +32,39 @@ describe('<svc-checkout> with the real gateway', function () {
     const orderId = `wtr-${crypto.randomUUID()}`;
     const order = {
       widgetId: info.widgets.checkout,
+      certificateName: info.certificateName,
       orderId,
       items: [{ amount: '12.50', currency: 'EUR', label: 'Green tea' }],
     };
     return { orderId, signature: await sign(order) };
   }
+
+  it("tells the page of the merchant's rejection, with its reason, and takes a changed order afterwards", async () => {
+    const rejected = `REJECT-PRICE_CHANGED-${crypto.randomUUID().slice(0, 8)}`;
+    const element = await fixture<SvcCheckout>(html`<svc-checkout
+      gateway=${info.gatewayUrl}
+      widget-id=${info.widgets.callbackValidation}
+      order-id=${rejected}
+      amount="12.50"
+      currency="EUR"
+      label="Green tea"
+    ></svc-checkout>`);
+    const event = (await oneEvent(element, 'checkoutError')) as CheckoutErrorEvent;
+    expect(event.detail.code).to.equal('order_rejected');
+    expect(event.detail.reason).to.equal('PRICE_CHANGED');
+    await waitUntil(() => element.state === 'failed', `state ${element.state}`, FRAME_WAIT);
+    // The frame stays, showing the customer why (test/frame/order-rejection.test.ts): no error view.
+    await iframeOf(element);
+    expect(shadow(element).querySelector('[role="alert"]')).to.equal(null);
+
+    // A rejection is no payment attempt: the page's new order (a new price, say) is taken, not locked.
+    const refused: CheckoutErrorEvent[] = [];
+    element.addEventListener('checkoutError', (caught) => refused.push(caught as CheckoutErrorEvent));
+    element.orderId = `wtr-${crypto.randomUUID()}`;
+    element.amount = '13.00';
+    await waitUntil(() => element.state === 'form', `state ${element.state}`, FRAME_WAIT);
+    expect(refused.map((caught) => caught.detail.code)).to.deep.equal([]);
+  });
 
   it('loads the frame, which takes the signed order, shows its form and sets its height', async () => {
     const { orderId, signature } = await signedOrder();
@@ -107,6 +135,7 @@ describe('<svc-checkout> with the real gateway', function () {
       // The cart changed: the page sets the new order and its signature together, as its server signed them.
       const next = {
         widgetId: info.widgets.checkout,
+        certificateName: info.certificateName,
         orderId: `wtr-${crypto.randomUUID()}`,
         items: [{ amount: '7.25', currency: 'EUR', label: 'Green tea' }],
       };

@@ -26,15 +26,19 @@ describe('<svc-checkout> order', () => {
       order-id="A-17"
       language="lv"
       back-to-merchant-url="https://shop.example/cart"
+      success-redirect-url="https://shop.example/thanks"
       signature="c2lnbmF0dXJl"
       certificate-name="demo"
       email="anna@example.com"
       first-name="Anna"
     ></svc-checkout>`);
     const init = await initOf(element);
+    // The certificate name and the success URL are part of the order: both are signed.
     expect(init.order).to.deep.equal({
       widgetId,
       language: 'lv',
+      certificateName: 'demo',
+      successRedirectUrl: 'https://shop.example/thanks',
       backToMerchantUrl: 'https://shop.example/cart',
       orderId: 'A-17',
       items: [
@@ -42,7 +46,7 @@ describe('<svc-checkout> order', () => {
       ],
     });
     expect(init.signature).to.equal('c2lnbmF0dXJl');
-    expect(init.certificateName).to.equal('demo');
+    expect(init).to.not.have.property('certificateName');
     expect(init.customer).to.deep.equal({ email: 'anna@example.com', firstName: 'Anna' });
     expect(init.language).to.equal('lv');
   });

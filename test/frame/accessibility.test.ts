@@ -175,6 +175,12 @@ describe('accessibility', () => {
     await sendKeys({ type: '123' });
     await sendKeys({ press: 'Tab' });
     await sendKeys({ type: 'Anna Berzina' });
+    // The merchant's terms come between the card and the pay button, on every widget kind.
+    await sendKeys({ press: 'Tab' });
+    expect(
+      document.activeElement === frame.querySelector('.svc-terms-link a'),
+      'focus not on the terms',
+    ).to.equal(true);
     await sendKeys({ press: 'Tab' });
     expect(document.activeElement).to.equal(payButton(frame));
     expect(getComputedStyle(payButton(frame)).outlineStyle).to.equal('solid');

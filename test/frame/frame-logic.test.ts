@@ -1,19 +1,21 @@
 // The frame's plain functions: its URL, idempotency keys, intake error mapping, card checks, caret and totals.
 import { expect } from '@open-wc/testing';
-import { createTranslator, FRAME_MESSAGES, luhnCheckDigit } from '../../src/core/index.js';
-import type { OrderView } from '../../src/core/widget-api.js';
+import { type CardScheme, createTranslator, FRAME_MESSAGES, luhnCheckDigit } from '../../src/core/index.js';
+import { ORDER_REJECTION_REASONS } from '../../src/core/legacy-callbacks.js';
+import type { ApiError, OrderView } from '../../src/core/widget-api.js';
 import { createAttemptKeys } from '../../src/frame/attempt-keys.js';
 import {
   cardErrors,
   cvcError,
   gatewayConstraintError,
   schemeConstraintError,
+  schemeError,
 } from '../../src/frame/card-checks.js';
 import { caretAfterDigits, digitsBefore } from '../../src/frame/caret.js';
 import { customerFieldError } from '../../src/frame/customer-fields.js';
 import { readFrameLocation } from '../../src/frame/frame-location.js';
 import { loadTexts } from '../../src/frame/frame-texts.js';
-import { intakeErrorOf } from '../../src/frame/intake-errors.js';
+import { intakeErrorOf, rejectionTextKey } from '../../src/frame/intake-errors.js';
 import { orderTax, orderTotal } from '../../src/frame/order-summary.js';
 
 const en = createTranslator('en');
@@ -143,6 +145,35 @@ describe('intake errors', () => {
     expect(intakeErrorOf(http(403, 'order_rejected')).code).to.equal('order_rejected');
   });
 
+  it('picks the text of the merchant’s rejection reason, and the general one without a known reason', () => {
+    const rejected = (reason: unknown) => ({
+      kind: 'http-error' as const,
+      status: 403,
+      error: {
+        code: 'order_rejected',
+        message: 'The merchant did not approve this order',
+        reason,
+      } as ApiError,
+    });
+    for (const reason of ORDER_REJECTION_REASONS) {
+      expect(rejectionTextKey(rejected(reason), FRAME_MESSAGES.en)).to.equal(`rejected.${reason}`);
+    }
+    // A reason missing or of no text (a newer reason, or anything a gateway sends) reads as OTHER.
+    for (const reason of [undefined, null, '', 'price_changed', 'title', '__proto__', 'toString', 42]) {
+      expect(rejectionTextKey(rejected(reason), FRAME_MESSAGES.en), String(reason)).to.equal(
+        'rejected.OTHER',
+      );
+    }
+    // Other refusals are the element's to show.
+    expect(rejectionTextKey(http(409, 'order_already_paid', 'order.orderId'), FRAME_MESSAGES.en)).to.equal(
+      undefined,
+    );
+    expect(rejectionTextKey(http(403, 'origin_not_allowed'), FRAME_MESSAGES.en)).to.equal(undefined);
+    expect(
+      rejectionTextKey({ kind: 'network-error', message: 'Failed to fetch' }, FRAME_MESSAGES.en),
+    ).to.equal(undefined);
+  });
+
   it('calls a lost connection or a broken gateway unreachable, and anything else internal', () => {
     expect(intakeErrorOf({ kind: 'network-error', message: 'Failed to fetch' }).code).to.equal(
       'gateway_unreachable',
@@ -156,12 +187,16 @@ describe('intake errors', () => {
 
 describe('card checks', () => {
   const card = { number: '4111 1111 1111 1111', expiry: '12/29', cvc: '123', holder: 'Anna' };
+  /** A widget's default card schemes (the sandbox config's `cardSchemes`). */
+  const visaAndMastercard: readonly CardScheme[] = ['VISA', 'MASTERCARD'];
+  const allSchemes: readonly CardScheme[] = ['VISA', 'MASTERCARD', 'AMEX', 'MAESTRO'];
 
   it('accepts a good card and names every field that is wrong', () => {
-    expect(cardErrors(card, {}, en, 'en', NOW)).to.deep.equal({});
+    expect(cardErrors(card, {}, visaAndMastercard, en, 'en', NOW)).to.deep.equal({});
     const errors = cardErrors(
       { number: '4111 1111 1111 1112', expiry: '01/26', cvc: '12', holder: ' ' },
       {},
+      visaAndMastercard,
       en,
       'en',
       NOW,
@@ -185,7 +220,8 @@ describe('card checks', () => {
     // Maestro is Mastercard's debit brand, so it meets a Mastercard constraint.
     expect(schemeConstraintError('6759', { paymentScheme: 'mastercard' }, en)).to.equal(undefined);
     expect(
-      cardErrors({ ...card, number: '5555 5555 5555 4444' }, visaOnly, en, 'en', NOW).number?.key,
+      cardErrors({ ...card, number: '5555 5555 5555 4444' }, visaOnly, visaAndMastercard, en, 'en', NOW)
+        .number?.key,
     ).to.equal('card.constraint.paymentScheme');
   });
 
@@ -207,13 +243,51 @@ describe('card checks', () => {
     expect(cvcError('12a', 'VISA', 'en')).to.deep.equal({ key: 'card.cvc.error.not_digits' });
   });
 
-  it('lists the accepted schemes for a number of no known scheme', () => {
+  it('lists the widget’s schemes for a number of no known scheme', () => {
     const number = `900000000000000${luhnCheckDigit('900000000000000')}`;
-    const errors = cardErrors({ ...card, number }, {}, en, 'en', NOW);
-    expect(errors.number).to.deep.equal({
+    expect(cardErrors({ ...card, number }, {}, allSchemes, en, 'en', NOW).number).to.deep.equal({
       key: 'card.number.error.scheme_not_accepted',
       params: { accepted: 'Visa, Mastercard, American Express and Maestro' },
     });
+    expect(cardErrors({ ...card, number }, {}, visaAndMastercard, en, 'en', NOW).number).to.deep.equal({
+      key: 'card.number.error.scheme_not_accepted',
+      params: { accepted: 'Visa and Mastercard' },
+    });
+  });
+
+  it('refuses a scheme the widget does not take from its first digits, naming the schemes it takes', () => {
+    const refused = {
+      key: 'card.number.error.scheme_not_accepted',
+      params: { accepted: 'Visa and Mastercard' },
+    };
+    expect(schemeError('37', {}, visaAndMastercard, en, 'en')).to.deep.equal(refused); // American Express
+    expect(schemeError('6759', {}, visaAndMastercard, en, 'en')).to.deep.equal(refused); // Maestro
+    expect(schemeError('3', {}, visaAndMastercard, en, 'en')).to.equal(undefined); // not told yet
+    expect(schemeError('4111', {}, visaAndMastercard, en, 'en')).to.equal(undefined);
+    expect(schemeError('2221', {}, visaAndMastercard, en, 'en')).to.equal(undefined); // Mastercard's 2-series
+    expect(schemeError('37', {}, allSchemes, en, 'en')).to.equal(undefined);
+    expect(schemeError('6', {}, ['VISA', 'AMEX'], createTranslator('lv'), 'lv')?.params).to.deep.equal({
+      accepted: 'Visa un American Express',
+    });
+    // The order's constraint narrows further, and its text is the more exact one.
+    expect(schemeError('5555', { paymentScheme: 'VISA' }, allSchemes, en, 'en')?.key).to.equal(
+      'card.constraint.paymentScheme',
+    );
+    for (const number of ['378282246310005', '6759649826438453']) {
+      expect(cardErrors({ ...card, number }, {}, visaAndMastercard, en, 'en', NOW).number).to.deep.equal(
+        refused,
+      );
+      expect(
+        cardErrors(
+          { ...card, number, cvc: number.startsWith('37') ? '1234' : '123' },
+          {},
+          allSchemes,
+          en,
+          'en',
+          NOW,
+        ),
+      ).to.deep.equal({});
+    }
   });
 });
 

@@ -108,13 +108,14 @@ export async function init(
   order: OrderInput,
   options: Partial<Omit<Init, 'type' | 'order'>> = {},
 ): Promise<void> {
-  const { certificateName } = await gatewayInfo();
-  const signature = 'signature' in options ? options.signature : await sign(order);
+  const certificateName = options.certificateName ?? (await gatewayInfo()).certificateName;
+  // Sent beside the order, as the channel allows; the gateway signs it as the page's all the same.
+  const signature = 'signature' in options ? options.signature : await sign({ ...order, certificateName });
   channel.send({
     type: 'init',
     order,
     ...(signature !== undefined && { signature }),
-    certificateName: options.certificateName ?? certificateName,
+    certificateName,
     ...(options.language !== undefined && { language: options.language }),
     customer: options.customer ?? {},
     appearance: options.appearance ?? {},

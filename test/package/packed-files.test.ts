@@ -26,9 +26,16 @@ const BROWSER_FILES = [
   'svc-checkout-v1.js',
   'svc-checkout.classic.js',
   'frame/assets/frame.js',
+  'frame/assets/frame-checkout.js',
   'frame/assets/messages-en.js',
   'frame/assets/messages-lv.js',
   'frame/assets/messages-ru.js',
+  'frame/assets/delivery-fields.js',
+  'frame/assets/customer-fields.js',
+  'frame/assets/challenge-step.js',
+  'frame/assets/status-screen.js',
+  'frame/assets/checkout-challenge-step.js',
+  'frame/assets/checkout-status-screen.js',
 ].flatMap((file) => [`dist/browser/${file}`, `dist/browser/${file}.map`]);
 
 /**

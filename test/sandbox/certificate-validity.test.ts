@@ -91,13 +91,15 @@ describe('sandbox: expired and not yet valid certificates', () => {
     items: [{ amount: '9.90', label: 'Tea' }],
   });
 
-  const create = (input: OrderInput, certificateName: string, privateKeyPem: string) =>
-    call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, privateKeyPem),
-      certificateName,
+  /** The order as a page with `certificate-name` sends it: the name is part of what is signed. */
+  const create = (input: OrderInput, certificateName: string | undefined, privateKeyPem: string) => {
+    const named = certificateName === undefined ? input : { ...input, certificateName };
+    return call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: named,
+      signature: signOrder(named, privateKeyPem),
       pageOrigin: PAGE_ORIGIN,
     });
+  };
 
   const dates = (name: string) => {
     const info = certificateInfo(certificates[name]!);
@@ -133,6 +135,17 @@ describe('sandbox: expired and not yet valid certificates', () => {
     assert.equal(taken.status, 201);
     orderId = taken.body['id'];
     assert.equal((await create(order(), 'bare', keys.bare.privateKeyPem)).status, 201);
+  });
+
+  test('without certificate-name, only a certificate within its validity verifies the order', async () => {
+    // Any active certificate may verify an order that names none; an expired or not yet valid one is not.
+    assert.equal((await create(order(), undefined, keys.current.privateKeyPem)).status, 201);
+    assert.equal((await create(order(), undefined, keys.bare.privateKeyPem)).status, 201);
+    for (const outdated of [keys.expired, keys.future]) {
+      const answer = await create(order(), undefined, outdated.privateKeyPem);
+      assert.equal(answer.status, 401);
+      assert.equal(answer.body['error'].code, 'signature_invalid');
+    }
   });
 
   test('a forged order under an expired certificate gets the same answer: the dates are checked first', async () => {

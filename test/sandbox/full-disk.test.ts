@@ -31,7 +31,6 @@ async function customer(sandbox: Sandbox, orderId: string): Promise<Outcome> {
   const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
     order: input,
     signature: signOrder(input, merchantKeys.main.privateKeyPem),
-    certificateName: 'main',
     pageOrigin: PAGE_ORIGIN,
   });
   const outcome: Outcome = { orderId, statuses: [created.status] };
@@ -225,7 +224,6 @@ describe('a full disk under the sandbox', () => {
       const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
         order: input,
         signature: signOrder(input, merchantKeys.main.privateKeyPem),
-        certificateName: 'main',
         pageOrigin: PAGE_ORIGIN,
       });
       assert.equal(created.status, 503);

@@ -39,10 +39,11 @@ describe('sandbox legacy widget API over HTTP', () => {
     certificateName = 'main',
     privateKeyPem = merchantKeys.main.privateKeyPem,
   ) {
+    // As a page with certificate-name sends it: the name is part of the order, and signed.
+    const named = { ...input, certificateName };
     return call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, privateKeyPem),
-      certificateName,
+      order: named,
+      signature: signOrder(named, privateKeyPem),
       pageOrigin: PAGE_ORIGIN,
     });
   }
@@ -84,7 +85,10 @@ describe('sandbox legacy widget API over HTTP', () => {
     assert.equal(ours.body['total'], '25.00');
     assert.equal(ours.body['tax'], '4.34');
 
-    const input = order({ items: [{ amount: 3, label: 'Salt', count: '1.5', unit: 'KILOGRAM' }] });
+    const input = order({
+      certificateName: 'cert',
+      items: [{ amount: 3, label: 'Salt', count: '1.5', unit: 'KILOGRAM' }],
+    });
     const signer = new jsrsasign.KJUR.crypto.Signature({ alg: 'SHA256withRSA' });
     signer.init(merchantKeys.cert.privateKeyPem);
     signer.updateString(orderSignatureInput(input));
@@ -92,20 +96,19 @@ describe('sandbox legacy widget API over HTTP', () => {
     const theirs = await call(sandbox, 'POST', '/widget-api/v1/orders', {
       order: input,
       signature: independent,
-      certificateName: 'cert',
     });
     assert.equal(theirs.status, 201, JSON.stringify(theirs.body));
 
-    // The document's prose writes counts with 3 decimals; such signatures are accepted too.
-    const prose = new jsrsasign.KJUR.crypto.Signature({ alg: 'SHA256withRSA' });
-    prose.init(merchantKeys.main.privateKeyPem);
-    prose.updateString(orderSignatureInput(input, { countForm: 'three-decimals' }));
-    const proseSigned = await call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: jsrsasign.hextob64(prose.sign()),
-      certificateName: 'main',
+    // The documentation's worked example writes counts as given (1.5, not 1.500); accepted too.
+    const plainInput = { ...input, orderId: `${input.orderId}-plain` };
+    const plain = new jsrsasign.KJUR.crypto.Signature({ alg: 'SHA256withRSA' });
+    plain.init(merchantKeys.cert.privateKeyPem);
+    plain.updateString(orderSignatureInput(plainInput, { countForm: 'as-given' }));
+    const plainTaken = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+      order: plainInput,
+      signature: jsrsasign.hextob64(plain.sign()),
     });
-    assert.equal(proseSigned.status, 201, JSON.stringify(proseSigned.body));
+    assert.equal(plainTaken.status, 201, JSON.stringify(plainTaken.body));
   });
 
   test('refuses unsigned, tampered, revoked, unknown-certificate and wrong-origin orders', async () => {
@@ -173,9 +176,10 @@ describe('sandbox legacy widget API over HTTP', () => {
     });
     assert.equal(paid.body['state'], 'PAID');
     const notification = await notificationFor(created.body['id']);
-    assert.equal(notification.total_amount, '15.00');
+    assert.equal(notification.total_amount, 15);
     assert.equal(notification.items[0]?.label, 'Fixed T-shirt');
-    assert.equal(notification.items[0]?.tax_rate, '21');
+    // The merchant's default rate, 21 in the config, is written as the fraction.
+    assert.equal(notification.items[0]?.tax_rate, 0.21);
   });
 
   test('idempotency keys that name Object.prototype members pay like any other, and stay idempotent', async () => {
@@ -213,8 +217,8 @@ describe('sandbox legacy widget API over HTTP', () => {
       const notification = await notificationFor(created['id']);
       assert.equal(notification.status, state);
       assert.equal(notification.order_id, created['orderId']);
-      assert.equal(notification.total_amount, '25.00');
-      assert.equal(notification.effective_amount, state === 'PAID' ? '25.00' : '0.00');
+      assert.equal(notification.total_amount, 25);
+      assert.equal(notification.effective_amount, state === 'PAID' ? 25 : 0);
       if (code) assert.equal(notification.payment.error?.code, code);
       assert.equal(JSON.stringify(notification).includes(number), false, 'no card number in notifications');
     }
@@ -378,7 +382,7 @@ describe('sandbox legacy widget API over HTTP', () => {
     });
     assert.deepEqual(quote.body, { amount: '2.49', currency: 'EUR', taxRate: '21' });
     const sent = JSON.parse(merchant.requests('/shipping-cost').at(-1)!.body);
-    assert.deepEqual(sent.order_items, [{ reference: 'B1', quantity: '1' }]);
+    assert.deepEqual(sent.order_items, [{ reference: 'B1', quantity: 1 }]);
     assert.equal(sent.shipping_method_id, 'locker');
     // The point has no address in the config: the request's address is there, with empty strings.
     assert.deepEqual(sent.address, { city: '', address: '', postal_code: '' });
@@ -399,7 +403,7 @@ describe('sandbox legacy widget API over HTTP', () => {
     assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
     assert.equal(paid.body['order'].total, '12.49');
     const notification = await notificationFor(created['id']);
-    assert.equal(notification.total_amount, '12.49');
+    assert.equal(notification.total_amount, 12.49);
     assert.equal(notification.items.at(-1)?.type, 'SHIPPING');
     assert.equal(notification.shipping?.type, 'PICKUP_POINT');
     assert.deepEqual(notification.shipping?.method, { id: 'locker', name: 'Parcel locker' });
@@ -512,12 +516,12 @@ describe('sandbox legacy widget API over HTTP', () => {
       const [first, second] = await notificationsOf(id, 2);
       assert.deepEqual(
         [first!.status, first!.payment.status, first!.payment.error?.code, first!.effective_amount],
-        ['FAILED', 'FAILED', code, '0.00'],
+        ['FAILED', 'FAILED', code, 0],
         how,
       );
       assert.deepEqual(
         [second!.status, second!.payment.status, second!.payment.error, second!.effective_amount],
-        ['PAID', 'SUCCEEDED', undefined, '25.00'],
+        ['PAID', 'SUCCEEDED', null, 25],
         how,
       );
       // Each attempt has its own reference, so the merchant can tell the two apart.
@@ -634,11 +638,11 @@ describe('sandbox legacy widget API over HTTP', () => {
     const [first, second] = await notificationsOf(id, 2);
     assert.deepEqual(
       [first!.status, first!.total_amount, first!.shipping?.method.id],
-      ['FAILED', '11.00', 'fixed'],
+      ['FAILED', 11, 'fixed'],
     );
     assert.deepEqual(
       [second!.status, second!.total_amount, second!.shipping?.method.id],
-      ['PAID', '14.99', 'courier'],
+      ['PAID', 14.99, 'courier'],
     );
   });
 });

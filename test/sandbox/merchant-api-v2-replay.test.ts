@@ -45,8 +45,8 @@ describe('sandbox merchant API v2 replays', () => {
       method: 'GET',
       path: `/v2/merchants/m1/orders/${orderId}`,
     })();
-    const order = (await read.json()) as { refundedAmount: string; status: string };
-    assert.equal(order.refundedAmount, '5.00');
+    const order = (await read.json()) as { refunded_amount: number; status: string };
+    assert.equal(order.refunded_amount, 5);
     assert.equal(order.status, 'PARTIALLY_REFUNDED');
   });
 

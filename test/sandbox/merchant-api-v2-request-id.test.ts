@@ -51,7 +51,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
       ...(fetchImpl && { fetch: fetchImpl }),
     });
 
-  const refunded = async (id: string) => (await client().getOrder(id)).refundedAmount;
+  const refunded = async (id: string) => (await client().getOrder(id)).refunded_amount.toFixed(2);
 
   test('a retry after a lost answer reuses the error’s request id and gets the first answer: one refund', async () => {
     const id = await paidOrderOf();
@@ -78,7 +78,7 @@ describe('sandbox merchant API v2 refund request ids', () => {
     );
     assert.equal(retried.httpStatus, 201);
     assert.equal(retried.amount, '5.00');
-    assert.equal(retried.order?.refundedAmount, '5.00', 'the first answer, as it was');
+    assert.equal(retried.order?.refunded_amount, 5, 'the first answer, as it was');
     assert.equal(await refunded(id), '5.00', 'not refunded again');
   });
 

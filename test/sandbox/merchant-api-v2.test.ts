@@ -42,9 +42,35 @@ describe('sandbox merchant API v2', () => {
     for (const algorithm of ['rsa-sha256', 'rsa-sha384', 'rsa-sh512'] as const) {
       const order = await client({ algorithm }).getOrder(orderId);
       assert.equal(order.status, 'PAID');
-      assert.equal(order.totalAmount, '20.00');
+      assert.equal(order.total_amount, 20);
     }
     assert.equal((await client().getOrder('API-1')).id, orderId);
+    // The typed client reads the real service's order model: numbers, the card's first six digits, and the
+    // company, which this merchant's config leaves out: its name, and nulls.
+    const paid = await client().getOrder(orderId);
+    assert.deepEqual(paid.company, {
+      name: 'Test Merchant',
+      address: null,
+      registration_number: null,
+      vat_number: null,
+    });
+    assert.deepEqual(
+      [paid.payment?.method, paid.payment?.card, paid.payment?.error],
+      ['CARD', { bin: '411111' }, null],
+    );
+    assert.deepEqual(paid.items, [
+      {
+        amount: 16.53,
+        label: 'Lamp',
+        tax_amount: 3.47,
+        total_amount: 20,
+        tax_rate: 0.21,
+        order_item_id: null,
+        quantity: 1,
+        unit: 'PIECE',
+        type: 'UNKNOWN',
+      },
+    ]);
     const open = {
       widgetId: WIDGETS.checkout,
       orderId: 'API-OPEN',
@@ -53,11 +79,10 @@ describe('sandbox merchant API v2', () => {
     await call(sandbox, 'POST', '/widget-api/v1/orders', {
       order: open,
       signature: signOrder(open, merchantKeys.main.privateKeyPem),
-      certificateName: 'main',
     });
     const pending = await client().getOrder('API-OPEN');
     assert.equal(pending.status, 'PENDING');
-    assert.equal(pending.refundableAmount, '0.00');
+    assert.equal(pending.refundable_amount, 0);
     await assert.rejects(
       client().getOrder('missing'),
       (e: unknown) => e instanceof MerchantApiError && e.code === 'not_found',
@@ -73,7 +98,6 @@ describe('sandbox merchant API v2', () => {
     const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
       order: input,
       signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      certificateName: 'main',
     });
     const id = created.body['id'] as string;
     const pay = (idempotencyKey: string, number: string) =>
@@ -83,21 +107,21 @@ describe('sandbox merchant API v2', () => {
       });
     const status = async () => {
       const order = await client().getOrder('API-RETRY');
-      return [order.status, order.refundableAmount, order.paidAt === null ? 'unpaid' : 'paid'];
+      return [order.status, order.refundable_amount, order.paid_at === null ? 'unpaid' : 'paid'];
     };
-    assert.deepEqual(await status(), ['PENDING', '0.00', 'unpaid']);
+    assert.deepEqual(await status(), ['PENDING', 0, 'unpaid']);
     assert.equal((await pay('retry-1', '4000000000000002')).body['state'], 'FAILED');
-    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    assert.deepEqual(await status(), ['FAILED', 0, 'unpaid']);
     const challenge = await pay('retry-2', '4000000000003220');
     assert.equal(challenge.body['state'], 'CHALLENGE');
     // The merchant was told FAILED; nothing has ended since, so the API says the same.
-    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    assert.deepEqual(await status(), ['FAILED', 0, 'unpaid']);
     await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/challenges/${challenge.body['challengeId']}`, {
       approve: false,
     });
-    assert.deepEqual(await status(), ['FAILED', '0.00', 'unpaid']);
+    assert.deepEqual(await status(), ['FAILED', 0, 'unpaid']);
     assert.equal((await pay('retry-3', '4111111111111111')).body['state'], 'PAID');
-    assert.deepEqual(await status(), ['PAID', '20.00', 'paid']);
+    assert.deepEqual(await status(), ['PAID', 20, 'paid']);
     await assert.rejects(
       client().refund('API-RETRY', { amount: '20.01', reason: 'OTHER_REFUND', note: '' }),
       (e: unknown) => e instanceof MerchantApiError && e.status === 409,
@@ -112,7 +136,7 @@ describe('sandbox merchant API v2', () => {
     });
     assert.equal(partial.amount, '5.00');
     assert.equal(partial.order?.status, 'PARTIALLY_REFUNDED');
-    assert.equal(partial.order?.refundableAmount, '15.00');
+    assert.equal(partial.order?.refundable_amount, 15);
     await assert.rejects(
       client().refund(orderId, { amount: '15.01', reason: 'OTHER_REFUND', note: '' }),
       (e: unknown) => e instanceof MerchantApiError && e.status === 409,
@@ -123,7 +147,7 @@ describe('sandbox merchant API v2', () => {
       note: '',
     });
     assert.equal(rest.order?.status, 'REFUNDED');
-    assert.equal((await client().getOrder(orderId)).refundableAmount, '0.00');
+    assert.equal((await client().getOrder(orderId)).refundable_amount, 0);
   });
 
   test('refuses bad keys, API keys, digests, dates and missing signatures with a clear 401', async () => {

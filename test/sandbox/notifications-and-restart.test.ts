@@ -21,7 +21,6 @@ async function paidOrder(sandbox: Awaited<ReturnType<typeof startTestSandbox>>, 
   const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
     order: input,
     signature: signOrder(input, merchantKeys.main.privateKeyPem),
-    certificateName: 'main',
     pageOrigin: PAGE_ORIGIN,
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -204,7 +204,6 @@ export async function paidOrder(sandbox: Sandbox, orderId: string): Promise<stri
   const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
     order: input,
     signature: signOrder(input, merchantKeys.main.privateKeyPem),
-    certificateName: 'main',
   });
   const id: string = created.body['id'];
   const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {

@@ -60,7 +60,6 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     call(sandbox, 'POST', '/widget-api/v1/orders', {
       order: input,
       signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      certificateName: 'main',
       pageOrigin: PAGE_ORIGIN,
     });
 
@@ -110,6 +109,23 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
+  });
+
+  test("the frame page names the first chunk of the widget's kind: the full checkout's has its fields", async () => {
+    const firstChunk = async (widgetId: string) => {
+      const html = await (await fetch(`${sandbox.url}/widget/frame/${widgetId}`)).text();
+      return /<script type="module" src="\/widget\/frame\/assets\/([\w.-]+)"><\/script>/.exec(html)?.[1];
+    };
+    // A build without the full checkout's chunk: frame.js imports the fields itself.
+    assert.equal(await firstChunk(WIDGETS.full), 'frame.js');
+    const chunk = join(browserRoot, 'frame', 'assets', 'frame-checkout.js');
+    await writeFile(chunk, 'export const fullCheckout = 1;\n');
+    assert.equal(await firstChunk(WIDGETS.full), 'frame-checkout.js');
+    assert.equal(await firstChunk(WIDGETS.checkout), 'frame.js');
+    assert.equal(await firstChunk(WIDGETS.instant), 'frame.js', 'a fixed order without shipping options');
+    const served = await fetch(`${sandbox.url}/widget/frame/assets/frame-checkout.js`);
+    assert.match(served.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.equal(await served.text(), 'export const fullCheckout = 1;\n');
   });
 
   test('an unknown widget gets no form and may not be framed', async () => {

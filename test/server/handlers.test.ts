@@ -58,8 +58,10 @@ describe('createConnectionTestHandler over HTTP', () => {
 const shippingRequest: ShippingCostRequest = {
   order_id: 'ord_01HZX',
   order_items: [
-    { reference: 'bread', quantity: '2' },
-    { reference: 'sugar', quantity: '1.25' },
+    { reference: 'bread', quantity: 2 },
+    { reference: 'sugar', quantity: 1.25 },
+    // An item without an orderItemId: no reference, its place in the list tells it.
+    { reference: null, quantity: 1 },
   ],
   shipping_method_id: 'courier',
   address: { city: 'Rīga', address: 'Brīvības iela 1', postal_code: 'LV-1010' },
@@ -106,6 +108,14 @@ describe('createShippingCostHandler over HTTP', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { amount: '4.90', currency: 'EUR', taxRate: 21 });
     assert.deepEqual(quoted, [shippingRequest]);
+    // As the gateway writes it, quantities with 3 decimals: the same numbers.
+    quoted.length = 0;
+    const written = JSON.stringify(shippingRequest)
+      .replace('"quantity":2}', '"quantity":2.000}')
+      .replace('"quantity":1.25}', '"quantity":1.250}');
+    assert.match(written, /"quantity":2\.000}.*"quantity":1\.250}/);
+    assert.equal((await post(written, independentSign(written, gateway.privateKeyPem))).status, 200);
+    assert.deepEqual(quoted, [shippingRequest]);
   });
 
   it('answers 401 for a missing or wrong signature without calling quote', async () => {
@@ -124,10 +134,13 @@ describe('createShippingCostHandler over HTTP', () => {
     const cases: Array<[unknown, string]> = [
       [{ ...shippingRequest, order_id: undefined }, 'order_id'],
       [{ ...shippingRequest, order_items: 'bread' }, 'order_items'],
+      [{ ...shippingRequest, order_items: [{ reference: 'bread', quantity: 0 }] }, 'order_items[0].quantity'],
+      // A decimal string was the format before issue 10; the quantity is a JSON number.
       [
-        { ...shippingRequest, order_items: [{ reference: 'bread', quantity: '0' }] },
+        { ...shippingRequest, order_items: [{ reference: 'bread', quantity: '2' }] },
         'order_items[0].quantity',
       ],
+      [{ ...shippingRequest, order_items: [{ reference: 7, quantity: 2 }] }, 'order_items[0].reference'],
       [{ ...shippingRequest, shipping_method_id: 7 }, 'shipping_method_id'],
       [{ ...shippingRequest, address: undefined }, 'address'],
       [{ ...shippingRequest, address: { ...shippingRequest.address, city: null } }, 'address.city'],
@@ -208,17 +221,60 @@ describe('verifyOrderVerificationToken', () => {
     });
   });
 
-  it('makes tokens that jsrsasign verifies', () => {
-    // Measured here, not when the file was collected: a busy runner may start this test seconds later.
-    const signedAt = Math.floor(Date.now() / 1000);
+  it('makes tokens of the real shape, {kid, alg} over {orderId, externalOrderId} without iat, that jsrsasign verifies', () => {
     const token = signOrderVerificationToken(
       { orderId: 'ord_2', externalOrderId: null },
       gateway.privateKeyPem,
+      { kid: 'gateway-2025' },
     );
     assert.ok(jsrsasign.KJUR.jws.JWS.verifyJWT(token, gateway.publicKeyPem, { alg: ['RS256'] }));
-    const payload = verifyOrderVerificationToken(token, gateway.publicKeyPem);
-    assert.equal(payload.externalOrderId, null);
-    assert.ok(payload.iat >= signedAt && payload.iat <= Math.floor(Date.now() / 1000), String(payload.iat));
+    const [header, payload] = token.split('.').map((part) => Buffer.from(part, 'base64url').toString('utf8'));
+    assert.equal(header, '{"kid":"gateway-2025","alg":"RS256"}');
+    assert.equal(payload, '{"orderId":"ord_2","externalOrderId":null}');
+    assert.deepEqual(verifyOrderVerificationToken(token, gateway.publicKeyPem), {
+      orderId: 'ord_2',
+      externalOrderId: null,
+    });
+    const dated = signOrderVerificationToken(
+      { orderId: 'ord_3', externalOrderId: 'A-3', iat: now },
+      gateway.privateKeyPem,
+    );
+    assert.equal(Buffer.from(dated.split('.')[0]!, 'base64url').toString('utf8'), '{"alg":"RS256"}');
+    assert.equal(verifyOrderVerificationToken(dated, gateway.publicKeyPem).iat, now);
+  });
+
+  it('reads the real token, made by jsrsasign alone, without iat; checks iat and exp only when present', () => {
+    const real = independentToken(
+      { kid: 'svc-gateway', alg: 'RS256' },
+      { orderId: 'ord_4', externalOrderId: 'A-4' },
+      gateway.privateKeyPem,
+    );
+    assert.deepEqual(verifyOrderVerificationToken(real, gateway.publicKeyPem), {
+      orderId: 'ord_4',
+      externalOrderId: 'A-4',
+    });
+    const valid = independentToken(
+      { kid: 'svc-gateway', alg: 'RS256' },
+      { orderId: 'ord_5', externalOrderId: null, iat: now - 60, exp: now + 60 },
+      gateway.privateKeyPem,
+    );
+    assert.equal(verifyOrderVerificationToken(valid, gateway.publicKeyPem).iat, now - 60);
+    // A time claim jsrsasign would skip, being no number, is refused rather than ignored.
+    for (const claim of ['iat', 'exp', 'nbf']) {
+      const odd = independentToken(
+        { alg: 'RS256' },
+        { orderId: 'ord_6', externalOrderId: null, [claim]: String(now) },
+        gateway.privateKeyPem,
+      );
+      assert.throws(
+        () => verifyOrderVerificationToken(odd, gateway.publicKeyPem),
+        (error: unknown) =>
+          error instanceof SignatureVerificationError &&
+          error.code === 'malformed_body' &&
+          error.message.includes(claim),
+        claim,
+      );
+    }
   });
 
   it('refuses other keys, other algorithms, expired and garbled tokens', () => {
@@ -300,5 +356,52 @@ describe('createOrderVerificationHandler over HTTP', () => {
     assert.equal((await forged.json()).error, 'signature_invalid');
     assert.equal((await post('{"orderId":"o3"}')).status, 401);
     assert.equal(asked.length, 0);
+  });
+});
+
+describe('createOrderVerificationHandler answering with a rejection reason', () => {
+  const errors: unknown[] = [];
+  const { url } = serve(() =>
+    createOrderVerificationHandler({
+      servicePublicKeyPem: gateway.publicKeyPem,
+      onError: (error) => errors.push(error),
+      approve: async ({ externalOrderId }) => {
+        if (externalOrderId === 'APPROVE') return { approved: true };
+        if (externalOrderId === 'PLAIN') return { approved: false };
+        // A reason the gateway does not know, as the official client's own example writes one.
+        if (externalOrderId === 'UNKNOWN') return { approved: false, reasonCode: 'Out of stock' as never };
+        return { approved: false, reasonCode: 'PRODUCT_NOT_AVAILABLE' };
+      },
+    }),
+  );
+  const ask = async (externalOrderId: string) => {
+    const response = await fetch(`${url()}/verify-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/jose' },
+      // The real token's shape: a kid, and no iat.
+      body: independentToken(
+        { kid: 'svc-gateway', alg: 'RS256' },
+        { orderId: `o-${externalOrderId}`, externalOrderId },
+        gateway.privateKeyPem,
+      ),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it('answers {approved}, and {approved: false, reasonCode} with a reason the gateway knows', async () => {
+    assert.deepEqual(await ask('APPROVE'), { status: 200, body: { approved: true } });
+    assert.deepEqual(await ask('PLAIN'), { status: 200, body: { approved: false } });
+    assert.deepEqual(await ask('REJECT'), {
+      status: 200,
+      body: { approved: false, reasonCode: 'PRODUCT_NOT_AVAILABLE' },
+    });
+  });
+
+  it('reports a reason the gateway does not know as the merchant code’s error, and answers 500', async () => {
+    errors.length = 0;
+    const answer = await ask('UNKNOWN');
+    assert.equal(answer.status, 500);
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0]), /"Out of stock" is not one of PRICE_CHANGED, .*OTHER/);
   });
 });

@@ -30,15 +30,34 @@ const seen: Seen[] = [];
 
 const order: MerchantApiV2Order = {
   id: 'ord_1',
-  orderId: 'A-1001',
+  order_id: 'A-1001',
   status: 'PAID',
-  currency: 'EUR',
-  totalAmount: '176.00',
-  refundedAmount: '0.00',
-  refundableAmount: '176.00',
+  company: { name: 'Shop SIA', address: null, registration_number: null, vat_number: null },
+  customer: { email: 'anna@example.lv', first_name: 'Anna', last_name: null, phone_number: null },
+  payment: {
+    method: 'CARD',
+    status: 'SUCCEEDED',
+    accountStatementReference: 'SVC-1',
+    card: { bin: '411111' },
+    error: null,
+  },
+  amount: 145.45,
+  tax_amount: 30.55,
+  total_amount: 176,
+  effective_amount: 176,
   items: [],
-  createdAt: '2025-03-14T09:00:00.000Z',
-  paidAt: '2025-03-14T09:01:00.000Z',
+  currency: 'EUR',
+  merchant_urls: {
+    confirmation: null,
+    place_order: null,
+    terms: 'https://shop.example/terms',
+    verification: null,
+  },
+  shipping: null,
+  refunded_amount: 0,
+  refundable_amount: 176,
+  created_at: '2025-03-14T09:00:00.000Z',
+  paid_at: '2025-03-14T09:01:00.000Z',
 };
 
 /** Sends an answer the way a real API v2 server would after checking the signature and API key. */
@@ -72,11 +91,13 @@ function answer(request: Seen): { status: number; body: string; type?: string } 
   }
   const amount = refundRequest.amount.toFixed(2);
   const refund: MerchantApiV2Refund = {
+    totalRefundedAmount: refundRequest.amount,
+    orderEffectiveAmount: 176 - refundRequest.amount,
     refundId: 'ref_1',
     orderId: 'ord_1',
     amount,
     status: 'REFUNDED',
-    order: { ...order, status: 'PARTIALLY_REFUNDED', refundedAmount: amount },
+    order: { ...order, status: 'PARTIALLY_REFUNDED', refunded_amount: Number(amount) },
   };
   return { status: 201, body: JSON.stringify(refund) };
 }
@@ -152,7 +173,7 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
       const refund = await client({ algorithm }).refund('ord_1', { amount: 12.3, note: 'Atgriezts' });
       assert.equal(refund.refundId, 'ref_1');
       assert.equal(refund.amount, '12.30');
-      assert.equal(refund.order?.refundedAmount, '12.30');
+      assert.equal(refund.order?.refunded_amount, 12.3);
       const [request] = seen;
       assert.equal(request?.url, '/v2/merchants/m%201/orders/ord_1/refunds');
       assert.equal(
@@ -177,11 +198,11 @@ describe('merchant API v2 client against a server that verifies with verifyHttpS
     seen.length = 0;
     const refund = await client({ baseUrl: `${api.url}/legacy/` }).refund('ord_1', {
       amount: '5',
-      reason: 'DAMAGED',
+      reason: 'RETURNED_PRODUCT',
     });
     assert.equal(refund.amount, '5.00');
     assert.equal(seen[0]?.url, '/legacy/v2/merchants/m%201/orders/ord_1/refunds');
-    assert.equal(seen[0]?.body, '{"refundRequest":{"amount":5.00,"reason":"DAMAGED"}}');
+    assert.equal(seen[0]?.body, '{"refundRequest":{"amount":5.00,"reason":"RETURNED_PRODUCT"}}');
   });
 
   it('refuses amounts that are not above 0 with at most 2 decimals, before sending', async () => {
@@ -258,8 +279,9 @@ describe('merchant API v2 client against servers that answer oddly (issue 9)', (
 
   it('returns a 2xx refund answer it does not recognise, with the raw body, instead of rejecting after the money moved', async () => {
     const bodies = [
-      // The real service's answer (issue 10): none of our members.
-      { status: 200, text: '{"totalRefundedAmount":5,"orderEffectiveAmount":15}' },
+      // The real service's answer (issue 10), with a member more, and with a total as text: kept, typed.
+      { status: 200, text: '{"totalRefundedAmount":5.00,"orderEffectiveAmount":15.00,"extra":true}' },
+      { status: 200, text: '{"totalRefundedAmount":"5.00","orderEffectiveAmount":15}' },
       { status: 201, text: 'Refund accepted' },
       { status: 204, text: '' },
       { status: 200, text: '[1,2]' },
@@ -277,7 +299,17 @@ describe('merchant API v2 client against servers that answer oddly (issue 9)', (
       assert.deepEqual(
         results.map(({ requestId, ...rest }) => rest),
         [
-          { httpStatus: 200, raw: { totalRefundedAmount: 5, orderEffectiveAmount: 15 } },
+          {
+            httpStatus: 200,
+            raw: { totalRefundedAmount: 5, orderEffectiveAmount: 15, extra: true },
+            totalRefundedAmount: 5,
+            orderEffectiveAmount: 15,
+          },
+          {
+            httpStatus: 200,
+            raw: { totalRefundedAmount: '5.00', orderEffectiveAmount: 15 },
+            orderEffectiveAmount: 15,
+          },
           { httpStatus: 201, raw: 'Refund accepted' },
           { httpStatus: 204, raw: '' },
           { httpStatus: 200, raw: [1, 2] },

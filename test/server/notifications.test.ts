@@ -18,33 +18,66 @@ let gateway: MerchantKeyPair;
 let impostor: MerchantKeyPair;
 let gatewayCertificate: string;
 
+/**
+ * A notification as the gateway writes it, by hand: money with 2 decimals and quantities with 3 (`176.00`,
+ * `2.000`), which JSON.stringify cannot write, and the signature is over these exact bytes.
+ */
+const body =
+  '{"id":"ord_01HZX","order_id":"A-1001","status":"PAID",' +
+  '"company":{"name":"Maiznīca SIA","address":"Rīga","registration_number":"40000000001","vat_number":"LV40000000001"},' +
+  '"customer":{"email":"anna@example.lv","first_name":"Anna","last_name":"Bērziņa","phone_number":null},' +
+  '"payment":{"method":"CARD","status":"SUCCEEDED","accountStatementReference":"SVC-A1001","card":{"bin":"411111"},"error":null},' +
+  '"amount":145.45,"tax_amount":30.55,"total_amount":176.00,"effective_amount":176.00,' +
+  '"items":[{"amount":72.73,"label":"Ķiploku maize","tax_amount":30.55,"total_amount":176.00,"tax_rate":0.21,' +
+  '"order_item_id":"bread","quantity":2.000,"unit":"PIECE","type":"UNKNOWN"}],"currency":"EUR",' +
+  '"merchant_urls":{"confirmation":null,"place_order":null,"terms":"https://shop.example/terms","verification":null},' +
+  '"shipping":null}';
+
+/** The same notification as a merchant's code reads it. */
 const notification: PurchaseNotification = {
   id: 'ord_01HZX',
   order_id: 'A-1001',
   status: 'PAID',
-  customer: { first_name: 'Anna', last_name: 'Bērziņa', email: 'anna@example.lv', phone_number: null },
-  payment: { accountStatementReference: 'SVC*A-1001', method: 'CARD', status: 'SUCCEEDED' },
-  tax_amount: '30.54',
-  total_amount: '176.00',
-  effective_amount: '176.00',
-  currency: 'EUR',
+  company: {
+    name: 'Maiznīca SIA',
+    address: 'Rīga',
+    registration_number: '40000000001',
+    vat_number: 'LV40000000001',
+  },
+  customer: { email: 'anna@example.lv', first_name: 'Anna', last_name: 'Bērziņa', phone_number: null },
+  payment: {
+    method: 'CARD',
+    status: 'SUCCEEDED',
+    accountStatementReference: 'SVC-A1001',
+    card: { bin: '411111' },
+    error: null,
+  },
+  amount: 145.45,
+  tax_amount: 30.55,
+  total_amount: 176,
+  effective_amount: 176,
   items: [
     {
-      amount: '88.00',
+      amount: 72.73,
       label: 'Ķiploku maize',
-      tax_amount: '30.54',
-      total_amount: '176.00',
-      tax_rate: '0.21',
+      tax_amount: 30.55,
+      total_amount: 176,
+      tax_rate: 0.21,
       order_item_id: 'bread',
-      quantity: '2',
+      quantity: 2,
       unit: 'PIECE',
       type: 'UNKNOWN',
     },
   ],
-  merchant_urls: { confirmation: null },
+  currency: 'EUR',
+  merchant_urls: {
+    confirmation: null,
+    place_order: null,
+    terms: 'https://shop.example/terms',
+    verification: null,
+  },
   shipping: null,
 };
-const body = JSON.stringify(notification);
 
 /** The error a promise rejects with, asserted to be a SignatureVerificationError. */
 async function refusal(promise: Promise<unknown>): Promise<SignatureVerificationError> {
@@ -193,6 +226,32 @@ describe('constructPurchaseNotification with a fetch Request', () => {
       const signed = request(payload, { 'X-Svc-Signature': signBody(payload, gateway.privateKeyPem) });
       const error = await refusal(constructPurchaseNotification(signed, gateway.publicKeyPem));
       assert.equal(error.code, 'malformed_body', payload);
+    }
+  });
+
+  it('reads the gateway’s bytes as the numbers they write, and refuses money written as strings', async () => {
+    assert.deepEqual(JSON.parse(body), notification, 'the fixture is one notification, twice');
+    const read = await constructPurchaseNotification(
+      request(body, { 'X-Svc-Signature': signBody(body, gateway.privateKeyPem) }),
+      gateway.publicKeyPem,
+    );
+    assert.equal(read.total_amount, 176);
+    assert.equal(read.items[0]!.quantity, 2);
+    assert.equal(read.items[0]!.amount, 72.73);
+    // The format before issue 10 wrote decimal strings; a string is another format, named with its member.
+    const cases: Array<[string, string, RegExp]> = [
+      ['"total_amount":176.00', '"total_amount":"176.00"', /total_amount is "176\.00", not a JSON number/],
+      ['"quantity":2.000', '"quantity":"2"', /items\[0\]\.quantity is "2", not a JSON number/],
+      ['"tax_rate":0.21', '"tax_rate":"21"', /items\[0\]\.tax_rate is "21", not a JSON number/],
+      ['"effective_amount":176.00,', '', /effective_amount is missing/],
+    ];
+    for (const [from, to, message] of cases) {
+      assert.ok(body.includes(from), from);
+      const payload = body.replace(from, to);
+      const signed = request(payload, { 'X-Svc-Signature': signBody(payload, gateway.privateKeyPem) });
+      const error = await refusal(constructPurchaseNotification(signed, gateway.publicKeyPem));
+      assert.equal(error.code, 'malformed_body', to);
+      assert.match(error.message, message);
     }
   });
 

@@ -48,7 +48,6 @@ async function create(order: OrderInput, signature = signOrder(order, merchantKe
   const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
     order,
     signature,
-    certificateName: 'main',
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   return created.body['id'] as string;
@@ -106,7 +105,7 @@ describe('verifyPaidOrder', () => {
     // The gateway's notification is genuine (constructPurchaseNotification passed): it took 12.50, not 25.00.
     assert.equal(notification.status, 'PAID');
     assert.equal(notification.order_id, 'FORGE-1');
-    assert.equal(Number(notification.total_amount), 12.5);
+    assert.equal(notification.total_amount, 12.5);
 
     const result = verifyPaidOrder(notification, expected(signed));
     assert.equal(result.ok, false);
@@ -245,6 +244,8 @@ describe('verifyPaidOrder', () => {
       items: [
         { amount: '12.50', label: 'Tea', count: 2, orderItemId: 'tea' },
         { amount: '4.00', label: 'Mug', taxRate: '5' },
+        // 18.82 holding 3.27 at 21%: (18.82 - 3.27) / 2 = 7.775, a net unit price that rounds either way.
+        { amount: '9.41', label: 'Jam', count: 2 },
       ],
     };
     let notification: PurchaseNotification;
@@ -265,16 +266,20 @@ describe('verifyPaidOrder', () => {
         ['order_id_mismatch order_id', (body) => (body['order_id'] = 'PARTS-2')],
         ['order_id_mismatch order_id', (body) => (body['order_id'] = null)],
         ['currency_mismatch currency', (body) => (body['currency'] = 'USD')],
-        ['tax_mismatch tax_amount', (body) => (body['tax_amount'] = '0.00')],
+        ['total_mismatch total_amount', (body) => (body['total_amount'] = 25)],
+        ['tax_mismatch tax_amount', (body) => (body['tax_amount'] = 0)],
         ['item_count_mismatch items', (body) => body['items'].pop()],
         ['item_mismatch items[0].label', (body) => (body['items'][0].label = 'Tea2')],
         ['item_mismatch items[0].label', (body) => body['items'].reverse()],
-        ['item_mismatch items[0].quantity', (body) => (body['items'][0].quantity = '1')],
+        ['item_mismatch items[0].quantity', (body) => (body['items'][0].quantity = 1)],
         ['item_mismatch items[0].unit', (body) => (body['items'][0].unit = 'KILOGRAM')],
-        ['item_mismatch items[1].tax_rate', (body) => (body['items'][1].tax_rate = '21')],
-        ['item_mismatch items[0].total_amount', (body) => (body['items'][0].total_amount = '12.50')],
-        ['item_mismatch items[0].tax_amount', (body) => (body['items'][0].tax_amount = '0.00')],
-        ['item_mismatch items[0].amount', (body) => (body['items'][0].amount = '1.00')],
+        ['item_mismatch items[1].tax_rate', (body) => (body['items'][1].tax_rate = 0.21)],
+        ['item_mismatch items[0].total_amount', (body) => (body['items'][0].total_amount = 12.5)],
+        ['item_mismatch items[0].tax_amount', (body) => (body['items'][0].tax_amount = 0)],
+        // The net unit price is 10.33: a tampered one is refused, even by a cent.
+        ['item_mismatch items[0].amount', (body) => (body['items'][0].amount = 12.5)],
+        ['item_mismatch items[0].amount', (body) => (body['items'][0].amount = 10.34)],
+        ['item_mismatch items[2].amount', (body) => (body['items'][2].amount = 7.76)],
         ['item_mismatch items[0].order_item_id', (body) => (body['items'][0].order_item_id = 'tea2')],
         ['item_mismatch items[1].order_item_id', (body) => (body['items'][1].order_item_id = 'mug')],
         [
@@ -286,8 +291,14 @@ describe('verifyPaidOrder', () => {
         ],
         ['malformed_notification total_amount', (body) => (body['total_amount'] = 'lots')],
         ['malformed_notification items', (body) => (body['items'] = null)],
-        ['malformed_notification items[0].quantity', (body) => (body['items'][0].quantity = '-2')],
+        ['malformed_notification items[0].quantity', (body) => (body['items'][0].quantity = -2)],
         ['malformed_notification id', (body) => delete body['id']],
+        // The format before issue 10: decimal strings, a tax rate as given. Numbers are the format now.
+        ['malformed_notification total_amount', (body) => (body['total_amount'] = '33.32')],
+        ['malformed_notification items[0].quantity', (body) => (body['items'][0].quantity = '2')],
+        ['malformed_notification items[0].amount', (body) => (body['items'][0].amount = '10.33')],
+        ['malformed_notification items[1].tax_rate', (body) => (body['items'][1].tax_rate = 5)],
+        ['malformed_notification items[0].tax_amount', (body) => (body['items'][0].tax_amount = 4.339)],
       ];
       for (const [wanted, change] of cases) {
         assert.equal(verdict(altered(notification, change)), wanted, change.toString());
@@ -304,28 +315,23 @@ describe('verifyPaidOrder', () => {
       assert.match(result.message, /^status: is "FAILED", not PAID/);
     });
 
-    test('reads the real service’s wire shape too: numbers, net unit prices, fractional tax rates', () => {
-      // The official client's model (issue 10): money and quantities as JSON numbers, `amount` the net unit
-      // price, `tax_rate` a fraction, item types of goods. The same order, so the same verdict.
-      const official = altered(notification, (body) => {
-        for (const member of ['total_amount', 'tax_amount', 'effective_amount'])
-          body[member] = Number(body[member]);
-        for (const item of body['items']) {
-          const rate = Number(item.tax_rate);
-          item.tax_rate = rate > 1 ? rate / 100 : rate;
-          item.quantity = Number(item.quantity);
-          item.total_amount = Number(item.total_amount);
-          item.tax_amount = Number(item.tax_amount);
-          item.amount = Math.round(((item.total_amount - item.tax_amount) / item.quantity) * 100) / 100;
-          item.type = 'PHYSICAL_GOODS';
-        }
-      });
-      assert.equal(official.items[0]!.amount as unknown, 10.33);
-      assert.equal(verdict(official), 'ok');
-      assert.equal(
-        verdict(altered(official, (body) => (body['items'][0].amount = 10.34))),
-        'item_mismatch items[0].amount',
+    test('reads the real service’s wire shape: numbers, net unit prices, fractional tax rates', () => {
+      // As the sandbox delivered it (test/sandbox/notification-wire-shape.test.ts checks its bytes).
+      const [tea, mug, jam] = notification.items;
+      assert.deepEqual(
+        [tea!.amount, tea!.total_amount, tea!.tax_amount, tea!.quantity, tea!.tax_rate],
+        [10.33, 25, 4.34, 2, 0.21],
       );
+      assert.deepEqual([mug!.amount, mug!.tax_rate], [3.81, 0.05]);
+      assert.equal(jam!.amount, 7.78, 'half up');
+      assert.equal(notification.total_amount, 47.82);
+      // A net unit price is derived, so another rounding of it is the same price; goods of a stated type are
+      // items as UNKNOWN ones are.
+      const otherRounding = altered(notification, (body) => {
+        body['items'][2].amount = 7.77;
+        for (const item of body['items']) item.type = 'PHYSICAL_GOODS';
+      });
+      assert.equal(verdict(otherRounding), 'ok');
     });
 
     test('refuses, as the caller’s mistake, an expected order that could never have been signed', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { OrderValidationError } from '../../src/core/order.js';
@@ -67,6 +67,26 @@ describe('signOrder', () => {
     }
   });
 
+  it('signs the text the official client signs, written out here by hand (jsrsasign checks it)', () => {
+    // Fields joined with no separator: counts %.3f, tax rates %.2f, the certificate name and the success URL
+    // after the language, the item id after the tax rate, the constraints last.
+    const full: OrderInput = {
+      ...order,
+      certificateName: 'main',
+      successRedirectUrl: 'https://shop.example/thanks',
+      backToMerchantUrl: 'https://shop.example/cart',
+      constraints: { issuer: 'Citadele', paymentScheme: 'VISA' },
+    };
+    const byHand =
+      '7f1c2a9e-1b55-4c55-9d21-6a3c3cb1a001lvmainhttps://shop.example/thankshttps://shop.example/cartA-1001' +
+      '88.00EURĶiploku maize2.000PIECE21.00bread' +
+      '1.50EURSugar1.250KILOGRAM' +
+      'courier4.90EUR' +
+      'VISACitadele';
+    assert.equal(orderSignatureInput(full), byHand);
+    assert.ok(independentVerify(byHand, signOrder(full, pair.privateKeyPem), pair.publicKeyPem));
+  });
+
   it('signs nothing else: jsrsasign refuses the signature for a changed input or another key', () => {
     const signature = signOrder(order, pair.privateKeyPem);
     const changed = orderSignatureInput({ ...order, orderId: 'A-1002' });
@@ -77,6 +97,12 @@ describe('signOrder', () => {
   it('refuses an invalid order instead of signing it', () => {
     const invalid = { ...order, items: [{ amount: '1.001', label: 'x' }] };
     assert.throws(() => signOrder(invalid, pair.privateKeyPem), OrderValidationError);
+    const relative = { ...order, successRedirectUrl: '/thanks' };
+    assert.throws(
+      () => signOrder(relative, pair.privateKeyPem),
+      (error: unknown) =>
+        error instanceof OrderValidationError && /^successRedirectUrl: /.test(error.issues[0]!.message),
+    );
   });
 
   it('refuses a public key as the signing key', () => {
@@ -85,20 +111,73 @@ describe('signOrder', () => {
 });
 
 describe('verifyOrderSignature', () => {
-  it('accepts a signature over the input with counts as given', () => {
+  it('accepts a signature over the input with counts %.3f, made by jsrsasign', () => {
     const signature = independentSign(orderSignatureInput(order), pair.privateKeyPem);
     for (const publicPem of Object.values(publicForms))
       assert.ok(verifyOrderSignature(order, signature, publicPem));
   });
 
-  it('accepts counts written with 3 decimals, unless told not to', () => {
-    const input = orderSignatureInput(order, { countForm: 'three-decimals' });
-    assert.notEqual(input, orderSignatureInput(order));
-    const signature = independentSign(input, pair.privateKeyPem);
+  it('accepts a node:crypto signature over a hand-written plain-count input, unless told not to', () => {
+    // The documentation's worked example writes the count as given (2, not 2.000).
+    const plain =
+      '7f1c2a9e-1b55-4c55-9d21-6a3c3cb1a001lvA-1001' +
+      '88.00EURĶiploku maize2PIECE21.00bread' +
+      '1.50EURSugar1.25KILOGRAM' +
+      'courier4.90EUR';
+    assert.equal(orderSignatureInput(order, { countForm: 'as-given' }), plain);
+    const signature = sign('sha256', Buffer.from(plain, 'utf8'), pair.privateKeyPem).toString('base64');
     assert.ok(verifyOrderSignature(order, signature, pair.publicKeyPem));
     assert.equal(
-      verifyOrderSignature(order, signature, pair.publicKeyPem, { acceptThreeDecimalCounts: false }),
+      verifyOrderSignature(order, signature, pair.publicKeyPem, { acceptPlainCounts: false }),
       false,
+    );
+    assert.ok(
+      verifyOrderSignature(order, signOrder(order, pair.privateKeyPem), pair.publicKeyPem, {
+        acceptPlainCounts: false,
+      }),
+    );
+  });
+
+  it('signs the certificate name: a signature without it does not verify the order that names one', () => {
+    const named = { ...order, certificateName: 'main' };
+    const unnamed = signOrder(order, pair.privateKeyPem);
+    assert.equal(verifyOrderSignature(named, unnamed, pair.publicKeyPem), false);
+    assert.ok(verifyOrderSignature(named, signOrder(named, pair.privateKeyPem), pair.publicKeyPem));
+    assert.equal(verifyOrderSignature(order, signOrder(named, pair.privateKeyPem), pair.publicKeyPem), false);
+  });
+
+  it('refuses any one signed field changed, fixed-seed fuzz (a page that edits what the shop signed)', () => {
+    const full: OrderInput = {
+      ...order,
+      certificateName: 'main',
+      successRedirectUrl: 'https://shop.example/thanks',
+      backToMerchantUrl: 'https://shop.example/cart',
+      constraints: { paymentScheme: 'VISA', issuer: 'Citadele', brand: 'VISA_CLASSIC' },
+    };
+    const signature = signOrder(full, pair.privateKeyPem);
+    const item = full.items[0]!;
+    const edits: Array<(o: OrderInput) => OrderInput> = [
+      (o) => ({ ...o, certificateName: 'cert' }),
+      (o) => ({ ...o, successRedirectUrl: 'https://evil.example/thanks' }),
+      (o) => ({ ...o, backToMerchantUrl: undefined }),
+      (o) => ({ ...o, language: 'en' }),
+      (o) => ({ ...o, orderId: 'A-1002' }),
+      (o) => ({ ...o, constraints: { paymentScheme: 'VISA', issuer: 'Citadele' } }),
+      (o) => ({ ...o, constraints: { ...o.constraints, paymentScheme: 'MASTERCARD' } }),
+      (o) => ({ ...o, items: [{ ...item, amount: 87.99 }, o.items[1]!] }),
+      (o) => ({ ...o, items: [{ ...item, count: 1 }, o.items[1]!] }),
+      (o) => ({ ...o, items: [{ ...item, taxRate: 12 }, o.items[1]!] }),
+      (o) => ({ ...o, items: [{ ...item, unit: 'HOUR' }, o.items[1]!] }),
+      (o) => ({ ...o, items: [{ ...item, orderItemId: 'bread2' }, o.items[1]!] }),
+      (o) => ({ ...o, items: [o.items[1]!, item] }),
+      (o) => ({ ...o, shippingOptions: [{ id: 'courier', amount: 0.9, currency: 'EUR' }] }),
+    ];
+    fc.assert(
+      fc.property(fc.subarray(edits, { minLength: 1 }), (chosen) => {
+        const edited = chosen.reduce((changed, edit) => edit(changed), full);
+        assert.equal(verifyOrderSignature(edited, signature, pair.publicKeyPem), false);
+      }),
+      { seed: 10, numRuns: 60 },
     );
   });
 

@@ -13,8 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMerchantApp } from '../../demo/merchant/merchant-app.js';
 import type { OrderInput } from '../../src/core/index.js';
+import { isOrderRejectionReason } from '../../src/core/legacy-callbacks.js';
 import type { CreatePurchaseRequest, Purchase } from '../../src/core/v1-types.js';
 import {
+  DEMO_CALLBACK_PATHS,
   DEMO_CERTIFICATE_NAME,
   DEMO_V1_BRAND_ID,
   DEMO_V1_SECRET_KEY,
@@ -24,15 +26,28 @@ import {
   parseConfig,
 } from '../../src/sandbox/config.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import type { FetchHandler } from '../../src/server/handlers.js';
+import {
+  createOrderVerificationHandler,
+  type FetchHandler,
+  toNodeHandler,
+} from '../../src/server/handlers.js';
 import { PaymentMethodsCache } from '../../src/server/payment-methods-cache.js';
 import { createPaymentMethodsHandler } from '../../src/server/payment-methods-handler.js';
 import { createV1Client } from '../../src/server/v1-client.js';
 
+/**
+ * The demo merchant's widgets, and one the fixture adds: `allSchemes`, a payment-option widget whose config
+ * takes every card scheme (`cardSchemes`), beside the demo's, which take Visa and Mastercard only.
+ */
+export const FIXTURE_WIDGET_IDS = {
+  ...DEMO_WIDGET_IDS,
+  allSchemes: 'de300000-0000-4000-8000-0000000000a5',
+} as const;
+
 export interface GatewayFixture {
   gatewayUrl: string;
   merchantUrl: string;
-  widgets: typeof DEMO_WIDGET_IDS;
+  widgets: typeof FIXTURE_WIDGET_IDS;
   certificateName: string;
   /** The demo merchant's signature of exactly this order. */
   sign(order: OrderInput): string;
@@ -55,6 +70,11 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
 
   const file = demoConfigFile(keys.publicKeyPem, merchantUrl);
   for (const merchant of file.merchants) merchant.allowedOrigins = [options.pageOrigin];
+  file.merchants[0]!.widgets!.push({
+    id: FIXTURE_WIDGET_IDS.allSchemes,
+    type: 'CHECKOUT',
+    cardSchemes: ['VISA', 'MASTERCARD', 'AMEX', 'MAESTRO'],
+  });
   file.notifications = { retryBaseMs: 50 };
   const sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir });
 
@@ -63,7 +83,21 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
     serviceCertificatePem: sandbox.serviceCertificatePem,
     certificateName: DEMO_CERTIFICATE_NAME,
   });
+  // The demo merchant's order verification, with reasons: `REJECT-<reason>-…` order ids (a reason of
+  // ORDER_REJECTION_REASONS) are rejected with that reasonCode, other `REJECT-…` ids without one, as the demo
+  // rejects them; the rest are approved. Its real handler checks the gateway's token.
+  const verification = toNodeHandler(
+    createOrderVerificationHandler({
+      servicePublicKeyPem: sandbox.serviceCertificatePem,
+      approve: async ({ externalOrderId }) => {
+        const [prefix, reasonCode] = (externalOrderId ?? '').split('-');
+        if (prefix !== 'REJECT') return true;
+        return isOrderRejectionReason(reasonCode) ? { approved: false, reasonCode } : false;
+      },
+    }),
+  );
   server.on('request', (req, res) => {
+    if (req.url === DEMO_CALLBACK_PATHS.orderVerification) return void verification(req, res);
     void merchant.handle(req, res).then((handled) => {
       if (!handled) res.writeHead(404).end();
     });
@@ -82,7 +116,7 @@ export async function startGatewayFixture(options: { pageOrigin: string }): Prom
   return {
     gatewayUrl: sandbox.url,
     merchantUrl,
-    widgets: DEMO_WIDGET_IDS,
+    widgets: FIXTURE_WIDGET_IDS,
     certificateName: DEMO_CERTIFICATE_NAME,
     sign: (order) => merchant.signOrder(order),
     paymentMethods,

@@ -10,7 +10,8 @@ export interface GatewayInfo {
   gatewayUrl: string;
   /** The demo merchant's back end (callbacks, terms page). */
   merchantUrl: string;
-  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation', string>;
+  /** The demo merchant's widgets, and `allSchemes`, which takes every card scheme (the others: Visa, Mastercard). */
+  widgets: Record<'instant' | 'checkout' | 'fullCheckout' | 'callbackValidation' | 'allSchemes', string>;
   certificateName: string;
 }
 

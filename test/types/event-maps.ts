@@ -29,8 +29,10 @@ export function listen(): void {
   window.addEventListener('checkoutError', (event) => {
     const code: CheckoutErrorCode = event.detail.code;
     if (code === 'order_locked') console.warn(event.detail.message, event.detail.attribute);
-    // @ts-expect-error the detail has message, not reason
-    console.log(event.detail.reason);
+    // A merchant's rejection says why, in the documented reasons.
+    if (code === 'order_rejected' && event.detail.reason === 'PRICE_CHANGED') location.reload();
+    // @ts-expect-error the detail has message, not text
+    console.log(event.detail.text);
   });
   document.addEventListener('navigateToCheckout', (event) => {
     const detail: NavigateToCheckoutDetail = event.detail;

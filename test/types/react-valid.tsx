@@ -32,6 +32,7 @@ export function Checkout({ signature }: { signature: string }) {
       order={order}
       order-id="PANTRY-1"
       back-to-merchant-url="https://shop.example/cart"
+      success-redirect-url="https://shop.example/thanks"
       signature={signature}
       certificate-name="shop-2025"
       email="anna@example.com"

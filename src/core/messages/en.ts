@@ -114,6 +114,7 @@ export const enFrame: FrameMessages = {
     'The delivery price could not be calculated. Check the address or choose another shipping method.',
 
   'terms.link': 'Terms and conditions',
+  'terms.newTab': '(opens in a new tab)',
   'terms.agree': 'I agree to the terms and conditions',
   'terms.required': 'Agree to the terms and conditions to continue.',
 
@@ -144,4 +145,19 @@ export const enFrame: FrameMessages = {
     'The connection to the payment service was interrupted. Retry to check whether the payment went through.',
   'status.retry': 'Retry',
   'status.checking': 'Checking the order status…',
+
+  'status.rejected.title': 'The shop did not accept this order',
+  'rejected.PRICE_CHANGED': 'The price has changed. Go back to the shop to see the current price.',
+  'rejected.PRODUCT_NOT_AVAILABLE':
+    'A product in this order is no longer available. Go back to the shop to change the order.',
+  'rejected.RESERVATION_EXPIRED':
+    'The reservation of this order has expired. Go back to the shop to place the order again.',
+  'rejected.DELIVERY_ADDRESS_NOT_SUPPORTED':
+    'The shop does not deliver to this address. Go back to the shop to choose another delivery.',
+  'rejected.MERCHANT_RISK_TOO_HIGH': 'The shop cannot accept this order. Please contact the shop.',
+  'rejected.MERCHANT_MISCONFIGURATION':
+    'The shop cannot take payments right now because of a setup problem. Please try again later or contact the shop.',
+  'rejected.MERCHANT_NOT_AVAILABLE': 'The shop cannot take orders right now. Please try again later.',
+  'rejected.OTHER':
+    'The shop did not confirm this order, so it cannot be paid. Contact the shop if you need help.',
 };

@@ -117,6 +117,7 @@ export const lvFrame: FrameMessages = {
     'Piegādes cenu neizdevās aprēķināt. Pārbaudiet adresi vai izvēlieties citu piegādes veidu.',
 
   'terms.link': 'Pirkuma noteikumi',
+  'terms.newTab': '(atveras jaunā cilnē)',
   'terms.agree': 'Piekrītu pirkuma noteikumiem',
   'terms.required': 'Lai turpinātu, piekrītiet pirkuma noteikumiem.',
 
@@ -148,4 +149,19 @@ export const lvFrame: FrameMessages = {
     'Savienojums ar maksājumu pakalpojumu tika pārtraukts. Mēģiniet vēlreiz, lai pārbaudītu, vai maksājums ir veikts.',
   'status.retry': 'Atkārtot',
   'status.checking': 'Pārbauda pasūtījuma statusu…',
+
+  'status.rejected.title': 'Veikals nepieņēma šo pasūtījumu',
+  'rejected.PRICE_CHANGED': 'Cena ir mainījusies. Atgriezieties veikalā, lai redzētu pašreizējo cenu.',
+  'rejected.PRODUCT_NOT_AVAILABLE':
+    'Kāda pasūtījuma prece vairs nav pieejama. Atgriezieties veikalā, lai mainītu pasūtījumu.',
+  'rejected.RESERVATION_EXPIRED':
+    'Pasūtījuma rezervācijas laiks ir beidzies. Atgriezieties veikalā un noformējiet pasūtījumu vēlreiz.',
+  'rejected.DELIVERY_ADDRESS_NOT_SUPPORTED':
+    'Veikals uz šo adresi nepiegādā. Atgriezieties veikalā, lai izvēlētos citu piegādi.',
+  'rejected.MERCHANT_RISK_TOO_HIGH': 'Veikals nevar pieņemt šo pasūtījumu. Lūdzu, sazinieties ar veikalu.',
+  'rejected.MERCHANT_MISCONFIGURATION':
+    'Veikals iestatījumu kļūdas dēļ šobrīd nevar pieņemt maksājumus. Lūdzu, mēģiniet vēlāk vai sazinieties ar veikalu.',
+  'rejected.MERCHANT_NOT_AVAILABLE': 'Veikals šobrīd nevar pieņemt pasūtījumus. Lūdzu, mēģiniet vēlāk.',
+  'rejected.OTHER':
+    'Veikals neapstiprināja šo pasūtījumu, tāpēc to nevar apmaksāt. Ja nepieciešama palīdzība, sazinieties ar veikalu.',
 };

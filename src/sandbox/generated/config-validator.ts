@@ -42,17 +42,17 @@ function ucs2length(str) {
 
 /** The validator that stops at the first problem. */
 export function firstProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
 const formats2 = formats.currency;
 const formats4 = formats.origin;
 const formats6 = formats["http-url"];
-const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
-const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1}}}}};
+const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
+const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
 const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
 const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
 const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
@@ -526,6 +526,9 @@ data.validation = "SIGNATURE";
 if(data.collectCustomerData === undefined){
 data.collectCustomerData = false;
 }
+if(data.cardSchemes === undefined){
+data.cardSchemes = ["VISA","MASTERCARD"];
+}
 if(data.pickupPoints === undefined){
 data.pickupPoints = [];
 }
@@ -537,7 +540,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "id") || (key0 === "type")) || (key0 === "validation")) || (key0 === "collectCustomerData")) || (key0 === "pickupPoints")) || (key0 === "order"))){
+if(!(((((((key0 === "id") || (key0 === "type")) || (key0 === "validation")) || (key0 === "collectCustomerData")) || (key0 === "cardSchemes")) || (key0 === "pickupPoints")) || (key0 === "order"))){
 validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema34,data}];
 return false;
 break;
@@ -604,133 +607,300 @@ return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
-let data4 = data.pickupPoints;
+let data4 = data.cardSchemes;
 const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data4)){
+if(data4.length < 1){
+validate22.errors = [{instancePath:instancePath+"/cardSchemes",schemaPath:"#/properties/cardSchemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema34.properties.cardSchemes,data:data4}];
+return false;
+}
+else {
 var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
+if(!((((data5 === "VISA") || (data5 === "MASTERCARD")) || (data5 === "AMEX")) || (data5 === "MAESTRO"))){
+validate22.errors = [{instancePath:instancePath+"/cardSchemes/" + i0,schemaPath:"#/properties/cardSchemes/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.cardSchemes.items.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.cardSchemes.items.enum,parentSchema:schema34.properties.cardSchemes.items,data:data5}];
+return false;
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/cardSchemes",schemaPath:"#/properties/cardSchemes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.cardSchemes.type,parentSchema:schema34.properties.cardSchemes,data:data4}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+let data6 = data.pickupPoints;
 const _errs13 = errors;
 if(errors === _errs13){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if(((data5.externalId === undefined) && (missing1 = "externalId")) || ((data5.name === undefined) && (missing1 = "name"))){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema35.required,parentSchema:schema35,data:data5}];
-return false;
-}
-else {
+if(Array.isArray(data6)){
+var valid2 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
 const _errs15 = errors;
-for(const key1 in data5){
-if(!(((((key1 === "externalId") || (key1 === "name")) || (key1 === "comments")) || (key1 === "serviceHours")) || (key1 === "address"))){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data5}];
-return false;
-break;
-}
-}
-if(_errs15 === errors){
-if(data5.externalId !== undefined){
-let data6 = data5.externalId;
 const _errs16 = errors;
 if(errors === _errs16){
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.externalId,data:data6}];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing1;
+if(((data7.externalId === undefined) && (missing1 = "externalId")) || ((data7.name === undefined) && (missing1 = "name"))){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema35.required,parentSchema:schema35,data:data7}];
 return false;
 }
-}
 else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.externalId.type,parentSchema:schema35.properties.externalId,data:data6}];
-return false;
-}
-}
-var valid3 = _errs16 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data5.name !== undefined){
-let data7 = data5.name;
 const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.name,data:data7}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.name.type,parentSchema:schema35.properties.name,data:data7}];
-return false;
-}
-}
-var valid3 = _errs18 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data5.comments !== undefined){
-let data8 = data5.comments;
-const _errs20 = errors;
-if(typeof data8 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/comments",schemaPath:"#/$defs/pickupPoint/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.comments.type,parentSchema:schema35.properties.comments,data:data8}];
-return false;
-}
-var valid3 = _errs20 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data5.serviceHours !== undefined){
-let data9 = data5.serviceHours;
-const _errs22 = errors;
-if(typeof data9 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/serviceHours",schemaPath:"#/$defs/pickupPoint/properties/serviceHours/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.serviceHours.type,parentSchema:schema35.properties.serviceHours,data:data9}];
-return false;
-}
-var valid3 = _errs22 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data5.address !== undefined){
-let data10 = data5.address;
-const _errs24 = errors;
-if(errors === _errs24){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing2;
-if((((data10.address === undefined) && (missing2 = "address")) || ((data10.city === undefined) && (missing2 = "city"))) || ((data10.postalCode === undefined) && (missing2 = "postalCode"))){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data10}];
-return false;
-}
-else {
-const _errs26 = errors;
-for(const key2 in data10){
-if(!((((key2 === "address") || (key2 === "city")) || (key2 === "postalCode")) || (key2 === "country"))){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.address,data:data10}];
+for(const key1 in data7){
+if(!(((((key1 === "externalId") || (key1 === "name")) || (key1 === "comments")) || (key1 === "serviceHours")) || (key1 === "address"))){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data7}];
 return false;
 break;
 }
 }
-if(_errs26 === errors){
-if(data10.address !== undefined){
-let data11 = data10.address;
-const _errs27 = errors;
-if(errors === _errs27){
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.address,data:data11}];
+if(_errs18 === errors){
+if(data7.externalId !== undefined){
+let data8 = data7.externalId;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.externalId,data:data8}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.address.type,parentSchema:schema35.properties.address.properties.address,data:data11}];
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.externalId.type,parentSchema:schema35.properties.externalId,data:data8}];
+return false;
+}
+}
+var valid4 = _errs19 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data7.name !== undefined){
+let data9 = data7.name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.name,data:data9}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.name.type,parentSchema:schema35.properties.name,data:data9}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data7.comments !== undefined){
+let data10 = data7.comments;
+const _errs23 = errors;
+if(typeof data10 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/comments",schemaPath:"#/$defs/pickupPoint/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.comments.type,parentSchema:schema35.properties.comments,data:data10}];
+return false;
+}
+var valid4 = _errs23 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data7.serviceHours !== undefined){
+let data11 = data7.serviceHours;
+const _errs25 = errors;
+if(typeof data11 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/serviceHours",schemaPath:"#/$defs/pickupPoint/properties/serviceHours/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.serviceHours.type,parentSchema:schema35.properties.serviceHours,data:data11}];
+return false;
+}
+var valid4 = _errs25 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data7.address !== undefined){
+let data12 = data7.address;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing2;
+if((((data12.address === undefined) && (missing2 = "address")) || ((data12.city === undefined) && (missing2 = "city"))) || ((data12.postalCode === undefined) && (missing2 = "postalCode"))){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data12}];
+return false;
+}
+else {
+const _errs29 = errors;
+for(const key2 in data12){
+if(!((((((key2 === "address") || (key2 === "city")) || (key2 === "postalCode")) || (key2 === "country")) || (key2 === "latitude")) || (key2 === "longitude"))){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.address,data:data12}];
+return false;
+break;
+}
+}
+if(_errs29 === errors){
+if(data12.address !== undefined){
+let data13 = data12.address;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data13 === "string"){
+if(func1(data13) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.address,data:data13}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.address.type,parentSchema:schema35.properties.address.properties.address,data:data13}];
+return false;
+}
+}
+var valid5 = _errs30 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data12.city !== undefined){
+let data14 = data12.city;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.city,data:data14}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.city.type,parentSchema:schema35.properties.address.properties.city,data:data14}];
+return false;
+}
+}
+var valid5 = _errs32 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data12.postalCode !== undefined){
+let data15 = data12.postalCode;
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.postalCode,data:data15}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.postalCode.type,parentSchema:schema35.properties.address.properties.postalCode,data:data15}];
+return false;
+}
+}
+var valid5 = _errs34 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data12.country !== undefined){
+let data16 = data12.country;
+const _errs36 = errors;
+if(errors === _errs36){
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.country,data:data16}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.country.type,parentSchema:schema35.properties.address.properties.country,data:data16}];
+return false;
+}
+}
+var valid5 = _errs36 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data12.latitude !== undefined){
+let data17 = data12.latitude;
+const _errs38 = errors;
+if(errors === _errs38){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 90 || isNaN(data17)){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema35.properties.address.properties.latitude,data:data17}];
+return false;
+}
+else {
+if(data17 < -90 || isNaN(data17)){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema35.properties.address.properties.latitude,data:data17}];
+return false;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.address.properties.latitude.type,parentSchema:schema35.properties.address.properties.latitude,data:data17}];
+return false;
+}
+}
+var valid5 = _errs38 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data12.longitude !== undefined){
+let data18 = data12.longitude;
+const _errs40 = errors;
+if(errors === _errs40){
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 180 || isNaN(data18)){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema35.properties.address.properties.longitude,data:data18}];
+return false;
+}
+else {
+if(data18 < -180 || isNaN(data18)){
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema35.properties.address.properties.longitude,data:data18}];
+return false;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.address.properties.longitude.type,parentSchema:schema35.properties.address.properties.longitude,data:data18}];
+return false;
+}
+}
+var valid5 = _errs40 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.address.type,parentSchema:schema35.properties.address,data:data12}];
 return false;
 }
 }
@@ -739,120 +909,42 @@ var valid4 = _errs27 === errors;
 else {
 var valid4 = true;
 }
-if(valid4){
-if(data10.city !== undefined){
-let data12 = data10.city;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data12 === "string"){
-if(func1(data12) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.city,data:data12}];
+}
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data7}];
 return false;
 }
 }
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.city.type,parentSchema:schema35.properties.address.properties.city,data:data12}];
-return false;
-}
-}
-var valid4 = _errs29 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data10.postalCode !== undefined){
-let data13 = data10.postalCode;
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(func1(data13) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.postalCode,data:data13}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.postalCode.type,parentSchema:schema35.properties.address.properties.postalCode,data:data13}];
-return false;
-}
-}
-var valid4 = _errs31 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data10.country !== undefined){
-let data14 = data10.country;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func1(data14) < 1){
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.country,data:data14}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.country.type,parentSchema:schema35.properties.address.properties.country,data:data14}];
-return false;
-}
-}
-var valid4 = _errs33 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.address.type,parentSchema:schema35.properties.address,data:data10}];
-return false;
-}
-}
-var valid3 = _errs24 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data5}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
+var valid2 = _errs15 === errors;
+if(!valid2){
 break;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/pickupPoints",schemaPath:"#/properties/pickupPoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.pickupPoints.type,parentSchema:schema34.properties.pickupPoints,data:data4}];
+validate22.errors = [{instancePath:instancePath+"/pickupPoints",schemaPath:"#/properties/pickupPoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.pickupPoints.type,parentSchema:schema34.properties.pickupPoints,data:data6}];
 return false;
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs13 === errors;
 if(valid0){
 if(data.order !== undefined){
-const _errs35 = errors;
+const _errs42 = errors;
 if(!(validate23(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -981,38 +1073,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.v1 !== undefined){
-let data3 = data.v1;
+if(data.company !== undefined){
+let data3 = data.company;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
-if(((data3.secretKey === undefined) && (missing1 = "secretKey")) || ((data3.brandId === undefined) && (missing1 = "brandId"))){
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data3}];
+if((data3.name === undefined) && (missing1 = "name")){
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data3}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
-if(!(((key1 === "secretKey") || (key1 === "brandId")) || (key1 === "rateLimit"))){
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data3}];
+if(!((((key1 === "name") || (key1 === "address")) || (key1 === "registrationNumber")) || (key1 === "vatNumber"))){
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data3}];
 return false;
 break;
 }
 }
 if(_errs10 === errors){
-if(data3.secretKey !== undefined){
-let data4 = data3.secretKey;
+if(data3.name !== undefined){
+let data4 = data3.name;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data4}];
+validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data4}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data4}];
+validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data4}];
 return false;
 }
 }
@@ -1022,21 +1114,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.brandId !== undefined){
-let data5 = data3.brandId;
+if(data3.address !== undefined){
+let data5 = data3.address;
 const _errs13 = errors;
 if(errors === _errs13){
-if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data5}];
+if(func1(data5) < 1){
+validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data5}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data5}];
 return false;
-}
 }
 }
 var valid1 = _errs13 === errors;
@@ -1045,66 +1135,43 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.rateLimit !== undefined){
-let data6 = data3.rateLimit;
+if(data3.registrationNumber !== undefined){
+let data6 = data3.registrationNumber;
 const _errs15 = errors;
 if(errors === _errs15){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.max === undefined){
-data6.max = 1;
-}
-if(data6.windowMs === undefined){
-data6.windowMs = 60000;
-}
-const _errs17 = errors;
-for(const key2 in data6){
-if(!((key2 === "max") || (key2 === "windowMs"))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data6}];
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6}];
 return false;
-break;
-}
-}
-if(_errs17 === errors){
-let data7 = data6.max;
-const _errs18 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data7}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 1 || isNaN(data7)){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data7}];
-return false;
-}
-}
-}
-var valid2 = _errs18 === errors;
-if(valid2){
-let data8 = data6.windowMs;
-const _errs20 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data8}];
-return false;
-}
-if(errors === _errs20){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data8}];
-return false;
-}
-}
-}
-var valid2 = _errs20 === errors;
-}
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data6}];
+validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6}];
 return false;
 }
 }
 var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.vatNumber !== undefined){
+let data7 = data3.vatNumber;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data7}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data7}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
 }
 else {
 var valid1 = true;
@@ -1114,8 +1181,9 @@ var valid1 = true;
 }
 }
 }
+}
 else {
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data3}];
 return false;
 }
 }
@@ -1125,247 +1193,133 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data9 = data.defaults;
+if(data.v1 !== undefined){
+let data8 = data.v1;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if(((data8.secretKey === undefined) && (missing2 = "secretKey")) || ((data8.brandId === undefined) && (missing2 = "brandId"))){
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8}];
+return false;
+}
+else {
+const _errs21 = errors;
+for(const key2 in data8){
+if(!(((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit"))){
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8}];
+return false;
+break;
+}
+}
+if(_errs21 === errors){
+if(data8.secretKey !== undefined){
+let data9 = data8.secretKey;
 const _errs22 = errors;
 if(errors === _errs22){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.currency === undefined){
-data9.currency = "EUR";
-}
-if(data9.taxRate === undefined){
-data9.taxRate = "0.21";
-}
-if(data9.language === undefined){
-data9.language = "en";
-}
-const _errs24 = errors;
-for(const key3 in data9){
-if(!(((key3 === "currency") || (key3 === "taxRate")) || (key3 === "language"))){
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data9}];
-return false;
-break;
-}
-}
-if(_errs24 === errors){
-let data10 = data9.currency;
-const _errs25 = errors;
-if(errors === _errs25){
-if(errors === _errs25){
-if(typeof data10 === "string"){
-if(!(formats2(data10))){
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data10}];
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data9}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data10}];
+validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data9}];
+return false;
+}
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data8.brandId !== undefined){
+let data10 = data8.brandId;
+const _errs24 = errors;
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data10}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data10}];
 return false;
 }
 }
 }
-var valid3 = _errs25 === errors;
-if(valid3){
-let data11 = data9.taxRate;
-const _errs27 = errors;
-if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
-validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data11}];
-return false;
+var valid2 = _errs24 === errors;
 }
-var valid3 = _errs27 === errors;
-if(valid3){
-let data12 = data9.language;
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data8.rateLimit !== undefined){
+let data11 = data8.rateLimit;
+const _errs26 = errors;
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.max === undefined){
+data11.max = 1;
+}
+if(data11.windowMs === undefined){
+data11.windowMs = 60000;
+}
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((key3 === "max") || (key3 === "windowMs"))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+let data12 = data11.max;
 const _errs29 = errors;
-if(typeof data12 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data12}];
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12}];
 return false;
 }
-if(!(((data12 === "lv") || (data12 === "en")) || (data12 === "ru"))){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data12}];
+if(errors === _errs29){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 1 || isNaN(data12)){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12}];
 return false;
+}
+}
 }
 var valid3 = _errs29 === errors;
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data9}];
-return false;
-}
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-let data13 = data.allowedOrigins;
+if(valid3){
+let data13 = data11.windowMs;
 const _errs31 = errors;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13}];
+return false;
+}
 if(errors === _errs31){
-if(Array.isArray(data13)){
-var valid4 = true;
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-const _errs33 = errors;
-if(errors === _errs33){
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(!(formats4(data14))){
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data14}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data14}];
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 1 || isNaN(data13)){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13}];
 return false;
 }
 }
 }
-var valid4 = _errs33 === errors;
-if(!valid4){
-break;
+var valid3 = _errs31 === errors;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data13}];
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11}];
 return false;
 }
 }
-var valid0 = _errs31 === errors;
-if(valid0){
-if(data.callbacks !== undefined){
-let data15 = data.callbacks;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-let missing2;
-if(((data15.notificationUrl === undefined) && (missing2 = "notificationUrl")) || ((data15.termsUrl === undefined) && (missing2 = "termsUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data15}];
-return false;
+var valid2 = _errs26 === errors;
 }
 else {
-const _errs37 = errors;
-for(const key4 in data15){
-if(!(((((key4 === "notificationUrl") || (key4 === "termsUrl")) || (key4 === "shippingCostUrl")) || (key4 === "orderVerificationUrl")) || (key4 === "connectionTestUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data15}];
-return false;
-break;
-}
-}
-if(_errs37 === errors){
-if(data15.notificationUrl !== undefined){
-let data16 = data15.notificationUrl;
-const _errs38 = errors;
-if(errors === _errs38){
-if(errors === _errs38){
-if(typeof data16 === "string"){
-if(!(formats6(data16))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data16}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data16}];
-return false;
-}
-}
-}
-var valid5 = _errs38 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data15.termsUrl !== undefined){
-let data17 = data15.termsUrl;
-const _errs40 = errors;
-if(errors === _errs40){
-if(errors === _errs40){
-if(typeof data17 === "string"){
-if(!(formats6(data17))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data17}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data17}];
-return false;
-}
-}
-}
-var valid5 = _errs40 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data15.shippingCostUrl !== undefined){
-let data18 = data15.shippingCostUrl;
-const _errs42 = errors;
-if(errors === _errs42){
-if(errors === _errs42){
-if(typeof data18 === "string"){
-if(!(formats6(data18))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data18}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data18}];
-return false;
-}
-}
-}
-var valid5 = _errs42 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data15.orderVerificationUrl !== undefined){
-let data19 = data15.orderVerificationUrl;
-const _errs44 = errors;
-if(errors === _errs44){
-if(errors === _errs44){
-if(typeof data19 === "string"){
-if(!(formats6(data19))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data19}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data19}];
-return false;
-}
-}
-}
-var valid5 = _errs44 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data15.connectionTestUrl !== undefined){
-let data20 = data15.connectionTestUrl;
-const _errs46 = errors;
-if(errors === _errs46){
-if(errors === _errs46){
-if(typeof data20 === "string"){
-if(!(formats6(data20))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data20}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data20}];
-return false;
-}
-}
-}
-var valid5 = _errs46 === errors;
-}
-else {
-var valid5 = true;
-}
-}
+var valid2 = true;
 }
 }
 }
@@ -1373,122 +1327,257 @@ var valid5 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data15}];
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8}];
 return false;
 }
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs19 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data21 = data.certificates;
+let data14 = data.defaults;
+const _errs33 = errors;
+if(errors === _errs33){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.currency === undefined){
+data14.currency = "EUR";
+}
+if(data14.taxRate === undefined){
+data14.taxRate = "0.21";
+}
+if(data14.language === undefined){
+data14.language = "en";
+}
+const _errs35 = errors;
+for(const key4 in data14){
+if(!(((key4 === "currency") || (key4 === "taxRate")) || (key4 === "language"))){
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data14}];
+return false;
+break;
+}
+}
+if(_errs35 === errors){
+let data15 = data14.currency;
+const _errs36 = errors;
+if(errors === _errs36){
+if(errors === _errs36){
+if(typeof data15 === "string"){
+if(!(formats2(data15))){
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data15}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data15}];
+return false;
+}
+}
+}
+var valid4 = _errs36 === errors;
+if(valid4){
+let data16 = data14.taxRate;
+const _errs38 = errors;
+if((!((typeof data16 == "number") && (isFinite(data16)))) && (typeof data16 !== "string")){
+validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data16}];
+return false;
+}
+var valid4 = _errs38 === errors;
+if(valid4){
+let data17 = data14.language;
+const _errs40 = errors;
+if(typeof data17 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data17}];
+return false;
+}
+if(!(((data17 === "lv") || (data17 === "en")) || (data17 === "ru"))){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data17}];
+return false;
+}
+var valid4 = _errs40 === errors;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data14}];
+return false;
+}
+}
+var valid0 = _errs33 === errors;
+if(valid0){
+let data18 = data.allowedOrigins;
+const _errs42 = errors;
+if(errors === _errs42){
+if(Array.isArray(data18)){
+var valid5 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs44 = errors;
+if(errors === _errs44){
+if(errors === _errs44){
+if(typeof data19 === "string"){
+if(!(formats4(data19))){
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data19}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data19}];
+return false;
+}
+}
+}
+var valid5 = _errs44 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data18}];
+return false;
+}
+}
+var valid0 = _errs42 === errors;
+if(valid0){
+if(data.callbacks !== undefined){
+let data20 = data.callbacks;
+const _errs46 = errors;
+if(errors === _errs46){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing3;
+if(((data20.notificationUrl === undefined) && (missing3 = "notificationUrl")) || ((data20.termsUrl === undefined) && (missing3 = "termsUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data20}];
+return false;
+}
+else {
 const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data21)){
+for(const key5 in data20){
+if(!(((((key5 === "notificationUrl") || (key5 === "termsUrl")) || (key5 === "shippingCostUrl")) || (key5 === "orderVerificationUrl")) || (key5 === "connectionTestUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data20}];
+return false;
+break;
+}
+}
+if(_errs48 === errors){
+if(data20.notificationUrl !== undefined){
+let data21 = data20.notificationUrl;
+const _errs49 = errors;
+if(errors === _errs49){
+if(errors === _errs49){
+if(typeof data21 === "string"){
+if(!(formats6(data21))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data21}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data21}];
+return false;
+}
+}
+}
+var valid6 = _errs49 === errors;
+}
+else {
 var valid6 = true;
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
-let data22 = data21[i1];
-const _errs50 = errors;
+}
+if(valid6){
+if(data20.termsUrl !== undefined){
+let data22 = data20.termsUrl;
 const _errs51 = errors;
 if(errors === _errs51){
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.revoked === undefined){
-data22.revoked = false;
-}
-let missing3;
-if((data22.name === undefined) && (missing3 = "name")){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema33.required,parentSchema:schema33,data:data22}];
+if(errors === _errs51){
+if(typeof data22 === "string"){
+if(!(formats6(data22))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data22}];
 return false;
 }
+}
 else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data22}];
+return false;
+}
+}
+}
+var valid6 = _errs51 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.shippingCostUrl !== undefined){
+let data23 = data20.shippingCostUrl;
 const _errs53 = errors;
-for(const key5 in data22){
-if(!((((key5 === "name") || (key5 === "pem")) || (key5 === "pemFile")) || (key5 === "revoked"))){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data22}];
-return false;
-break;
-}
-}
-if(_errs53 === errors){
-if(data22.name !== undefined){
-let data23 = data22.name;
-const _errs54 = errors;
-if(errors === _errs54){
+if(errors === _errs53){
+if(errors === _errs53){
 if(typeof data23 === "string"){
-if(func1(data23) > 255){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data23}];
-return false;
-}
-else {
-if(func1(data23) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data23}];
+if(!(formats6(data23))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data23}];
 return false;
 }
 }
-}
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data23}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data23}];
 return false;
 }
 }
-var valid8 = _errs54 === errors;
+}
+var valid6 = _errs53 === errors;
 }
 else {
-var valid8 = true;
+var valid6 = true;
 }
-if(valid8){
-if(data22.pem !== undefined){
-let data24 = data22.pem;
-const _errs56 = errors;
-if(errors === _errs56){
+if(valid6){
+if(data20.orderVerificationUrl !== undefined){
+let data24 = data20.orderVerificationUrl;
+const _errs55 = errors;
+if(errors === _errs55){
+if(errors === _errs55){
 if(typeof data24 === "string"){
-if(func1(data24) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data24}];
+if(!(formats6(data24))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data24}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data24}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data24}];
 return false;
 }
 }
-var valid8 = _errs56 === errors;
+}
+var valid6 = _errs55 === errors;
 }
 else {
-var valid8 = true;
+var valid6 = true;
 }
-if(valid8){
-if(data22.pemFile !== undefined){
-let data25 = data22.pemFile;
-const _errs58 = errors;
-if(errors === _errs58){
+if(valid6){
+if(data20.connectionTestUrl !== undefined){
+let data25 = data20.connectionTestUrl;
+const _errs57 = errors;
+if(errors === _errs57){
+if(errors === _errs57){
 if(typeof data25 === "string"){
-if(func1(data25) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data25}];
+if(!(formats6(data25))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data25}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data25}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data25}];
 return false;
 }
 }
-var valid8 = _errs58 === errors;
+}
+var valid6 = _errs57 === errors;
 }
 else {
-var valid8 = true;
+var valid6 = true;
 }
-if(valid8){
-let data26 = data22.revoked;
-const _errs60 = errors;
-if(typeof data26 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data26}];
-return false;
 }
-var valid8 = _errs60 === errors;
 }
 }
 }
@@ -1496,47 +1585,171 @@ var valid8 = _errs60 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data22}];
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data20}];
 return false;
 }
 }
-var valid6 = _errs50 === errors;
-if(!valid6){
-break;
-}
-}
+var valid0 = _errs46 === errors;
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data21}];
-return false;
+var valid0 = true;
 }
-}
-var valid0 = _errs48 === errors;
 if(valid0){
-let data27 = data.widgets;
+let data26 = data.certificates;
+const _errs59 = errors;
+if(errors === _errs59){
+if(Array.isArray(data26)){
+var valid7 = true;
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+const _errs61 = errors;
 const _errs62 = errors;
 if(errors === _errs62){
-if(Array.isArray(data27)){
-var valid9 = true;
-const len2 = data27.length;
-for(let i2=0; i2<len2; i2++){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.revoked === undefined){
+data27.revoked = false;
+}
+let missing4;
+if((data27.name === undefined) && (missing4 = "name")){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema33.required,parentSchema:schema33,data:data27}];
+return false;
+}
+else {
 const _errs64 = errors;
-if(!(validate22(data27[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
+for(const key6 in data27){
+if(!((((key6 === "name") || (key6 === "pem")) || (key6 === "pemFile")) || (key6 === "revoked"))){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data27}];
+return false;
+break;
+}
+}
+if(_errs64 === errors){
+if(data27.name !== undefined){
+let data28 = data27.name;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data28 === "string"){
+if(func1(data28) > 255){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data28}];
+return false;
+}
+else {
+if(func1(data28) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data28}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data28}];
+return false;
+}
+}
+var valid9 = _errs65 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data27.pem !== undefined){
+let data29 = data27.pem;
+const _errs67 = errors;
+if(errors === _errs67){
+if(typeof data29 === "string"){
+if(func1(data29) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data29}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data29}];
+return false;
+}
+}
+var valid9 = _errs67 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data27.pemFile !== undefined){
+let data30 = data27.pemFile;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data30 === "string"){
+if(func1(data30) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data30}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data30}];
+return false;
+}
+}
+var valid9 = _errs69 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+let data31 = data27.revoked;
+const _errs71 = errors;
+if(typeof data31 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data31}];
+return false;
+}
+var valid9 = _errs71 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data27}];
+return false;
+}
+}
+var valid7 = _errs61 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data26}];
+return false;
+}
+}
+var valid0 = _errs59 === errors;
+if(valid0){
+let data32 = data.widgets;
+const _errs73 = errors;
+if(errors === _errs73){
+if(Array.isArray(data32)){
+var valid10 = true;
+const len2 = data32.length;
+for(let i2=0; i2<len2; i2++){
+const _errs75 = errors;
+if(!(validate22(data32[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data32,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs64 === errors;
-if(!valid9){
+var valid10 = _errs75 === errors;
+if(!valid10){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data27}];
+validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data32}];
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs73 === errors;
+}
 }
 }
 }
@@ -1574,6 +1787,9 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.notifications === undefined){
 data.notifications = {};
 }
+if(data.orderVerification === undefined){
+data.orderVerification = {};
+}
 let missing0;
 if((data.merchants === undefined) && (missing0 = "merchants")){
 validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema31.required,parentSchema:schema31,data}];
@@ -1582,7 +1798,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "$schema") || (key0 === "service")) || (key0 === "merchants")) || (key0 === "notifications"))){
+if(!(((((key0 === "$schema") || (key0 === "service")) || (key0 === "merchants")) || (key0 === "notifications")) || (key0 === "orderVerification"))){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data}];
 return false;
 break;
@@ -1798,6 +2014,52 @@ return false;
 }
 }
 var valid0 = _errs12 === errors;
+if(valid0){
+let data10 = data.orderVerification;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.decisionTimeoutMs === undefined){
+data10.decisionTimeoutMs = 30000;
+}
+const _errs25 = errors;
+for(const key3 in data10){
+if(!(key3 === "decisionTimeoutMs")){
+validate20.errors = [{instancePath:instancePath+"/orderVerification",schemaPath:"#/properties/orderVerification/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.orderVerification,data:data10}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+let data11 = data10.decisionTimeoutMs;
+const _errs26 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate20.errors = [{instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.orderVerification.properties.decisionTimeoutMs.type,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11}];
+return false;
+}
+if(errors === _errs26){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 600000 || isNaN(data11)){
+validate20.errors = [{instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000",schema:600000,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11}];
+return false;
+}
+else {
+if(data11 < 1 || isNaN(data11)){
+validate20.errors = [{instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/orderVerification",schemaPath:"#/properties/orderVerification/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.orderVerification.type,parentSchema:schema31.properties.orderVerification,data:data10}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
 }
 }
 }
@@ -1818,17 +2080,17 @@ return validate20;
 
 /** The validator that lists every problem. */
 export function everyProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
 const formats2 = formats.currency;
 const formats4 = formats.origin;
 const formats6 = formats["http-url"];
-const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
-const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1}}}}};
+const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
+const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
 const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
 const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
 const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
@@ -2341,6 +2603,9 @@ data.validation = "SIGNATURE";
 if(data.collectCustomerData === undefined){
 data.collectCustomerData = false;
 }
+if(data.cardSchemes === undefined){
+data.cardSchemes = ["VISA","MASTERCARD"];
+}
 if(data.pickupPoints === undefined){
 data.pickupPoints = [];
 }
@@ -2365,7 +2630,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "id") || (key0 === "type")) || (key0 === "validation")) || (key0 === "collectCustomerData")) || (key0 === "pickupPoints")) || (key0 === "order"))){
+if(!(((((((key0 === "id") || (key0 === "type")) || (key0 === "validation")) || (key0 === "collectCustomerData")) || (key0 === "cardSchemes")) || (key0 === "pickupPoints")) || (key0 === "order"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema34,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -2456,14 +2721,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-let data4 = data.pickupPoints;
+let data4 = data.cardSchemes;
 if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.externalId === undefined){
-const err10 = {instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: "externalId"},message:"must have required property '"+"externalId"+"'",schema:schema35.required,parentSchema:schema35,data:data5};
+if(data4.length < 1){
+const err10 = {instancePath:instancePath+"/cardSchemes",schemaPath:"#/properties/cardSchemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema34.properties.cardSchemes,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2472,8 +2733,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data5.name === undefined){
-const err11 = {instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema35.required,parentSchema:schema35,data:data5};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(!((((data5 === "VISA") || (data5 === "MASTERCARD")) || (data5 === "AMEX")) || (data5 === "MAESTRO"))){
+const err11 = {instancePath:instancePath+"/cardSchemes/" + i0,schemaPath:"#/properties/cardSchemes/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.cardSchemes.items.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.cardSchemes.items.enum,parentSchema:schema34.properties.cardSchemes.items,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2482,9 +2746,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-for(const key1 in data5){
-if(!(((((key1 === "externalId") || (key1 === "name")) || (key1 === "comments")) || (key1 === "serviceHours")) || (key1 === "address"))){
-const err12 = {instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data5};
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/cardSchemes",schemaPath:"#/properties/cardSchemes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.cardSchemes.type,parentSchema:schema34.properties.cardSchemes,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2493,12 +2758,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data5.externalId !== undefined){
-let data6 = data5.externalId;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err13 = {instancePath:instancePath+"/pickupPoints/" + i0+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.externalId,data:data6};
+let data6 = data.pickupPoints;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.externalId === undefined){
+const err13 = {instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: "externalId"},message:"must have required property '"+"externalId"+"'",schema:schema35.required,parentSchema:schema35,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2507,9 +2774,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/pickupPoints/" + i0+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.externalId.type,parentSchema:schema35.properties.externalId,data:data6};
+if(data7.name === undefined){
+const err14 = {instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema35.required,parentSchema:schema35,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2518,12 +2784,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data5.name !== undefined){
-let data7 = data5.name;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err15 = {instancePath:instancePath+"/pickupPoints/" + i0+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.name,data:data7};
+for(const key1 in data7){
+if(!(((((key1 === "externalId") || (key1 === "name")) || (key1 === "comments")) || (key1 === "serviceHours")) || (key1 === "address"))){
+const err15 = {instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2533,8 +2796,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/pickupPoints/" + i0+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.name.type,parentSchema:schema35.properties.name,data:data7};
+if(data7.externalId !== undefined){
+let data8 = data7.externalId;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err16 = {instancePath:instancePath+"/pickupPoints/" + i1+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.externalId,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2544,10 +2810,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data5.comments !== undefined){
-let data8 = data5.comments;
-if(typeof data8 !== "string"){
-const err17 = {instancePath:instancePath+"/pickupPoints/" + i0+"/comments",schemaPath:"#/$defs/pickupPoint/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.comments.type,parentSchema:schema35.properties.comments,data:data8};
+else {
+const err17 = {instancePath:instancePath+"/pickupPoints/" + i1+"/externalId",schemaPath:"#/$defs/pickupPoint/properties/externalId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.externalId.type,parentSchema:schema35.properties.externalId,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2557,10 +2821,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data5.serviceHours !== undefined){
-let data9 = data5.serviceHours;
-if(typeof data9 !== "string"){
-const err18 = {instancePath:instancePath+"/pickupPoints/" + i0+"/serviceHours",schemaPath:"#/$defs/pickupPoint/properties/serviceHours/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.serviceHours.type,parentSchema:schema35.properties.serviceHours,data:data9};
+if(data7.name !== undefined){
+let data9 = data7.name;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err18 = {instancePath:instancePath+"/pickupPoints/" + i1+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2570,11 +2835,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data5.address !== undefined){
-let data10 = data5.address;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.address === undefined){
-const err19 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data10};
+else {
+const err19 = {instancePath:instancePath+"/pickupPoints/" + i1+"/name",schemaPath:"#/$defs/pickupPoint/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.name.type,parentSchema:schema35.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2583,8 +2845,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data10.city === undefined){
-const err20 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data10};
+}
+if(data7.comments !== undefined){
+let data10 = data7.comments;
+if(typeof data10 !== "string"){
+const err20 = {instancePath:instancePath+"/pickupPoints/" + i1+"/comments",schemaPath:"#/$defs/pickupPoint/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.comments.type,parentSchema:schema35.properties.comments,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2593,8 +2858,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data10.postalCode === undefined){
-const err21 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "postalCode"},message:"must have required property '"+"postalCode"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data10};
+}
+if(data7.serviceHours !== undefined){
+let data11 = data7.serviceHours;
+if(typeof data11 !== "string"){
+const err21 = {instancePath:instancePath+"/pickupPoints/" + i1+"/serviceHours",schemaPath:"#/$defs/pickupPoint/properties/serviceHours/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.serviceHours.type,parentSchema:schema35.properties.serviceHours,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2603,9 +2871,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((((key2 === "address") || (key2 === "city")) || (key2 === "postalCode")) || (key2 === "country"))){
-const err22 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.address,data:data10};
+}
+if(data7.address !== undefined){
+let data12 = data7.address;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.address === undefined){
+const err22 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2614,12 +2885,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data10.address !== undefined){
-let data11 = data10.address;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err23 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.address,data:data11};
+if(data12.city === undefined){
+const err23 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "city"},message:"must have required property '"+"city"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2628,9 +2895,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.address.type,parentSchema:schema35.properties.address.properties.address,data:data11};
+if(data12.postalCode === undefined){
+const err24 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/required",keyword:"required",params:{missingProperty: "postalCode"},message:"must have required property '"+"postalCode"+"'",schema:schema35.properties.address.required,parentSchema:schema35.properties.address,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2639,12 +2905,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data10.city !== undefined){
-let data12 = data10.city;
-if(typeof data12 === "string"){
-if(func1(data12) < 1){
-const err25 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.city,data:data12};
+for(const key2 in data12){
+if(!((((((key2 === "address") || (key2 === "city")) || (key2 === "postalCode")) || (key2 === "country")) || (key2 === "latitude")) || (key2 === "longitude"))){
+const err25 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.address,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2654,8 +2917,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.city.type,parentSchema:schema35.properties.address.properties.city,data:data12};
+if(data12.address !== undefined){
+let data13 = data12.address;
+if(typeof data13 === "string"){
+if(func1(data13) < 1){
+const err26 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.address,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2665,11 +2931,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data10.postalCode !== undefined){
-let data13 = data10.postalCode;
-if(typeof data13 === "string"){
-if(func1(data13) < 1){
-const err27 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.postalCode,data:data13};
+else {
+const err27 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/address",schemaPath:"#/$defs/pickupPoint/properties/address/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.address.type,parentSchema:schema35.properties.address.properties.address,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2679,8 +2942,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.postalCode.type,parentSchema:schema35.properties.address.properties.postalCode,data:data13};
+if(data12.city !== undefined){
+let data14 = data12.city;
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+const err28 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.city,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2690,11 +2956,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data10.country !== undefined){
-let data14 = data10.country;
-if(typeof data14 === "string"){
-if(func1(data14) < 1){
-const err29 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.country,data:data14};
+else {
+const err29 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/city",schemaPath:"#/$defs/pickupPoint/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.city.type,parentSchema:schema35.properties.address.properties.city,data:data14};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2704,8 +2967,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.country.type,parentSchema:schema35.properties.address.properties.country,data:data14};
+if(data12.postalCode !== undefined){
+let data15 = data12.postalCode;
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err30 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.postalCode,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2715,9 +2981,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
 else {
-const err31 = {instancePath:instancePath+"/pickupPoints/" + i0+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.address.type,parentSchema:schema35.properties.address,data:data10};
+const err31 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/postalCode",schemaPath:"#/$defs/pickupPoint/properties/address/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.postalCode.type,parentSchema:schema35.properties.address.properties.postalCode,data:data15};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2727,9 +2992,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/pickupPoints/" + i0,schemaPath:"#/$defs/pickupPoint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data5};
+if(data12.country !== undefined){
+let data16 = data12.country;
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err32 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.address.properties.country,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2739,14 +3006,119 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
 else {
-const err33 = {instancePath:instancePath+"/pickupPoints",schemaPath:"#/properties/pickupPoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.pickupPoints.type,parentSchema:schema34.properties.pickupPoints,data:data4};
+const err33 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/country",schemaPath:"#/$defs/pickupPoint/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.address.properties.country.type,parentSchema:schema35.properties.address.properties.country,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
 else {
 vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data12.latitude !== undefined){
+let data17 = data12.latitude;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 90 || isNaN(data17)){
+const err34 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema35.properties.address.properties.latitude,data:data17};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data17 < -90 || isNaN(data17)){
+const err35 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema35.properties.address.properties.latitude,data:data17};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/latitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.address.properties.latitude.type,parentSchema:schema35.properties.address.properties.latitude,data:data17};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data12.longitude !== undefined){
+let data18 = data12.longitude;
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 180 || isNaN(data18)){
+const err37 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema35.properties.address.properties.longitude,data:data18};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data18 < -180 || isNaN(data18)){
+const err38 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema35.properties.address.properties.longitude,data:data18};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address/longitude",schemaPath:"#/$defs/pickupPoint/properties/address/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.address.properties.longitude.type,parentSchema:schema35.properties.address.properties.longitude,data:data18};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/pickupPoints/" + i1+"/address",schemaPath:"#/$defs/pickupPoint/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.address.type,parentSchema:schema35.properties.address,data:data12};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/pickupPoints/" + i1,schemaPath:"#/$defs/pickupPoint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data7};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/pickupPoints",schemaPath:"#/properties/pickupPoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.pickupPoints.type,parentSchema:schema34.properties.pickupPoints,data:data6};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -2758,12 +3130,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err43];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err43);
 }
 errors++;
 }
@@ -2933,11 +3305,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.v1 !== undefined){
-let data3 = data.v1;
+if(data.company !== undefined){
+let data3 = data.company;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.secretKey === undefined){
-const err12 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "secretKey"},message:"must have required property '"+"secretKey"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data3};
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2946,8 +3318,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data3.brandId === undefined){
-const err13 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "brandId"},message:"must have required property '"+"brandId"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data3};
+for(const key1 in data3){
+if(!((((key1 === "name") || (key1 === "address")) || (key1 === "registrationNumber")) || (key1 === "vatNumber"))){
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2956,9 +3329,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!(((key1 === "secretKey") || (key1 === "brandId")) || (key1 === "rateLimit"))){
-const err14 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data3};
+}
+if(data3.name !== undefined){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err14 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2968,11 +3344,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data3.secretKey !== undefined){
-let data4 = data3.secretKey;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err15 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data4};
+else {
+const err15 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2982,8 +3355,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data4};
+if(data3.address !== undefined){
+let data5 = data3.address;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err16 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2993,11 +3369,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.brandId !== undefined){
-let data5 = data3.brandId;
-if(typeof data5 === "string"){
-if(!(formats0(data5))){
-const err17 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data5};
+else {
+const err17 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3007,8 +3380,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data5};
+if(data3.registrationNumber !== undefined){
+let data6 = data3.registrationNumber;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err18 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3018,18 +3394,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data3.rateLimit !== undefined){
-let data6 = data3.rateLimit;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.max === undefined){
-data6.max = 1;
-}
-if(data6.windowMs === undefined){
-data6.windowMs = 60000;
-}
-for(const key2 in data6){
-if(!((key2 === "max") || (key2 === "windowMs"))){
-const err19 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data6};
+else {
+const err19 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3039,9 +3405,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-let data7 = data6.max;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err20 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data7};
+if(data3.vatNumber !== undefined){
+let data7 = data3.vatNumber;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err20 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3050,9 +3418,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 1 || isNaN(data7)){
-const err21 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data7};
+}
+else {
+const err21 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3062,9 +3430,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-let data8 = data6.windowMs;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data8};
+}
+else {
+const err22 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data3};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3073,9 +3441,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-const err23 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data8};
+}
+if(data.v1 !== undefined){
+let data8 = data.v1;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.secretKey === undefined){
+const err23 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "secretKey"},message:"must have required property '"+"secretKey"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3084,10 +3455,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data6};
+if(data8.brandId === undefined){
+const err24 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "brandId"},message:"must have required property '"+"brandId"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3096,10 +3465,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data3};
+for(const key2 in data8){
+if(!(((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit"))){
+const err25 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3109,20 +3477,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-let data9 = data.defaults;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.currency === undefined){
-data9.currency = "EUR";
-}
-if(data9.taxRate === undefined){
-data9.taxRate = "0.21";
-}
-if(data9.language === undefined){
-data9.language = "en";
-}
-for(const key3 in data9){
-if(!(((key3 === "currency") || (key3 === "taxRate")) || (key3 === "language"))){
-const err26 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data9};
+if(data8.secretKey !== undefined){
+let data9 = data8.secretKey;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err26 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3132,10 +3491,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-let data10 = data9.currency;
-if(typeof data10 === "string"){
-if(!(formats2(data10))){
-const err27 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data10};
+else {
+const err27 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3145,8 +3502,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data10};
+if(data8.brandId !== undefined){
+let data10 = data8.brandId;
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+const err28 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3155,9 +3515,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-let data11 = data9.taxRate;
-if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
-const err29 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data11};
+}
+else {
+const err29 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3166,9 +3526,19 @@ vErrors.push(err29);
 }
 errors++;
 }
-let data12 = data9.language;
-if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data12};
+}
+if(data8.rateLimit !== undefined){
+let data11 = data8.rateLimit;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.max === undefined){
+data11.max = 1;
+}
+if(data11.windowMs === undefined){
+data11.windowMs = 60000;
+}
+for(const key3 in data11){
+if(!((key3 === "max") || (key3 === "windowMs"))){
+const err30 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3177,8 +3547,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!(((data12 === "lv") || (data12 === "en")) || (data12 === "ru"))){
-const err31 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data12};
+}
+let data12 = data11.max;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3187,9 +3559,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data9};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 1 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3198,14 +3570,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-let data13 = data.allowedOrigins;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(typeof data14 === "string"){
-if(!(formats4(data14))){
-const err33 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data14};
+}
+let data13 = data11.windowMs;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err33 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3214,9 +3582,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data14};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 1 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3228,7 +3596,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data13};
+const err35 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3237,11 +3605,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.callbacks !== undefined){
-let data15 = data.callbacks;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.notificationUrl === undefined){
-const err36 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data15};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3250,8 +3617,21 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15.termsUrl === undefined){
-const err37 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data15};
+}
+let data14 = data.defaults;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.currency === undefined){
+data14.currency = "EUR";
+}
+if(data14.taxRate === undefined){
+data14.taxRate = "0.21";
+}
+if(data14.language === undefined){
+data14.language = "en";
+}
+for(const key4 in data14){
+if(!(((key4 === "currency") || (key4 === "taxRate")) || (key4 === "language"))){
+const err37 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data14};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3260,9 +3640,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-for(const key4 in data15){
-if(!(((((key4 === "notificationUrl") || (key4 === "termsUrl")) || (key4 === "shippingCostUrl")) || (key4 === "orderVerificationUrl")) || (key4 === "connectionTestUrl"))){
-const err38 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data15};
+}
+let data15 = data14.currency;
+if(typeof data15 === "string"){
+if(!(formats2(data15))){
+const err38 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3272,11 +3654,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data15.notificationUrl !== undefined){
-let data16 = data15.notificationUrl;
-if(typeof data16 === "string"){
-if(!(formats6(data16))){
-const err39 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data16};
+else {
+const err39 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3285,9 +3664,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data16};
+let data16 = data14.taxRate;
+if((!((typeof data16 == "number") && (isFinite(data16)))) && (typeof data16 !== "string")){
+const err40 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3296,12 +3675,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data15.termsUrl !== undefined){
-let data17 = data15.termsUrl;
-if(typeof data17 === "string"){
-if(!(formats6(data17))){
-const err41 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data17};
+let data17 = data14.language;
+if(typeof data17 !== "string"){
+const err41 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3310,9 +3686,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data17};
+if(!(((data17 === "lv") || (data17 === "en")) || (data17 === "ru"))){
+const err42 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data17};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3322,11 +3697,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data15.shippingCostUrl !== undefined){
-let data18 = data15.shippingCostUrl;
-if(typeof data18 === "string"){
-if(!(formats6(data18))){
-const err43 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data18};
+else {
+const err43 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3335,9 +3707,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data18};
+let data18 = data.allowedOrigins;
+if(Array.isArray(data18)){
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+if(typeof data19 === "string"){
+if(!(formats4(data19))){
+const err44 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3347,11 +3724,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data15.orderVerificationUrl !== undefined){
-let data19 = data15.orderVerificationUrl;
-if(typeof data19 === "string"){
-if(!(formats6(data19))){
-const err45 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data19};
+else {
+const err45 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3361,8 +3735,9 @@ vErrors.push(err45);
 errors++;
 }
 }
+}
 else {
-const err46 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data19};
+const err46 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data18};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3371,12 +3746,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data15.connectionTestUrl !== undefined){
-let data20 = data15.connectionTestUrl;
-if(typeof data20 === "string"){
-if(!(formats6(data20))){
-const err47 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data20};
+if(data.callbacks !== undefined){
+let data20 = data.callbacks;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.notificationUrl === undefined){
+const err47 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3385,9 +3759,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data20};
+if(data20.termsUrl === undefined){
+const err48 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3396,10 +3769,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data15};
+for(const key5 in data20){
+if(!(((((key5 === "notificationUrl") || (key5 === "termsUrl")) || (key5 === "shippingCostUrl")) || (key5 === "orderVerificationUrl")) || (key5 === "connectionTestUrl"))){
+const err49 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3409,17 +3781,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-let data21 = data.certificates;
-if(Array.isArray(data21)){
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
-let data22 = data21[i1];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.revoked === undefined){
-data22.revoked = false;
-}
-if(data22.name === undefined){
-const err50 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data22};
+if(data20.notificationUrl !== undefined){
+let data21 = data20.notificationUrl;
+if(typeof data21 === "string"){
+if(!(formats6(data21))){
+const err50 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3428,9 +3794,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key5 in data22){
-if(!((((key5 === "name") || (key5 === "pem")) || (key5 === "pemFile")) || (key5 === "revoked"))){
-const err51 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data22};
+}
+else {
+const err51 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data21};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3440,11 +3806,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data22.name !== undefined){
-let data23 = data22.name;
-if(typeof data23 === "string"){
-if(func1(data23) > 255){
-const err52 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data23};
+if(data20.termsUrl !== undefined){
+let data22 = data20.termsUrl;
+if(typeof data22 === "string"){
+if(!(formats6(data22))){
+const err52 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3453,8 +3819,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(func1(data23) < 1){
-const err53 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data23};
+}
+else {
+const err53 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data22};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3464,8 +3831,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data23};
+if(data20.shippingCostUrl !== undefined){
+let data23 = data20.shippingCostUrl;
+if(typeof data23 === "string"){
+if(!(formats6(data23))){
+const err54 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3475,11 +3845,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data22.pem !== undefined){
-let data24 = data22.pem;
-if(typeof data24 === "string"){
-if(func1(data24) < 1){
-const err55 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data24};
+else {
+const err55 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data23};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3489,8 +3856,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data24};
+if(data20.orderVerificationUrl !== undefined){
+let data24 = data20.orderVerificationUrl;
+if(typeof data24 === "string"){
+if(!(formats6(data24))){
+const err56 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data24};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3500,11 +3870,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data22.pemFile !== undefined){
-let data25 = data22.pemFile;
-if(typeof data25 === "string"){
-if(func1(data25) < 1){
-const err57 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data25};
+else {
+const err57 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data24};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3514,8 +3881,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data25};
+if(data20.connectionTestUrl !== undefined){
+let data25 = data20.connectionTestUrl;
+if(typeof data25 === "string"){
+if(!(formats6(data25))){
+const err58 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data25};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3525,9 +3895,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-let data26 = data22.revoked;
-if(typeof data26 !== "boolean"){
-const err59 = {instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data26};
+else {
+const err59 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data25};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3537,8 +3906,9 @@ vErrors.push(err59);
 errors++;
 }
 }
+}
 else {
-const err60 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data22};
+const err60 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data20};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3548,9 +3918,17 @@ vErrors.push(err60);
 errors++;
 }
 }
+let data26 = data.certificates;
+if(Array.isArray(data26)){
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.revoked === undefined){
+data27.revoked = false;
 }
-else {
-const err61 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data21};
+if(data27.name === undefined){
+const err61 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3559,18 +3937,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-let data27 = data.widgets;
-if(Array.isArray(data27)){
-const len2 = data27.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate22(data27[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data27};
+for(const key6 in data27){
+if(!((((key6 === "name") || (key6 === "pem")) || (key6 === "pemFile")) || (key6 === "revoked"))){
+const err62 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3580,13 +3949,153 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(data27.name !== undefined){
+let data28 = data27.name;
+if(typeof data28 === "string"){
+if(func1(data28) > 255){
+const err63 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data28};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+if(func1(data28) < 1){
+const err64 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data28};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data28};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data27.pem !== undefined){
+let data29 = data27.pem;
+if(typeof data29 === "string"){
+if(func1(data29) < 1){
+const err66 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data29};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data29};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data27.pemFile !== undefined){
+let data30 = data27.pemFile;
+if(typeof data30 === "string"){
+if(func1(data30) < 1){
+const err68 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data30};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data30};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+let data31 = data27.revoked;
+if(typeof data31 !== "boolean"){
+const err70 = {instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data31};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data27};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data26};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+let data32 = data.widgets;
+if(Array.isArray(data32)){
+const len2 = data32.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate22(data32[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data32,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data32};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
 }
 errors++;
 }
@@ -3610,6 +4119,9 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.notifications === undefined){
 data.notifications = {};
 }
+if(data.orderVerification === undefined){
+data.orderVerification = {};
+}
 if(data.merchants === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merchants"},message:"must have required property '"+"merchants"+"'",schema:schema31.required,parentSchema:schema31,data};
 if(vErrors === null){
@@ -3621,7 +4133,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "$schema") || (key0 === "service")) || (key0 === "merchants")) || (key0 === "notifications"))){
+if(!(((((key0 === "$schema") || (key0 === "service")) || (key0 === "merchants")) || (key0 === "notifications")) || (key0 === "orderVerification"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -3888,14 +4400,75 @@ vErrors.push(err21);
 }
 errors++;
 }
+let data10 = data.orderVerification;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.decisionTimeoutMs === undefined){
+data10.decisionTimeoutMs = 30000;
 }
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+for(const key3 in data10){
+if(!(key3 === "decisionTimeoutMs")){
+const err22 = {instancePath:instancePath+"/orderVerification",schemaPath:"#/properties/orderVerification/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.orderVerification,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+let data11 = data10.decisionTimeoutMs;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err23 = {instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.orderVerification.properties.decisionTimeoutMs.type,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 600000 || isNaN(data11)){
+const err24 = {instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000",schema:600000,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err25 = {instancePath:instancePath+"/orderVerification/decisionTimeoutMs",schemaPath:"#/properties/orderVerification/properties/decisionTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.orderVerification.properties.decisionTimeoutMs,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/orderVerification",schemaPath:"#/properties/orderVerification/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.orderVerification.type,parentSchema:schema31.properties.orderVerification,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
 }
 errors++;
 }

@@ -7,7 +7,9 @@
  * KIND says what the test does with the block (test/e2e/readme-examples.test.ts):
  * - `ts`: typechecked as a merchant's code and run in Node; `uses=` lists what it takes from around it
  *   (readme-prelude.ts);
- * - `tsx`: typechecked with `svc-checkout/react`;
+ * - `tsx`: typechecked with `svc-checkout/react`; a block of `svc-checkout/preact` starts with
+ *   `/** @jsxImportSource preact *\/`, so that its JSX is Preact's (without it the block would compile against
+ *   React's JSX, which types `<svc-checkout>` too, and prove nothing about Preact);
  * - `html`: loaded in Chromium; `js after=NAME`: run in the page of the `html` block NAME;
  * - `json`: a config the test uses (by name);
  * - `sh`: commands the test runs; `ci` and `scripts`: commands CI runs, checked against package.json.
@@ -53,6 +55,8 @@ export interface ReadResult {
 }
 
 const FENCE_OPEN = /^( *)(`{3,}|~{3,})\s*([\w-]*)[^`]*$/;
+/** The pragma that makes a file's JSX Preact's: TypeScript reads it only in the file's leading comments. */
+const PREACT_PRAGMA = /^\/\*\*\s*@jsxImportSource preact\s*\*\//;
 const MARKER = /^\s*<!--\s*example:\s*(.*?)\s*-->\s*$/;
 const OPTION_NAMES = new Set(['name', 'uses', 'after']);
 
@@ -136,6 +140,15 @@ export function readExamples(markdown: string): ReadResult {
     if (!FENCE_LANGUAGES[example.kind].includes(language)) {
       problems.push(
         `line ${start}: a ${example.kind} example is written as \`\`\`${language}; use \`\`\`${FENCE_LANGUAGES[example.kind][0]}`,
+      );
+    }
+    if (
+      example.kind === 'tsx' &&
+      /['"]svc-checkout\/preact['"]/.test(example.code) &&
+      !PREACT_PRAGMA.test(example.code)
+    ) {
+      problems.push(
+        `line ${start}: a tsx example of svc-checkout/preact starts with /** @jsxImportSource preact */; without it, its JSX is checked as React's`,
       );
     }
     if (NAMED_KINDS.includes(example.kind) && example.name === undefined) {

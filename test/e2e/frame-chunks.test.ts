@@ -1,0 +1,101 @@
+/**
+ * What the payment frame downloads, as a real browser loads the demo pages: each kind of widget takes the
+ * chunks that the size budget counts for its page load (bench/bundle-sizes.ts, test/bundle/size-budget.test.ts),
+ * and the 3-D Secure step and the status screens come only once the customer pays.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { demoInBrowser } from './support/demo-env.js';
+import { CARDS, type CheckoutErrorDetail, ShopPage, waitUntil } from './support/shop-page.js';
+
+const env = demoInBrowser();
+const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
+
+/**
+ * The frame's assets that its document has fetched so far, by file name; a language chunk (whichever language
+ * the page speaks) is named `texts`, once for each language fetched.
+ */
+async function frameAssets(shop: ShopPage): Promise<string[]> {
+  const frame = await waitUntil('the frame document', async () =>
+    shop.page.frames().find((candidate) => candidate.url().includes('/widget/frame/')),
+  );
+  const urls = await frame.evaluate(() =>
+    performance.getEntriesByType('resource').map((entry) => entry.name),
+  );
+  const files = urls
+    .map((url) => new URL(url).pathname)
+    .filter((path) => path.startsWith('/widget/frame/assets/'))
+    .map((path) => path.slice('/widget/frame/assets/'.length));
+  return [...new Set(files)].map((file) => (LANGUAGE_CHUNK.test(file) ? 'texts' : file)).sort();
+}
+
+async function onShopPage(path: string, steps: (shop: ShopPage) => Promise<void>): Promise<void> {
+  const shop = await ShopPage.open(env.browser, env.demo.shopUrl, path);
+  try {
+    await steps(shop);
+  } finally {
+    await shop.close();
+  }
+}
+
+describe('what the payment frame downloads', () => {
+  for (const { kind, path, assets } of [
+    { kind: 'a fixed-price widget', path: '/instant.html', assets: ['frame.js', 'texts'] },
+    { kind: 'a payment-option widget', path: '/single-item.html', assets: ['frame.js', 'texts'] },
+    {
+      kind: 'a payment-option widget whose order has shipping options',
+      path: '/order-json.html',
+      assets: ['delivery-fields.js', 'frame.js', 'texts'],
+    },
+    { kind: 'the full checkout', path: '/full-checkout.html', assets: ['frame-checkout.js', 'texts'] },
+  ]) {
+    test(`${kind} loads ${assets.join(', ')} until the customer acts`, async () => {
+      await onShopPage(path, async (shop) => {
+        await shop.frame.waitForForm();
+        assert.deepEqual(await frameAssets(shop), assets);
+      });
+    });
+  }
+
+  test('the status screens load when the customer pays, the 3-D Secure step when a payment meets one', async () => {
+    await onShopPage('/single-item.html', async (shop) => {
+      await shop.frame.payWith({ number: CARDS.threeDSecure });
+      await shop.frame.waitForChallenge();
+      assert.deepEqual(await frameAssets(shop), [
+        'challenge-step.js',
+        'frame.js',
+        'status-screen.js',
+        'texts',
+      ]);
+      await shop.frame.approveChallenge();
+      await shop.frame.waitForStatus('Payment successful');
+    });
+  });
+
+  test('a 3-D Secure step whose chunk did not load offers to retry, and the retry shows it', async () => {
+    await onShopPage('/single-item.html', async (shop) => {
+      const chunk = '**/widget/frame/assets/challenge-step.js';
+      await shop.page.route(chunk, (route) => route.abort('connectionreset'));
+      await shop.frame.payWith({ number: CARDS.threeDSecure });
+      await shop.frame.statusText('Something went wrong').waitFor();
+      await shop.page.unroute(chunk);
+      await shop.frame.frame.getByRole('button', { name: 'Retry' }).click();
+      await shop.frame.waitForChallenge();
+      await shop.frame.approveChallenge();
+      await shop.frame.waitForStatus('Payment successful');
+    });
+  });
+
+  test('delivery fields whose chunk did not load leave no form that cannot be sent: the page is told', async () => {
+    await onShopPage('/order-json.html', async (shop) => {
+      await shop.frame.waitForForm();
+      await shop.page.route('**/widget/frame/assets/delivery-fields.js', (route) =>
+        route.abort('connectionreset'),
+      );
+      await shop.goto('/order-json.html');
+      const error = await shop.waitForEvent<CheckoutErrorDetail>('checkoutError');
+      assert.equal(error.code, 'gateway_unreachable');
+      assert.match(error.message, /could not load its fields/);
+    });
+  });
+});
