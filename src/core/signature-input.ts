@@ -4,7 +4,7 @@
  * PHP client (klix-app/merchant-api-php, `Klix\Widget\*::toSignatureSource`) and its documentation's worked
  * examples compute it.
  */
-import { parseDecimal } from './decimal.js';
+import { parseDecimal, toScale } from './decimal.js';
 import { formatMinorUnits, parseMinorUnits } from './money.js';
 import { type OrderInput, parseOrder } from './order.js';
 
@@ -29,13 +29,16 @@ function amount(value: unknown): string {
     : formatMinorUnits(parseMinorUnits(value));
 }
 
-/** A count as given, or with exactly 3 places (`%.3f`; counts have at most 3, so this only pads). */
+/**
+ * A count as given, or `%.3f` of its number: exactly 3 places (counts have at most 3, so nothing is rounded) and
+ * no leading zeros, as PHP writes `sprintf('%.3f', '02')`: `2.000`.
+ */
 function count(value: unknown, form: 'three-decimals' | 'as-given'): string {
   const decimal = value === undefined || value === null || value === '' ? undefined : parseDecimal(value);
   if (!decimal) return '';
   if (form === 'as-given') return decimal.text;
-  const [whole, fraction = ''] = decimal.text.split('.');
-  return `${whole}.${fraction.padEnd(3, '0')}`;
+  const thousandths = toScale(decimal, 3);
+  return `${thousandths / 1000n}.${String(thousandths % 1000n).padStart(3, '0')}`;
 }
 
 /**

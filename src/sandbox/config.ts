@@ -646,6 +646,16 @@ class SemanticChecker {
       `${path}.pickupPoints`,
       'pickup point id',
     );
+    // A scheme listed twice is a slip (another was meant), and the frame would name it twice to the customer.
+    // The first repeat is named: a list of thousands of repeats gets one line, not thousands.
+    const repeat = widget.cardSchemes.findIndex(
+      (scheme, index) => widget.cardSchemes.indexOf(scheme) < index,
+    );
+    if (repeat !== -1) {
+      const scheme = widget.cardSchemes[repeat]!;
+      const first = widget.cardSchemes.indexOf(scheme);
+      this.add(`${path}.cardSchemes[${repeat}]`, `${scheme} is listed twice (also cardSchemes[${first}])`);
+    }
 
     const base = {
       id: widget.id,

@@ -155,16 +155,22 @@ function refundFields(body: Record<string, unknown>): {
   prefix: string;
 } {
   const wrapped = body['refundRequest'] !== undefined;
-  if (!wrapped && body['amount'] === undefined) {
-    throw new HttpError(
-      400,
-      'invalid_request',
-      'Send the refund as {"refundRequest": {"amount", "reason", "note"}} or as {"amount", "reason", "note"}',
-      'refundRequest',
-    );
+  const forms =
+    'Send the refund as {"refundRequest": {"amount", "reason", "note"}} or as {"amount", "reason", "note"}';
+  if (!wrapped && body['amount'] === undefined)
+    throw new HttpError(400, 'invalid_request', forms, 'refundRequest');
+  // Both forms at once name two refunds (which amount is meant?): taking either would refund what nobody asked.
+  const beside = wrapped ? ['amount', 'reason', 'note'].filter((name) => Object.hasOwn(body, name)) : [];
+  if (beside.length > 0) {
+    const both = `${forms}, not both: ${beside.join(', ')} beside refundRequest`;
+    throw new HttpError(400, 'invalid_request', both, 'refundRequest');
   }
   const fields = wrapped ? requireObject(body, 'refundRequest') : body;
   const prefix = wrapped ? 'refundRequest.' : '';
+  if (fields['amount'] === undefined) {
+    const required = `${prefix}amount is required, such as 12.34`;
+    throw new HttpError(400, 'invalid_amount', required, `${prefix}amount`);
+  }
   let amount: MinorUnits;
   try {
     amount = parseMinorUnits(fields['amount']);

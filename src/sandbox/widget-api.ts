@@ -34,6 +34,20 @@ function addressFrom(body: Record<string, unknown>, path: string) {
   };
 }
 
+/**
+ * The page's certificate name when sent beside the order: held to the rules of the order's own
+ * `certificateName` (core/order.ts), so that neither form takes a name the other refuses.
+ */
+function certificateNameFrom(body: Record<string, unknown>): string | undefined {
+  const name = optionalString(body, 'certificateName');
+  if (name === undefined) return undefined;
+  const refuse = (problem: string) =>
+    new HttpError(400, 'invalid_request', `certificateName ${problem}`, 'certificateName');
+  if (name.trim() === '') throw refuse('is blank');
+  if (name.length > 255) throw refuse(`is ${name.length} characters long; at most 255`);
+  return name;
+}
+
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ res, params }) => {
     const { merchant, widget } = orders.widget(params['widgetId']!);
@@ -61,7 +75,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     const taken = await orders.create({
       order: requireObject(body, 'order'),
       signature: optionalString(body, 'signature'),
-      certificateName: optionalString(body, 'certificateName'),
+      certificateName: certificateNameFrom(body),
       pageOrigin: optionalString(body, 'pageOrigin'),
       customer,
     });

@@ -45,6 +45,17 @@ export function httpSignatureAlgorithm(name: string): HttpSignatureAlgorithm | u
 
 const REQUEST_TARGET = '(request-target)';
 
+/** What a header value can carry, as fetch checks it: tab, space, visible ASCII, and Latin-1 above 0x7f. */
+const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Whether `text` can be sent in a header. Not part of the public API: the merchant API v2 client checks its
+ * certificate name and API key with it when made, since one that cannot be sent fails every call.
+ */
+export function isHeaderText(text: string): boolean {
+  return HEADER_TEXT.test(text);
+}
+
 /** The headers signed when there is no body, and when there is one (the document's lists, in this order). */
 const SIGNED_WITHOUT_BODY = [REQUEST_TARGET, 'date'] as const;
 const SIGNED_WITH_BODY = [REQUEST_TARGET, 'date', 'digest', 'content-type'] as const;
@@ -117,8 +128,11 @@ export function signHttpRequest(
       `Unknown signature algorithm ${JSON.stringify(algorithmName)}; use rsa-sha256, rsa-sha384 or rsa-sh512`,
     );
   }
-  if (key.keyId === '' || /["\r\n]/.test(key.keyId)) {
-    throw new TypeError('keyId must be the certificate name, non-empty and without quotes or line breaks');
+  // The keyId is written quoted into the Authorization header.
+  if (key.keyId === '' || key.keyId.includes('"') || !isHeaderText(key.keyId)) {
+    throw new TypeError(
+      'keyId must be the certificate name, non-empty, without quotes, and of characters a header carries (no control characters, nothing beyond Latin-1)',
+    );
   }
   const spec = ALGORITHMS[algorithm];
   const headers: SignedHttpHeaders = { Date: (options.now ?? new Date()).toUTCString(), Authorization: '' };

@@ -28,6 +28,7 @@ import { durationOption } from './durations.js';
 import {
   type HttpSignatureAlgorithmName,
   httpSignatureAlgorithm,
+  isHeaderText,
   signHttpRequest,
 } from './http-signature.js';
 import { importPrivateKey } from './keys.js';
@@ -375,13 +376,25 @@ interface Answer {
  * A client of the merchant API v2.
  * @throws KeyFormatError at once when `privateKeyPem` is not an RSA private key PEM.
  * @throws TypeError at once naming the option when one is unknown, missing or of the wrong kind, for an
- *   invalid `baseUrl`, or for an unknown algorithm.
+ *   invalid `baseUrl`, for an unknown algorithm, or for a `certificateName` or `apiKey` that a header cannot carry.
  * @throws RangeError at once when `timeoutMs` is not a positive number.
  */
 export function createMerchantApiV2Client(options: MerchantApiV2ClientOptions): MerchantApiV2Client {
   const owner = 'createMerchantApiV2Client';
   checkOptions(owner, options, CLIENT_OPTIONS);
   const { merchantId, apiKey, certificateName } = options;
+  // Both travel in headers. One that cannot be sent would fail every call as network_error, which for a refund
+  // says "it may have been made" although nothing left.
+  for (const [name, value] of [
+    ['certificateName', certificateName],
+    ['apiKey', apiKey],
+  ] as const) {
+    if (!isHeaderText(value) || (name === 'certificateName' && value.includes('"'))) {
+      throw new TypeError(
+        `${owner}: ${name} ${JSON.stringify(value)} cannot be sent in a header (no control characters, nothing beyond Latin-1${name === 'certificateName' ? ', no quotes: the signature quotes it' : ''}); write it as the merchant console shows it`,
+      );
+    }
+  }
   importPrivateKey(options.privateKeyPem);
   const algorithm = options.algorithm ?? 'rsa-sha256';
   if (httpSignatureAlgorithm(algorithm) === undefined) {

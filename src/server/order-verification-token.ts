@@ -67,6 +67,22 @@ export function verifyRs256Jws(
   publicKeyOrCertificatePem: string,
   now: Date = new Date(),
 ): Record<string, unknown> | undefined {
+  const payload = signedPayload(jws, publicKeyOrCertificatePem, now);
+  // A time claim that is no number cannot be honoured (jsrsasign skips it): the JWS is refused, not timeless.
+  return payload === undefined || badTimeClaim(payload) !== undefined ? undefined : payload;
+}
+
+/** The first of `iat`, `nbf` and `exp` that is present and no number; jsrsasign checks only numbers. */
+function badTimeClaim(fields: Record<string, unknown>): string | undefined {
+  return TIME_CLAIMS.find((name) => fields[name] !== undefined && typeof fields[name] !== 'number');
+}
+
+/** {@link verifyRs256Jws} without the check that its time claims are numbers. */
+function signedPayload(
+  jws: string,
+  publicKeyOrCertificatePem: string,
+  now: Date = new Date(),
+): Record<string, unknown> | undefined {
   const key = verifyingKey(publicKeyOrCertificatePem);
   const token = typeof jws === 'string' ? jws.trim() : '';
   if (!isCompactJws(token)) return undefined;
@@ -105,7 +121,7 @@ export function verifyOrderVerificationToken(
 ): OrderVerificationPayload {
   verifyingKey(publicKeyOrCertificatePem);
   checkCertificateValidity(publicKeyOrCertificatePem, options);
-  const fields = verifyRs256Jws(jws, publicKeyOrCertificatePem, options.now);
+  const fields = signedPayload(jws, publicKeyOrCertificatePem, options.now);
   if (fields === undefined) {
     throw new SignatureVerificationError(
       'signature_invalid',
@@ -123,7 +139,7 @@ export function verifyOrderVerificationToken(
     );
   }
   // jsrsasign skips a time claim that is not a number; such a claim cannot be honoured, so it is refused.
-  const badClaim = TIME_CLAIMS.find((name) => fields[name] !== undefined && typeof fields[name] !== 'number');
+  const badClaim = badTimeClaim(fields);
   if (badClaim !== undefined) {
     throw new SignatureVerificationError(
       'malformed_body',
