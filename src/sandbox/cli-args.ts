@@ -82,6 +82,12 @@ Legacy widget:
   "${DEMO_CERTIFICATE_NAME}"; its private key file and widget ids are printed at start.
   The gateway's certificate, for X-Svc-Signature:
   /sandbox/service-certificate.pem
+  Widgets take Visa and Mastercard unless their cardSchemes says more
+  (VISA, MASTERCARD, AMEX, MAESTRO). CALLBACK widgets post a JWS
+  {orderId, externalOrderId} (kid svc-sandbox) to the order verification URL:
+  answer {"approved": true}, {"approved": false, "reasonCode": ...}, or 2xx
+  and decide later with PUT/DELETE /v2/merchants/<id>/orders/<order id>
+  within orderVerification.decisionTimeoutMs (default 30000 ms).
 
 v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):
   Purchases, payment_methods, payout_methods, public_key and webhooks. Send
