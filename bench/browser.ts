@@ -99,6 +99,8 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   const script = `<script type="module" src="${gateway.gatewayUrl}/widget/svc-checkout.js"></script>`;
   const bigOrder: OrderInput = {
     widgetId: gateway.widgets.checkout,
+    // The page gives certificate-name, which is signed.
+    certificateName: gateway.certificateName,
     items: Array.from({ length: 1000 }, (_, index) => ({
       amount: `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`,
       label: `Item ${index + 1}`,
