@@ -35,6 +35,15 @@ export default {
       to: { dependencyTypes: ['local'], pathNot: [PARTS, '^(?!src/).*\\.json$'] },
     },
     {
+      name: 'sandbox-imports-server-through-its-entries',
+      comment:
+        'The sandbox uses the server part as a merchant does, through src/server/index.ts, plus what a gateway ' +
+        'shares with the toolkit in src/server/for-sandbox.ts. Export what it needs there.',
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/server/', pathNot: '^src/server/(index|for-sandbox)\\.ts$' },
+    },
+    {
       name: 'browser-code-reaches-no-node-code',
       comment:
         'Browser bundles (the element, the frame, the browser entry src/index.ts, and core which they share) never ' +

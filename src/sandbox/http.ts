@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
-import { RequestBodyError, readNodeBody } from '../server/raw-request.js';
+import { RequestBodyError, readNodeBody } from '../server/for-sandbox.js';
 import { isWriteFailure, type StoreError } from './store.js';
 
 /**

@@ -19,9 +19,8 @@ import {
   type RefundReason,
 } from '../core/merchant-api-v2-types.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
+import { certificateValidityError, isCompactJws, jwsHeader, verifyRs256Jws } from '../server/for-sandbox.js';
 import { verifyHttpSignature } from '../server/index.js';
-import { certificateValidityError } from '../server/keys.js';
-import { isCompactJws, jwsHeader, verifyRs256Jws } from '../server/order-verification-token.js';
 import type { MerchantConfig } from './config.js';
 import {
   HttpError,

@@ -7,13 +7,13 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { certificateValidityError } from '../server/for-sandbox.js';
 import {
   createSelfSignedCertificate,
   generateMerchantKeyPair,
   importPrivateKey,
   importPublicKey,
 } from '../server/index.js';
-import { certificateValidityError } from '../server/keys.js';
 import { MAX_PEM_FILE_BYTES, readTextFile } from './text-file.js';
 
 export interface ServiceKeys {

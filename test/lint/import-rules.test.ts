@@ -275,6 +275,24 @@ test('server and sandbox import, outside the parts, JSON data only', () => {
   }
 });
 
+test('the sandbox imports the server part through its public entry and for-sandbox.ts only', () => {
+  const remove = write({
+    'src/sandbox/legacy/zz-violation.ts': [
+      "import '../../server/keys.js';",
+      "import '../../server/index.js';",
+      "import '../../server/for-sandbox.js';",
+      ...CODE,
+    ],
+  });
+  try {
+    assert.deepEqual(cruise('src/sandbox/legacy/zz-violation.ts'), [
+      'sandbox-imports-server-through-its-entries: src/sandbox/legacy/zz-violation.ts -> src/server/keys.ts',
+    ]);
+  } finally {
+    remove();
+  }
+});
+
 test('browser code reaches no Node built-in, jsrsasign, server or sandbox code down an import chain', () => {
   const entry = readFileSync(join(root, 'src/index.ts'), 'utf8').trimEnd().split('\n');
   const remove = write({

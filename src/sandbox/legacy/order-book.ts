@@ -5,7 +5,7 @@
  */
 import { type Order, type OrderInput, parseTaxRate } from '../../core/order.js';
 import { type PricedOrder, priceOrder } from '../../core/totals.js';
-import { BoundedCache } from '../../server/bounded-cache.js';
+import { BoundedCache } from '../../server/for-sandbox.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
 import { HttpError } from '../http.js';
 import type { Collection, Store } from '../store.js';
