@@ -1,6 +1,9 @@
 /**
  * What browsers load from the gateway, built by `vite build` (`npm run build:browser`) into dist/browser,
- * which the sandbox serves under `/widget/`:
+ * which the sandbox serves under `/widget/`. Two files keep stable names, because merchants' pages name them;
+ * everything they and the frame's page load is named by its content (`<name>-<hash>.js`), so that the gateway
+ * can let browsers keep it for a year (src/sandbox/built-files.ts). Below, each file by its role, the name
+ * without the hash; `served-files.json` maps each role to the file built for it:
  *   svc-checkout.js          the widget script as an ES module (`<script type="module" src=".../widget/svc-checkout.js">`)
  *   svc-checkout-v1.js       its v1 mode (the payment method picker), which the module imports on demand when an
  *                            element has `checkout-url`, so legacy pages never download it
@@ -18,13 +21,15 @@
  *                            `checkout-status-screen.js` and `checkout-challenge-step.js`, and it shares the
  *                            language chunks of frame.js
  * The frame's page is written by the sandbox (src/sandbox/widget-pages.ts), with its CSP; it names the first
- * chunk for the widget's kind.
+ * chunk for the widget's kind, found by its role in served-files.json.
  *
  * Each output is a Vite environment of its own (a build has one format, one entry naming scheme, and shares
  * every module two of its entries use), and `builder` makes `vite build` build all four, in the order of
  * `buildApp`. The npm package's ES modules are not built here: `tsc -p tsconfig.build.json` emits them
  * unbundled. The demo shop has its own config (demo/vite.config.ts), a dev server over the source.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Vite 8's bundler, installed with it: its native MagicString keeps the source maps of what a plugin edits.
 import { RolldownMagicString } from 'rolldown';
@@ -114,6 +119,78 @@ const minifyTemplates: Plugin = {
   },
 };
 
+/** The file that maps each built file's role (its name without the hash) to its name; see the top of this file. */
+const SERVED_FILES = 'served-files.json';
+
+/**
+ * Output names per environment: where it writes (under dist/browser) and its naming patterns. A role is the
+ * pattern without `-[hash]`, with the chunk's name or the asset's extension filled in.
+ */
+const NAMING = {
+  widget: {
+    folder: '',
+    entry: 'svc-checkout.js',
+    chunk: '[name]-[hash].js',
+    asset: '[name]-[hash][extname]',
+  },
+  classic: {
+    folder: '',
+    entry: 'svc-checkout.classic.js',
+    chunk: '[name]-[hash].js',
+    asset: '[name]-[hash][extname]',
+  },
+  frame: {
+    folder: 'frame/assets/',
+    entry: 'frame-[hash].js',
+    chunk: '[name]-[hash].js',
+    asset: 'frame-[hash][extname]',
+  },
+  frameCheckout: {
+    folder: 'frame/assets/',
+    entry: 'frame-checkout-[hash].js',
+    chunk: 'checkout-[name]-[hash].js',
+    asset: 'frame-checkout-[hash][extname]',
+  },
+} as const;
+type OutputName = keyof typeof NAMING;
+
+/**
+ * served-files.json as built so far. Each environment is built with its own instance of this config (Vite
+ * resolves the config per environment), so what one build tells a later one goes through the file on disk;
+ * the first build (widget) empties dist/browser, and so starts it afresh.
+ */
+function readServedFiles(): Record<string, string> {
+  const path = join(outDir, SERVED_FILES);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {};
+}
+
+/**
+ * Records each built script and stylesheet under its role in served-files.json. Source maps follow their file
+ * (`<file>.map`) and are not listed.
+ */
+const recordServedFiles: Plugin = {
+  name: 'served-files',
+  writeBundle(_options, bundle) {
+    const naming = NAMING[this.environment.name as OutputName];
+    const served = readServedFiles();
+    for (const output of Object.values(bundle)) {
+      let role: string;
+      if (output.type === 'chunk') {
+        role = output.isEntry ? naming.entry : naming.chunk.replace('[name]', output.name);
+      } else {
+        const extension = /\.[a-z]+$/.exec(output.fileName)?.[0] ?? '';
+        if (extension === '.map') continue;
+        role = naming.asset.replace('[name]', output.names[0] ?? '').replace('[extname]', extension);
+      }
+      role = `${naming.folder}${role.replace('-[hash]', '')}`;
+      if (role in served) this.error(`two built files for the role ${role}`);
+      served[role] = `${naming.folder}${output.fileName}`;
+    }
+    const sorted = Object.fromEntries(Object.entries(served).sort(([a], [b]) => (a < b ? -1 : 1)));
+    writeFileSync(join(outDir, SERVED_FILES), `${JSON.stringify(sorted, null, 2)}\n`);
+  },
+};
+
 /**
  * The full checkout's build: form-parts.eager.ts in place of form-parts.ts, and the language chunks of the
  * card form's build (the same modules, which import nothing) rather than copies of them.
@@ -127,26 +204,30 @@ const fullCheckout: Plugin = {
     if (source === './form-parts.js' && !importer.endsWith('/form-parts.eager.ts')) {
       return fileURLToPath(new URL('src/frame/form-parts.eager.ts', import.meta.url));
     }
-    // A relative external stays as written: beside frame-checkout.js, where the card form's build puts it.
-    if (/^\.\/messages-[a-z]+\.js$/.test(source)) return { id: source, external: true };
+    // A relative external stays as written: beside frame-checkout-<hash>.js, where the card form's build put it
+    // under its content-hashed name (built first, see OUTPUTS).
+    if (/^\.\/messages-[a-z]+\.js$/.test(source)) {
+      const built = readServedFiles()[`frame/assets/${source.slice(2)}`];
+      if (!built) this.error(`the card form's build made no chunk for ${source}`);
+      return { id: `./${built.slice('frame/assets/'.length)}`, external: true };
+    }
     return undefined;
   },
 };
 
 /** The order the outputs are built in: the first empties dist/browser, the others add to it. */
-const OUTPUTS = ['widget', 'classic', 'frame', 'frameCheckout'] as const;
+const OUTPUTS = ['widget', 'classic', 'frame', 'frameCheckout'] as const satisfies readonly OutputName[];
 
 export default defineConfig({
   logLevel: 'warn',
   // No index.html and no public/ folder: every output names its entry.
   publicDir: false,
-  plugins: [noPreloadHelper, minifyTemplates, fullCheckout],
+  plugins: [noPreloadHelper, minifyTemplates, fullCheckout, recordServedFiles],
   build: { target: 'es2022', sourcemap: true, minify: true, emptyOutDir: false },
   environments: {
     // Not a library build: library builds keep whitespace in ES output (for a package's tree-shaking), but
-    // this file is what pages download, so it is minified fully. The v1 chunk keeps its module's name
-    // (src/element/svc-checkout-v1.ts): the sandbox serves widget files by name from an allow-list
-    // (WIDGET_SCRIPTS in src/sandbox/widget-pages.ts).
+    // this file is what pages download, so it is minified fully. The v1 chunk is named by its module
+    // (src/element/svc-checkout-v1.ts) and its content: `svc-checkout-v1-<hash>.js`.
     widget: {
       consumer: 'client',
       build: {
@@ -154,7 +235,7 @@ export default defineConfig({
         emptyOutDir: true,
         rolldownOptions: {
           input: 'src/element/script-tag.ts',
-          output: { format: 'es', entryFileNames: 'svc-checkout.js', chunkFileNames: '[name].js' },
+          output: { format: 'es', entryFileNames: NAMING.widget.entry, chunkFileNames: NAMING.widget.chunk },
         },
       },
     },
@@ -168,12 +249,12 @@ export default defineConfig({
           entry: 'src/element/script-tag.ts',
           formats: ['iife'],
           name: 'svcCheckout',
-          fileName: () => 'svc-checkout.classic.js',
+          fileName: () => NAMING.classic.entry,
         },
       },
     },
-    // Chunks keep their module's name: the sandbox's frame page preloads its language's texts
-    // (messages-<lang>.js), and bench/bundle-sizes.ts counts each chunk by name.
+    // Chunks are named by their module and content: the sandbox's frame page preloads its language's texts
+    // (messages-<lang>.js), and bench/bundle-sizes.ts counts each chunk, each found by its role.
     frame: {
       consumer: 'client',
       build: {
@@ -183,9 +264,9 @@ export default defineConfig({
           input: 'src/frame/main.ts',
           output: {
             format: 'es',
-            entryFileNames: 'frame.js',
-            chunkFileNames: '[name].js',
-            assetFileNames: 'frame[extname]',
+            entryFileNames: NAMING.frame.entry,
+            chunkFileNames: NAMING.frame.chunk,
+            assetFileNames: NAMING.frame.asset,
           },
         },
       },
@@ -199,9 +280,9 @@ export default defineConfig({
           input: 'src/frame/main.ts',
           output: {
             format: 'es',
-            entryFileNames: 'frame-checkout.js',
-            chunkFileNames: 'checkout-[name].js',
-            assetFileNames: 'frame-checkout[extname]',
+            entryFileNames: NAMING.frameCheckout.entry,
+            chunkFileNames: NAMING.frameCheckout.chunk,
+            assetFileNames: NAMING.frameCheckout.asset,
           },
         },
       },

@@ -1,9 +1,11 @@
 /**
  * Sizes of what browsers download from the gateway, minified as built (dist/browser, by vite.config.ts),
  * with gzip and brotli at their highest levels (what a CDN serves), per file and per page load. Shared by
- * `npm run bench` and the size budget test (test/bundle/size-budget.test.ts).
+ * `npm run bench` and the size budget test (test/bundle/size-budget.test.ts). Files are named here by their
+ * role, the built name without its content hash (`frame/assets/frame.js` for `frame-<hash>.js`), and found
+ * through dist/browser/served-files.json.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -13,7 +15,7 @@ export interface Sizes {
   brotli: number;
 }
 
-/** What one page load, or one step after it, downloads: files of dist/browser by their path there. */
+/** What one page load, or one step after it, downloads: files of dist/browser by their role. */
 export interface Download {
   name: string;
   files: string[];
@@ -21,7 +23,7 @@ export interface Download {
 }
 
 export interface BundleSizes {
-  /** Every script and stylesheet the gateway serves to browsers (source maps aside), by its path. */
+  /** Every script and stylesheet the gateway serves to browsers (source maps aside), by its role. */
   files: ReadonlyMap<string, Sizes>;
   /** The widget script as an ES module: what a merchant's page loads. */
   scriptTag: Sizes;
@@ -46,6 +48,7 @@ export interface BundleSizes {
 }
 
 const SCRIPT_TAG = 'svc-checkout.js';
+const PICKER = 'svc-checkout-v1.js';
 const FRAME_ASSETS = 'frame/assets';
 /** The frame's texts in one language, loaded on demand: a page load downloads one of them. */
 const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
@@ -57,10 +60,9 @@ const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
 const PAGE_LOADS = [
   { name: 'fixed-price or payment-option widget (the card form)', frame: ['frame.js'] },
   {
-    name: 'payment-option widget whose order (from the page) has shipping options',
-    frame: ['frame.js', 'delivery-fields.js'],
+    name: 'full checkout, or an order (fixed, or from the page) with shipping options',
+    frame: ['frame-checkout.js'],
   },
-  { name: 'full checkout, or a fixed order with shipping options', frame: ['frame-checkout.js'] },
 ];
 const AFTER_ACTION = [
   { name: '3-D Secure step (card form)', frame: ['challenge-step.js'] },
@@ -72,6 +74,10 @@ const UNREACHED = [
   {
     name: 'customer fields for frame.js: only a gateway without frame-checkout.js serves it a full checkout',
     frame: ['customer-fields.js'],
+  },
+  {
+    name: 'delivery fields for frame.js: only for an element that did not say its order has shipping options',
+    frame: ['delivery-fields.js'],
   },
 ];
 
@@ -96,14 +102,18 @@ function sum(all: Sizes[]): Sizes {
   );
 }
 
-function builtFiles(root: string, folder: string): string[] {
+/**
+ * Role -> path under `root` of every built script and stylesheet, from served-files.json (vite.config.ts).
+ * @throws Error naming the command to run when the build is missing.
+ */
+export function builtFiles(root = 'dist/browser'): ReadonlyMap<string, string> {
+  let text: string;
   try {
-    return readdirSync(join(root, folder))
-      .filter((file) => /\.(?:js|css)$/.test(file))
-      .map((file) => (folder === '' ? file : `${folder}/${file}`));
+    text = readFileSync(join(root, 'served-files.json'), 'utf8');
   } catch {
-    throw new Error(`${join(root, folder)} is missing; run \`npm run build:browser\` first`);
+    throw new Error(`${join(root, 'served-files.json')} is missing; run \`npm run build:browser\` first`);
   }
+  return new Map(Object.entries(JSON.parse(text) as Record<string, string>));
 }
 
 /** The frame's built chunks (its language chunks aside) of which this file does not say when they load. */
@@ -111,17 +121,16 @@ export function unclassifiedChunks(root = 'dist/browser'): string[] {
   const classified = new Set(
     [...PAGE_LOADS, ...AFTER_ACTION, ...UNREACHED].flatMap((download) => download.frame),
   );
-  return builtFiles(root, FRAME_ASSETS)
-    .map((file) => file.slice(FRAME_ASSETS.length + 1))
+  return [...builtFiles(root).keys()]
+    .filter((role) => role.startsWith(`${FRAME_ASSETS}/`))
+    .map((role) => role.slice(FRAME_ASSETS.length + 1))
     .filter((file) => !LANGUAGE_CHUNK.test(file) && !classified.has(file));
 }
 
 /** Sizes in bytes of each file, and of what each page load and each later step downloads. */
 export function bundleSizes(root = 'dist/browser'): BundleSizes {
   const files = new Map<string, Sizes>();
-  for (const file of [...builtFiles(root, ''), ...builtFiles(root, FRAME_ASSETS)]) {
-    files.set(file, sizesOf(readFileSync(join(root, file))));
-  }
+  for (const [role, path] of builtFiles(root)) files.set(role, sizesOf(readFileSync(join(root, path))));
   const sizeOf = (file: string): Sizes => {
     const sizes = files.get(file);
     if (!sizes) throw new Error(`${join(root, file)} is missing; run \`npm run build:browser\` first`);
@@ -140,7 +149,7 @@ export function bundleSizes(root = 'dist/browser'): BundleSizes {
   return {
     files,
     scriptTag: sizeOf(SCRIPT_TAG),
-    picker: sizeOf('svc-checkout-v1.js'),
+    picker: sizeOf(PICKER),
     classicScript: sizeOf('svc-checkout.classic.js'),
     pageLoads: PAGE_LOADS.map(({ name, frame }) => download(name, [SCRIPT_TAG, ...inFrame(frame), language])),
     afterAction: AFTER_ACTION.map(({ name, frame }) => download(name, inFrame(frame))),

@@ -32,6 +32,11 @@ export interface FrameHostOptions {
   pageOrigin: string;
   /** How long to wait for `ready`, in milliseconds. */
   readyTimeout: number;
+  /**
+   * The order has shipping options: the gateway then serves the frame's first chunk with the delivery fields
+   * built in, rather than the card form that fetches them after it (one download less, fewer bytes in all).
+   */
+  fields?: boolean;
 }
 
 export interface FrameHostHandlers {
@@ -92,7 +97,7 @@ const LOAD_GRACE_MS = 300;
 export class FrameHost {
   /** This load's channel id: messages of any other channel are ignored. */
   readonly channel = createChannelId();
-  /** The iframe, loading `${gateway}/widget/frame/<widget id>#channel=...&origin=...` (see the contract). */
+  /** The iframe, loading `${gateway}/widget/frame/<widget id>[?fields=1]#channel=...&origin=...` (see the contract). */
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
   #ready = false;
   #disposed = false;
@@ -104,8 +109,8 @@ export class FrameHost {
   constructor(options: FrameHostOptions, handlers: FrameHostHandlers) {
     this.#options = options;
     this.#handlers = handlers;
-    const { gateway, widgetId, pageOrigin, readyTimeout } = options;
-    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
+    const { gateway, widgetId, pageOrigin, readyTimeout, fields } = options;
+    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}${fields ? '?fields=1' : ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
     addEventListener('message', this.#onMessage);
     this.iframe.addEventListener('load', this.#onLoad, { once: true });
     this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);

@@ -165,6 +165,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         // about:srcdoc page that inherits its parent's origin).
         pageOrigin: window.origin,
         readyTimeout: controls.elementClass.frameReadyTimeout,
+        fields: ((prepared.init.order.shippingOptions as unknown[] | undefined)?.length ?? 0) > 0,
       },
       {
         message: (message) => onMessage(frameHost, message),

@@ -4,13 +4,16 @@
  * the embedding check the element asks when a frame never answered.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { ELEMENT_MESSAGES } from '../core/index.js';
+import { BuiltFiles } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 
-/** The files of the widget script a merchant page may load, by the name it loads them under. */
+/**
+ * The widget files a merchant page may load from a build without served-files.json (built by other means, or
+ * a test's folder), by name. With served-files.json, the files it names (and their source maps) are served.
+ */
 const WIDGET_SCRIPTS = new Set([
   'svc-checkout.js',
   'svc-checkout.js.map',
@@ -20,12 +23,10 @@ const WIDGET_SCRIPTS = new Set([
   'svc-checkout.classic.js.map',
 ]);
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
+/** The frame's files, under the build folder and under `/widget/`. */
+const FRAME_ASSETS = 'frame/assets';
+/** A file name as the builds make them: no path, no dot file (so no `..`, no hidden folder). */
+const SAFE_NAME = /^[\w-][\w.-]*$/;
 
 /** The frame page's policy: nothing inline, nothing from elsewhere, framed only by the merchant's origins. */
 function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
@@ -42,44 +43,31 @@ function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
   ].join('; ');
 }
 
-async function sendBuiltFile(
-  context: RequestContext,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<void> {
-  const body = await readFile(path).catch(() => {
-    throw new HttpError(
-      404,
-      'not_built',
-      `${context.url.pathname} is not built; run \`npm run build\` in the svc-checkout package`,
-    );
-  });
-  context.res.writeHead(200, {
-    'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
-    'content-length': body.length,
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
-    ...headers,
-  });
-  context.res.end(body);
-}
-
 export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRoot: string): void {
-  // Module scripts from another origin load only with CORS; the script holds nothing secret.
-  router.on('GET', '/widget/:file', (context) => {
+  const built = new BuiltFiles(browserRoot);
+  // Module scripts from another origin load only with CORS; the scripts hold nothing secret.
+  const widgetFile = async (context: RequestContext) => {
     const file = context.params['file']!;
-    if (!WIDGET_SCRIPTS.has(file)) throw new HttpError(404, 'not_found', `No widget file ${file}`);
-    return sendBuiltFile(context, join(browserRoot, file), { 'access-control-allow-origin': '*' });
-  });
-
-  router.on('GET', '/widget/frame/assets/:file', (context) => {
+    const cacheControl = SAFE_NAME.test(file)
+      ? await built.cachePolicy(file, (name) => WIDGET_SCRIPTS.has(name))
+      : undefined;
+    if (!cacheControl) throw new HttpError(404, 'not_found', `No widget file ${file}`);
+    return built.send(context, file, cacheControl, { 'access-control-allow-origin': '*' });
+  };
+  const frameAsset = async (context: RequestContext) => {
     const file = context.params['file']!;
-    if (!/^[\w.-]+$/.test(file) || file.startsWith('.'))
-      throw new HttpError(404, 'not_found', `No frame asset ${file}`);
-    return sendBuiltFile(context, join(browserRoot, 'frame', 'assets', file));
-  });
+    const cacheControl = SAFE_NAME.test(file)
+      ? await built.cachePolicy(`${FRAME_ASSETS}/${file}`, () => true)
+      : undefined;
+    if (!cacheControl) throw new HttpError(404, 'not_found', `No frame asset ${file}`);
+    return built.send(context, `${FRAME_ASSETS}/${file}`, cacheControl);
+  };
+  for (const method of ['GET', 'HEAD']) {
+    router.on(method, '/widget/:file', widgetFile);
+    router.on(method, '/widget/frame/assets/:file', frameAsset);
+  }
 
-  router.on('GET', '/widget/frame/:widgetId', ({ res, params }) => {
+  router.on('GET', '/widget/frame/:widgetId', async ({ res, params, url }) => {
     let found: ReturnType<LegacyOrders['widget']>;
     try {
       found = orders.widget(params['widgetId']!);
@@ -95,20 +83,31 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     }
     const { merchant, widget } = found;
     const language = merchant.defaults.language;
-    const assets = join(browserRoot, 'frame', 'assets');
-    // The first chunk for the widget's kind: a full checkout, or a fixed order with shipping options, shows the
-    // customer's or the delivery fields, which frame-checkout.js has built in; frame.js is the card form,
-    // which imports them only for an order (from the page) that shows them. See vite.config.ts.
-    const withFields = widget.collectCustomerData || (widget.order?.shippingOptions?.length ?? 0) > 0;
+    // Each file by its role: its content-hashed name from served-files.json (or its own name in a build
+    // without one), when that file is built.
+    const builtPath = async (role: string) => {
+      const path = await built.resolve(`${FRAME_ASSETS}/${role}`);
+      return existsSync(join(browserRoot, path)) ? `/widget/${path}` : undefined;
+    };
+    // The first chunk for the widget's kind: a full checkout, a fixed order with shipping options, or a page
+    // whose order has them (the element says so: `?fields=1`) shows the customer's or the delivery fields,
+    // which frame-checkout.js has built in; frame.js is the card form, which imports them only for an order
+    // that shows them (from an element that did not say). See vite.config.ts.
+    const withFields =
+      widget.collectCustomerData ||
+      (widget.order?.shippingOptions?.length ?? 0) > 0 ||
+      url.searchParams.get('fields') === '1';
     const entry =
-      withFields && existsSync(join(assets, 'frame-checkout.js')) ? 'frame-checkout.js' : 'frame.js';
-    const stylesheet = existsSync(join(assets, 'frame.css'))
-      ? '<link rel="stylesheet" href="/widget/frame/assets/frame.css">'
-      : '';
+      (withFields ? await builtPath('frame-checkout.js') : undefined) ??
+      (await builtPath('frame.js')) ??
+      `/widget/${FRAME_ASSETS}/frame.js`;
+    const stylesheetPath = await builtPath(
+      withFields && entry.includes('/frame-checkout') ? 'frame-checkout.css' : 'frame.css',
+    );
+    const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
     // The merchant's language is the likely one: its texts load beside the frame's code, not after it.
-    const texts = existsSync(join(assets, `messages-${language}.js`))
-      ? `<link rel="modulepreload" href="/widget/frame/assets/messages-${language}.js">`
-      : '';
+    const textsPath = await builtPath(`messages-${language}.js`);
+    const texts = textsPath ? `<link rel="modulepreload" href="${textsPath}">` : '';
     const html = `<!doctype html>
 <html lang="${language}">
 <head>
@@ -117,12 +116,14 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
 <meta name="referrer" content="same-origin">
 <title>${escapeHtml(ELEMENT_MESSAGES[language]['frame.title'])}</title>
 ${stylesheet}
-<script type="module" src="/widget/frame/assets/${entry}"></script>
+<script type="module" src="${entry}"></script>
 ${texts}
 </head>
 <body></body>
 </html>
 `;
+    // no-store: the page carries the merchant's allowed origins (its CSP) and names the build's current
+    // chunks, and both change without its address changing; it is small, and everything it loads is cached.
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': frameContentSecurityPolicy(merchant.allowedOrigins),

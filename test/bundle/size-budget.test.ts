@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { bundleSizes, unclassifiedChunks } from '../../bench/bundle-sizes.js';
+import { builtFiles, bundleSizes, unclassifiedChunks } from '../../bench/bundle-sizes.js';
 
 const KB = 1024;
 
@@ -37,7 +37,13 @@ test('every chunk of the frame is counted: in a page load, after the customer ac
 });
 
 test("the card form's first chunk leaves out what its page load does not show; the full checkout's has its fields", () => {
-  const read = (file: string) => readFileSync(`dist/browser/frame/assets/${file}`, 'utf8');
+  // By role: the built file's name carries its content hash (dist/browser/served-files.json).
+  const roles = builtFiles();
+  const read = (file: string) => {
+    const path = roles.get(`frame/assets/${file}`);
+    assert.ok(path, `no built file for frame/assets/${file}`);
+    return readFileSync(`dist/browser/${path}`, 'utf8');
+  };
   // Names that minifying keeps: the elements' tags, and the ids of the steps' headings.
   const customerFields = /define\(\s*[`'"]svc-customer-fields/;
   const deliveryFields = /define\(\s*[`'"]svc-delivery-fields/;

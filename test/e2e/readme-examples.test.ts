@@ -850,7 +850,8 @@ const runnable = [
 
 describe(`${readmeName} examples`, () => {
   before(async () => {
-    const browserFiles = ['svc-checkout.js', 'svc-checkout-v1.js', 'frame/assets/frame.js'];
+    // The entry, and served-files.json, which names the content-hashed files (vite.config.ts).
+    const browserFiles = ['svc-checkout.js', 'served-files.json'];
     const absent = browserFiles.filter((file) => !existsSync(join(repoRoot, 'dist', 'browser', file)));
     if (absent.length > 0)
       throw new Error(`dist/browser lacks ${absent.join(', ')}: run \`npm run build:browser\` first`);

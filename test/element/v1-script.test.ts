@@ -1,5 +1,5 @@
 // v1 mode from the gateway's own scripts, as built (npm run build:browser) and served by the sandbox: the
-// module script fetches its v1 chunk (/widget/svc-checkout-v1.js) only for an element with checkout-url, the
+// module script fetches its v1 chunk (/widget/svc-checkout-v1-<hash>.js) only for an element with checkout-url, the
 // classic script has it inline, and confirming without a listener that cancels really navigates. Each page
 // is a same-origin iframe, so the test can follow it to where the element sends it.
 import { expect, waitUntil } from '@open-wc/testing';
@@ -32,7 +32,10 @@ describe('<svc-checkout> v1 mode from the gateway’s scripts', function () {
   const chunkRequests = (frame: HTMLIFrameElement) =>
     frame
       .contentWindow!.performance.getEntriesByType('resource')
-      .filter((entry) => entry.name === `${info.gatewayUrl}/widget/svc-checkout-v1.js`).length;
+      .filter(
+        (entry) =>
+          entry.name.startsWith(`${info.gatewayUrl}/widget/svc-checkout-v1-`) && entry.name.endsWith('.js'),
+      ).length;
 
   for (const [kind, file, chunks] of [
     ['module', 'svc-checkout.js', 1],

@@ -19,24 +19,37 @@ const ROOT_FILES = [
 
 /**
  * What the sandbox serves to browsers (src/sandbox/widget-pages.ts), as vite.config.ts builds it, exactly:
- * each script with its source map, which carries its sources' text.
+ * each script with its source map, which carries its sources' text, and served-files.json, which names the
+ * file built for each role. `<hash>` stands for the content hash in a name: each pattern matches one file,
+ * so a leftover of an older build (another hash) fails too.
  */
 const BROWSER_FILES = [
   'svc-checkout.js',
-  'svc-checkout-v1.js',
+  'svc-checkout-v1-<hash>.js',
   'svc-checkout.classic.js',
-  'frame/assets/frame.js',
-  'frame/assets/frame-checkout.js',
-  'frame/assets/messages-en.js',
-  'frame/assets/messages-lv.js',
-  'frame/assets/messages-ru.js',
-  'frame/assets/delivery-fields.js',
-  'frame/assets/customer-fields.js',
-  'frame/assets/challenge-step.js',
-  'frame/assets/status-screen.js',
-  'frame/assets/checkout-challenge-step.js',
-  'frame/assets/checkout-status-screen.js',
-].flatMap((file) => [`dist/browser/${file}`, `dist/browser/${file}.map`]);
+  'frame/assets/frame-<hash>.js',
+  'frame/assets/frame-checkout-<hash>.js',
+  'frame/assets/messages-en-<hash>.js',
+  'frame/assets/messages-lv-<hash>.js',
+  'frame/assets/messages-ru-<hash>.js',
+  'frame/assets/delivery-fields-<hash>.js',
+  'frame/assets/customer-fields-<hash>.js',
+  'frame/assets/challenge-step-<hash>.js',
+  'frame/assets/status-screen-<hash>.js',
+  'frame/assets/checkout-challenge-step-<hash>.js',
+  'frame/assets/checkout-status-screen-<hash>.js',
+]
+  .flatMap((file) => [`dist/browser/${file}`, `dist/browser/${file}.map`])
+  .concat('dist/browser/served-files.json')
+  .map(
+    (file) =>
+      new RegExp(
+        `^${file
+          .split('<hash>')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[A-Za-z0-9_-]{8}')}$`,
+      ),
+  );
 
 /**
  * The npm modules, as tsc emits them from the package's entries (tsconfig.build.json): each a `.js` with its
@@ -106,15 +119,23 @@ describe('the packed package (npm pack --dry-run)', () => {
 
   test('holds the root files, the browser files and tsc modules, and nothing else', () => {
     const stray = packed.filter(
-      (file) => !ROOT_FILES.includes(file) && !BROWSER_FILES.includes(file) && !MODULE_FILE.test(file),
+      (file) =>
+        !ROOT_FILES.includes(file) &&
+        !BROWSER_FILES.some((pattern) => pattern.test(file)) &&
+        !MODULE_FILE.test(file),
     );
     assert.deepEqual(
       stray,
       [],
       'files outside the expected list; ship what is used, or add it here with why',
     );
-    const missing = [...ROOT_FILES, ...BROWSER_FILES].filter((file) => !packed.includes(file));
-    assert.deepEqual(missing, [], 'expected files not packed (run `npm run build`)');
+    const missing = [
+      ...ROOT_FILES.filter((file) => !packed.includes(file)),
+      ...BROWSER_FILES.filter((pattern) => packed.filter((file) => pattern.test(file)).length !== 1).map(
+        String,
+      ),
+    ];
+    assert.deepEqual(missing, [], 'expected files not packed once each (run `npm run build`)');
   });
 
   test('its modules are those the entries and the bin reach, each as .js and .d.ts', () => {

@@ -14,13 +14,11 @@ import { launchBrowser } from './browser.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** What the sandbox serves to browsers; built by `npm run build:browser`. */
-const BUILT_FILES = [
-  'svc-checkout.js',
-  'svc-checkout-v1.js',
-  'svc-checkout.classic.js',
-  'frame/assets/frame.js',
-];
+/**
+ * What the sandbox serves to browsers; built by `npm run build:browser`. The other files carry content hashes
+ * in their names, and served-files.json names them.
+ */
+const BUILT_FILES = ['svc-checkout.js', 'svc-checkout.classic.js', 'served-files.json'];
 
 export interface DemoEnv extends Demo {
   dataDir: string;
