@@ -6,7 +6,11 @@
  * the toolkit client's. Real HTTP throughout; tokens are checked by jsrsasign alone.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import jsrsasign from 'jsrsasign';
@@ -324,6 +328,65 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
       .catch((error: unknown) => error);
     assert.ok(late instanceof MerchantApiError && late.status === 409, String(late));
     assert.equal((late.body as { error: { code: string } }).error.code, 'verification_expired');
+  });
+
+  test('kill -9 while an order waits for its decision: after the restart the order stays unpayable, and a late decision gets 409 verification_expired', async () => {
+    const dataDir = await tempDir();
+    const file = testConfigFile(merchant.url);
+    file.merchants[0]!.callbacks.orderVerificationUrl = `${verificationUrl.url}/verify-order`;
+    const configPath = join(dataDir, '..', `${basename(dataDir)}-config.json`);
+    await writeFile(configPath, JSON.stringify(file));
+    /** The CLI as merchants run it, on the same data dir each time; resolves with its port once it listens. */
+    const startCli = async () => {
+      const cli = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/sandbox/cli.ts',
+          '--port',
+          '0',
+          '--config',
+          configPath,
+          '--data-dir',
+          dataDir,
+        ],
+        { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let text = '';
+      for await (const chunk of cli.stdout) {
+        text += String(chunk);
+        const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)?.[1];
+        if (port) return { cli, port: Number(port) };
+      }
+      throw new Error(`the CLI did not start: ${text}`);
+    };
+    const first = await startCli();
+    const on = { url: `http://127.0.0.1:${first.port}`, port: first.port } as Sandbox;
+    verify = async () => ({ status: 200, body: '' });
+    const asked = nextOrderId();
+    const answered = intake('CB-KILLED', on).catch((error: unknown) => error);
+    const id = await asked;
+    first.cli.kill('SIGKILL');
+    assert.equal((await once(first.cli, 'exit'))[1], 'SIGKILL');
+    assert.ok((await answered) instanceof Error, 'the page’s intake was cut with the process');
+
+    const second = await startCli();
+    try {
+      const after = { url: `http://127.0.0.1:${second.port}`, port: second.port } as Sandbox;
+      const late = await client(after)
+        .approveOrder(id)
+        .catch((error: unknown) => error);
+      assert.ok(late instanceof MerchantApiError && late.status === 409, String(late));
+      assert.equal((late.body as { error: { code: string } }).error.code, 'verification_expired');
+      // Nobody approved it: the stored order takes no card.
+      const refused = await pay(id, after);
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.equal(code(refused), 'order_not_approved');
+    } finally {
+      second.cli.kill('SIGKILL');
+      await once(second.cli, 'exit');
+    }
   });
 
   test('refuses decisions it cannot trust or read, naming why, and decides nothing until a good one', async () => {
