@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+// A test that hangs fails after this long, naming itself, instead of holding CI until its own limit.
+const TEST_TIMEOUT_MS = 180_000;
 const roots = process.argv.slice(2).length
   ? process.argv.slice(2)
   : ['test/core', 'test/server', 'test/sandbox', 'test/bundle', 'test/lint', 'test/package'];
@@ -23,7 +25,15 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    `--test-timeout=${TEST_TIMEOUT_MS}`,
+    '--test-reporter=spec',
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

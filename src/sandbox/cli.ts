@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Whoever started the sandbox may stop reading its output once it has the URL (`| head -1`, a test that
+  // read the first line): the gateway keeps serving rather than dying of EPIPE on the next line.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') console.error(`svc-sandbox: cannot print: ${error.message}`);
+  });
   console.log(`svc-sandbox ${version()} listening on ${sandbox.url}`);
   console.log(`  gateway certificate: ${sandbox.url}/sandbox/service-certificate.pem`);
   console.log(`  ${request.dataDir ? 'data dir' : 'keys (state in memory)'}: ${sandbox.keyDir}`);

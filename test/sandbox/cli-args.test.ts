@@ -3,6 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -184,6 +185,39 @@ describe('svc-sandbox --help', () => {
         ),
         output,
       );
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+  test('keeps serving when whoever started it stops reading its output', { timeout: 60_000 }, async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-sandbox-cli-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--port', String(port), '--data-dir', dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // The reading end closes before the sandbox prints its first line: every line it prints meets EPIPE.
+    child.stdout.destroy();
+    let errors = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    try {
+      let answer: Response | undefined;
+      for (let tries = 0; !answer && tries < 200 && child.exitCode === null; tries++) {
+        answer = await fetch(`http://127.0.0.1:${port}/sandbox/service-certificate.pem`).catch(() => {
+          return new Promise<undefined>((resolve) => setTimeout(resolve, 100));
+        });
+      }
+      assert.equal(child.exitCode, null, `svc-sandbox exited: ${errors}`);
+      assert.equal(answer?.status, 200, errors);
+      assert.equal(errors, '');
     } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');

@@ -353,13 +353,18 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
         ],
         { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
       );
+      // Read to the end, not only to the line with the port: a pipe closed early would end the CLI with EPIPE.
       let text = '';
-      for await (const chunk of cli.stdout) {
-        text += String(chunk);
-        const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)?.[1];
-        if (port) return { cli, port: Number(port) };
-      }
-      throw new Error(`the CLI did not start: ${text}`);
+      cli.stdout.setEncoding('utf8');
+      const port = await new Promise<number>((resolve, reject) => {
+        cli.stdout.on('data', (chunk: string) => {
+          text += chunk;
+          const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)?.[1];
+          if (port) resolve(Number(port));
+        });
+        cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
+      });
+      return { cli, port };
     };
     const first = await startCli();
     const on = { url: `http://127.0.0.1:${first.port}`, port: first.port } as Sandbox;
