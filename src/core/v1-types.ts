@@ -138,6 +138,11 @@ export interface PurchaseAttemptError {
 export interface PurchaseAttempt {
   /** Present when the attempt failed. */
   error?: PurchaseAttemptError;
+  /**
+   * Not named by the document; the sandbox sends it. What was tried: the customer's `payment`, or the
+   * merchant's `capture`, `release`, `charge` or `refund`.
+   */
+  type?: 'payment' | 'capture' | 'release' | 'charge' | 'refund';
   /** Not named by the document; the sandbox sends it. Whether the attempt succeeded. */
   successful?: boolean;
   /** Not named by the document; the sandbox sends it. The payment method name of the attempt. */
@@ -178,9 +183,9 @@ export type PurchaseEventType =
 export type V1EventType = PurchaseEventType | 'payment.refunded';
 
 /**
- * A Purchase as `POST /purchases/`, `GET /purchases/{id}/` and `POST /purchases/{id}/cancel/` answer it:
- * every field the document names. Request fields are echoed; those the request left out read `null` (or
- * their default).
+ * A Purchase as `POST /purchases/`, `GET /purchases/{id}/` and the operations on it (cancel, capture,
+ * release, charge, ...) answer it: every field the document names. Request fields are echoed; those the
+ * request left out read `null` (or their default).
  */
 export interface Purchase {
   /** UUID. */
@@ -213,10 +218,178 @@ export interface Purchase {
   created_on?: number;
   /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
   updated_on?: number;
+  /** Not named by the document; the sandbox sends it after `mark_as_paid`: the `paid_on` given, or then. */
+  paid_on?: number;
 }
 
 /** The body of a success callback (and of a Purchase webhook): the Purchase when the event happened. */
 export type PurchaseCallbackPayload = Purchase & { event_type: PurchaseEventType };
+
+// ---------------------------------------------------------------------------------------------------------
+// Purchases: the operations' requests
+
+/** The body of `POST /purchases/{id}/capture/`. Leave it out, or `amount` out, to capture in full. */
+export interface CapturePurchaseRequest {
+  /**
+   * Minor units to capture, at most the amount held; a smaller amount captures part of it and the remainder
+   * is released.
+   */
+  amount?: number;
+}
+
+/** The body of `POST /purchases/{id}/charge/`. */
+export interface ChargePurchaseRequest {
+  /**
+   * The id (UUID) of a Purchase with `is_recurring_token: true`; the charge pays with its method (the same
+   * card).
+   */
+  recurring_token: string;
+}
+
+/** The body of `POST /purchases/{id}/refund/`. Leave it out to refund in full. */
+export interface RefundPurchaseRequest {
+  /** Minor units to refund, at most the Purchase's `refundable_amount`; the whole of it when left out. */
+  amount?: number;
+  /**
+   * Whom the refund goes to, at most 70 characters; when left out, `purchase.client.full_name` (or
+   * `purchase.full_name`).
+   */
+  client_name?: string;
+}
+
+/** The body of `POST /purchases/{id}/mark_as_paid/`. */
+export interface MarkAsPaidRequest {
+  /** When it was paid: a Unix timestamp (seconds, UTC); now when left out. */
+  paid_on?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Payments: what a refund creates
+
+/**
+ * The Payment a refund creates, as `POST /purchases/{id}/refund/` answers it and `payment.refunded` delivers
+ * it. The document names none of its fields ("Fields: not shown"), so every member here is not named by the
+ * document; the sandbox sends it. They are modelled on the real service's Payment object.
+ */
+export interface Payment {
+  /** UUID of the Payment (not of the Purchase: see `related_to`). */
+  id: string;
+  /** The kind of object, as a webhook delivery's `source_type` names it. */
+  type: 'payment';
+  /** What moved the money: a refund is the only kind the v1 interface creates. */
+  payment_type: 'refund';
+  /** Money that leaves the merchant's account. */
+  is_outgoing: true;
+  /** The amount refunded, in minor units. */
+  amount: number;
+  /** ISO 4217: the Purchase's currency. */
+  currency: string;
+  /** Whom the refund went to: the request's `client_name`, else the Purchase's client's full name. */
+  client_name: string;
+  /** The Purchase refunded. */
+  related_to: { type: 'purchase'; id: string };
+  /** `pending` while a slow acquirer still works on it; `paid` once the money went back. */
+  status: 'pending' | 'paid';
+  /** Unix timestamp (seconds) when it was paid; null while `pending`. */
+  paid_on: number | null;
+  /** Unix timestamp (seconds). */
+  created_on: number;
+  /** Unix timestamp (seconds). */
+  updated_on: number;
+}
+
+/** The body of a `payment.refunded` webhook delivery: the Payment with the event's name. */
+export type PaymentRefundedPayload = Payment & { event_type: 'payment.refunded' };
+
+// ---------------------------------------------------------------------------------------------------------
+// Wallet payments, server to server: `POST {base_url}/p/{purchase_id}/`
+
+/** The payment method names of the two mobile wallets, as the form field `pm` carries them. */
+export type WalletMethod = 'svc_wallet_a' | 'svc_wallet_b';
+
+/** The success answer of a wallet post: the payment is under way; its outcome comes by webhook. */
+export interface WalletPaymentAccepted {
+  /** Text that tells the caller to wait for the webhook. */
+  status: string;
+}
+
+/**
+ * Wallet B's answer when the wallet's gateway took the payment (`result: 'SUCCESS'`). With a non-null
+ * `response.threeDsRedirectUrl` the customer must pass 3-D Secure there first. The document names these
+ * members but not their types: the amounts are JSON numbers (the document does not give their unit), the
+ * rest strings.
+ */
+export interface WalletBPaymentAnswer {
+  /** The wallet gateway's id of the merchant. */
+  merchant: string;
+  /** The order at the wallet's gateway. */
+  order: {
+    /** The order's amount. */
+    amount: number;
+    /** When the order was created (ISO 8601). */
+    creationTime: string;
+    /** ISO 4217. */
+    currency: string;
+    /** The wallet gateway's id of the order. */
+    id: string;
+    /** When the order last changed (ISO 8601). */
+    lastUpdatedTime: string;
+    /** How much of it was refunded. */
+    totalRefundedAmount: number;
+    /** How much of it was authorized. */
+    totalAuthorizedAmount: number;
+    /** How much of it was captured. */
+    totalCapturedAmount: number;
+    /** How much of it was paid out. */
+    totalDisbursedAmount: number;
+    /** ISO 4217: the merchant's settlement currency. */
+    merchantCurrency: string;
+  };
+  /** The wallet gateway's outcome. */
+  response: {
+    /** The wallet gateway's outcome code. */
+    gatewayCode: string;
+    /** Where to send the customer for 3-D Secure; null when no challenge is needed. */
+    threeDsRedirectUrl: string | null;
+  };
+  /** Always `SUCCESS` in this answer (a failure has {@link WalletPaymentFailure}'s shape). */
+  result: 'SUCCESS';
+  /** The transaction at the wallet's gateway. */
+  transaction: {
+    /** The wallet gateway's id of the transaction. */
+    id: string;
+    /** The transaction's amount. */
+    amount: number;
+    /** ISO 4217. */
+    currency: string;
+    /** The kind of transaction, such as an authorization or a payment. */
+    type: string;
+    /** The acquirer's retrieval reference number. */
+    retRefNr: string;
+  };
+}
+
+/**
+ * The failure answer of a wallet post. The sandbox sends it with HTTP 400 (a processing error, as the
+ * document's Errors table calls a 400); the toolkit's client takes it with any 2xx status too.
+ */
+export interface WalletPaymentFailure {
+  /** What the wallet's gateway answered. */
+  error_response: {
+    /** Its outcome. */
+    response: {
+      /** Why the wallet's gateway declined, as its code. */
+      gatewayCode: string;
+      /** Always null: there is no 3-D Secure step to take. */
+      threeDsRedirectUrl: null;
+    };
+    /** Always `FAILURE`. */
+    result: 'FAILURE';
+  };
+}
+
+/** Every answer of a wallet post the document shows. */
+export type WalletPaymentAnswer = WalletPaymentAccepted | WalletBPaymentAnswer | WalletPaymentFailure;
 
 // ---------------------------------------------------------------------------------------------------------
 // Payment and payout methods
@@ -447,6 +620,7 @@ export type V1ErrorCode =
   | 'empty'
   | 'min_value'
   | 'max_value'
+  | 'max_length'
   | 'parse_error'
   | 'purchase_cancel_error'
   | 'not_authenticated'

@@ -95,6 +95,13 @@ export interface MerchantV1Credentials {
   brandId: string;
   /** The rate limit of `GET /payment_methods/` per distinct query; default 1 call per 60,000 ms. */
   rateLimit?: { max?: number; windowMs?: number };
+  /**
+   * How the test acquirer answers this merchant's captures, releases, charges, refunds and token deletions:
+   * `normal` at once, `slow` later (the `pending_*` states, settling `slowMs` later on the sandbox clock,
+   * default 10,000 ms), `fail` with a processing failure. A request's `X-Sandbox-Acquirer` header overrides
+   * the mode for that request.
+   */
+  acquirer?: { mode?: 'normal' | 'slow' | 'fail'; slowMs?: number };
 }
 
 /**

@@ -142,6 +142,8 @@ export interface DeliveryQueue {
    * @returns how many were pending.
    */
   cancel(keyPrefix: string): number;
+  /** Re-reads the clock: after the sandbox clock moved forward, retries that came due are sent now. */
+  wake(): void;
   /** How many deliveries are waiting or in flight. */
   readonly pendingCount: number;
   /** Resolves once nothing is waiting or in flight (or the queue is closed); keeps the process alive till then. */
@@ -378,6 +380,13 @@ class Queue implements DeliveryQueue {
       this.pumpQueued = false;
       this.pump();
     });
+  }
+
+  wake(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.schedulePump();
   }
 
   /** Starts every due key that fits in the concurrency bound, then sets the one timer for the next. */

@@ -26,6 +26,8 @@ import type {
   ShippingQuote,
   ShippingQuoteRequest,
 } from '../core/widget-api.js';
+import type { TestAcquirer } from './acquirer.js';
+import type { SandboxClock } from './clock.js';
 import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { MerchantDirectory } from './legacy/merchant-directory.js';
@@ -55,6 +57,10 @@ export interface LegacyOrdersDeps {
   servicePrivateKeyPem: string;
   /** Sends a signed request to a merchant URL and reads its answer (shipping cost, order verification). */
   callMerchant: CallMerchant;
+  acquirer: TestAcquirer;
+  /** Payments are dated on the sandbox clock. */
+  clock: SandboxClock;
+  /** Real time: checks of what the merchant's own clock wrote (certificates, tokens). */
   now: () => Date;
 }
 
@@ -68,7 +74,7 @@ export class LegacyOrders {
   private readonly payments: PaymentMachine;
 
   constructor(deps: LegacyOrdersDeps) {
-    const { config, store, queue, servicePrivateKeyPem, callMerchant, now } = deps;
+    const { config, store, queue, servicePrivateKeyPem, callMerchant, acquirer, clock, now } = deps;
     const directory = new MerchantDirectory(config);
     const book = new OrderBook(store);
     const verifier = new OrderVerifier({ config, book, servicePrivateKeyPem, callMerchant, now });
@@ -79,7 +85,16 @@ export class LegacyOrders {
     this.intake = new OrderIntake({ directory, book, verifier, now });
     this.views = views;
     this.shipping = new ShippingQuotes({ directory, book, callMerchant });
-    this.payments = new PaymentMachine({ directory, book, views, store, queue, servicePrivateKeyPem, now });
+    this.payments = new PaymentMachine({
+      directory,
+      book,
+      views,
+      store,
+      queue,
+      acquirer,
+      servicePrivateKeyPem,
+      now: () => clock.now(),
+    });
   }
 
   /** {@link MerchantDirectory.widget} */

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signBody } from '../server/index.js';
+import { TestAcquirer } from './acquirer.js';
+import { SandboxClock } from './clock.js';
+import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, sendJson } from './http.js';
@@ -28,7 +31,10 @@ export interface SandboxOptions {
   config?: SandboxConfig | string;
   /** Where state and keys live; state survives a restart only with a data dir. */
   dataDir?: string;
-  /** The clock, for tests. */
+  /**
+   * Real time, for tests that fix it. The sandbox clock that time rules read is this plus how far it was
+   * advanced ({@link Sandbox.clock}).
+   */
   now?: () => Date;
   /**
    * Without `config`: the origin of the shop the demo merchant runs on (its page origin and callback URLs).
@@ -57,6 +63,8 @@ export interface Sandbox {
   serviceCertificatePem: string;
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
+  /** The sandbox clock: `advance(ms)` moves every time rule forward (also `POST /sandbox/v1/clock`). */
+  clock: Pick<SandboxClock, 'now' | 'advance'>;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
@@ -105,20 +113,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     },
   });
+  const clock = new SandboxClock(store, () => now().getTime());
+  const acquirer = new TestAcquirer({ store, clock });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
   const queue: DeliveryQueue = createDeliveryQueue({
     store,
     send,
+    now: () => clock.nowMs(),
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
   });
+  clock.onAdvance(() => queue.wake());
   const orders = new LegacyOrders({
     config,
     store,
     queue,
     servicePrivateKeyPem: serviceKeys.privateKeyPem,
     callMerchant: (url, body, contentType) => postTo(url, body, contentType, serviceKeys.privateKeyPem),
+    acquirer,
+    clock,
     now,
   });
 
@@ -142,7 +156,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
-  mountV1Api(router, { config, store, queue, servicePrivateKeyPem: serviceKeys.privateKeyPem, now });
+  mountClockControl(router, clock);
+  mountV1Api(router, {
+    config,
+    store,
+    queue,
+    acquirer,
+    clock,
+    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+  });
 
   const server: Server = createServer((req, res) => {
     // `handle` answers every error itself; this only guards the process should the answer fail too.
@@ -156,6 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   } catch (error) {
     // A port in use: give the data dir back, so that a second try in this process can have it.
+    clock.close();
     await queue.close();
     send.close();
     await store.close();
@@ -170,12 +193,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keyDir,
     serviceCertificatePem: serviceKeys.certificatePem,
     ...(demoMerchant && { demoMerchant }),
+    clock,
     warnings: store.warnings,
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
       });
+      clock.close();
       await queue.close();
       send.close();
       await store.close();

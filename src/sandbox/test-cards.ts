@@ -17,6 +17,8 @@ export interface TestCard {
   brand: string;
   issuer: string;
   outcome: TestCardOutcome;
+  /** How charges of its recurring token (made without the customer) end; approved unless given. */
+  charges?: Extract<TestCardOutcome, { kind: 'approved' | 'declined' }>;
   description: string;
 }
 
@@ -75,6 +77,15 @@ export const TEST_CARDS: readonly TestCard[] = [
     },
     description: 'processing error (retryable)',
   },
+  {
+    number: '4000000000000341',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    charges: { kind: 'declined', code: 'card_declined', message: 'The card was declined' },
+    description: 'approved; later charges of its recurring token declined',
+  },
   // Cards of other issuers and brands, for card constraints.
   {
     number: '4000056655665556',
@@ -117,4 +128,9 @@ const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));
 /** The test card with this number (digits only), if any. */
 export function findTestCard(number: string): TestCard | undefined {
   return byNumber.get(number);
+}
+
+/** The test card with these first six and last four digits (what an authorisation keeps of a card). */
+export function findTestCardByDigits(bin: string, last4: string): TestCard | undefined {
+  return TEST_CARDS.find((card) => card.number.startsWith(bin) && card.number.endsWith(last4));
 }

@@ -1,9 +1,9 @@
 /**
  * `svc-checkout/server`: the merchant back end's toolkit for Node. Sign widget orders, verify the gateway's
  * signed callbacks, check a paid order against the order you signed (`verifyPaidOrder`), answer the callback
- * URLs, and call the signed merchant API v2; for the v1 interface, the typed client (`createV1Client`),
- * success-callback and webhook verification with a duplicate detector, and the cached payment-methods lookup
- * with its HTTP handler.
+ * URLs, and call the signed merchant API v2; for the v1 interface, the typed client (`createV1Client`, every
+ * Purchase operation and the wallet post) with `readFailureCause`, success-callback and webhook verification
+ * with a duplicate detector, and the cached payment-methods lookup with its HTTP handler.
  */
 export {
   ORDER_REJECTION_REASONS,
@@ -37,16 +37,24 @@ export {
   type OrderAttributes,
 } from '../core/order-input-from-attributes.js';
 export type {
+  CapturePurchaseRequest,
+  ChargePurchaseRequest,
   CreatePurchaseRequest,
+  MarkAsPaidRequest,
+  Payment,
   PayoutMethods,
   PayoutMethodsQuery,
   Purchase,
   PurchaseCallbackPayload,
   PurchaseEventType,
   PurchaseWebhookPayload,
+  RefundPurchaseRequest,
   V1EventType,
   V1Page,
   V1PublicKey,
+  WalletBPaymentAnswer,
+  WalletMethod,
+  WalletPaymentFailure,
   Webhook,
   WebhookDeliveriesQuery,
   WebhookDelivery,
@@ -196,7 +204,10 @@ export {
   type V1Purchases,
   type V1QueryValue,
   type V1RequestOptions,
+  type V1Wallets,
   type V1Webhooks,
+  type WalletPayment,
+  type WalletPaymentResult,
 } from './v1-client.js';
 export {
   normalizeV1ErrorBody,
@@ -217,4 +228,5 @@ export {
   v1EventKey,
   v1EventTime,
 } from './v1-event-deduplicator.js';
+export { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
 export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';

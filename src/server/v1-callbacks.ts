@@ -10,7 +10,12 @@
  * and a signature says nothing of when a body was sent (the gateway signs the body alone, and repeats it
  * byte for byte).
  */
-import type { PurchaseCallbackPayload, PurchaseEventType, PurchaseWebhookPayload } from '../core/v1-types.js';
+import type {
+  PaymentRefundedPayload,
+  PurchaseCallbackPayload,
+  PurchaseEventType,
+  PurchaseWebhookPayload,
+} from '../core/v1-types.js';
 import type { IncomingRequest } from './raw-request.js';
 import {
   parseJsonObject,
@@ -28,14 +33,11 @@ export const V1_SIGNATURE_HEADER = 'X-Signature';
 export type V1CallbackOptions = Pick<VerifySignedRequestOptions, 'maxBodyBytes'>;
 
 /**
- * The body of a `payment.refunded` webhook: the Payment the refund created. The document names no Payment
- * field, so only what identifies the event is typed; the rest is there as the gateway sent it.
+ * The body of a `payment.refunded` webhook: the Payment the refund created (the `Payment` that
+ * `v1.purchases.refund` resolves), with its `event_type`. The document names no Payment field; the type is
+ * the sandbox's Payment, modelled on the real service's. Only `id` and `event_type` are checked on arrival.
  */
-export interface PaymentRefundedEvent {
-  id: string;
-  event_type: 'payment.refunded';
-  [member: string]: unknown;
-}
+export type PaymentRefundedEvent = PaymentRefundedPayload;
 
 /**
  * A verified webhook body: the event's object as JSON with its `event_type`. A Purchase for the `purchase.*`
@@ -131,7 +133,7 @@ export async function constructWebhookEvent(
   requireText(body, 'event_type', what);
   if (body['event_type'] === 'payment.refunded') {
     requireText(body, 'id', what);
-    return body as PaymentRefundedEvent;
+    return body as unknown as PaymentRefundedEvent;
   }
   return checkPurchasePayload<PurchaseWebhookPayload>(body, what);
 }

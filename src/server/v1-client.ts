@@ -5,14 +5,21 @@
  * of failure it was. Nothing is retried behind the caller's back: creating a Purchase twice is two Purchases.
  */
 import type {
+  CapturePurchaseRequest,
+  ChargePurchaseRequest,
   CreatePurchaseRequest,
+  MarkAsPaidRequest,
+  Payment,
   PaymentMethods,
   PaymentMethodsQuery,
   PayoutMethods,
   PayoutMethodsQuery,
   Purchase,
+  RefundPurchaseRequest,
   V1Page,
   V1PublicKey,
+  WalletBPaymentAnswer,
+  WalletPaymentFailure,
   Webhook,
   WebhookDeliveriesQuery,
   WebhookDelivery,
@@ -36,6 +43,7 @@ import {
   V1ApiError,
   v1ErrorCodeForStatus,
 } from './v1-errors.js';
+import { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
 import { paginate, type V1List } from './v1-pagination.js';
 
 /** Where the gateway is and whose account calls it. */
@@ -62,7 +70,7 @@ export interface V1RequestOptions {
 /** Values of a query string: `undefined` leaves the parameter out, booleans travel as `true` / `false`. */
 export type V1QueryValue = string | number | boolean | undefined;
 
-/** Purchases: create, read, cancel. */
+/** Purchases: create and read them, and every operation of the document on one. */
 export interface V1Purchases {
   /**
    * `POST /purchases/`: a new Purchase; send the customer to its `checkout_url`.
@@ -79,6 +87,148 @@ export interface V1Purchases {
    * @throws V1ApiError `not_found`; `bad_request` when it is past paying (already paid, say).
    */
   cancel(id: string, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/capture/`: takes the money a `hold` Purchase holds, all of it, or `amount` of it
+   * (the remainder is released). It answers `paid`, or `pending_capture` when the acquirer is slow
+   * (`purchase.captured` follows). Without `amount` no body is sent.
+   * @throws V1ApiError `invalid_request` before sending when `amount` is not a positive whole number;
+   *   `bad_request` with `errors[0].code` `purchase_capture_error` (field `__all__`) when processing failed,
+   *   whose cause {@link V1Purchases.failureCause} reads; `not_found`.
+   * @example
+   * ```ts
+   * try {
+   *   await v1.purchases.capture(id, { amount: 500 });
+   * } catch (error) {
+   *   if (error instanceof V1ApiError && error.errors[0]?.code === 'purchase_capture_error') {
+   *     const cause = await v1.purchases.failureCause(id); // reads GET /purchases/{id}/
+   *     log.warn(`capture of ${id} failed: ${cause?.code} ${cause?.description}`);
+   *   } else throw error;
+   * }
+   * ```
+   */
+  capture(id: string, body?: CapturePurchaseRequest, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/release/`: gives back what a `hold` Purchase holds. It answers `released`, or
+   * `pending_release` when the acquirer is slow (`purchase.released` follows).
+   * @throws V1ApiError `bad_request` with `errors[0].code` `purchase_release_error` when processing failed
+   *   ({@link V1Purchases.failureCause} says why); `not_found`.
+   */
+  release(id: string, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/charge/`: pays the Purchase `id` (made without redirects) with the card of the
+   * token Purchase `recurring_token`. It answers `paid` (`hold` when the Purchase has `skip_capture`), or
+   * `pending_charge` when the acquirer is slow. Do not send the customer to its `checkout_url`.
+   * @throws V1ApiError `invalid_request` before sending when `recurring_token` is not a non-empty string;
+   *   `bad_request` with `errors[0].code` `purchase_charge_error` when the charge failed
+   *   ({@link V1Purchases.failureCause} says why); `not_found`.
+   */
+  charge(id: string, body: ChargePurchaseRequest, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/delete_recurring_token/`: the token Purchase `id` can no longer be charged
+   * (`is_recurring_token` becomes `false`; its saved card goes from the Client's tokens).
+   * @throws V1ApiError `not_found`.
+   */
+  deleteRecurringToken(id: string, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/refund/`: refunds a `paid` Purchase, in full, or `amount` of it (at most its
+   * `refundable_amount`). Resolves the Payment the refund created; it is `pending` when the acquirer is slow,
+   * and `payment.refunded` delivers it once done. With neither member given no body is sent.
+   * @throws V1ApiError `invalid_request` before sending when `amount` is not a positive whole number or
+   *   `client_name` not a non-empty string of at most 70 characters; `bad_request` with `errors[0].code`
+   *   `purchase_refund_error` when the refund failed (past the refundable amount, say;
+   *   {@link V1Purchases.failureCause} says why); `not_found`; `invalid_response` when the answer is not a
+   *   Payment.
+   */
+  refund(id: string, body?: RefundPurchaseRequest, options?: V1RequestOptions): Promise<Payment>;
+  /**
+   * `POST /purchases/{id}/mark_as_paid/`: records that a Purchase was paid outside the gateway (`paid`,
+   * `marked_as_paid: true`), at `paid_on` or now. Without `paid_on` no body is sent.
+   * @throws V1ApiError `invalid_request` before sending when `paid_on` is not a finite number; `not_found`.
+   */
+  markAsPaid(id: string, body?: MarkAsPaidRequest, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /purchases/{id}/resend_invoice/`: sends the customer the invoice of the Purchase again.
+   * @throws V1ApiError `not_found`.
+   */
+  resendInvoice(id: string, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * Why the last capture, release, charge or refund of a Purchase failed: reads the Purchase
+   * (`GET /purchases/{id}/`) and gives the `error` of its newest attempt (the document's rule 4; see
+   * `readFailureCause`). Call it after one of them rejected with `bad_request`.
+   * @returns undefined when the newest attempt succeeded or there is none.
+   * @throws V1ApiError as {@link V1Purchases.get}.
+   */
+  failureCause(id: string, options?: V1RequestOptions): Promise<PurchaseFailureCause | undefined>;
+}
+
+/**
+ * A payment of a mobile wallet, for {@link V1Wallets.pay}: the wallet's payload as its JavaScript API gave
+ * it, parsed (an object, not a JSON text).
+ */
+export type WalletPayment =
+  | {
+      /** Wallet A. */
+      method: 'svc_wallet_a';
+      /** The `paymentData` part of wallet A's payload; sent as the form field `token`, Base64 of its JSON. */
+      paymentData: unknown;
+    }
+  | {
+      /** Wallet B. */
+      method: 'svc_wallet_b';
+      /** Wallet B's whole payload; sent as the form field `data`, Base64 of its JSON. */
+      payload: unknown;
+    };
+
+/** What the gateway made of a wallet payment: switch on `kind`. */
+export type WalletPaymentResult =
+  | {
+      /** Taken: the outcome comes by webhook (`purchase.paid` or `purchase.payment_failure`). */
+      kind: 'accepted';
+      /** The gateway's text (it tells the caller to wait for the webhook). */
+      status: string;
+    }
+  | {
+      /** Wallet B: the customer must pass 3-D Secure first. */
+      kind: 'three_ds';
+      /** Send the customer here (an absolute URL): `response.threeDsRedirectUrl` of the answer. */
+      redirectUrl: string;
+      /** The answer as the gateway sent it. */
+      answer: WalletBPaymentAnswer;
+    }
+  | {
+      /** Wallet B: taken without a 3-D Secure step (`result: 'SUCCESS'`, no redirect URL). */
+      kind: 'approved';
+      /** The answer as the gateway sent it. */
+      answer: WalletBPaymentAnswer;
+    }
+  | {
+      /** The wallet's gateway declined (`result: 'FAILURE'`). */
+      kind: 'declined';
+      /** Why, as the wallet gateway's code. */
+      gatewayCode: string;
+      /** The answer as the gateway sent it. */
+      answer: WalletPaymentFailure;
+    };
+
+/** Wallet payments, posted server to server. */
+export interface V1Wallets {
+  /**
+   * `POST {base_url}/p/{purchase_id}/` (beside `/api/v1`, not under it), form-encoded: `pm` (the method),
+   * `s2s=true`, and `token` (wallet A) or `data` (wallet B). The Purchase must have the method in its
+   * `payment_method_whitelist`. A decline resolves as `kind: 'declined'`, whether it came with 400 or 2xx.
+   * @throws V1ApiError `invalid_request` before sending when the method is not one of the two, or the payload
+   *   is not an object that can be written as JSON; `bad_request` when the gateway refused the post
+   *   (a method the Purchase does not allow, say); `not_found`; `invalid_response` for an answer of none of
+   *   the document's shapes.
+   * @example
+   * ```ts
+   * const result = await v1.wallets.pay(purchase.id, { method: 'svc_wallet_b', payload: walletPayload });
+   * if (result.kind === 'three_ds') res.redirect(303, result.redirectUrl);
+   * else if (result.kind === 'declined') res.status(402).send(`Declined (${result.gatewayCode})`);
+   * else res.send('Thank you: we confirm your payment as soon as it arrives.'); // then wait for the webhook
+   * ```
+   */
+  pay(purchaseId: string, payment: WalletPayment, options?: V1RequestOptions): Promise<WalletPaymentResult>;
 }
 
 /** Webhooks: the targets of signed event deliveries, each with its own key (`public_key`). */
@@ -117,6 +267,8 @@ export interface V1Webhooks {
 export interface V1Client {
   /** `/purchases/`. */
   readonly purchases: V1Purchases;
+  /** Wallet payments server to server (`{base_url}/p/{purchase_id}/`). */
+  readonly wallets: V1Wallets;
   /**
    * `GET /payment_methods/`. The gateway rate-limits it (once per minute): put it behind a
    * `PaymentMethodsCache`, whose fetch it fits as is: `(query, { signal }) => v1.paymentMethods(query, { signal })`.
@@ -194,6 +346,143 @@ const isPurchase = (record: Record<string, unknown>) =>
 const isWebhook = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && typeof record['public_key'] === 'string';
 
+const isPayment = (record: Record<string, unknown>) =>
+  typeof record['id'] === 'string' && record['type'] === 'payment';
+
+/** A value as a message shows it: strings quoted, so that `"5"` and `5` read differently. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/** An operation's optional body, refused before sending when it is given but not an object. */
+function optionalBody(body: unknown, operation: string): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isRecord(body)) throw new V1ApiError('invalid_request', `The ${operation} body must be an object`);
+  return body;
+}
+
+/** The members given, as a JSON body; no body at all when none is given. */
+function given(members: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(members).filter(([, value]) => value !== undefined);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function checkAmount(amount: unknown): void {
+  if (amount !== undefined && !(Number.isSafeInteger(amount) && (amount as number) > 0)) {
+    throw new V1ApiError(
+      'invalid_request',
+      `amount must be a positive whole number of minor units (cents), not ${shown(amount)}; ` +
+        'leave it out for the whole amount',
+    );
+  }
+}
+
+const MAX_CLIENT_NAME = 70;
+
+function checkClientName(name: unknown): void {
+  if (name === undefined) return;
+  // The limit counts characters, so a name of emoji or accents is not cut short by its UTF-16 length.
+  if (typeof name !== 'string' || name.trim() === '' || [...name].length > MAX_CLIENT_NAME) {
+    throw new V1ApiError(
+      'invalid_request',
+      `client_name must be a non-empty string of at most ${MAX_CLIENT_NAME} characters, ` +
+        `not ${shown(name).slice(0, 100)}; leave it out for the Purchase's client name`,
+    );
+  }
+}
+
+/** The form of a wallet post: `pm`, `s2s` and the payload as Base64 of its JSON. */
+function walletForm(payment: unknown): URLSearchParams {
+  if (!isRecord(payment)) {
+    throw new V1ApiError(
+      'invalid_request',
+      "The wallet payment must be an object: { method: 'svc_wallet_a', paymentData } or " +
+        "{ method: 'svc_wallet_b', payload }",
+    );
+  }
+  const [field, member] =
+    payment['method'] === 'svc_wallet_a'
+      ? ['token', 'paymentData']
+      : payment['method'] === 'svc_wallet_b'
+        ? ['data', 'payload']
+        : [];
+  if (field === undefined || member === undefined) {
+    throw new V1ApiError(
+      'invalid_request',
+      `method must be 'svc_wallet_a' or 'svc_wallet_b', not ${shown(payment['method'])}`,
+    );
+  }
+  const value = payment[member];
+  // A JSON text given as it is would be encoded twice and reach the gateway as a string.
+  if (!isRecord(value)) {
+    throw new V1ApiError(
+      'invalid_request',
+      `${member} must be the wallet's payload as an object (JSON.parse it if you hold its JSON text), not ${
+        typeof value === 'string' ? 'a string' : shown(value)
+      }`,
+    );
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new V1ApiError('invalid_request', `${member} cannot be written as JSON: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  return new URLSearchParams([
+    ['pm', payment['method'] as string],
+    ['s2s', 'true'],
+    [field, Buffer.from(json, 'utf8').toString('base64')],
+  ]);
+}
+
+function isWalletFailure(value: unknown): value is WalletPaymentFailure {
+  if (!isRecord(value) || !isRecord(value['error_response'])) return false;
+  const { response, result } = value['error_response'];
+  return result === 'FAILURE' && isRecord(response) && typeof response['gatewayCode'] === 'string';
+}
+
+function isAbsoluteHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+function isWalletBAnswer(value: unknown): value is WalletBPaymentAnswer {
+  if (!isRecord(value) || value['result'] !== 'SUCCESS') return false;
+  const { response, order, transaction } = value;
+  if (!isRecord(response) || !isRecord(order) || !isRecord(transaction)) return false;
+  const redirect = response['threeDsRedirectUrl'];
+  return (
+    typeof response['gatewayCode'] === 'string' &&
+    (redirect === null || (typeof redirect === 'string' && isAbsoluteHttpUrl(redirect)))
+  );
+}
+
+/** A wallet post's answer as one of the document's three shapes. */
+function walletResult(answer: unknown, what: string): WalletPaymentResult {
+  if (isWalletFailure(answer)) {
+    return { kind: 'declined', gatewayCode: answer.error_response.response.gatewayCode, answer };
+  }
+  if (isWalletBAnswer(answer)) {
+    const redirectUrl = answer.response.threeDsRedirectUrl;
+    return redirectUrl === null ? { kind: 'approved', answer } : { kind: 'three_ds', redirectUrl, answer };
+  }
+  if (isRecord(answer) && !('result' in answer) && typeof answer['status'] === 'string') {
+    return { kind: 'accepted', status: answer['status'] };
+  }
+  throw new V1ApiError(
+    'invalid_response',
+    `${what} answered none of the wallet answers: {status}, a result SUCCESS with response.gatewayCode and ` +
+      'an absolute response.threeDsRedirectUrl or null, or {error_response: {result: FAILURE}}',
+    { body: answer },
+  );
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -228,7 +517,10 @@ export function createV1Client(options: V1ClientOptions): V1Client {
     throw new TypeError(`${OWNER}: timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
   }
   const basePath = base.pathname.replace(/\/+$/, '');
-  const root = `${base.origin}${basePath.endsWith(API_PREFIX) ? basePath : basePath + API_PREFIX}`;
+  // `{base_url}` is the gateway: the REST interface lies under `{base_url}/api/v1`, the wallet post beside it.
+  const gatewayPath = basePath.endsWith(API_PREFIX) ? basePath.slice(0, -API_PREFIX.length) : basePath;
+  const gateway = `${base.origin}${gatewayPath}`;
+  const root = `${gateway}${API_PREFIX}`;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const authorization = `Bearer ${secretKey}`;
 
@@ -240,7 +532,10 @@ export function createV1Client(options: V1ClientOptions): V1Client {
     return url;
   }
 
-  /** One request: resolves the parsed 2xx body (`undefined` when empty), rejects with a {@link V1ApiError}. */
+  /**
+   * One request: resolves the parsed 2xx body (`undefined` when empty), rejects with a {@link V1ApiError}.
+   * `body` travels as JSON, or form-encoded when it is a `URLSearchParams`.
+   */
   async function send(
     method: Method,
     url: URL,
@@ -257,14 +552,17 @@ export function createV1Client(options: V1ClientOptions): V1Client {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     const headers: Record<string, string> = { authorization, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const form = body instanceof URLSearchParams;
+    if (body !== undefined) {
+      headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+    }
     let response: Response;
     let text: string;
     try {
       response = await fetchImpl(url, {
         method,
         headers,
-        ...(body !== undefined && { body: JSON.stringify(body) }),
+        ...(body !== undefined && { body: form ? body.toString() : JSON.stringify(body) }),
         signal,
         // An API answers, it does not redirect; following a redirect could carry the key elsewhere.
         redirect: 'manual',
@@ -318,6 +616,22 @@ export function createV1Client(options: V1ClientOptions): V1Client {
   const purchasePath = (id: string, action = '') => `/purchases/${segment(id, 'id')}/${action}`;
   const webhookPath = (id: string) => `/webhooks/${segment(id, 'id')}/`;
 
+  async function getPurchase(id: string, callOptions: V1RequestOptions | undefined): Promise<Purchase> {
+    const answer = await send('GET', urlOf(purchasePath(id)), undefined, callOptions);
+    return expect<Purchase>(answer, 'Purchase', isPurchase);
+  }
+
+  /** `POST /purchases/{id}/{action}`, whose answer is the Purchase. */
+  async function purchaseOperation(
+    id: string,
+    action: string,
+    body: Record<string, unknown> | undefined,
+    callOptions: V1RequestOptions | undefined,
+  ): Promise<Purchase> {
+    const answer = await send('POST', urlOf(purchasePath(id, action)), body, callOptions);
+    return expect<Purchase>(answer, 'Purchase', isPurchase);
+  }
+
   function list<Item>(
     path: string,
     query?: Record<string, V1QueryValue>,
@@ -338,13 +652,73 @@ export function createV1Client(options: V1ClientOptions): V1Client {
         const answer = await send('POST', urlOf('/purchases/'), body, callOptions);
         return expect<Purchase>(answer, 'Purchase', isPurchase);
       },
-      async get(id, callOptions) {
-        const answer = await send('GET', urlOf(purchasePath(id)), undefined, callOptions);
-        return expect<Purchase>(answer, 'Purchase', isPurchase);
+      get: getPurchase,
+      cancel(id, callOptions) {
+        return purchaseOperation(id, 'cancel/', undefined, callOptions);
       },
-      async cancel(id, callOptions) {
-        const answer = await send('POST', urlOf(purchasePath(id, 'cancel/')), undefined, callOptions);
-        return expect<Purchase>(answer, 'Purchase', isPurchase);
+      async capture(id, body, callOptions) {
+        const { amount } = optionalBody(body, 'capture');
+        checkAmount(amount);
+        return purchaseOperation(id, 'capture/', given({ amount }), callOptions);
+      },
+      release(id, callOptions) {
+        return purchaseOperation(id, 'release/', undefined, callOptions);
+      },
+      async charge(id, body, callOptions) {
+        const token = isRecord(body) ? body.recurring_token : undefined;
+        if (typeof token !== 'string' || token.trim() === '') {
+          throw new V1ApiError(
+            'invalid_request',
+            `recurring_token must be the id of a token Purchase (a non-empty string), not ${shown(token)}`,
+          );
+        }
+        return purchaseOperation(id, 'charge/', { recurring_token: token }, callOptions);
+      },
+      deleteRecurringToken(id, callOptions) {
+        return purchaseOperation(id, 'delete_recurring_token/', undefined, callOptions);
+      },
+      async refund(id, body, callOptions) {
+        const { amount, client_name } = optionalBody(body, 'refund');
+        checkAmount(amount);
+        checkClientName(client_name);
+        const url = urlOf(purchasePath(id, 'refund/'));
+        const answer = await send('POST', url, given({ amount, client_name }), callOptions);
+        return expect<Payment>(answer, 'Payment', isPayment);
+      },
+      async markAsPaid(id, body, callOptions) {
+        const { paid_on } = optionalBody(body, 'mark_as_paid');
+        if (paid_on !== undefined && !Number.isFinite(paid_on)) {
+          throw new V1ApiError(
+            'invalid_request',
+            `paid_on must be a Unix timestamp in seconds (a finite number), not ${shown(paid_on)}; ` +
+              'leave it out for now',
+          );
+        }
+        return purchaseOperation(id, 'mark_as_paid/', given({ paid_on }), callOptions);
+      },
+      resendInvoice(id, callOptions) {
+        return purchaseOperation(id, 'resend_invoice/', undefined, callOptions);
+      },
+      async failureCause(id, callOptions) {
+        return readFailureCause(await getPurchase(id, callOptions));
+      },
+    },
+
+    wallets: {
+      async pay(purchaseId, payment, callOptions) {
+        const form = walletForm(payment);
+        const url = new URL(`${gateway}/p/${segment(purchaseId, 'purchaseId')}/`);
+        let answer: unknown;
+        try {
+          answer = await send('POST', url, form, callOptions);
+        } catch (error) {
+          // The decline is an answer, not a failure of the call: the sandbox sends it with 400.
+          if (error instanceof V1ApiError && error.status === 400 && isWalletFailure(error.body)) {
+            return walletResult(error.body, `POST ${url.pathname}`);
+          }
+          throw error;
+        }
+        return walletResult(answer, `POST ${url.pathname}`);
       },
     },
 

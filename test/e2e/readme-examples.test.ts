@@ -336,6 +336,36 @@ function elementOrder(tag: string): { tag: string; order: OrderInput } {
   };
 }
 
+/**
+ * A v1 Purchase of 25.00 of the README's merchant, paid on the hosted page with the approved test card as a
+ * customer would: on hold with `skip_capture`, a recurring token with `force_recurring`.
+ */
+async function checkedOutPurchase(options: { skip_capture?: boolean; force_recurring?: boolean } = {}) {
+  const { merchant: shop } = merchant();
+  const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+  const purchase = await v1.purchases.create({
+    brand_id: shop.v1!.brandId,
+    client: { email: 'customer@example.com', full_name: 'Anna Tester' },
+    purchase: { products: [{ name: 'Tea', price: 2500 }] },
+    ...options,
+  });
+  const paid = await fetch(new URL(`/checkout/${purchase.id}/pay`, env.sandbox!.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      method: 'card',
+      card_number: '4111111111111111',
+      card_expiry: '12/34',
+      card_cvc: '123',
+      card_holder: 'Anna Tester',
+    }).toString(),
+  });
+  assert.equal(paid.status, 200, await paid.text());
+  const status = (await v1.purchases.get(purchase.id)).status;
+  assert.equal(status, options.skip_capture ? 'hold' : 'paid');
+  return purchase.id;
+}
+
 const TS_CHECKS: Record<string, TsCheck> = {
   keys: {
     async check() {
@@ -533,6 +563,34 @@ const TS_CHECKS: Record<string, TsCheck> = {
         () => `markPaid was not called for the purchase ${id}`,
       );
       assert.equal(env.paid.filter((entry) => entry.orderId === id).length, 1, 'once');
+    },
+  },
+  'sandbox-clock': {
+    exports: ['pending', 'after'],
+    async before() {
+      provide({ heldId: await checkedOutPurchase({ skip_capture: true }) });
+    },
+    async check({ pending, after }) {
+      assert.equal((pending as { status: string }).status, 'pending_capture');
+      assert.equal((after as { status: string }).status, 'paid');
+    },
+  },
+  'v1-operations': {
+    exports: ['captured', 'refund', 'charged', 'cause'],
+    async before() {
+      provide({
+        heldId: await checkedOutPurchase({ skip_capture: true }),
+        paidId: await checkedOutPurchase(),
+        tokenId: await checkedOutPurchase({ force_recurring: true }),
+      });
+    },
+    async check({ captured, refund, charged, cause }) {
+      const purchase = captured as { status: string; refundable_amount: number };
+      assert.equal(purchase.status, 'paid');
+      assert.equal(purchase.refundable_amount, 1000, 'the rest was released');
+      assert.equal((refund as { amount: number; status: string }).amount, 500);
+      assert.equal((charged as { status: string }).status, 'paid');
+      assert.equal((cause as { code: string } | undefined)?.code, 'not_held');
     },
   },
   'payment-methods': {

@@ -466,11 +466,14 @@ describe('sandbox v1 purchases', () => {
     assert.equal(nowhere.status, 404);
     assert.equal(nowhere.body.__all__.code, 'not_found');
 
-    const capture = await v1(sandbox, 'POST', `/purchases/${theirs.body.id}/capture/`, {
-      key: OTHER.secretKey,
-    });
-    assert.equal(capture.status, 501);
-    assert.equal(capture.body.__all__.code, 'not_implemented');
+    // Another merchant's purchase is no purchase of this key, for the operations as well.
+    const capture = await v1(sandbox, 'POST', `/purchases/${theirs.body.id}/capture/`);
+    assert.equal(capture.status, 404);
+    assert.equal(capture.body.__all__.code, 'not_found');
+
+    const clients = await v1(sandbox, 'GET', '/clients/');
+    assert.equal(clients.status, 501);
+    assert.equal(clients.body.__all__.code, 'not_implemented');
   });
 
   test('cancel makes a payable purchase unpayable, and says so again when repeated', async () => {

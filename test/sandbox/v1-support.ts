@@ -74,9 +74,14 @@ export async function v1(
   sandbox: Sandbox,
   method: string,
   path: string,
-  options: { key?: string | null; body?: unknown; authorization?: string } = {},
+  options: {
+    key?: string | null;
+    body?: unknown;
+    authorization?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<V1Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? V1.secretKey : options.key;
   if (options.authorization !== undefined) headers['authorization'] = options.authorization;
   else if (key !== null) headers['authorization'] = `Bearer ${key}`;

@@ -16,6 +16,7 @@ import {
 import { formatMinorUnits, type MinorUnits } from '../../core/money.js';
 import type { OrderState, PaymentResult } from '../../core/widget-api.js';
 import { signBody } from '../../server/index.js';
+import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
 import type { Store } from '../store.js';
@@ -39,6 +40,7 @@ export interface PaymentMachineDeps {
   views: OrderViews;
   store: Store;
   queue: DeliveryQueue;
+  acquirer: TestAcquirer;
   servicePrivateKeyPem: string;
   now: () => Date;
 }
@@ -52,6 +54,11 @@ export class PaymentMachine {
    * 3-D Secure step) answers with the order's state; neither charges anything.
    */
   pay(id: string, request: PaymentIntake): PaymentResult {
+    // The acquirer's authorisation and the order's new state are kept together or not at all.
+    return this.deps.store.transaction(() => this.attempt(id, request));
+  }
+
+  private attempt(id: string, request: PaymentIntake): PaymentResult {
     const record = this.deps.book.get(id);
     // Own members only: a key such as `__proto__` or `toString` would otherwise find Object.prototype's.
     const earlier = Object.hasOwn(record.idempotency, request.idempotencyKey)
@@ -104,16 +111,27 @@ export class PaymentMachine {
       throw new HttpError(400, 'shipping_required', 'Choose a shipping option', 'shipping.optionId');
     }
 
+    const { total, currency } = this.deps.book.price(
+      { ...record, shipping },
+      this.deps.directory.merchant(record.merchantId),
+    );
+    const authorised = this.deps.acquirer.authoriseCard(number.number, {
+      amount: total,
+      currency,
+      capture: true,
+      recurring: false,
+    });
     const attempt: PaymentAttempt = {
-      id: randomUUID(),
+      // The acquirer's authorisation, which refunds draw on; a processing error authorised nothing.
+      id: authorised.kind === 'processing_error' ? randomUUID() : authorised.authorisation.id,
       at: this.deps.now().toISOString(),
       cardLast4: number.number.slice(-4),
       cardBin: number.number.slice(0, 6),
       scheme: card.scheme,
-      result: card.outcome.kind,
-      ...(card.outcome.kind === 'declined' || card.outcome.kind === 'processing_error'
-        ? { error: { code: card.outcome.code, message: card.outcome.message } }
-        : {}),
+      result: authorised.kind,
+      ...((authorised.kind === 'declined' || authorised.kind === 'processing_error') && {
+        error: { code: authorised.code, message: authorised.message },
+      }),
     };
     const updated: OrderRecord = {
       ...record,
@@ -124,7 +142,7 @@ export class PaymentMachine {
     };
     // The real service's method of a card payment, whatever the scheme (the attempt keeps the scheme).
     const payment = { method: 'CARD', reference: attempt.id, cardBin: attempt.cardBin! };
-    switch (card.outcome.kind) {
+    switch (authorised.kind) {
       case 'approved':
         return this.finish(updated, 'PAID', payment);
       case 'declined':
@@ -145,12 +163,17 @@ export class PaymentMachine {
 
   /** The customer's answer to the 3-D Secure test challenge. */
   completeChallenge(id: string, challengeId: string, approve: boolean): PaymentResult {
+    return this.deps.store.transaction(() => this.answerChallenge(id, challengeId, approve));
+  }
+
+  private answerChallenge(id: string, challengeId: string, approve: boolean): PaymentResult {
     const record = this.deps.book.get(id);
     if (record.state !== 'CHALLENGE' || record.challengeId !== challengeId) return this.result(record);
     const payment = record.payment!;
     // The same order paid meanwhile in another form: the approval comes too late to charge.
     const twin =
       approve && this.deps.book.paidTwin(this.deps.directory.widget(record.widgetId).widget, record);
+    this.deps.acquirer.completeChallenge(payment.reference, approve && !twin);
     if (approve && !twin) {
       const { error: _none, ...approved } = payment;
       return this.finish(record, 'PAID', approved);
@@ -204,7 +227,12 @@ export class PaymentMachine {
     const refund: Refund = { id: randomUUID(), ...request, at: this.deps.now().toISOString() };
     const state: OrderState = request.amount === refundable ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     const updated = { ...record, state, refunds: [...record.refunds, refund] };
-    this.deps.book.records.put(record.id, updated);
+    this.deps.store.transaction(() => {
+      // The acquirer's ledger agrees with the order's, or the refund is not made.
+      const answer = this.deps.acquirer.refund(record.payment!.reference, request.amount, PROMPT);
+      if (answer.kind === 'failed') throw new HttpError(409, 'refund_exceeds_payment', answer.message);
+      this.deps.book.records.put(record.id, updated);
+    });
     // What the real service answers: refunded so far, and what the order is still worth.
     const refunded = total - refundable + request.amount;
     return { refund, record: updated, refunded, effective: total - refunded };

@@ -13,6 +13,8 @@
 import { createPublicKey } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { V1PublicKey } from '../../core/v1-types.js';
+import { ACQUIRER_MODES, type AcquirerBehaviour, type AcquirerMode, type TestAcquirer } from '../acquirer.js';
+import type { SandboxClock } from '../clock.js';
 import type { MerchantConfig, SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { decodePathSegment, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
@@ -21,12 +23,14 @@ import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
 import { sendV1Error, V1HttpError } from './errors.js';
 import { LOGO_PATH_PREFIX, logoSvg } from './method-catalogue.js';
+import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
 import {
   paymentMethods,
   payoutMethods,
   readPaymentMethodsQuery,
   readPayoutMethodsQuery,
 } from './payment-methods.js';
+import { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase } from './purchase-request.js';
 import { purchaseView, V1Purchases } from './purchases.js';
 import {
@@ -34,6 +38,7 @@ import {
   type RateLimitSettings,
   SlidingWindowLimiter,
 } from './rate-limit.js';
+import { SuccessCallbacks } from './success-callbacks.js';
 import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { V1Webhooks } from './webhooks.js';
@@ -44,9 +49,10 @@ export interface V1ApiDeps {
   store: Store;
   /** Delivers the signed success callbacks and webhooks. */
   queue: DeliveryQueue;
+  acquirer: TestAcquirer;
+  clock: SandboxClock;
   /** The sandbox's own private key (PEM): its public half is the company key of `/public_key/`. */
   servicePrivateKeyPem: string;
-  now: () => Date;
 }
 
 /** A merchant that has v1 credentials. */
@@ -73,25 +79,41 @@ const API_PREFIX = '/api/v1';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** Documented endpoints the sandbox does not serve yet (answered 501). */
-const NOT_SERVED = [
-  /^\/purchases\/[^/]+\/(release|capture|charge|delete_recurring_token|refund|mark_as_paid|resend_invoice)\/?$/,
-  /^\/(billing|billing_templates|clients|balance|company_statements)(\/.*)?$/,
-];
+const NOT_SERVED = [/^\/(billing|billing_templates|clients|balance|company_statements)(\/.*)?$/];
+
+/** The test header that sets how the acquirer answers one operation. */
+export const ACQUIRER_HEADER = 'x-sandbox-acquirer';
+const DEFAULT_SLOW_MS = 10_000;
 
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
 export function mountV1Api(router: Router, deps: V1ApiDeps): void {
-  const webhooks = new V1Webhooks(deps.store, deps.now);
-  const webhookDeliveries = new WebhookDeliveries({ store: deps.store, queue: deps.queue, webhooks });
-  const purchases = new V1Purchases(deps.store, deps.now, purchaseWebhookEvents(webhookDeliveries));
-  const payments = new CheckoutPayments({
-    purchases,
-    store: deps.store,
+  const { clock, store, acquirer } = deps;
+  const now = () => clock.now();
+  const webhooks = new V1Webhooks(store, now);
+  const webhookDeliveries = new WebhookDeliveries({ store, queue: deps.queue, webhooks });
+  const purchases = new V1Purchases(store, now, purchaseWebhookEvents(webhookDeliveries));
+  const callbacks = new SuccessCallbacks({
     queue: deps.queue,
     servicePrivateKeyPem: deps.servicePrivateKeyPem,
-    now: deps.now,
   });
+  let lastBaseUrl: string | undefined;
+  const operations = new PurchaseOperations({
+    purchases,
+    acquirer,
+    clock,
+    store,
+    callbacks,
+    paymentEvents: {
+      emit(merchantId, payload) {
+        webhookDeliveries.emit(merchantId, payload.event_type, { type: 'payment', id: payload.id }, payload);
+      },
+    },
+    fallbackBaseUrl: () => lastBaseUrl ?? 'http://127.0.0.1',
+  });
+  operations.resume();
+  const payments = new CheckoutPayments({ purchases, store, acquirer, callbacks, operations, now });
   mountCheckoutPage(router, { config: deps.config, purchases, payments, baseUrlOf });
-  const limiter = new SlidingWindowLimiter(() => deps.now().getTime());
+  const limiter = new SlidingWindowLimiter(() => clock.nowMs());
   const companyPublicKey: V1PublicKey = createPublicKey(deps.servicePrivateKeyPem)
     .export({ type: 'spki', format: 'pem' })
     .toString();
@@ -127,6 +149,88 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
       pattern: /^\/purchases\/([^/]+)\/cancel\/?$/,
       handler({ http, merchant, params, baseUrl }) {
         sendJson(http.res, 200, purchaseView(purchases.cancel(merchant.id, params[0]!, baseUrl), baseUrl));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/capture\/?$/,
+      async handler({ http, merchant, params, baseUrl }) {
+        const { amount } = readCapture(await optionalBody(http));
+        const record = operations.capture(
+          merchant.id,
+          params[0]!,
+          amount,
+          behaviour(http, merchant),
+          baseUrl,
+        );
+        sendJson(http.res, 200, purchaseView(record, baseUrl));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/release\/?$/,
+      handler({ http, merchant, params, baseUrl }) {
+        const record = operations.release(merchant.id, params[0]!, behaviour(http, merchant), baseUrl);
+        sendJson(http.res, 200, purchaseView(record, baseUrl));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/charge\/?$/,
+      async handler({ http, merchant, params, baseUrl }) {
+        const { recurringToken } = readCharge(await optionalBody(http));
+        const record = operations.charge(
+          merchant.id,
+          params[0]!,
+          recurringToken,
+          behaviour(http, merchant),
+          baseUrl,
+        );
+        sendJson(http.res, 200, purchaseView(record, baseUrl));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/delete_recurring_token\/?$/,
+      handler({ http, merchant, params, baseUrl }) {
+        const record = operations.deleteRecurringToken(
+          merchant.id,
+          params[0]!,
+          behaviour(http, merchant),
+          baseUrl,
+        );
+        sendJson(http.res, 200, purchaseView(record, baseUrl));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/refund\/?$/,
+      async handler({ http, merchant, params, baseUrl }) {
+        const request = readRefund(await optionalBody(http));
+        sendJson(
+          http.res,
+          200,
+          operations.refund(merchant.id, params[0]!, request, behaviour(http, merchant), baseUrl),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/mark_as_paid\/?$/,
+      async handler({ http, merchant, params, baseUrl }) {
+        const { paidOn } = readMarkAsPaid(await optionalBody(http));
+        sendJson(
+          http.res,
+          200,
+          purchaseView(operations.markAsPaid(merchant.id, params[0]!, paidOn), baseUrl),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/purchases\/([^/]+)\/resend_invoice\/?$/,
+      handler({ http, merchant, params, baseUrl }) {
+        sendJson(http.res, 200, purchaseView(operations.resendInvoice(merchant.id, params[0]!), baseUrl));
       },
     },
     {
@@ -197,7 +301,9 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
       }
       const merchant = authenticate(http.req, merchantsByKey);
       const params = route.pattern.exec(path)!.slice(1).map(decodePathSegment);
-      await route.handler({ http, merchant, params, baseUrl: baseUrlOf(http.req) });
+      const baseUrl = baseUrlOf(http.req);
+      lastBaseUrl = baseUrl;
+      await route.handler({ http, merchant, params, baseUrl });
     } catch (error) {
       sendV1Error(http.res, asV1Error(error));
     }
@@ -248,6 +354,31 @@ function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Mer
     throw V1HttpError.nonField(401, 'authentication_failed', 'The secret key is not valid', challenge);
   }
   return merchant;
+}
+
+/** A body that may be left out: none (or an empty one) reads as `{}`. */
+async function optionalBody(http: RequestContext): Promise<Record<string, unknown>> {
+  const raw = await http.rawBody();
+  return raw.toString('utf8').trim() === '' ? {} : http.json();
+}
+
+/**
+ * How the test acquirer answers this request: the merchant's configured mode, unless the request's
+ * `X-Sandbox-Acquirer` header names another.
+ */
+function behaviour(http: RequestContext, merchant: V1Merchant): AcquirerBehaviour {
+  const header = http.req.headers[ACQUIRER_HEADER];
+  const slowMs = merchant.v1.acquirer?.slowMs ?? DEFAULT_SLOW_MS;
+  if (header === undefined) return { mode: merchant.v1.acquirer?.mode ?? 'normal', slowMs };
+  const mode = String(header).trim().toLowerCase();
+  if (!ACQUIRER_MODES.includes(mode as AcquirerMode)) {
+    throw V1HttpError.nonField(
+      400,
+      'invalid',
+      `X-Sandbox-Acquirer must be one of ${ACQUIRER_MODES.join(', ')}; it was ${JSON.stringify(header)}`,
+    );
+  }
+  return { mode: mode as AcquirerMode, slowMs };
 }
 
 /** A lookup names the brand; it must be the key's own. */

@@ -1,11 +1,11 @@
 /**
- * What the hosted checkout page does to a Purchase: takes a test card (with the 3-D Secure test challenge),
- * or a bank or wallet method confirmed on a test step; records each attempt, newest first; moves the
- * Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and, for a paid Purchase
- * with a `success_callback`, queues the signed callback in the same store transaction as the state change,
- * so a Purchase is never paid without its callback or the other way round; the webhook events
- * (`purchase.paid`, `purchase.hold`, `purchase.payment_failure`) are reported in that transaction too.
- * Card numbers are never kept.
+ * What the hosted checkout page does to a Purchase: has the test acquirer authorise a test card (with the
+ * 3-D Secure test challenge), or a bank or wallet method confirmed on a test step; records each attempt,
+ * newest first; moves the Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and,
+ * for a paid Purchase with a `success_callback`, queues the signed callback in the same store transaction as
+ * the state change and the acquirer's authorisation, so a Purchase is never paid without its callback or the
+ * other way round; the webhook events (`purchase.paid`, `purchase.hold`, `purchase.payment_failure`) are
+ * reported in that transaction too. Card numbers are never kept.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,21 +16,16 @@ import {
   validateExpiry,
 } from '../../core/card.js';
 import { cardNumberErrorKey, cvcErrorKey, expiryErrorKey } from '../../core/i18n.js';
-import type { PurchaseAttempt, PurchaseCallbackPayload } from '../../core/v1-types.js';
-import { signBody } from '../../server/index.js';
-import type { DeliveryQueue } from '../delivery-queue.js';
+import type { PurchaseAttempt } from '../../core/v1-types.js';
+import type { Authorisation, TestAcquirer } from '../acquirer.js';
 import type { Store } from '../store.js';
 import { findTestCard } from '../test-cards.js';
 import type { PageText } from './checkout-texts.js';
 import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
+import type { PurchaseOperations } from './purchase-operations.js';
 import { payableMethods } from './purchase-request.js';
-import {
-  type CheckoutStep,
-  PAYABLE,
-  type PurchaseRecord,
-  purchaseView,
-  type V1Purchases,
-} from './purchases.js';
+import { type CheckoutStep, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
+import type { SuccessCallbacks } from './success-callbacks.js';
 
 /** The form of the hosted page as posted. Card members are empty for other methods. */
 export interface CheckoutSubmission {
@@ -59,8 +54,10 @@ export type CheckoutOutcome =
 export interface CheckoutPaymentsDeps {
   purchases: V1Purchases;
   store: Store;
-  queue: DeliveryQueue;
-  servicePrivateKeyPem: string;
+  acquirer: TestAcquirer;
+  callbacks: SuccessCallbacks;
+  /** Sets the 6-day release of a new hold. */
+  operations: Pick<PurchaseOperations, 'held'>;
   now: () => Date;
 }
 
@@ -84,6 +81,10 @@ export class CheckoutPayments {
 
   /** Handles the posted form. `baseUrl` is the sandbox as the customer reached it (for the callback's `checkout_url`). */
   submit(record: PurchaseRecord, submission: CheckoutSubmission, baseUrl: string): CheckoutOutcome {
+    return this.deps.store.transaction(() => this.handle(record, submission, baseUrl));
+  }
+
+  private handle(record: PurchaseRecord, submission: CheckoutSubmission, baseUrl: string): CheckoutOutcome {
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
     const methods = methodsFor(record);
     if (submission.method === 'card') return this.payByCard(record, submission.card, methods, baseUrl);
@@ -96,10 +97,23 @@ export class CheckoutPayments {
 
   /** The customer's answer on a confirmation step; an answer to a step no longer open changes nothing. */
   answerStep(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
+    return this.deps.store.transaction(() => this.answer(record, stepId, approve, baseUrl));
+  }
+
+  private answer(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
     const step = record.step;
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
     if (!step || step.id !== stepId) return noMethod(record);
-    if (approve) return this.succeed(record, step.method, baseUrl);
+    if (step.authorisationId !== undefined) {
+      this.deps.acquirer.completeChallenge(step.authorisationId, approve);
+      if (approve) return this.succeed(record, step.method, step.authorisationId, baseUrl);
+    } else if (approve) {
+      const authorisation = this.deps.acquirer.authoriseMethod(
+        step.method,
+        this.request(record, step.method),
+      );
+      return this.succeed(record, step.method, authorisation.id, baseUrl);
+    }
     const reason: Record<CheckoutStep['kind'], { code: string; key: PageText['key'] }> = {
       three_ds: { code: 'authentication_failed', key: 'status.failed.reason.authentication_failed' },
       bank: { code: 'bank_declined', key: 'reason.bank_declined' },
@@ -140,29 +154,30 @@ export class CheckoutPayments {
       errors.push({ field: 'card_holder', text: { key: 'card.holder.error.empty' } });
     const testCard = number.valid ? findTestCard(number.number) : undefined;
     if (number.valid && !testCard) errors.push({ field: 'card_number', text: { key: 'card.testOnly' } });
-    if (errors.length > 0 || !testCard) return { kind: 'invalid', record, errors };
+    if (errors.length > 0 || !testCard || !number.valid) return { kind: 'invalid', record, errors };
 
     const method = METHOD_OF_SCHEME[testCard.scheme]!;
-    switch (testCard.outcome.kind) {
+    const authorised = this.deps.acquirer.authoriseCard(number.number, this.request(record, method));
+    switch (authorised.kind) {
       case 'approved':
-        return this.succeed(record, method, baseUrl);
+        return this.succeed(record, method, authorised.authorisation.id, baseUrl);
       case 'challenge':
-        return this.openStep(record, 'three_ds', method);
+        return this.openStep(record, 'three_ds', method, authorised.authorisation);
       case 'declined':
         return this.fail(
           record,
           method,
-          testCard.outcome.code,
-          testCard.outcome.message,
-          { key: `status.failed.reason.${testCard.outcome.code}` },
+          authorised.code,
+          authorised.message,
+          { key: `status.failed.reason.${authorised.code}` },
           baseUrl,
         );
       case 'processing_error': {
         const failed = this.fail(
           record,
           method,
-          testCard.outcome.code,
-          testCard.outcome.message,
+          authorised.code,
+          authorised.message,
           { key: 'status.failed.reason.processing_error' },
           baseUrl,
         );
@@ -171,8 +186,30 @@ export class CheckoutPayments {
     }
   }
 
-  private openStep(record: PurchaseRecord, kind: CheckoutStep['kind'], method: string): CheckoutOutcome {
-    const step: CheckoutStep = { id: randomUUID(), kind, method };
+  /** What the acquirer is asked for: the amount due, taken at once unless `skip_capture` holds it. */
+  private request(record: PurchaseRecord, methodName?: string) {
+    const { purchase } = record;
+    const method = methodName === undefined ? undefined : findPaymentMethod(methodName);
+    return {
+      amount: purchase.purchase.total ?? 0,
+      currency: purchase.purchase.currency,
+      capture: !purchase.skip_capture,
+      recurring: purchase.force_recurring && (method?.recurring ?? false),
+    };
+  }
+
+  private openStep(
+    record: PurchaseRecord,
+    kind: CheckoutStep['kind'],
+    method: string,
+    authorisation?: Authorisation,
+  ): CheckoutOutcome {
+    const step: CheckoutStep = {
+      id: randomUUID(),
+      kind,
+      method,
+      ...(authorisation && { authorisationId: authorisation.id }),
+    };
     const saved = this.deps.purchases.save({ ...record, step });
     return { kind: 'step', record: saved, step };
   }
@@ -217,13 +254,19 @@ export class CheckoutPayments {
   }
 
   /** Paid (or held), with the success callback queued in the same transaction. */
-  private succeed(record: PurchaseRecord, methodName: string, baseUrl: string): CheckoutOutcome {
+  private succeed(
+    record: PurchaseRecord,
+    methodName: string,
+    authorisationId: string,
+    baseUrl: string,
+  ): CheckoutOutcome {
     const method = findPaymentMethod(methodName)!;
     const { purchase } = record;
     const held = purchase.skip_capture;
-    const updated: PurchaseRecord = {
+    const paid: PurchaseRecord = {
       ...record,
       step: null,
+      authorisationId,
       purchase: {
         ...purchase,
         status: held ? 'hold' : 'paid',
@@ -234,31 +277,12 @@ export class CheckoutPayments {
         transaction_data: { attempts: [this.attempt(methodName), ...purchase.transaction_data.attempts] },
       },
     };
-    this.deps.store.transaction(() => {
-      this.deps.purchases.save(updated);
-      this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', updated, baseUrl);
-      // The document sends the success callback when a purchase without skip_capture is paid (a held one
-      // gets it at capture).
-      const url = updated.purchase.success_callback;
-      if (!held && url !== null) {
-        const payload: PurchaseCallbackPayload = {
-          ...purchaseView(updated, baseUrl),
-          event_type: 'purchase.paid',
-        };
-        const body = JSON.stringify(payload);
-        this.deps.queue.enqueue({
-          key: `v1-purchase:${updated.purchase.id}`,
-          url,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-signature': signBody(body, this.deps.servicePrivateKeyPem),
-          },
-          body,
-          acceptStatus: '2xx',
-          event: 'purchase.paid',
-        });
-      }
+    const updated = this.deps.store.transaction(() => {
+      const saved = this.deps.purchases.save(held ? this.deps.operations.held(paid) : paid);
+      this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
+      // A held purchase gets its success callback at capture.
+      if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+      return saved;
     });
     return { kind: 'paid', record: updated };
   }

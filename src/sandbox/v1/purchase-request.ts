@@ -54,13 +54,13 @@ const MAX_AMOUNT = 100_000_000_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads members of JSON objects at named paths, collecting a problem per field. */
-class BodyReader {
+export class BodyReader {
   readonly issues: V1Issue[] = [];
 
   add(field: string, code: V1Issue['code'], message: string): void {

@@ -17,6 +17,17 @@ export interface CheckoutStep {
   kind: 'three_ds' | 'bank' | 'wallet';
   /** The payment method being confirmed. */
   method: string;
+  /** The acquirer's authorisation that waits for the 3-D Secure answer. */
+  authorisationId?: string;
+}
+
+/** An operation the slow acquirer accepted and has not answered yet. */
+export interface PendingPurchaseOperation {
+  kind: 'capture' | 'release' | 'charge' | 'refund' | 'recurring_token_delete';
+  /** Epoch ms on the sandbox clock. */
+  settlesAt: number;
+  /** The refund's Payment. */
+  paymentId?: string;
 }
 
 /** A Purchase as stored. */
@@ -25,6 +36,13 @@ export interface PurchaseRecord {
   purchase: Omit<Purchase, 'checkout_url'>;
   /** The confirmation the hosted page waits for, if any. */
   step?: CheckoutStep | null;
+  /** The acquirer's authorisation of the payment: what is held, captured, and refunded from. */
+  authorisationId?: string | null;
+  pending?: PendingPurchaseOperation | null;
+  /** When a hold nobody captured is released (epoch ms on the sandbox clock). */
+  releaseAt?: number | null;
+  /** The sandbox as the merchant reached it when creating the purchase: `checkout_url` of timed events. */
+  baseUrl?: string;
 }
 
 /** The event names a purchase's changes are reported under. */
@@ -63,6 +81,7 @@ export class V1Purchases {
     const now = this.nowSeconds();
     const record: PurchaseRecord = {
       merchantId,
+      baseUrl,
       purchase: {
         id: randomUUID(),
         ...draft,
@@ -93,6 +112,11 @@ export class V1Purchases {
       throw V1HttpError.nonField(404, 'not_found', `No purchase ${id}`);
     }
     return record;
+  }
+
+  /** Every stored purchase, as stored (for the timed rules to set their tasks again at a start). */
+  all(): IterableIterator<PurchaseRecord> {
+    return this.records.values();
   }
 
   /** Any merchant's purchase `id` (the hosted page's view), with its status as of now. */

@@ -29,6 +29,11 @@ export interface Prelude {
   brandId: string;
   /** A paid order's gateway id. */
   orderId: string;
+  /** v1 Purchases of 25.00 paid at checkout with a test card: one on hold (`skip_capture`), one paid, and one
+   * paid with `force_recurring` (a recurring token). */
+  heldId: string;
+  paidId: string;
+  tokenId: string;
   /** A client of a real redis-server. */
   redisClient: RedisClient;
   /** The shop's own bookkeeping: records that an order was paid. */
@@ -46,6 +51,9 @@ export let apiKey: Prelude['apiKey'];
 export let secretKey: Prelude['secretKey'];
 export let brandId: Prelude['brandId'];
 export let orderId: Prelude['orderId'];
+export let heldId: Prelude['heldId'];
+export let paidId: Prelude['paidId'];
+export let tokenId: Prelude['tokenId'];
 export let redisClient: Prelude['redisClient'];
 export let markPaid: Prelude['markPaid'];
 export let signedOrder: Prelude['signedOrder'];
@@ -61,6 +69,9 @@ export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
   'secretKey',
   'brandId',
   'orderId',
+  'heldId',
+  'paidId',
+  'tokenId',
   'redisClient',
   'markPaid',
   'signedOrder',
@@ -79,6 +90,9 @@ export function provide(values: Partial<Prelude>): void {
   if (values.secretKey !== undefined) secretKey = values.secretKey;
   if (values.brandId !== undefined) brandId = values.brandId;
   if (values.orderId !== undefined) orderId = values.orderId;
+  if (values.heldId !== undefined) heldId = values.heldId;
+  if (values.paidId !== undefined) paidId = values.paidId;
+  if (values.tokenId !== undefined) tokenId = values.tokenId;
   if (values.redisClient !== undefined) redisClient = values.redisClient;
   if (values.markPaid !== undefined) markPaid = values.markPaid;
   if (values.signedOrder !== undefined) signedOrder = values.signedOrder;

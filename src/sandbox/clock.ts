@@ -1,0 +1,150 @@
+/**
+ * The sandbox's one clock: real time plus an offset that only ever grows. Every time rule of the gateway reads
+ * it (a Purchase's `due`, the 6-day release of a reservation, the slow acquirer's answer, delivery retries),
+ * and tests move it forward instead of sleeping: through {@link SandboxClock.advance}, or from outside through
+ * `POST /sandbox/v1/clock` (merchants' own integration tests). The offset is kept in the store, so a restart
+ * on the same data dir does not turn time back.
+ *
+ * What reads real time instead: checks of what a caller's own clock wrote (the `Date` of a signed request, a
+ * token's expiry, certificate validity), which an advanced sandbox clock would otherwise refuse.
+ */
+import type { Collection, Store } from './store.js';
+
+/** The longest wait `setTimeout` takes; a later task is re-armed when this much has passed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How soon a task that failed (it could not write) runs again. */
+const RETRY_MS = 1000;
+
+interface Task {
+  at: number;
+  run: () => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+export class SandboxClock {
+  private readonly saved: Collection<{ offsetMs: number }>;
+  private offsetMs: number;
+  private readonly tasks = new Map<string, Task>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    store: Store,
+    /** Real time in epoch milliseconds (a fixed clock in some tests). */
+    private readonly realMs: () => number = Date.now,
+  ) {
+    this.saved = store.collection('sandbox-clock');
+    this.offsetMs = this.saved.get('offset')?.offsetMs ?? 0;
+  }
+
+  /** Now on the sandbox clock, in epoch milliseconds. */
+  nowMs(): number {
+    return this.realMs() + this.offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  /** How far the clock is ahead of real time. */
+  get aheadMs(): number {
+    return this.offsetMs;
+  }
+
+  /**
+   * Moves the clock forward by `ms` and runs, in time order, every task that came due on the way; each sees
+   * the clock at its own due time, so that what it records is dated when it would have happened.
+   * @throws RangeError when `ms` is not a non-negative safe integer: the clock never goes back.
+   */
+  advance(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms < 0) {
+      throw new RangeError(`The clock moves forward only: ${ms} is not a whole number of milliseconds ≥ 0`);
+    }
+    const target = this.nowMs() + ms;
+    const failed: Array<[string, Task]> = [];
+    for (;;) {
+      const [key, task] = this.nextDue(target);
+      if (key === undefined || task === undefined) break;
+      this.setOffset(Math.max(this.offsetMs, task.at - this.realMs()));
+      if (!this.fire(key, task)) failed.push([key, task]);
+    }
+    this.setOffset(target - this.realMs());
+    for (const [key, task] of failed) this.retryLater(key, task);
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Runs `run` once the clock reaches `at` (epoch ms), by real time passing or by {@link advance}. A task of
+   * the same key replaces the earlier one. Tasks live in memory: their owners set them again from their
+   * stored state when the sandbox starts.
+   */
+  at(key: string, at: number, run: () => void): void {
+    this.cancel(key);
+    const task: Task = { at, run, timer: undefined };
+    this.tasks.set(key, task);
+    this.arm(key, task);
+  }
+
+  cancel(key: string): void {
+    const task = this.tasks.get(key);
+    if (task) clearTimeout(task.timer);
+    this.tasks.delete(key);
+  }
+
+  /** Calls `listener` after each {@link advance} (the delivery queue re-reads its due times). */
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every timer; tasks not run yet are set again at the next start from stored state. */
+  close(): void {
+    for (const task of this.tasks.values()) clearTimeout(task.timer);
+    this.tasks.clear();
+    this.listeners.clear();
+  }
+
+  private nextDue(target: number): [string | undefined, Task | undefined] {
+    let found: [string | undefined, Task | undefined] = [undefined, undefined];
+    for (const [key, task] of this.tasks) {
+      if (task.at <= target && (found[1] === undefined || task.at < found[1].at)) found = [key, task];
+    }
+    return found;
+  }
+
+  private arm(key: string, task: Task): void {
+    const wait = task.at - this.nowMs();
+    task.timer = setTimeout(
+      () => {
+        if (this.tasks.get(key) !== task) return;
+        if (task.at > this.nowMs()) this.arm(key, task);
+        else if (!this.fire(key, task)) this.retryLater(key, task);
+      },
+      Math.min(Math.max(0, wait), MAX_TIMER_MS),
+    );
+    // A pending task alone does not keep the process (or a merchant's test runner) alive.
+    task.timer.unref();
+  }
+
+  /** Runs the task; false when it failed (a full disk, say), which must not stop the tasks after it. */
+  private fire(key: string, task: Task): boolean {
+    clearTimeout(task.timer);
+    this.tasks.delete(key);
+    try {
+      task.run();
+      return true;
+    } catch (error) {
+      console.error(`svc-sandbox: the timed task ${key} failed; trying again in a second:`, error);
+      return false;
+    }
+  }
+
+  private retryLater(key: string, task: Task): void {
+    if (!this.tasks.has(key)) this.at(key, this.nowMs() + RETRY_MS, task.run);
+  }
+
+  private setOffset(offsetMs: number): void {
+    if (offsetMs === this.offsetMs) return;
+    this.saved.put('offset', { offsetMs });
+    this.offsetMs = offsetMs;
+  }
+}

@@ -1,0 +1,612 @@
+/**
+ * What a merchant does to a Purchase after checkout, through the v1 API: capture or release a hold (and the
+ * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid, resend
+ * the invoice. Each goes through the test acquirer and follows the document's "States and transitions":
+ *
+ * - answered at once, the Purchase takes its new status and its event is reported;
+ * - with the slow acquirer, the call answers 200 with the `pending_*` status and its event, and the operation
+ *   settles on the sandbox clock, with the completing event then;
+ * - refused in processing, the call answers 400 with the document's `purchase_*_error` and the cause is the
+ *   newest of `transaction_data.attempts` (rule 4).
+ *
+ * Each change, its events, its success callback and the acquirer's ledger are kept in one store transaction.
+ * Timed work (a hold's release, a slow operation's answer) is set on the clock from the stored Purchases at
+ * every start, so a restart loses none of it.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  Payment,
+  PaymentRefundedPayload,
+  Purchase,
+  PurchaseAttempt,
+  PurchaseAttemptError,
+} from '../../core/v1-types.js';
+import { type AcquirerBehaviour, type OperationAnswer, PROMPT, type TestAcquirer } from '../acquirer.js';
+import type { SandboxClock } from '../clock.js';
+import type { Collection, Store } from '../store.js';
+import { V1HttpError } from './errors.js';
+import { findPaymentMethod } from './method-catalogue.js';
+import {
+  PAYABLE,
+  type PendingPurchaseOperation,
+  type PurchaseEventName,
+  type PurchaseRecord,
+  type V1Purchases,
+} from './purchases.js';
+import type { SuccessCallbacks } from './success-callbacks.js';
+
+/** How long a hold lasts without a capture (the document's "Limits", 3). */
+export const HOLD_DAYS = 6;
+const HOLD_MS = HOLD_DAYS * 24 * 60 * 60 * 1000;
+
+/** A refund's Payment as stored. */
+interface PaymentRecord {
+  merchantId: string;
+  payment: Payment;
+}
+
+/** Reports a refund's Payment event (`payment.refunded`) inside the store transaction of the change. */
+export interface PaymentEvents {
+  emit(merchantId: string, payload: PaymentRefundedPayload): void;
+}
+
+export interface PurchaseOperationsDeps {
+  purchases: V1Purchases;
+  acquirer: TestAcquirer;
+  clock: SandboxClock;
+  store: Store;
+  callbacks: SuccessCallbacks;
+  paymentEvents: PaymentEvents;
+  /** The sandbox's own URL, for timed events of a purchase stored without one. */
+  fallbackBaseUrl: () => string;
+}
+
+/** The operation errors of the document, by operation. */
+const ERROR_CODES = {
+  capture: 'purchase_capture_error',
+  release: 'purchase_release_error',
+  charge: 'purchase_charge_error',
+  refund: 'purchase_refund_error',
+} as const;
+
+type MoneyOperation = keyof typeof ERROR_CODES;
+
+/**
+ * A refusal whose record of the cause (the failed attempt) is kept: thrown inside {@link PurchaseOperations}'s
+ * transaction, which then commits, and answered after it.
+ */
+class Refused extends Error {
+  constructor(readonly answer: V1HttpError) {
+    super(answer.message);
+  }
+}
+
+export class PurchaseOperations {
+  private readonly payments: Collection<PaymentRecord>;
+
+  constructor(private readonly deps: PurchaseOperationsDeps) {
+    this.payments = deps.store.collection<PaymentRecord>('v1-payments');
+  }
+
+  /** Sets the clock's tasks of every stored purchase again: holds to release, slow operations to settle. */
+  resume(): void {
+    for (const record of this.deps.purchases.all()) this.schedule(record);
+  }
+
+  /** A new hold: released after {@link HOLD_DAYS} days unless captured. Call it before saving the record. */
+  held(record: PurchaseRecord): PurchaseRecord {
+    const releaseAt = this.deps.clock.nowMs() + HOLD_MS;
+    this.deps.store.afterCommit(() => this.schedule(this.deps.purchases.find(record.purchase.id)!));
+    return { ...record, releaseAt };
+  }
+
+  /**
+   * `POST /purchases/{id}/capture/`: takes `amount` (all that is held when left out) and releases the rest.
+   * @throws V1HttpError 400 `purchase_capture_error` when the purchase holds nothing or less than `amount`,
+   *   or the acquirer fails; 404.
+   */
+  capture(
+    merchantId: string,
+    id: string,
+    amount: number | undefined,
+    how: AcquirerBehaviour,
+    baseUrl: string,
+  ): PurchaseRecord {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      const authorisation = this.heldAuthorisation(record, 'capture');
+      const held = this.deps.acquirer.held(authorisation);
+      return this.apply(
+        record,
+        'capture',
+        this.deps.acquirer.capture(authorisation.id, amount ?? held, how),
+        baseUrl,
+      );
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/release/`: gives back everything held.
+   * @throws V1HttpError 400 `purchase_release_error` when nothing is held or the acquirer fails; 404.
+   */
+  release(merchantId: string, id: string, how: AcquirerBehaviour, baseUrl: string): PurchaseRecord {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      const authorisation = this.heldAuthorisation(record, 'release');
+      return this.apply(record, 'release', this.deps.acquirer.release(authorisation.id, how), baseUrl);
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/charge/`: pays the purchase with the card of the recurring token purchase
+   * `tokenId`, without the customer: `paid`, or `hold` when it has `skip_capture`.
+   * @throws V1HttpError 400 `purchase_charge_error` when the purchase cannot be paid, the token is no token
+   *   of the merchant, or the card declines (then `purchase.payment_failure` is reported too); 404.
+   */
+  charge(
+    merchantId: string,
+    id: string,
+    tokenId: string,
+    how: AcquirerBehaviour,
+    baseUrl: string,
+  ): PurchaseRecord {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      if (!PAYABLE.has(record.purchase.status)) {
+        this.refuse(
+          record,
+          'charge',
+          'not_payable',
+          `The purchase is ${record.purchase.status}; it cannot be charged`,
+        );
+      }
+      const token = this.deps.purchases.find(tokenId);
+      if (
+        !token ||
+        token.merchantId !== merchantId ||
+        !token.purchase.is_recurring_token ||
+        !token.authorisationId
+      ) {
+        this.refuse(
+          record,
+          'charge',
+          'invalid_recurring_token',
+          `recurring_token ${tokenId} is not a purchase of this account with is_recurring_token true`,
+        );
+      }
+      const answer = this.deps.acquirer.charge(
+        token.authorisationId,
+        {
+          amount: record.purchase.purchase.total ?? 0,
+          currency: record.purchase.purchase.currency,
+          capture: !record.purchase.skip_capture,
+        },
+        how,
+      );
+      const method = lastMethod(token);
+      if (answer.kind === 'failed') {
+        const failed = this.withAttempt(record, 'charge', method, {
+          code: answer.code,
+          description: answer.message,
+        });
+        const saved = this.deps.purchases.save({
+          ...failed,
+          purchase: { ...failed.purchase, status: 'error' },
+        });
+        this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+        throw new Refused(V1HttpError.nonField(400, 'purchase_charge_error', answer.message));
+      }
+      const charged = { ...record, authorisationId: answer.authorisation.id };
+      if (answer.kind === 'pending') return this.begin(charged, 'charge', answer.pending.settlesAt, baseUrl);
+      return this.chargeSettled(charged, method, baseUrl);
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/delete_recurring_token/`: the token can no longer be charged (at once, even while
+   * a slow acquirer confirms it) and `is_recurring_token` becomes false. A purchase that is no token (any
+   * more) is answered as it is.
+   */
+  deleteRecurringToken(
+    merchantId: string,
+    id: string,
+    how: AcquirerBehaviour,
+    baseUrl: string,
+  ): PurchaseRecord {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      if (!record.purchase.is_recurring_token || record.pending?.kind === 'recurring_token_delete')
+        return record;
+      if (record.authorisationId) this.deps.acquirer.forgetToken(record.authorisationId);
+      if (how.mode === 'slow') {
+        return this.begin(record, 'recurring_token_delete', this.deps.clock.nowMs() + how.slowMs, baseUrl);
+      }
+      return this.tokenDeleted(record, baseUrl);
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/refund/`: gives back `amount` (all that is refundable when left out) and answers
+   * the refund's Payment, delivered with `payment.refunded` once the acquirer has made it.
+   * @throws V1HttpError 400 `purchase_refund_error` when nothing (or less than `amount`) is refundable or
+   *   the acquirer fails; 404.
+   */
+  refund(
+    merchantId: string,
+    id: string,
+    request: { amount?: number; clientName?: string },
+    how: AcquirerBehaviour,
+    baseUrl: string,
+  ): Payment {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      const { purchase } = record;
+      if (purchase.status !== 'paid' || !record.authorisationId) {
+        const why =
+          purchase.status === 'pending_refund'
+            ? 'an earlier refund is still being processed'
+            : `the purchase is ${purchase.status}${purchase.marked_as_paid ? ' (marked as paid: no money went through the gateway)' : ''}`;
+        this.refuse(record, 'refund', 'not_refundable', `Nothing can be refunded now: ${why}`);
+      }
+      const amount = request.amount ?? purchase.refundable_amount;
+      if (amount === 0) this.refuse(record, 'refund', 'not_refundable', 'Nothing is left to refund');
+      const answer = this.deps.acquirer.refund(record.authorisationId, amount, how);
+      if (answer.kind === 'failed') this.refuse(record, 'refund', answer.code, answer.message);
+      const now = this.nowSeconds();
+      const payment: Payment = {
+        id: randomUUID(),
+        type: 'payment',
+        payment_type: 'refund',
+        is_outgoing: true,
+        amount,
+        currency: purchase.purchase.currency,
+        client_name: request.clientName ?? purchase.client.full_name ?? '',
+        related_to: { type: 'purchase', id: purchase.id },
+        status: 'pending',
+        paid_on: null,
+        created_on: now,
+        updated_on: now,
+      };
+      this.payments.put(payment.id, { merchantId, payment });
+      const refunding: PurchaseRecord = {
+        ...record,
+        purchase: { ...purchase, refundable_amount: purchase.refundable_amount - amount },
+      };
+      if (answer.kind === 'pending') {
+        this.begin(refunding, 'refund', answer.pending.settlesAt, baseUrl, payment.id);
+        return payment;
+      }
+      return this.refunded(this.withAttempt(refunding, 'refund', lastMethod(record)), payment.id);
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/mark_as_paid/`: the merchant took the money elsewhere. No money moves through the
+   * gateway, so nothing becomes refundable and no event is sent.
+   * @throws V1HttpError 400 `invalid` when the purchase is paid already, or holds money or waits for the
+   *   acquirer (capture or release it first); 404.
+   */
+  markAsPaid(merchantId: string, id: string, paidOn: number | undefined): PurchaseRecord {
+    return this.run(() => {
+      const record = this.deps.purchases.get(merchantId, id);
+      const { status } = record.purchase;
+      if (!PAYABLE.has(status) && status !== 'cancelled' && status !== 'expired' && status !== 'released') {
+        throw V1HttpError.nonField(
+          400,
+          'invalid',
+          status === 'paid'
+            ? 'The purchase is paid already'
+            : `The purchase is ${status}; capture or release it instead of marking it as paid`,
+        );
+      }
+      this.deps.clock.cancel(`release:${id}`);
+      return this.deps.purchases.save({
+        ...record,
+        step: null,
+        purchase: {
+          ...record.purchase,
+          status: 'paid',
+          marked_as_paid: true,
+          paid_on: paidOn ?? this.nowSeconds(),
+          updated_on: this.nowSeconds(),
+        },
+      });
+    });
+  }
+
+  /**
+   * `POST /purchases/{id}/resend_invoice/`: the sandbox sends no mail; it answers the purchase when there is
+   * something to pay.
+   * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
+   */
+  resendInvoice(merchantId: string, id: string): PurchaseRecord {
+    const record = this.deps.purchases.get(merchantId, id);
+    if (!PAYABLE.has(record.purchase.status)) {
+      throw V1HttpError.nonField(
+        400,
+        'invalid',
+        `The purchase is ${record.purchase.status}; there is nothing to invoice`,
+      );
+    }
+    return record;
+  }
+
+  /** The authorisation a capture or release acts on, or the document's error. */
+  private heldAuthorisation(record: PurchaseRecord, operation: 'capture' | 'release') {
+    const authorisation = record.authorisationId ? this.deps.acquirer.get(record.authorisationId) : undefined;
+    if (record.purchase.status !== 'hold' || !authorisation) {
+      this.refuse(
+        record,
+        operation,
+        'not_held',
+        `The purchase is ${record.purchase.status}; only a purchase on hold can be ${operation === 'capture' ? 'captured' : 'released'}`,
+      );
+    }
+    return authorisation;
+  }
+
+  /** Applies the acquirer's answer to a capture or release. */
+  private apply(
+    record: PurchaseRecord,
+    operation: 'capture' | 'release',
+    answer: OperationAnswer,
+    baseUrl: string,
+  ): PurchaseRecord {
+    if (answer.kind === 'failed') this.refuse(record, operation, answer.code, answer.message);
+    this.deps.clock.cancel(`release:${record.purchase.id}`);
+    const released = { ...record, releaseAt: null };
+    if (answer.kind === 'pending') return this.begin(released, operation, answer.pending.settlesAt, baseUrl);
+    return operation === 'capture' ? this.captured(released, baseUrl) : this.released(released, baseUrl);
+  }
+
+  /**
+   * Runs `work` in one store transaction. A {@link Refused} commits what was written before it (the failed
+   * attempt that tells the cause) and is answered after the commit.
+   */
+  private run<T>(work: () => T): T {
+    let refused: Refused | undefined;
+    const result = this.deps.store.transaction(() => {
+      try {
+        return work();
+      } catch (error) {
+        if (!(error instanceof Refused)) throw error;
+        refused = error;
+        return undefined;
+      }
+    });
+    if (refused) throw refused.answer;
+    return result as T;
+  }
+
+  /** Records the failed attempt (rule 4) and answers the document's error. */
+  private refuse(record: PurchaseRecord, operation: MoneyOperation, code: string, message: string): never {
+    this.deps.purchases.save(
+      this.withAttempt(record, operation, lastMethod(record), { code, description: message }),
+    );
+    throw new Refused(V1HttpError.nonField(400, ERROR_CODES[operation], message));
+  }
+
+  private begin(
+    record: PurchaseRecord,
+    kind: PendingPurchaseOperation['kind'],
+    settlesAt: number,
+    baseUrl: string,
+    paymentId?: string,
+  ): PurchaseRecord {
+    const status = PENDING_STATUS[kind];
+    const pending: PendingPurchaseOperation = { kind, settlesAt, ...(paymentId && { paymentId }) };
+    const saved = this.deps.purchases.save({
+      ...record,
+      pending,
+      purchase: {
+        ...record.purchase,
+        ...(status && { status }),
+        updated_on: this.nowSeconds(),
+      },
+    });
+    this.deps.purchases.emit(PENDING_EVENT[kind], saved, baseUrl);
+    this.deps.store.afterCommit(() => this.schedule(saved));
+    return saved;
+  }
+
+  /** Sets the clock's task of a stored purchase, if it waits for one. */
+  private schedule(record: PurchaseRecord): void {
+    const id = record.purchase.id;
+    if (record.pending) {
+      this.deps.clock.at(`settle:${id}`, record.pending.settlesAt, () => this.settle(id));
+    } else if (record.purchase.status === 'hold' && record.releaseAt) {
+      this.deps.clock.at(`release:${id}`, record.releaseAt, () => this.autoRelease(id));
+    }
+  }
+
+  /** The slow acquirer's answer arrives. */
+  private settle(id: string): void {
+    this.run(() => {
+      const record = this.deps.purchases.find(id);
+      const pending = record?.pending;
+      if (!record || !pending) return;
+      const baseUrl = this.baseUrlOf(record);
+      const done = { ...record, pending: null };
+      if (record.authorisationId && pending.kind !== 'recurring_token_delete') {
+        this.deps.acquirer.settle(record.authorisationId);
+      }
+      switch (pending.kind) {
+        case 'capture':
+          this.captured(done, baseUrl);
+          return;
+        case 'release':
+          this.released(done, baseUrl);
+          return;
+        case 'charge':
+          this.chargeSettled(done, lastMethod(record), baseUrl);
+          return;
+        case 'refund':
+          this.refunded(
+            this.withAttempt(
+              { ...done, purchase: { ...done.purchase, status: 'paid' } },
+              'refund',
+              lastMethod(record),
+            ),
+            pending.paymentId!,
+          );
+          return;
+        case 'recurring_token_delete':
+          this.tokenDeleted(done, baseUrl);
+      }
+    });
+  }
+
+  /** Six days on hold without a capture. */
+  private autoRelease(id: string): void {
+    this.run(() => {
+      const record = this.deps.purchases.find(id);
+      if (record?.purchase.status !== 'hold' || !record.authorisationId) return;
+      const answer = this.deps.acquirer.release(record.authorisationId, PROMPT);
+      if (answer.kind === 'done') this.released({ ...record, releaseAt: null }, this.baseUrlOf(record));
+    });
+  }
+
+  private captured(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+    const authorisation = this.deps.acquirer.get(record.authorisationId!)!;
+    const method = lastMethod(record);
+    const saved = this.deps.purchases.save(
+      this.withAttempt(
+        {
+          ...record,
+          purchase: {
+            ...record.purchase,
+            status: 'paid',
+            refundable_amount: this.deps.acquirer.refundable(authorisation),
+            refund_availability: refundAvailability(method),
+            updated_on: this.nowSeconds(),
+          },
+        },
+        'capture',
+        method,
+      ),
+    );
+    this.deps.purchases.emit('purchase.captured', saved, baseUrl);
+    this.deps.callbacks.send(saved, 'purchase.captured', baseUrl);
+    return saved;
+  }
+
+  private released(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+    const saved = this.deps.purchases.save(
+      this.withAttempt(
+        { ...record, purchase: { ...record.purchase, status: 'released', updated_on: this.nowSeconds() } },
+        'release',
+        lastMethod(record),
+      ),
+    );
+    this.deps.purchases.emit('purchase.released', saved, baseUrl);
+    return saved;
+  }
+
+  private chargeSettled(record: PurchaseRecord, method: string, baseUrl: string): PurchaseRecord {
+    const held = record.purchase.skip_capture;
+    const charged = this.withAttempt(
+      {
+        ...record,
+        purchase: {
+          ...record.purchase,
+          status: held ? 'hold' : 'paid',
+          refundable_amount: held ? 0 : (record.purchase.purchase.total ?? 0),
+          refund_availability: held ? 'none' : refundAvailability(method),
+          updated_on: this.nowSeconds(),
+        },
+      },
+      'charge',
+      method,
+    );
+    const saved = this.deps.purchases.save(held ? this.held(charged) : charged);
+    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
+    if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    return saved;
+  }
+
+  private refunded(record: PurchaseRecord, paymentId: string): Payment {
+    const stored = this.payments.get(paymentId)!;
+    const now = this.nowSeconds();
+    const payment: Payment = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
+    this.payments.put(paymentId, { ...stored, payment });
+    const left = record.purchase.refundable_amount;
+    this.deps.purchases.save({
+      ...record,
+      purchase: {
+        ...record.purchase,
+        refund_availability: left > 0 ? record.purchase.refund_availability : 'none',
+        updated_on: now,
+      },
+    });
+    this.deps.paymentEvents.emit(stored.merchantId, { ...payment, event_type: 'payment.refunded' });
+    return payment;
+  }
+
+  private tokenDeleted(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+    const saved = this.deps.purchases.save({
+      ...record,
+      purchase: { ...record.purchase, is_recurring_token: false, updated_on: this.nowSeconds() },
+    });
+    this.deps.purchases.emit('purchase.recurring_token_deleted', saved, baseUrl);
+    return saved;
+  }
+
+  private withAttempt(
+    record: PurchaseRecord,
+    type: PurchaseAttempt['type'],
+    method: string,
+    error?: PurchaseAttemptError,
+  ): PurchaseRecord {
+    const attempt: PurchaseAttempt = {
+      type,
+      successful: error === undefined,
+      payment_method: method,
+      created_on: this.nowSeconds(),
+      ...(error && { error }),
+    };
+    return {
+      ...record,
+      purchase: {
+        ...record.purchase,
+        transaction_data: { attempts: [attempt, ...record.purchase.transaction_data.attempts] },
+      },
+    };
+  }
+
+  private baseUrlOf(record: PurchaseRecord): string {
+    return record.baseUrl ?? this.deps.fallbackBaseUrl();
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.deps.clock.nowMs() / 1000);
+  }
+}
+
+const PENDING_STATUS: Readonly<Record<PendingPurchaseOperation['kind'], Purchase['status'] | undefined>> = {
+  capture: 'pending_capture',
+  release: 'pending_release',
+  charge: 'pending_charge',
+  refund: 'pending_refund',
+  // The status does not change while a token is deleted.
+  recurring_token_delete: undefined,
+};
+
+const PENDING_EVENT: Readonly<Record<PendingPurchaseOperation['kind'], PurchaseEventName>> = {
+  capture: 'purchase.pending_capture',
+  release: 'purchase.pending_release',
+  charge: 'purchase.pending_charge',
+  refund: 'purchase.pending_refund',
+  recurring_token_delete: 'purchase.pending_recurring_token_delete',
+};
+
+/** The method of the purchase's newest successful attempt: what a capture, refund or charge goes through. */
+function lastMethod(record: PurchaseRecord): string {
+  const attempts = record.purchase.transaction_data.attempts;
+  return (
+    attempts.find((attempt) => attempt.successful)?.payment_method ?? attempts[0]?.payment_method ?? 'card'
+  );
+}
+
+function refundAvailability(methodName: string): Purchase['refund_availability'] {
+  return findPaymentMethod(methodName)?.group === 'bank' ? 'pis_all' : 'all';
+}
