@@ -20,6 +20,8 @@ export class HttpError extends Error {
     message: string,
     readonly field?: string,
     readonly reason?: OrderRejectionReason,
+    /** Headers of the answer, such as `Allow` of a 405. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -37,13 +39,6 @@ export interface RequestContext {
 }
 
 export type RouteHandler = (context: RequestContext) => Promise<void> | void;
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  names: string[];
-  handler: RouteHandler;
-}
 
 /** The raw body, with the server toolkit's reader (which drains and bounds it); too large is a 413. */
 async function readRawBody(req: IncomingMessage): Promise<Buffer> {
@@ -89,84 +84,161 @@ export function storageFailure(error: StoreError): HttpError {
 }
 
 export function sendError(res: ServerResponse, error: HttpError): void {
-  sendJson(res, error.status, {
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error.field !== undefined && { field: error.field }),
-      ...(error.reason !== undefined && { reason: error.reason }),
+  sendJson(
+    res,
+    error.status,
+    {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.field !== undefined && { field: error.field }),
+        ...(error.reason !== undefined && { reason: error.reason }),
+      },
     },
-  });
+    error.headers,
+  );
 }
 
-/** Routes requests by method and path pattern (`/orders/:id`). */
+/** Answers an error thrown by a route (or the router's own 404/405) in the shape of the mounted interface. */
+export type ErrorAnswer = (res: ServerResponse, error: unknown) => void;
+
+interface Route {
+  /** A method, or `*` for any. */
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: RouteHandler;
+}
+
+export interface RouterOptions {
+  /** Whether `/a/b` also matches a route declared as `/a/b/`, and the other way round (the v1 interface's). */
+  optionalTrailingSlash?: boolean;
+  /** How errors are answered; default {@link answerError}, the sandbox's `{error: {code, message}}`. */
+  answerError?: ErrorAnswer;
+}
+
+/**
+ * Routes requests by method and path pattern (`/orders/:id`). A router mounted under a prefix
+ * ({@link Router.mount}) takes every request below it, with its own routes, its own 404 and 405 and its own
+ * error shape: one router for the whole sandbox, with each interface answering as its document says.
+ */
 export class Router {
   private readonly routes: Route[] = [];
+  private readonly mounts: Array<{ prefix: string; router: Router }> = [];
+  private readonly answer: ErrorAnswer;
 
+  constructor(private readonly options: RouterOptions = {}) {
+    this.answer = options.answerError ?? answerError;
+  }
+
+  /** A route: `:name` takes one path segment as `params.name`; a last `/*` takes anything below the path. */
   on(method: string, path: string, handler: RouteHandler): this {
     const names: string[] = [];
-    const source = path.replace(/:(\w+)/g, (_, name: string) => {
+    const below = path.endsWith('/*');
+    const base = below ? path.slice(0, -2) : path;
+    const trimmed = this.options.optionalTrailingSlash ? base.replace(/\/$/, '') : base;
+    const source = trimmed.replace(/:(\w+)/g, (_, name: string) => {
       names.push(name);
       return '([^/]+)';
     });
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+    const tail = below ? '(?:/.*)?' : this.options.optionalTrailingSlash ? '/?' : '';
+    this.routes.push({ method, pattern: new RegExp(`^${source}${tail}$`), names, handler });
+    return this;
+  }
+
+  /** A route for every method (an endpoint that is answered the same whatever the method). */
+  any(path: string, handler: RouteHandler): this {
+    return this.on('*', path, handler);
+  }
+
+  /** Hands every request whose path is `prefix` or below it to `router`, with the path after the prefix. */
+  mount(prefix: string, router: Router): this {
+    this.mounts.push({ prefix, router });
     return this;
   }
 
   /**
-   * Handles the request, or answers 404/405; errors become JSON answers, never a crash: nothing a request
-   * sends may end the process (merchants run the sandbox inside their own test runners).
+   * Handles the request, or answers 404/405; errors become answers in the shape of the router that took the
+   * request, never a crash: nothing a request sends may end the process (merchants run the sandbox inside
+   * their own test runners).
    */
   async handle(req: IncomingMessage, res: ServerResponse, fallback?: RouteHandler): Promise<void> {
+    let owner: Router = this;
     try {
-      await this.#route(req, res, fallback);
+      const context = createContext(req, res);
+      let path = context.url.pathname;
+      for (;;) {
+        const mount = owner.mounts.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+        if (!mount) break;
+        path = path.slice(mount.prefix.length);
+        owner = mount.router;
+      }
+      await owner.dispatch(context, path, owner === this ? fallback : undefined);
     } catch (error) {
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      if (error instanceof HttpError) sendError(res, error);
-      else if (isWriteFailure(error)) sendError(res, storageFailure(error));
-      else {
-        console.error('svc-sandbox: internal error', error);
-        sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));
-      }
+      owner.answer(res, error);
     }
   }
 
-  async #route(req: IncomingMessage, res: ServerResponse, fallback?: RouteHandler): Promise<void> {
-    const url = requestUrl(req);
-    let body: Promise<Buffer> | undefined;
-    const context: RequestContext = {
-      req,
-      res,
-      url,
-      params: {},
-      rawBody: () => {
-        body ??= readRawBody(req);
-        return body;
-      },
-      json: async () => parseJsonObject(await context.rawBody()),
-    };
-    let pathMatched = false;
+  private async dispatch(context: RequestContext, path: string, fallback?: RouteHandler): Promise<void> {
+    const { req, url } = context;
+    const allowed = new Set<string>();
     for (const route of this.routes) {
-      const match = route.pattern.exec(url.pathname);
+      const match = route.pattern.exec(path);
       if (!match) continue;
-      pathMatched = true;
-      if (route.method !== req.method) continue;
+      if (route.method !== '*' && route.method !== req.method) {
+        allowed.add(route.method);
+        continue;
+      }
       route.names.forEach((name, index) => {
         context.params[name] = decodePathSegment(match[index + 1] ?? '');
       });
       await route.handler(context);
       return;
     }
-    if (!pathMatched && fallback) {
+    if (allowed.size === 0 && fallback) {
       await fallback(context);
       return;
     }
-    throw pathMatched
-      ? new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`)
-      : new HttpError(404, 'not_found', `No such endpoint: ${url.pathname}`);
+    if (allowed.size === 0) throw new HttpError(404, 'not_found', `No such endpoint: ${url.pathname}`);
+    const allow = [...allowed].join(', ');
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      `${req.method} is not allowed on ${url.pathname}; use ${allow}`,
+      undefined,
+      undefined,
+      { allow },
+    );
+  }
+}
+
+function createContext(req: IncomingMessage, res: ServerResponse): RequestContext {
+  let body: Promise<Buffer> | undefined;
+  const context: RequestContext = {
+    req,
+    res,
+    url: requestUrl(req),
+    params: {},
+    rawBody: () => {
+      body ??= readRawBody(req);
+      return body;
+    },
+    json: async () => parseJsonObject(await context.rawBody()),
+  };
+  return context;
+}
+
+/** The sandbox's own error answer: `{error: {code, message, field?, reason?}}`. */
+export function answerError(res: ServerResponse, error: unknown): void {
+  if (error instanceof HttpError) sendError(res, error);
+  else if (isWriteFailure(error)) sendError(res, storageFailure(error));
+  else {
+    console.error('svc-sandbox: internal error', error);
+    sendError(res, new HttpError(500, 'internal_error', 'The sandbox failed; see its console'));
   }
 }
 

@@ -11,7 +11,7 @@ import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant, type ReceivedRequest, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, signedBy, V1, v1, v1ConfigFile } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, signedBy, V1, v1, v1ConfigFile } from './v1-support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
@@ -278,6 +278,44 @@ describe('v1 purchase operations against the sandbox', () => {
       .map((request) => JSON.parse(request.body) as { id: string })
       .find((body) => body.id === rest.id);
     assert.deepEqual(delivered, { ...rest, event_type: 'payment.refunded' });
+  });
+
+  test('a refund Payment has its own delivery history; another account cannot read it', async () => {
+    const paid = await checkout();
+    const payment = await client.purchases.refund(paid.id, { amount: 100 });
+    await expectEvents(payment.id, ['payment.refunded']);
+    const listed = [];
+    for await (const delivery of client.webhooks.deliveries({ id: payment.id, source_type: 'payment' })) {
+      listed.push(delivery);
+    }
+    assert.deepEqual(
+      listed.map((delivery) => [delivery.event, (delivery.payload as { id: string }).id]),
+      [['payment.refunded', payment.id]],
+    );
+    const theirs = await v1(sandbox, 'GET', `/webhooks/deliveries/?id=${payment.id}&source_type=payment`, {
+      key: OTHER.secretKey,
+    });
+    assert.equal(theirs.status, 404);
+  });
+
+  test('due_strict on the sandbox clock: payable until due, expired and unpayable after it', async () => {
+    const clock = await (await fetch(`${sandbox.url}/sandbox/v1/clock`)).json();
+    const purchase = await create({
+      due: clock.now_unix + 3600,
+      purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], due_strict: true },
+    });
+    await advance(3590 * 1000);
+    assert.equal((await client.purchases.get(purchase.id)).status, 'created');
+    await advance(20 * 1000);
+    assert.equal((await client.purchases.get(purchase.id)).status, 'expired');
+    const page = await postForm(sandbox, `/checkout/${purchase.id}/pay`, cardForm(CARD.approved));
+    assert.notEqual((await client.purchases.get(purchase.id)).status, 'paid', page.html);
+    await refused(
+      client.purchases.charge(purchase.id, {
+        recurring_token: (await checkout({ force_recurring: true })).id,
+      }),
+      'purchase_charge_error',
+    );
   });
 
   test('a slow refund: pending_refund and a pending Payment, then payment.refunded', async () => {

@@ -331,6 +331,17 @@ export class PurchaseOperations {
     return record;
   }
 
+  /**
+   * The merchant's refund Payment `id`.
+   * @throws V1HttpError 404 when there is none (or it is another merchant's).
+   */
+  payment(merchantId: string, id: string): Payment {
+    const record = this.payments.get(id.toLowerCase());
+    if (!record || record.merchantId !== merchantId)
+      throw V1HttpError.nonField(404, 'not_found', `No payment ${id}`);
+    return record.payment;
+  }
+
   /** The authorisation a capture or release acts on, or the document's error. */
   private heldAuthorisation(record: PurchaseRecord, operation: 'capture' | 'release') {
     const authorisation = record.authorisationId ? this.deps.acquirer.get(record.authorisationId) : undefined;

@@ -1,0 +1,126 @@
+/**
+ * The Purchases endpoints of `/api/v1/`: create, get, cancel, and the operations after checkout (capture,
+ * release, charge, delete_recurring_token, refund, mark_as_paid, resend_invoice), each answered as the
+ * document shows it. How the test acquirer answers an operation is the merchant's configured mode, or the
+ * request's `X-Sandbox-Acquirer` header.
+ */
+import { ACQUIRER_MODES, type AcquirerBehaviour, type AcquirerMode } from '../acquirer.js';
+import { type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
+import { V1HttpError } from './errors.js';
+import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
+import type { PurchaseOperations } from './purchase-operations.js';
+import { readCreatePurchase } from './purchase-request.js';
+import { type PurchaseRecord, purchaseView, type V1Purchases } from './purchases.js';
+import type { V1Context, V1Handler, V1Merchant } from './v1-context.js';
+
+/** The test header that sets how the acquirer answers one operation. */
+export const ACQUIRER_HEADER = 'x-sandbox-acquirer';
+const DEFAULT_SLOW_MS = 10_000;
+
+export interface PurchaseRoutesDeps {
+  purchases: V1Purchases;
+  operations: PurchaseOperations;
+  authenticated: (handler: V1Handler) => RouteHandler;
+}
+
+export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void {
+  const { purchases, operations, authenticated: as } = deps;
+  api.on(
+    'POST',
+    '/purchases/',
+    as(async ({ http, merchant, baseUrl }) => {
+      const read = readCreatePurchase(await http.json(), {
+        brandId: merchant.v1.brandId,
+        defaultCurrency: merchant.defaults.currency,
+        defaultLanguage: merchant.defaults.language,
+      });
+      if ('issues' in read) throw V1HttpError.invalid(read.issues);
+      sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, read.draft, baseUrl), baseUrl));
+    }),
+  );
+  api.on(
+    'GET',
+    '/purchases/:id/',
+    as(({ http, merchant, params, baseUrl }) => {
+      sendJson(http.res, 200, purchaseView(purchases.get(merchant.id, params['id']!), baseUrl));
+    }),
+  );
+
+  /** An operation that answers the Purchase; `body` reads the request's optional JSON body. */
+  const operation = (
+    name: string,
+    run: (
+      context: V1Context,
+      body: () => Promise<Record<string, unknown>>,
+    ) => Promise<PurchaseRecord> | PurchaseRecord,
+  ) =>
+    api.on(
+      'POST',
+      `/purchases/:id/${name}/`,
+      as(async (context) => {
+        const record = await run(context, () => optionalBody(context.http));
+        sendJson(context.http.res, 200, purchaseView(record, context.baseUrl));
+      }),
+    );
+  operation('cancel', ({ merchant, params, baseUrl }) =>
+    purchases.cancel(merchant.id, params['id']!, baseUrl),
+  );
+  operation('capture', async ({ http, merchant, params, baseUrl }, body) => {
+    const { amount } = readCapture(await body());
+    return operations.capture(merchant.id, params['id']!, amount, behaviour(http, merchant), baseUrl);
+  });
+  operation('release', ({ http, merchant, params, baseUrl }) =>
+    operations.release(merchant.id, params['id']!, behaviour(http, merchant), baseUrl),
+  );
+  operation('charge', async ({ http, merchant, params, baseUrl }, body) => {
+    const { recurringToken } = readCharge(await body());
+    return operations.charge(merchant.id, params['id']!, recurringToken, behaviour(http, merchant), baseUrl);
+  });
+  operation('delete_recurring_token', ({ http, merchant, params, baseUrl }) =>
+    operations.deleteRecurringToken(merchant.id, params['id']!, behaviour(http, merchant), baseUrl),
+  );
+  operation('mark_as_paid', async ({ merchant, params }, body) =>
+    operations.markAsPaid(merchant.id, params['id']!, readMarkAsPaid(await body()).paidOn),
+  );
+  operation('resend_invoice', ({ merchant, params }) => operations.resendInvoice(merchant.id, params['id']!));
+  api.on(
+    'POST',
+    '/purchases/:id/refund/',
+    as(async ({ http, merchant, params, baseUrl }) => {
+      const request = readRefund(await optionalBody(http));
+      const payment = operations.refund(
+        merchant.id,
+        params['id']!,
+        request,
+        behaviour(http, merchant),
+        baseUrl,
+      );
+      sendJson(http.res, 200, payment);
+    }),
+  );
+}
+
+/** A body that may be left out: none (or an empty one) reads as `{}`. */
+async function optionalBody(http: RequestContext): Promise<Record<string, unknown>> {
+  const raw = await http.rawBody();
+  return raw.toString('utf8').trim() === '' ? {} : http.json();
+}
+
+/**
+ * How the test acquirer answers this request: the merchant's configured mode, unless the request's
+ * `X-Sandbox-Acquirer` header names another.
+ */
+function behaviour(http: RequestContext, merchant: V1Merchant): AcquirerBehaviour {
+  const header = http.req.headers[ACQUIRER_HEADER];
+  const slowMs = merchant.v1.acquirer?.slowMs ?? DEFAULT_SLOW_MS;
+  if (header === undefined) return { mode: merchant.v1.acquirer?.mode ?? 'normal', slowMs };
+  const mode = String(header).trim().toLowerCase();
+  if (!ACQUIRER_MODES.includes(mode as AcquirerMode)) {
+    throw V1HttpError.nonField(
+      400,
+      'invalid',
+      `X-Sandbox-Acquirer must be one of ${ACQUIRER_MODES.join(', ')}; it was ${JSON.stringify(header)}`,
+    );
+  }
+  return { mode: mode as AcquirerMode, slowMs };
+}

@@ -1,0 +1,113 @@
+/**
+ * What every endpoint of the sandbox's v1 interface shares: the bearer secret key that names the merchant,
+ * the base URL the caller reached the sandbox under (for `checkout_url` and page links), and the document's
+ * error shape for every failure, the router's own 404 and 405 included.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MerchantConfig } from '../config.js';
+import { HttpError, type RequestContext, type RouteHandler, Router } from '../http.js';
+import { isWriteFailure } from '../store.js';
+import { sendV1Error, V1HttpError } from './errors.js';
+
+/** A merchant that has v1 credentials. */
+export type V1Merchant = MerchantConfig & { v1: NonNullable<MerchantConfig['v1']> };
+
+/** A request that passed authentication. */
+export interface V1Context {
+  http: RequestContext;
+  merchant: V1Merchant;
+  /** Path parameters of the route, by name. */
+  params: Record<string, string>;
+  /** Scheme, host and port the caller reached the sandbox under. */
+  baseUrl: string;
+}
+
+export type V1Handler = (context: V1Context) => Promise<void> | void;
+
+/** A router whose routes take `/x` and `/x/` alike and answer every error in the document's shape. */
+export function v1Router(): Router {
+  return new Router({ optionalTrailingSlash: true, answerError: answerV1Error });
+}
+
+/**
+ * Wraps v1 handlers: each runs for the merchant whose secret key the request carries as
+ * `Authorization: Bearer <key>`, or is answered 401. `onRequest` hears each authenticated request's base URL.
+ */
+export function authenticated(
+  merchants: readonly MerchantConfig[],
+  onRequest: (baseUrl: string) => void = () => {},
+): (handler: V1Handler) => RouteHandler {
+  const byKey = new Map<string, V1Merchant>();
+  for (const merchant of merchants) if (merchant.v1) byKey.set(merchant.v1.secretKey, merchant as V1Merchant);
+  return (handler) => async (http) => {
+    const merchant = authenticate(http.req, byKey);
+    const baseUrl = baseUrlOf(http.req);
+    onRequest(baseUrl);
+    await handler({ http, merchant, params: http.params, baseUrl });
+  };
+}
+
+/** The merchant whose secret key the request carries as `Authorization: Bearer <key>`. */
+function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Merchant>): V1Merchant {
+  const challenge = { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' };
+  const header = req.headers.authorization;
+  if (header === undefined || header.trim() === '') {
+    throw V1HttpError.nonField(
+      401,
+      'not_authenticated',
+      'Send the secret key as Authorization: Bearer <secret key>',
+      challenge,
+    );
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw V1HttpError.nonField(
+      401,
+      'authentication_failed',
+      'The Authorization header must be Bearer <secret key>',
+      challenge,
+    );
+  }
+  const merchant = merchants.get(match[1]!);
+  if (!merchant) {
+    throw V1HttpError.nonField(401, 'authentication_failed', 'The secret key is not valid', challenge);
+  }
+  return merchant;
+}
+
+/** `http://<Host>`, so a checkout URL works on whatever host the merchant reached the sandbox under. */
+export function baseUrlOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  if (host !== undefined && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) {
+    // The pattern lets through ports past 65535, which no URL takes.
+    if (URL.canParse(`http://${host}`)) return `http://${host}`;
+  }
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
+/** Any failure in the document's error shape. */
+export function answerV1Error(res: ServerResponse, error: unknown): void {
+  sendV1Error(res, asV1Error(error));
+}
+
+function asV1Error(error: unknown): V1HttpError {
+  if (error instanceof V1HttpError) return error;
+  if (error instanceof HttpError) {
+    // The router's: no such endpoint (404), a method it does not take (405); the body's: malformed JSON or a
+    // malformed path (400), a body over the limit (413).
+    const code =
+      error.code === 'not_found' || error.code === 'method_not_allowed' || error.code === 'body_too_large'
+        ? error.code
+        : 'parse_error';
+    return V1HttpError.nonField(error.status, code, error.message, error.headers);
+  }
+  if (isWriteFailure(error)) {
+    // As the sandbox answers it elsewhere (storageFailure), in the v1 shape: nothing was changed.
+    return error.code === 'no_space'
+      ? V1HttpError.nonField(507, 'insufficient_storage', error.message)
+      : V1HttpError.nonField(503, 'storage_unavailable', error.message);
+  }
+  console.error('svc-sandbox: internal error in /api/v1', error);
+  return V1HttpError.nonField(500, 'internal_error', 'The sandbox failed; see its console');
+}
