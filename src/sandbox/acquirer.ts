@@ -197,6 +197,34 @@ export class TestAcquirer {
     };
   }
 
+  /**
+   * Takes on a payment made before the acquirer kept a ledger (a data dir of an earlier version): an
+   * authorisation `id` of `amount`, of which `captured` was taken and `refunded` given back. One that exists
+   * is left as it is.
+   */
+  adopt(
+    id: string,
+    payment: {
+      instrument: Instrument;
+      currency: string;
+      amount: number;
+      captured: number;
+      refunded: number;
+      recurring: boolean;
+    },
+  ): Authorisation {
+    const known = this.records.get(id);
+    if (known) return known;
+    return this.put({
+      id,
+      ...payment,
+      state: 'authorised',
+      released: 0,
+      pending: null,
+      createdAt: this.options.clock.nowMs(),
+    });
+  }
+
   /** Ends the slow operation of `id`, if it is still pending. */
   settle(id: string): Authorisation {
     const authorisation = this.require(id);

@@ -20,7 +20,7 @@ import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
 import type { Store } from '../store.js';
-import { findTestCard } from '../test-cards.js';
+import { findTestCard, findTestCardByDigits } from '../test-cards.js';
 import { writeJson } from '../wire-json.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { type OrderBook, orderAlreadyPaid } from './order-book.js';
@@ -46,7 +46,49 @@ export interface PaymentMachineDeps {
 }
 
 export class PaymentMachine {
-  constructor(private readonly deps: PaymentMachineDeps) {}
+  constructor(private readonly deps: PaymentMachineDeps) {
+    this.adoptEarlierPayments();
+  }
+
+  /**
+   * Orders paid on a data dir of an earlier version have no authorisation at the acquirer: each is taken on
+   * as what it was, paid and partly refunded, so that refunds keep working and keep within it.
+   */
+  private adoptEarlierPayments(): void {
+    const { book, acquirer, directory, store } = this.deps;
+    const earlier = [...book.records.values()].filter(
+      (record) =>
+        (record.state === 'PAID' || record.state === 'PARTIALLY_REFUNDED' || record.state === 'REFUNDED') &&
+        record.payment !== undefined &&
+        record.payment !== null &&
+        acquirer.get(record.payment.reference) === undefined,
+    );
+    if (earlier.length === 0) return;
+    store.transaction(() => {
+      for (const record of earlier) {
+        const { total, currency } = book.price(record, directory.merchant(record.merchantId));
+        const attempt = record.attempts.find((candidate) => candidate.id === record.payment!.reference);
+        const card = findTestCardByDigits(attempt?.cardBin ?? '', attempt?.cardLast4 ?? '');
+        acquirer.adopt(record.payment!.reference, {
+          instrument: {
+            kind: 'card',
+            card: {
+              scheme: card?.scheme ?? 'VISA',
+              brand: card?.brand ?? 'VISA',
+              issuer: card?.issuer ?? 'SANDBOX BANK',
+              bin: attempt?.cardBin ?? '',
+              last4: attempt?.cardLast4 ?? '',
+            },
+          },
+          currency,
+          amount: total,
+          captured: total,
+          refunded: record.refunds.reduce((sum, refund) => sum + refund.amount, 0),
+          recurring: false,
+        });
+      }
+    });
+  }
 
   /**
    * One card payment attempt, on a new order or on one whose earlier attempts failed. A repeated

@@ -88,9 +88,44 @@ export class PurchaseOperations {
     this.payments = deps.store.collection<PaymentRecord>('v1-payments');
   }
 
-  /** Sets the clock's tasks of every stored purchase again: holds to release, slow operations to settle. */
+  /**
+   * Sets the clock's tasks of every stored purchase again: holds to release, slow operations to settle. A
+   * purchase paid or held on a data dir of an earlier version, without an authorisation at the acquirer, is
+   * taken on first as what it was: its hold released 6 days after it was made, its refunds within it.
+   */
   resume(): void {
+    const earlier = [...this.deps.purchases.all()].filter(
+      (record) =>
+        (record.purchase.status === 'paid' || record.purchase.status === 'hold') &&
+        !record.purchase.marked_as_paid &&
+        !record.authorisationId,
+    );
+    if (earlier.length > 0) {
+      this.deps.store.transaction(() => {
+        for (const record of earlier) this.adopt(record);
+      });
+    }
     for (const record of this.deps.purchases.all()) this.schedule(record);
+  }
+
+  private adopt(record: PurchaseRecord): void {
+    const { purchase } = record;
+    const amount = purchase.purchase.total ?? 0;
+    const held = purchase.status === 'hold';
+    const authorisation = this.deps.acquirer.adopt(randomUUID(), {
+      instrument: { kind: 'method', method: lastMethod(record) },
+      currency: purchase.purchase.currency,
+      amount,
+      captured: held ? 0 : amount,
+      refunded: held ? 0 : amount - purchase.refundable_amount,
+      recurring: purchase.is_recurring_token,
+    });
+    const since = (purchase.updated_on ?? purchase.created_on ?? 0) * 1000;
+    this.deps.purchases.save({
+      ...record,
+      authorisationId: authorisation.id,
+      ...(held && { releaseAt: since + HOLD_MS }),
+    });
   }
 
   /** A new hold: released after {@link HOLD_DAYS} days unless captured. Call it before saving the record. */

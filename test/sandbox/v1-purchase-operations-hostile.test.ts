@@ -1,0 +1,202 @@
+/**
+ * The Purchase operations and the acquirer's ledger under a hostile tester: concurrent duplicates, malformed
+ * and oversized bodies, a fixed-seed fuzz over every operation with the money invariants checked after each
+ * step, and a data dir of an earlier version whose payments predate the ledger.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parseConfig } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { openStore } from '../../src/sandbox/store.js';
+import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
+import { API_KEY, FakeMerchant, merchantKeys, paidOrder, tempDir } from './support.js';
+import { cardForm, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
+
+describe('v1 purchase operations under a hostile tester', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let client: V1Client;
+  let dataDir: string;
+
+  const start = async () => {
+    sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(merchant.url)), dataDir });
+    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+  };
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    dataDir = await tempDir();
+    await start();
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  /** A purchase of 25.00 paid (or held) on the hosted page with the approving Visa. */
+  async function checkout(overrides: Record<string, unknown> = {}): Promise<string> {
+    const created = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ client: { email: 'a@example.com', full_name: 'Anna' }, ...overrides }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await postForm(sandbox, `/checkout/${created.body.id}/pay`, cardForm('4111111111111111'));
+    return created.body.id as string;
+  }
+
+  test('concurrent captures of one hold: one takes it, the others are refused; nothing is taken twice', async () => {
+    const id = await checkout({ skip_capture: true });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        v1(sandbox, 'POST', `/purchases/${id}/capture/`, { body: { amount: 2000 } }),
+      ),
+    );
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 400, 400, 400, 400, 400]);
+    const purchase = await client.purchases.get(id);
+    assert.equal(purchase.refundable_amount, 2000);
+  });
+
+  test('concurrent refunds never give back more than was taken', async () => {
+    const id = await checkout();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        v1(sandbox, 'POST', `/purchases/${id}/refund/`, { body: { amount: 1000 } }),
+      ),
+    );
+    const refunded = answers.filter((answer) => answer.status === 200);
+    assert.equal(refunded.length, 2);
+    assert.ok(
+      answers.every(
+        (answer) => answer.status === 200 || answer.body.__all__?.code === 'purchase_refund_error',
+      ),
+    );
+    assert.equal((await client.purchases.get(id)).refundable_amount, 500);
+  });
+
+  test('malformed, oversized and misdirected requests get 4xx in the document shape, and change nothing', async () => {
+    const id = await checkout({ skip_capture: true });
+    const raw = (path: string, body: string, type = 'application/json') =>
+      fetch(`${sandbox.url}/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${V1.secretKey}`, 'content-type': type },
+        body,
+      });
+    const garbage = await raw(`/purchases/${id}/capture/`, '{"amount": 5');
+    assert.equal(garbage.status, 400);
+    assert.equal(((await garbage.json()) as { __all__: { code: string } }).__all__.code, 'parse_error');
+    const list = await raw(`/purchases/${id}/capture/`, '[1000]');
+    assert.equal(list.status, 400);
+    const huge = await raw(
+      `/purchases/${id}/refund/`,
+      JSON.stringify({ client_name: 'x'.repeat(2_000_000) }),
+    );
+    assert.equal(huge.status, 413);
+    const notUuid = await raw('/purchases/not-a-purchase/capture/', '');
+    assert.equal(notUuid.status, 404);
+    const badEscape = await raw('/purchases/%zz/capture/', '');
+    assert.equal(badEscape.status, 400);
+    const wrongMethod = await fetch(`${sandbox.url}/api/v1/purchases/${id}/capture/`, {
+      headers: { authorization: `Bearer ${V1.secretKey}` },
+    });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'POST');
+    const unauthenticated = await fetch(`${sandbox.url}/api/v1/purchases/${id}/capture/`, { method: 'POST' });
+    assert.equal(unauthenticated.status, 401);
+    const tooBig = await raw(`/purchases/${id}/capture/`, JSON.stringify({ amount: 2 ** 60 }));
+    assert.equal(tooBig.status, 400);
+    assert.equal((await client.purchases.get(id)).status, 'hold', 'nothing was captured');
+  });
+
+  test('fixed-seed fuzz over every operation: no 5xx, and the money adds up after each step', async () => {
+    const tokenId = await checkout({ force_recurring: true });
+    const ids = [
+      await checkout({ skip_capture: true }),
+      await checkout(),
+      await checkout({ skip_capture: true }),
+      (await client.purchases.create(purchaseBody() as never)).id,
+    ];
+    const operations = ['capture', 'release', 'refund', 'charge', 'mark_as_paid', 'resend_invoice', 'cancel'];
+    const body = fc.oneof(
+      fc.constant(undefined),
+      fc.record(
+        {
+          amount: fc.oneof(fc.integer({ min: -10, max: 3000 }), fc.double(), fc.string(), fc.constant(null)),
+          client_name: fc.string({ maxLength: 80 }),
+          recurring_token: fc.oneof(fc.constant(tokenId), fc.uuid(), fc.string()),
+          paid_on: fc.oneof(fc.integer(), fc.string()),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const mode = fc.constantFrom(undefined, 'normal', 'slow', 'fail', 'SLOW', '');
+    const steps = fc.sample(fc.tuple(fc.constantFrom(...ids), fc.constantFrom(...operations), body, mode), {
+      numRuns: 150,
+      seed: 11,
+    });
+    for (const [index, [id, operation, payload, acquirer]] of steps.entries()) {
+      const answer = await v1(sandbox, 'POST', `/purchases/${id}/${operation}/`, {
+        ...(payload !== undefined && { body: payload }),
+        ...(acquirer !== undefined && { headers: { 'x-sandbox-acquirer': acquirer } }),
+      });
+      assert.ok(
+        answer.status < 500,
+        `${operation} ${JSON.stringify(payload)}: ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
+      // Every fifth step, the slow acquirer's answers come due.
+      if (index % 5 === 4) sandbox.clock.advance(10_000);
+      for (const purchaseId of ids) {
+        const purchase = await client.purchases.get(purchaseId);
+        const total = 2500;
+        assert.ok(
+          purchase.refundable_amount >= 0 && purchase.refundable_amount <= total,
+          JSON.stringify(purchase),
+        );
+        if (purchase.status !== 'paid' && purchase.status !== 'pending_refund') {
+          assert.equal(purchase.refundable_amount, 0, `${purchase.status}: nothing refundable`);
+        }
+      }
+    }
+  });
+
+  test('a data dir of an earlier version, whose payments have no authorisation: refunds, captures and charges still work, within what was paid', async () => {
+    const orderId = await paidOrder(sandbox, 'EARLIER-1');
+    const held = await checkout({ skip_capture: true });
+    const paid = await checkout();
+    const token = await checkout({ force_recurring: true });
+    await client.purchases.refund(paid, { amount: 500 });
+    await sandbox.close();
+
+    // What an earlier version left: no acquirer ledger, and purchases without an authorisation.
+    const store = openStore({ dataDir });
+    const authorisations = store.collection('acquirer-authorisations');
+    const purchases = store.collection<Record<string, unknown>>('v1-purchases');
+    store.transaction(() => {
+      for (const key of [...authorisations.keys()]) authorisations.delete(key);
+      for (const [key, record] of [...purchases.entries()]) {
+        const { authorisationId: _a, releaseAt: _r, ...earlier } = record;
+        purchases.put(key, earlier);
+      }
+    });
+    await store.close();
+    await start();
+
+    const api = createMerchantApiV2Client({
+      baseUrl: sandbox.url,
+      merchantId: 'm1',
+      apiKey: API_KEY,
+      certificateName: 'main',
+      privateKeyPem: merchantKeys.main.privateKeyPem,
+    });
+    const refund = await api.refund(orderId, { amount: '20.00', reason: 'RETURNED_PRODUCT', note: '' });
+    assert.equal(refund.httpStatus, 201);
+    const again = await api
+      .refund(orderId, { amount: '0.01', reason: 'RETURNED_PRODUCT', note: '' })
+      .catch((error: unknown) => error);
+    assert.ok(again instanceof Error, 'nothing more to refund');
+
+    assert.equal((await client.purchases.capture(held, { amount: 2500 })).status, 'paid');
+    assert.equal((await client.purchases.refund(paid)).amount, 2000, 'what was left of it');
+    const next = await client.purchases.create(purchaseBody() as never);
+    assert.equal((await client.purchases.charge(next.id, { recurring_token: token })).status, 'paid');
+  });
+});
