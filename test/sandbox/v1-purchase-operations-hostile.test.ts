@@ -4,6 +4,10 @@
  * step, and a data dir of an earlier version whose payments predate the ledger.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseConfig } from '../../src/sandbox/config.js';
@@ -155,6 +159,75 @@ describe('v1 purchase operations under a hostile tester', () => {
           assert.equal(purchase.refundable_amount, 0, `${purchase.status}: nothing refundable`);
         }
       }
+    }
+  });
+
+  test('kill -9 with a slow capture pending and a hold open: after the restart both come due on the clock', async () => {
+    const cliDir = await tempDir();
+    const configPath = join(cliDir, '..', `${cliDir.split('/').at(-1)}-v1-config.json`);
+    await writeFile(configPath, JSON.stringify(v1ConfigFile(merchant.url)));
+    /** The CLI on the same data dir each time; resolves with its URL once it listens. */
+    const startCli = async () => {
+      const cli = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/sandbox/cli.ts',
+          '--port',
+          '0',
+          '--config',
+          configPath,
+          '--data-dir',
+          cliDir,
+        ],
+        { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let text = '';
+      cli.stdout.setEncoding('utf8');
+      const url = await new Promise<string>((resolve, reject) => {
+        cli.stdout.on('data', (chunk: string) => {
+          text += chunk;
+          const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+          if (found) resolve(found);
+        });
+        cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
+      });
+      return { cli, on: { url } as Sandbox };
+    };
+    const first = await startCli();
+    const created = async (overrides: Record<string, unknown>) => {
+      const answer = await v1(first.on, 'POST', '/purchases/', { body: purchaseBody(overrides) });
+      await postForm(first.on, `/checkout/${answer.body.id}/pay`, cardForm('4111111111111111'));
+      return answer.body.id as string;
+    };
+    const pending = await created({ skip_capture: true });
+    const held = await created({ skip_capture: true });
+    const capture = await v1(first.on, 'POST', `/purchases/${pending}/capture/`, {
+      headers: { 'x-sandbox-acquirer': 'slow' },
+    });
+    assert.equal(capture.body.status, 'pending_capture');
+    first.cli.kill('SIGKILL');
+    await once(first.cli, 'exit');
+
+    const second = await startCli();
+    try {
+      const read = async (id: string) => (await v1(second.on, 'GET', `/purchases/${id}/`)).body.status;
+      assert.equal(await read(pending), 'pending_capture');
+      const step = (seconds: number) =>
+        fetch(`${second.on.url}/sandbox/v1/clock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ advance_seconds: seconds }),
+        });
+      await step(10);
+      assert.equal(await read(pending), 'paid');
+      assert.equal(await read(held), 'hold');
+      await step(6 * 24 * 3600);
+      assert.equal(await read(held), 'released');
+    } finally {
+      second.cli.kill('SIGKILL');
+      await once(second.cli, 'exit');
     }
   });
 
