@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CardScheme } from '../core/card.js';
+import { formatMinorUnits } from '../core/money.js';
 import type { SandboxClock } from './clock.js';
 import type { Collection, Store } from './store.js';
 import { findTestCard, findTestCardByDigits, type TestCard, type TestCardOutcome } from './test-cards.js';
@@ -143,7 +144,10 @@ export class TestAcquirer {
     const held = this.held(authorisation);
     if (held === 0) return failed('nothing_held', 'Nothing is held on this authorisation to capture');
     if (amount > held) {
-      return failed('amount_exceeds_authorisation', `The capture of ${amount} is more than the ${held} held`);
+      return failed(
+        'amount_exceeds_authorisation',
+        `The capture of ${money(amount, authorisation)} is more than the ${money(held, authorisation)} held`,
+      );
     }
     return this.operate(authorisation, 'capture', amount, how);
   }
@@ -163,7 +167,7 @@ export class TestAcquirer {
     if (amount > refundable) {
       return failed(
         'amount_exceeds_refundable',
-        `The refund of ${amount} is more than the ${refundable} that can still be refunded`,
+        `The refund of ${money(amount, authorisation)} is more than the ${money(refundable, authorisation)} that can still be refunded`,
       );
     }
     return this.operate(authorisation, 'refund', amount, how);
@@ -326,6 +330,11 @@ export class TestAcquirer {
     this.records.put(authorisation.id, authorisation);
     return authorisation;
   }
+}
+
+/** An amount as people read it in a message: `8.00 EUR`. */
+function money(amount: number, authorisation: Authorisation): string {
+  return `${formatMinorUnits(amount)} ${authorisation.currency}`;
 }
 
 function failed(code: string, message: string): OperationAnswer {
