@@ -543,3 +543,50 @@ describe('the sandbox clock control', () => {
     assert.equal(after.ahead_ms, 3_600_000, 'only the first test moved it');
   });
 });
+
+describe('the acquirer mode in the sandbox config', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    const file = v1ConfigFile(merchant.url);
+    file.merchants[0]!.v1 = { ...V1, acquirer: { mode: 'slow', slowMs: 5000 } };
+    sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('slow for every request of the merchant, at its slowMs; the header still overrides it', async () => {
+    const client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    const hold = async () => {
+      const purchase = await client.purchases.create(purchaseBody({ skip_capture: true }) as never);
+      await postForm(sandbox, `/checkout/${purchase.id}/pay`, cardForm(CARD.approved));
+      return purchase.id;
+    };
+    const slowly = await hold();
+    assert.equal((await client.purchases.capture(slowly)).status, 'pending_capture');
+    sandbox.clock.advance(4000);
+    assert.equal((await client.purchases.get(slowly)).status, 'pending_capture');
+    sandbox.clock.advance(1000);
+    assert.equal((await client.purchases.get(slowly)).status, 'paid');
+    const promptly = await hold();
+    const answer = await v1(sandbox, 'POST', `/purchases/${promptly}/capture/`, {
+      headers: { 'x-sandbox-acquirer': 'normal' },
+    });
+    assert.equal(answer.body.status, 'paid');
+  });
+
+  test('a mode or slowMs the sandbox does not know is refused at start, naming the field', () => {
+    const file = v1ConfigFile(merchant.url);
+    file.merchants[0]!.v1 = { ...V1, acquirer: { mode: 'sometimes' as never, slowMs: 0 } };
+    assert.throws(
+      () => parseConfig(file),
+      (error: Error) =>
+        /merchants\[0\]\.v1\.acquirer\.mode/.test(error.message) &&
+        /merchants\[0\]\.v1\.acquirer\.slowMs/.test(error.message),
+    );
+  });
+});
