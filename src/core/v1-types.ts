@@ -147,6 +147,10 @@ export interface PurchaseAttempt {
   successful?: boolean;
   /** Not named by the document; the sandbox sends it. The payment method name of the attempt. */
   payment_method?: string;
+  /** Not named by the document; the sandbox sends it. The creditor a bulk or variable-creditor payment paid. */
+  creditor?: { name: string; iban: string };
+  /** Not named by the document; the sandbox sends it. Minor units paid to `creditor`. */
+  amount?: number;
   /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
   created_on?: number;
 }

@@ -13,6 +13,7 @@ import {
 } from './config.js';
 import { TEST_CARDS } from './test-cards.js';
 import { DEFAULT_PAYMENT_METHODS_RATE_LIMIT } from './v1/rate-limit.js';
+import { TEST_CREDITORS } from './v1/test-creditors.js';
 
 /** The port the sandbox listens on when none is given. */
 export const DEFAULT_PORT = 4010;
@@ -110,6 +111,11 @@ v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 
     merchants[].v1.rateLimit  {max, windowMs}: payment_methods calls allowed
                               per key and query (default ${rateLimit.max} per ${rateLimit.windowMs} ms;
                               more get 429 with Retry-After)
+    merchants[].v1.creditors  [{name, iban}]: creditor IBANs whitelisted for
+                              bulk bank payments, names too for a variable
+                              creditor. Default, and the demo merchant's:
+${TEST_CREDITORS.map((creditor) => `${' '.repeat(30)}${creditor.name}  ${creditor.iban}`).join('\n')}
+    merchants[].v1.variableCreditor  true enables pis_purchase (default false)
   notifications.retryBaseMs paces the retries of notifications, callbacks and
   webhooks (default 60000 ms; tests use a few ms).
 

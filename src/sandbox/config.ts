@@ -27,6 +27,7 @@ import {
   readTextFile,
   readTextFileIfPresent,
 } from './text-file.js';
+import { isIban, normalizeIban, TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';
 
 export { MAX_CONFIG_FILE_BYTES, MAX_PEM_FILE_BYTES };
 
@@ -102,6 +103,15 @@ export interface MerchantV1Credentials {
    * the mode for that request.
    */
   acquirer?: { mode?: 'normal' | 'slow' | 'fail'; slowMs?: number };
+  /**
+   * The creditors whitelisted for this merchant's bank payments: every creditor IBAN of a bulk payment
+   * (`pis_bulk_purchase`) must be one of theirs, and a variable creditor (`pis_purchase`) must match one entry
+   * by name and IBAN. When absent, {@link TEST_CREDITORS}; `[]` whitelists none. Each IBAN must pass the
+   * mod-97 check; the checked config holds it without spaces, in capitals.
+   */
+  creditors?: TestCreditor[];
+  /** Whether the variable creditor (`pis_purchase`) is enabled; default false, as at the gateway. */
+  variableCreditor?: boolean;
 }
 
 /**
@@ -580,13 +590,28 @@ class SemanticChecker {
       name: merchant.name,
       apiKey: merchant.apiKey,
       ...(merchant.company && { company: { ...merchant.company } }),
-      ...(merchant.v1 && { v1: { ...merchant.v1 } }),
+      ...(merchant.v1 && { v1: this.v1(merchant.v1, `${path}.v1`) }),
       defaults: { ...merchant.defaults },
       allowedOrigins: [...merchant.allowedOrigins],
       callbacks: { ...merchant.callbacks },
       certificates,
       widgets,
     };
+  }
+
+  /** The v1 settings with the creditor whitelist checked, normalised and defaulted. */
+  private v1(v1: MerchantV1Credentials, path: string): MerchantV1Credentials {
+    const creditors = (v1.creditors ?? TEST_CREDITORS).map((creditor, index) => {
+      if (creditor.name.trim() === '') this.add(`${path}.creditors[${index}].name`, 'must not be blank');
+      if (!isIban(creditor.iban)) {
+        this.add(
+          `${path}.creditors[${index}].iban`,
+          `${JSON.stringify(creditor.iban)} is not an IBAN: a country code, 2 check digits and the account, such as LV80BANK0000435195001, passing the ISO 13616 mod-97 check`,
+        );
+      }
+      return { name: creditor.name.trim(), iban: normalizeIban(creditor.iban) };
+    });
+    return { ...v1, creditors, variableCreditor: v1.variableCreditor ?? false };
   }
 
   /** A default tax rate reads exactly as an order item's would, so it is checked by the same parser. */
@@ -820,7 +845,12 @@ export function demoConfigFile(
           registrationNumber: '40000000000',
           vatNumber: 'LV40000000000',
         },
-        v1: { secretKey: DEMO_V1_SECRET_KEY, brandId: DEMO_V1_BRAND_ID },
+        v1: {
+          secretKey: DEMO_V1_SECRET_KEY,
+          brandId: DEMO_V1_BRAND_ID,
+          creditors: TEST_CREDITORS.map((creditor) => ({ ...creditor })),
+          variableCreditor: true,
+        },
         defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
         allowedOrigins: [
           ...new Set([

@@ -336,6 +336,8 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(paid.status, 'paid');
     assert.equal(paid.refund_availability, 'pis_all');
     assert.equal(paid.transaction_data.attempts[0].payment_method, 'swedbank_lv_pis');
+    assert.doesNotMatch(step.html, /class="creditors"/, 'a plain bank payment pays the merchant');
+    assert.equal(paid.transaction_data.attempts[0].creditor, undefined);
 
     const wallet = await createPurchase();
     const walletStep = await pay(wallet.id, { method: 'svc_wallet_b' });
@@ -348,6 +350,132 @@ describe('sandbox v1 hosted checkout page', () => {
       code: 'wallet_declined',
       description: 'The wallet did not confirm the payment',
     });
+  });
+
+  test('a bulk bank payment: the step lists each creditor with its product amount, approval pays them all', async () => {
+    const bulk = await createPurchase({
+      ...REDIRECTS,
+      purchase: {
+        language: 'en',
+        products: [
+          { name: 'Rent', price: 50000 },
+          { name: 'Utilities', price: 3500, quantity: 2 },
+          { name: 'Parking', price: 1999 },
+        ],
+        payment_method_details: {
+          pis_bulk_purchase: [
+            { creditor_name: 'Sandbox Creditor LV', creditor_iban: 'LV80BANK0000435195001' },
+            { creditor_name: 'Sandbox Creditor EE', creditor_iban: 'EE382200221020145685' },
+            { creditor_name: 'Parking <Ltd>', creditor_iban: 'LV80BANK0000435195001' },
+          ],
+        },
+      },
+    });
+    const started = await pay(bulk.id, { method: 'seb_lv_pis' });
+    assert.equal(started.status, 303);
+    const step = await page(new URL(started.location!, sandbox.url).href);
+    assert.match(step.html, /<h1>SEB: confirm the payment<\/h1>/);
+    assert.match(
+      step.html,
+      /<table class="creditors"><caption>With one confirmation you pay each of these recipients<\/caption><thead><tr><th scope="col">Recipient<\/th><th scope="col">IBAN<\/th><th scope="col">Amount<\/th><\/tr><\/thead>/,
+    );
+    const rows = [
+      ...step.html.matchAll(/<tr><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g),
+    ];
+    assert.deepEqual(
+      rows.map((row) => row.slice(1)),
+      [
+        ['Sandbox Creditor LV', 'LV80 BANK 0000 4351 9500 1', '€500.00'],
+        ['Sandbox Creditor EE', 'EE38 2200 2210 2014 5685', '€70.00'],
+        ['Parking &#60;Ltd&#62;', 'LV80 BANK 0000 4351 9500 1', '€19.99'],
+      ],
+    );
+    assert.match(step.html, /<p class="total"><span>Test Merchant<\/span><span>€589.99<\/span><\/p>/);
+
+    const approved = await post(started.location!, { decision: 'approve' });
+    assert.equal(approved.location, REDIRECTS.success_redirect);
+    const paid = await read(bulk.id);
+    assert.equal(paid.status, 'paid');
+    assert.equal(paid.refundable_amount, 58999);
+    // One successful payment per creditor, in the creditors' order, and nothing else.
+    assert.deepEqual(
+      paid.transaction_data.attempts.map(
+        (attempt: { successful: boolean; payment_method: string; creditor: unknown; amount: number }) => [
+          attempt.successful,
+          attempt.payment_method,
+          attempt.creditor,
+          attempt.amount,
+        ],
+      ),
+      [
+        [true, 'seb_lv_pis', { name: 'Sandbox Creditor LV', iban: 'LV80BANK0000435195001' }, 50000],
+        [true, 'seb_lv_pis', { name: 'Sandbox Creditor EE', iban: 'EE382200221020145685' }, 7000],
+        [true, 'seb_lv_pis', { name: 'Parking <Ltd>', iban: 'LV80BANK0000435195001' }, 1999],
+      ],
+    );
+    // The success callback carries the same record, once.
+    await waitForCallbacks(bulk.id, 1);
+    const [callback] = callbacks(bulk.id);
+    assert.deepEqual(JSON.parse(callback!.body).transaction_data, paid.transaction_data);
+
+    // A declined step pays no creditor: one failed attempt, the purchase still payable.
+    const declinedBulk = await createPurchase({
+      purchase: {
+        products: [{ name: 'Rent', price: 50000 }],
+        payment_method_details: {
+          pis_bulk_purchase: [
+            { creditor_name: 'Sandbox Creditor LT', creditor_iban: 'LT121000011101001000' },
+          ],
+        },
+      },
+    });
+    const declineStep = await pay(declinedBulk.id, { method: 'swedbank_lt_pis' });
+    await post(declineStep.location!, { decision: 'decline' });
+    const failed = await read(declinedBulk.id);
+    assert.equal(failed.status, 'error');
+    assert.equal(failed.transaction_data.attempts.length, 1);
+    assert.equal(failed.transaction_data.attempts[0].error.code, 'bank_declined');
+    assert.equal(failed.transaction_data.attempts[0].creditor, undefined);
+  });
+
+  test('a variable creditor: the step names the creditor the payment goes to, in the page language', async () => {
+    const creditor = { name: 'Sandbox Creditor LT', iban: 'LT121000011101001000' };
+    const variable = (language: string) =>
+      createPurchase({
+        purchase: {
+          language,
+          products: [{ name: 'Rēķins 7', price: 1250, quantity: 2 }],
+          payment_method_details: { pis_purchase: { creditor } },
+        },
+      });
+    const latvian = await variable('lv');
+    const started = await pay(latvian.id, { method: 'luminor_lt_pis' });
+    const step = await page(new URL(started.location!, sandbox.url).href);
+    assert.match(
+      step.html,
+      /<caption>Jūs maksājat šim saņēmējam<\/caption><thead><tr><th scope="col">Saņēmējs<\/th><th scope="col">IBAN<\/th><th scope="col">Summa<\/th>/,
+    );
+    assert.match(
+      step.html,
+      /<tr><th scope="row">Sandbox Creditor LT<\/th><td>LT12 1000 0111 0100 1000<\/td><td>25,00\s€<\/td><\/tr><\/tbody><\/table>/,
+    );
+    const russian = await variable('ru');
+    const russianStep = await pay(russian.id, { method: 'luminor_lt_pis' });
+    assert.match(
+      (await page(new URL(russianStep.location!, sandbox.url).href)).html,
+      /<caption>Вы платите этому получателю<\/caption><thead><tr><th scope="col">Получатель<\/th><th scope="col">IBAN<\/th><th scope="col">Сумма<\/th>/,
+    );
+
+    await post(started.location!, { decision: 'approve' });
+    const paid = await read(latvian.id);
+    assert.equal(paid.status, 'paid');
+    assert.deepEqual(
+      paid.transaction_data.attempts.map((attempt: { creditor: unknown; amount: number }) => [
+        attempt.creditor,
+        attempt.amount,
+      ]),
+      [[creditor, 2500]],
+    );
   });
 
   test('field errors: an alert linking each field, aria-invalid, and card values never echoed', async () => {

@@ -27,10 +27,23 @@ export const SHORT_WINDOW = {
   rateLimit: { max: 2, windowMs: 600 },
 } as const;
 
+/**
+ * The creditors `m2` whitelisted, as its config writes them (the IBANs spaced and in lower case, which the
+ * sandbox normalises). `m1` keeps the default whitelist, the sandbox's TEST_CREDITORS.
+ */
+export const OTHER_CREDITORS = [
+  { name: 'Other Creditor SIA', iban: 'lv14 unla 0050 0142 0751 0' },
+  { name: 'Other Creditor OÜ', iban: 'EE541700017000123456' },
+] as const;
+
+/**
+ * `m1` (V1): the default creditor whitelist, variable creditor enabled. `m2` (OTHER): its own whitelist,
+ * variable creditor not enabled. `m3` (SHORT_WINDOW): the defaults, variable creditor not enabled.
+ */
 export function v1ConfigFile(merchantUrl: string): SandboxConfigFile {
   const file = testConfigFile(merchantUrl);
   const first = file.merchants[0]!;
-  first.v1 = { ...V1 };
+  first.v1 = { ...V1, variableCreditor: true };
   const sibling = (id: string, apiKey: string) => ({
     id,
     name: `Merchant ${id}`,
@@ -39,7 +52,14 @@ export function v1ConfigFile(merchantUrl: string): SandboxConfigFile {
     callbacks: { notificationUrl: `${merchantUrl}/notify-${id}`, termsUrl: `${merchantUrl}/terms` },
   });
   file.merchants.push(
-    { ...sibling('m2', 'm2-api-key'), v1: { ...OTHER, rateLimit: { max: 1000, windowMs: 60_000 } } },
+    {
+      ...sibling('m2', 'm2-api-key'),
+      v1: {
+        ...OTHER,
+        rateLimit: { max: 1000, windowMs: 60_000 },
+        creditors: OTHER_CREDITORS.map((creditor) => ({ ...creditor })),
+      },
+    },
     { ...sibling('m3', 'm3-api-key'), v1: { ...SHORT_WINDOW, rateLimit: { ...SHORT_WINDOW.rateLimit } } },
   );
   return file;

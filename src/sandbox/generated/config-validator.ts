@@ -42,9 +42,9 @@ function ucs2length(str) {
 
 /** The validator that stops at the first problem. */
 export function firstProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -1198,6 +1198,9 @@ let data8 = data.v1;
 const _errs19 = errors;
 if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.variableCreditor === undefined){
+data8.variableCreditor = false;
+}
 let missing2;
 if(((data8.secretKey === undefined) && (missing2 = "secretKey")) || ((data8.brandId === undefined) && (missing2 = "brandId"))){
 validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8}];
@@ -1206,7 +1209,7 @@ return false;
 else {
 const _errs21 = errors;
 for(const key2 in data8){
-if(!((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer"))){
+if(!((((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer")) || (key2 === "creditors")) || (key2 === "variableCreditor"))){
 validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8}];
 return false;
 break;
@@ -1378,6 +1381,110 @@ var valid2 = _errs33 === errors;
 else {
 var valid2 = true;
 }
+if(valid2){
+if(data8.creditors !== undefined){
+let data17 = data8.creditors;
+const _errs39 = errors;
+if(errors === _errs39){
+if(Array.isArray(data17)){
+var valid5 = true;
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+const _errs41 = errors;
+if(errors === _errs41){
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let missing3;
+if(((data18.name === undefined) && (missing3 = "name")) || ((data18.iban === undefined) && (missing3 = "iban"))){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
+return false;
+}
+else {
+const _errs43 = errors;
+for(const key5 in data18){
+if(!((key5 === "name") || (key5 === "iban"))){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
+return false;
+break;
+}
+}
+if(_errs43 === errors){
+if(data18.name !== undefined){
+let data19 = data18.name;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data19 === "string"){
+if(func1(data19) < 1){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19}];
+return false;
+}
+}
+var valid6 = _errs44 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data18.iban !== undefined){
+let data20 = data18.iban;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func1(data20) < 1){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20}];
+return false;
+}
+}
+var valid6 = _errs46 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
+return false;
+}
+}
+var valid5 = _errs41 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data17}];
+return false;
+}
+}
+var valid2 = _errs39 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+let data21 = data8.variableCreditor;
+const _errs48 = errors;
+if(typeof data21 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data21}];
+return false;
+}
+var valid2 = _errs48 === errors;
+}
+}
 }
 }
 }
@@ -1395,418 +1502,418 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data17 = data.defaults;
-const _errs39 = errors;
-if(errors === _errs39){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.currency === undefined){
-data17.currency = "EUR";
-}
-if(data17.taxRate === undefined){
-data17.taxRate = "0.21";
-}
-if(data17.language === undefined){
-data17.language = "en";
-}
-const _errs41 = errors;
-for(const key5 in data17){
-if(!(((key5 === "currency") || (key5 === "taxRate")) || (key5 === "language"))){
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data17}];
-return false;
-break;
-}
-}
-if(_errs41 === errors){
-let data18 = data17.currency;
-const _errs42 = errors;
-if(errors === _errs42){
-if(errors === _errs42){
-if(typeof data18 === "string"){
-if(!(formats2(data18))){
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data18}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data18}];
-return false;
-}
-}
-}
-var valid5 = _errs42 === errors;
-if(valid5){
-let data19 = data17.taxRate;
-const _errs44 = errors;
-if((!((typeof data19 == "number") && (isFinite(data19)))) && (typeof data19 !== "string")){
-validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data19}];
-return false;
-}
-var valid5 = _errs44 === errors;
-if(valid5){
-let data20 = data17.language;
-const _errs46 = errors;
-if(typeof data20 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data20}];
-return false;
-}
-if(!(((data20 === "lv") || (data20 === "en")) || (data20 === "ru"))){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data20}];
-return false;
-}
-var valid5 = _errs46 === errors;
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data17}];
-return false;
-}
-}
-var valid0 = _errs39 === errors;
-if(valid0){
-let data21 = data.allowedOrigins;
-const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data21)){
-var valid6 = true;
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-let data22 = data21[i0];
+let data22 = data.defaults;
 const _errs50 = errors;
 if(errors === _errs50){
-if(errors === _errs50){
-if(typeof data22 === "string"){
-if(!(formats4(data22))){
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data22}];
-return false;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.currency === undefined){
+data22.currency = "EUR";
 }
+if(data22.taxRate === undefined){
+data22.taxRate = "0.21";
 }
-else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data22}];
-return false;
+if(data22.language === undefined){
+data22.language = "en";
 }
-}
-}
-var valid6 = _errs50 === errors;
-if(!valid6){
-break;
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data21}];
-return false;
-}
-}
-var valid0 = _errs48 === errors;
-if(valid0){
-if(data.callbacks !== undefined){
-let data23 = data.callbacks;
 const _errs52 = errors;
-if(errors === _errs52){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-let missing3;
-if(((data23.notificationUrl === undefined) && (missing3 = "notificationUrl")) || ((data23.termsUrl === undefined) && (missing3 = "termsUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data23}];
-return false;
-}
-else {
-const _errs54 = errors;
-for(const key6 in data23){
-if(!(((((key6 === "notificationUrl") || (key6 === "termsUrl")) || (key6 === "shippingCostUrl")) || (key6 === "orderVerificationUrl")) || (key6 === "connectionTestUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data23}];
+for(const key6 in data22){
+if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data22}];
 return false;
 break;
 }
 }
-if(_errs54 === errors){
-if(data23.notificationUrl !== undefined){
-let data24 = data23.notificationUrl;
-const _errs55 = errors;
-if(errors === _errs55){
-if(errors === _errs55){
-if(typeof data24 === "string"){
-if(!(formats6(data24))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data24}];
+if(_errs52 === errors){
+let data23 = data22.currency;
+const _errs53 = errors;
+if(errors === _errs53){
+if(errors === _errs53){
+if(typeof data23 === "string"){
+if(!(formats2(data23))){
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data23}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data24}];
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data23}];
 return false;
 }
 }
+}
+var valid7 = _errs53 === errors;
+if(valid7){
+let data24 = data22.taxRate;
+const _errs55 = errors;
+if((!((typeof data24 == "number") && (isFinite(data24)))) && (typeof data24 !== "string")){
+validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data24}];
+return false;
 }
 var valid7 = _errs55 === errors;
-}
-else {
-var valid7 = true;
-}
 if(valid7){
-if(data23.termsUrl !== undefined){
-let data25 = data23.termsUrl;
+let data25 = data22.language;
 const _errs57 = errors;
-if(errors === _errs57){
-if(errors === _errs57){
-if(typeof data25 === "string"){
-if(!(formats6(data25))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data25}];
+if(typeof data25 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data25}];
 return false;
 }
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data25}];
+if(!(((data25 === "lv") || (data25 === "en")) || (data25 === "ru"))){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data25}];
 return false;
-}
-}
 }
 var valid7 = _errs57 === errors;
 }
-else {
-var valid7 = true;
 }
-if(valid7){
-if(data23.shippingCostUrl !== undefined){
-let data26 = data23.shippingCostUrl;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data22}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+if(valid0){
+let data26 = data.allowedOrigins;
 const _errs59 = errors;
 if(errors === _errs59){
-if(errors === _errs59){
-if(typeof data26 === "string"){
-if(!(formats6(data26))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data26}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data26}];
-return false;
-}
-}
-}
-var valid7 = _errs59 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data23.orderVerificationUrl !== undefined){
-let data27 = data23.orderVerificationUrl;
+if(Array.isArray(data26)){
+var valid8 = true;
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
 const _errs61 = errors;
 if(errors === _errs61){
 if(errors === _errs61){
 if(typeof data27 === "string"){
-if(!(formats6(data27))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data27}];
+if(!(formats4(data27))){
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data27}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data27}];
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data27}];
 return false;
 }
 }
 }
-var valid7 = _errs61 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data23.connectionTestUrl !== undefined){
-let data28 = data23.connectionTestUrl;
-const _errs63 = errors;
-if(errors === _errs63){
-if(errors === _errs63){
-if(typeof data28 === "string"){
-if(!(formats6(data28))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data28}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data28}];
-return false;
-}
-}
-}
-var valid7 = _errs63 === errors;
-}
-else {
-var valid7 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data23}];
-return false;
-}
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data29 = data.certificates;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data29)){
-var valid8 = true;
-const len1 = data29.length;
-for(let i1=0; i1<len1; i1++){
-let data30 = data29[i1];
-const _errs67 = errors;
-const _errs68 = errors;
-if(errors === _errs68){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.revoked === undefined){
-data30.revoked = false;
-}
-let missing4;
-if((data30.name === undefined) && (missing4 = "name")){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema33.required,parentSchema:schema33,data:data30}];
-return false;
-}
-else {
-const _errs70 = errors;
-for(const key7 in data30){
-if(!((((key7 === "name") || (key7 === "pem")) || (key7 === "pemFile")) || (key7 === "revoked"))){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data30}];
-return false;
-break;
-}
-}
-if(_errs70 === errors){
-if(data30.name !== undefined){
-let data31 = data30.name;
-const _errs71 = errors;
-if(errors === _errs71){
-if(typeof data31 === "string"){
-if(func1(data31) > 255){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data31}];
-return false;
-}
-else {
-if(func1(data31) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data31}];
-return false;
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data31}];
-return false;
-}
-}
-var valid10 = _errs71 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data30.pem !== undefined){
-let data32 = data30.pem;
-const _errs73 = errors;
-if(errors === _errs73){
-if(typeof data32 === "string"){
-if(func1(data32) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data32}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data32}];
-return false;
-}
-}
-var valid10 = _errs73 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data30.pemFile !== undefined){
-let data33 = data30.pemFile;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data33 === "string"){
-if(func1(data33) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data33}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data33}];
-return false;
-}
-}
-var valid10 = _errs75 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-let data34 = data30.revoked;
-const _errs77 = errors;
-if(typeof data34 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data34}];
-return false;
-}
-var valid10 = _errs77 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data30}];
-return false;
-}
-}
-var valid8 = _errs67 === errors;
+var valid8 = _errs61 === errors;
 if(!valid8){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data29}];
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data26}];
 return false;
 }
 }
-var valid0 = _errs65 === errors;
+var valid0 = _errs59 === errors;
 if(valid0){
-let data35 = data.widgets;
+if(data.callbacks !== undefined){
+let data28 = data.callbacks;
+const _errs63 = errors;
+if(errors === _errs63){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+let missing4;
+if(((data28.notificationUrl === undefined) && (missing4 = "notificationUrl")) || ((data28.termsUrl === undefined) && (missing4 = "termsUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28}];
+return false;
+}
+else {
+const _errs65 = errors;
+for(const key7 in data28){
+if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data28}];
+return false;
+break;
+}
+}
+if(_errs65 === errors){
+if(data28.notificationUrl !== undefined){
+let data29 = data28.notificationUrl;
+const _errs66 = errors;
+if(errors === _errs66){
+if(errors === _errs66){
+if(typeof data29 === "string"){
+if(!(formats6(data29))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29}];
+return false;
+}
+}
+}
+var valid9 = _errs66 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data28.termsUrl !== undefined){
+let data30 = data28.termsUrl;
+const _errs68 = errors;
+if(errors === _errs68){
+if(errors === _errs68){
+if(typeof data30 === "string"){
+if(!(formats6(data30))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30}];
+return false;
+}
+}
+}
+var valid9 = _errs68 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data28.shippingCostUrl !== undefined){
+let data31 = data28.shippingCostUrl;
+const _errs70 = errors;
+if(errors === _errs70){
+if(errors === _errs70){
+if(typeof data31 === "string"){
+if(!(formats6(data31))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31}];
+return false;
+}
+}
+}
+var valid9 = _errs70 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data28.orderVerificationUrl !== undefined){
+let data32 = data28.orderVerificationUrl;
+const _errs72 = errors;
+if(errors === _errs72){
+if(errors === _errs72){
+if(typeof data32 === "string"){
+if(!(formats6(data32))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32}];
+return false;
+}
+}
+}
+var valid9 = _errs72 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data28.connectionTestUrl !== undefined){
+let data33 = data28.connectionTestUrl;
+const _errs74 = errors;
+if(errors === _errs74){
+if(errors === _errs74){
+if(typeof data33 === "string"){
+if(!(formats6(data33))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33}];
+return false;
+}
+}
+}
+var valid9 = _errs74 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data28}];
+return false;
+}
+}
+var valid0 = _errs63 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data34 = data.certificates;
+const _errs76 = errors;
+if(errors === _errs76){
+if(Array.isArray(data34)){
+var valid10 = true;
+const len2 = data34.length;
+for(let i2=0; i2<len2; i2++){
+let data35 = data34[i2];
+const _errs78 = errors;
 const _errs79 = errors;
 if(errors === _errs79){
-if(Array.isArray(data35)){
-var valid11 = true;
-const len2 = data35.length;
-for(let i2=0; i2<len2; i2++){
-const _errs81 = errors;
-if(!(validate22(data35[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data35,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.revoked === undefined){
+data35.revoked = false;
 }
-var valid11 = _errs81 === errors;
-if(!valid11){
+let missing5;
+if((data35.name === undefined) && (missing5 = "name")){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema33.required,parentSchema:schema33,data:data35}];
+return false;
+}
+else {
+const _errs81 = errors;
+for(const key8 in data35){
+if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data35}];
+return false;
+break;
+}
+}
+if(_errs81 === errors){
+if(data35.name !== undefined){
+let data36 = data35.name;
+const _errs82 = errors;
+if(errors === _errs82){
+if(typeof data36 === "string"){
+if(func1(data36) > 255){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data36}];
+return false;
+}
+else {
+if(func1(data36) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data36}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data36}];
+return false;
+}
+}
+var valid12 = _errs82 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data35.pem !== undefined){
+let data37 = data35.pem;
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data37 === "string"){
+if(func1(data37) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data37}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data37}];
+return false;
+}
+}
+var valid12 = _errs84 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data35.pemFile !== undefined){
+let data38 = data35.pemFile;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data38}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data38}];
+return false;
+}
+}
+var valid12 = _errs86 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+let data39 = data35.revoked;
+const _errs88 = errors;
+if(typeof data39 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data39}];
+return false;
+}
+var valid12 = _errs88 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data35}];
+return false;
+}
+}
+var valid10 = _errs78 === errors;
+if(!valid10){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data35}];
+validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data34}];
 return false;
 }
 }
-var valid0 = _errs79 === errors;
+var valid0 = _errs76 === errors;
+if(valid0){
+let data40 = data.widgets;
+const _errs90 = errors;
+if(errors === _errs90){
+if(Array.isArray(data40)){
+var valid13 = true;
+const len3 = data40.length;
+for(let i3=0; i3<len3; i3++){
+const _errs92 = errors;
+if(!(validate22(data40[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data40,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid13 = _errs92 === errors;
+if(!valid13){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data40}];
+return false;
+}
+}
+var valid0 = _errs90 === errors;
 }
 }
 }
@@ -2138,9 +2245,9 @@ return validate20;
 
 /** The validator that lists every problem. */
 export function everyProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -3503,6 +3610,9 @@ errors++;
 if(data.v1 !== undefined){
 let data8 = data.v1;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.variableCreditor === undefined){
+data8.variableCreditor = false;
+}
 if(data8.secretKey === undefined){
 const err23 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "secretKey"},message:"must have required property '"+"secretKey"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
@@ -3524,7 +3634,7 @@ vErrors.push(err24);
 errors++;
 }
 for(const key2 in data8){
-if(!((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer"))){
+if(!((((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer")) || (key2 === "creditors")) || (key2 === "variableCreditor"))){
 const err25 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err25];
@@ -3731,9 +3841,15 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8};
+if(data8.creditors !== undefined){
+let data17 = data8.creditors;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.name === undefined){
+const err41 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3742,21 +3858,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-let data17 = data.defaults;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.currency === undefined){
-data17.currency = "EUR";
-}
-if(data17.taxRate === undefined){
-data17.taxRate = "0.21";
-}
-if(data17.language === undefined){
-data17.language = "en";
-}
-for(const key5 in data17){
-if(!(((key5 === "currency") || (key5 === "taxRate")) || (key5 === "language"))){
-const err42 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data17};
+if(data18.iban === undefined){
+const err42 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "iban"},message:"must have required property '"+"iban"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3765,11 +3868,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-let data18 = data17.currency;
-if(typeof data18 === "string"){
-if(!(formats2(data18))){
-const err43 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data18};
+for(const key5 in data18){
+if(!((key5 === "name") || (key5 === "iban"))){
+const err43 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3779,8 +3880,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data18};
+if(data18.name !== undefined){
+let data19 = data18.name;
+if(typeof data19 === "string"){
+if(func1(data19) < 1){
+const err44 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3789,9 +3893,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-let data19 = data17.taxRate;
-if((!((typeof data19 == "number") && (isFinite(data19)))) && (typeof data19 !== "string")){
-const err45 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data19};
+}
+else {
+const err45 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3800,9 +3904,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-let data20 = data17.language;
-if(typeof data20 !== "string"){
-const err46 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data20};
+}
+if(data18.iban !== undefined){
+let data20 = data18.iban;
+if(typeof data20 === "string"){
+if(func1(data20) < 1){
+const err46 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3811,8 +3918,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!(((data20 === "lv") || (data20 === "en")) || (data20 === "ru"))){
-const err47 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data20};
+}
+else {
+const err47 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3822,8 +3930,9 @@ vErrors.push(err47);
 errors++;
 }
 }
+}
 else {
-const err48 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data17};
+const err48 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3832,14 +3941,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-let data21 = data.allowedOrigins;
-if(Array.isArray(data21)){
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-let data22 = data21[i0];
-if(typeof data22 === "string"){
-if(!(formats4(data22))){
-const err49 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data22};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data17};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3849,8 +3954,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/allowedOrigins/" + i0,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data22};
+let data21 = data8.variableCreditor;
+if(typeof data21 !== "boolean"){
+const err50 = {instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3860,9 +3966,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
 else {
-const err51 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data21};
+const err51 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3871,11 +3976,21 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data.callbacks !== undefined){
-let data23 = data.callbacks;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.notificationUrl === undefined){
-const err52 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data23};
+}
+let data22 = data.defaults;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.currency === undefined){
+data22.currency = "EUR";
+}
+if(data22.taxRate === undefined){
+data22.taxRate = "0.21";
+}
+if(data22.language === undefined){
+data22.language = "en";
+}
+for(const key6 in data22){
+if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
+const err52 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3884,8 +3999,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data23.termsUrl === undefined){
-const err53 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data23};
+}
+let data23 = data22.currency;
+if(typeof data23 === "string"){
+if(!(formats2(data23))){
+const err53 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3894,9 +4012,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-for(const key6 in data23){
-if(!(((((key6 === "notificationUrl") || (key6 === "termsUrl")) || (key6 === "shippingCostUrl")) || (key6 === "orderVerificationUrl")) || (key6 === "connectionTestUrl"))){
-const err54 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data23};
+}
+else {
+const err54 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3905,12 +4023,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data23.notificationUrl !== undefined){
-let data24 = data23.notificationUrl;
-if(typeof data24 === "string"){
-if(!(formats6(data24))){
-const err55 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data24};
+let data24 = data22.taxRate;
+if((!((typeof data24 == "number") && (isFinite(data24)))) && (typeof data24 !== "string")){
+const err55 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3919,9 +4034,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data24};
+let data25 = data22.language;
+if(typeof data25 !== "string"){
+const err56 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3930,12 +4045,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data23.termsUrl !== undefined){
-let data25 = data23.termsUrl;
-if(typeof data25 === "string"){
-if(!(formats6(data25))){
-const err57 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data25};
+if(!(((data25 === "lv") || (data25 === "en")) || (data25 === "ru"))){
+const err57 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data25};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3946,7 +4057,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data25};
+const err58 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data22};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3955,12 +4066,14 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data23.shippingCostUrl !== undefined){
-let data26 = data23.shippingCostUrl;
-if(typeof data26 === "string"){
-if(!(formats6(data26))){
-const err59 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data26};
+let data26 = data.allowedOrigins;
+if(Array.isArray(data26)){
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+if(typeof data27 === "string"){
+if(!(formats4(data27))){
+const err59 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3971,7 +4084,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data26};
+const err60 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3981,11 +4094,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data23.orderVerificationUrl !== undefined){
-let data27 = data23.orderVerificationUrl;
-if(typeof data27 === "string"){
-if(!(formats6(data27))){
-const err61 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data27};
+}
+else {
+const err61 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data26};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3994,9 +4105,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data27};
+if(data.callbacks !== undefined){
+let data28 = data.callbacks;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.notificationUrl === undefined){
+const err62 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4005,12 +4118,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data23.connectionTestUrl !== undefined){
-let data28 = data23.connectionTestUrl;
-if(typeof data28 === "string"){
-if(!(formats6(data28))){
-const err63 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data28};
+if(data28.termsUrl === undefined){
+const err63 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4019,9 +4128,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data28};
+for(const key7 in data28){
+if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
+const err64 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data28};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4031,9 +4140,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data23};
+if(data28.notificationUrl !== undefined){
+let data29 = data28.notificationUrl;
+if(typeof data29 === "string"){
+if(!(formats6(data29))){
+const err65 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4043,17 +4154,8 @@ vErrors.push(err65);
 errors++;
 }
 }
-let data29 = data.certificates;
-if(Array.isArray(data29)){
-const len1 = data29.length;
-for(let i1=0; i1<len1; i1++){
-let data30 = data29[i1];
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.revoked === undefined){
-data30.revoked = false;
-}
-if(data30.name === undefined){
-const err66 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data30};
+else {
+const err66 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4062,9 +4164,12 @@ vErrors.push(err66);
 }
 errors++;
 }
-for(const key7 in data30){
-if(!((((key7 === "name") || (key7 === "pem")) || (key7 === "pemFile")) || (key7 === "revoked"))){
-const err67 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data30};
+}
+if(data28.termsUrl !== undefined){
+let data30 = data28.termsUrl;
+if(typeof data30 === "string"){
+if(!(formats6(data30))){
+const err67 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4074,11 +4179,8 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data30.name !== undefined){
-let data31 = data30.name;
-if(typeof data31 === "string"){
-if(func1(data31) > 255){
-const err68 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data31};
+else {
+const err68 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4087,8 +4189,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(func1(data31) < 1){
-const err69 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data31};
+}
+if(data28.shippingCostUrl !== undefined){
+let data31 = data28.shippingCostUrl;
+if(typeof data31 === "string"){
+if(!(formats6(data31))){
+const err69 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4099,7 +4205,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/certificates/" + i1+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data31};
+const err70 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4109,11 +4215,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data30.pem !== undefined){
-let data32 = data30.pem;
+if(data28.orderVerificationUrl !== undefined){
+let data32 = data28.orderVerificationUrl;
 if(typeof data32 === "string"){
-if(func1(data32) < 1){
-const err71 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data32};
+if(!(formats6(data32))){
+const err71 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4124,7 +4230,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/certificates/" + i1+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data32};
+const err72 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4134,11 +4240,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data30.pemFile !== undefined){
-let data33 = data30.pemFile;
+if(data28.connectionTestUrl !== undefined){
+let data33 = data28.connectionTestUrl;
 if(typeof data33 === "string"){
-if(func1(data33) < 1){
-const err73 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data33};
+if(!(formats6(data33))){
+const err73 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4149,7 +4255,7 @@ errors++;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/certificates/" + i1+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data33};
+const err74 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4159,9 +4265,9 @@ vErrors.push(err74);
 errors++;
 }
 }
-let data34 = data30.revoked;
-if(typeof data34 !== "boolean"){
-const err75 = {instancePath:instancePath+"/certificates/" + i1+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data34};
+}
+else {
+const err75 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data28};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4171,8 +4277,17 @@ vErrors.push(err75);
 errors++;
 }
 }
-else {
-const err76 = {instancePath:instancePath+"/certificates/" + i1,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data30};
+let data34 = data.certificates;
+if(Array.isArray(data34)){
+const len2 = data34.length;
+for(let i2=0; i2<len2; i2++){
+let data35 = data34[i2];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.revoked === undefined){
+data35.revoked = false;
+}
+if(data35.name === undefined){
+const err76 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data35};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4181,10 +4296,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data29};
+for(const key8 in data35){
+if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
+const err77 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data35};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4193,18 +4307,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-let data35 = data.widgets;
-if(Array.isArray(data35)){
-const len2 = data35.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate22(data35[i2], {instancePath:instancePath+"/widgets/" + i2,parentData:data35,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data35};
+if(data35.name !== undefined){
+let data36 = data35.name;
+if(typeof data36 === "string"){
+if(func1(data36) > 255){
+const err78 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data36};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4213,14 +4321,140 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(func1(data36) < 1){
+const err79 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data36};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data36};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data35.pem !== undefined){
+let data37 = data35.pem;
+if(typeof data37 === "string"){
+if(func1(data37) < 1){
+const err81 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data37};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data37};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data35.pemFile !== undefined){
+let data38 = data35.pemFile;
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err83 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data38};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data38};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+let data39 = data35.revoked;
+if(typeof data39 !== "boolean"){
+const err85 = {instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data39};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data35};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data34};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+let data40 = data.widgets;
+if(Array.isArray(data40)){
+const len3 = data40.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate22(data40[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data40,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data40};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
 }
 errors++;
 }

@@ -37,4 +37,8 @@ button { min-height: 2.75rem; padding: .5rem 1.25rem; font: inherit; font-weight
 .back { display: inline-block; margin-top: 1rem; color: var(--primary); }
 .note { color: var(--muted); font-size: .875rem; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.creditors { width: 100%; border-collapse: collapse; margin: 0 0 1rem; }
+.creditors caption { text-align: left; font-weight: 700; margin-bottom: .25rem; }
+.creditors th, .creditors td { text-align: left; padding: .25rem .5rem .25rem 0; border-bottom: 1px solid var(--border); }
+.creditors td:last-child { text-align: right; white-space: nowrap; }
 `;

@@ -12,6 +12,7 @@ import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
+import { type CreditorShare, creditorShares } from './creditor-payments.js';
 import {
   COUNTRY_NAMES,
   localize,
@@ -21,6 +22,7 @@ import {
   type PaymentMethodEntry,
 } from './method-catalogue.js';
 import type { CheckoutStep, PurchaseRecord } from './purchases.js';
+import { formatIban } from './test-creditors.js';
 
 /** Where the page's stylesheet is served. */
 export const CHECKOUT_CSS_PATH = '/checkout/assets/checkout.css';
@@ -286,20 +288,49 @@ export function statusPage(context: PageContext): string {
   );
 }
 
-/** The confirmation step: the 3-D Secure test challenge, or the test bank's or wallet's confirmation. */
+/**
+ * The confirmation step: the 3-D Secure test challenge, or the test bank's or wallet's confirmation. A bank
+ * payment to named creditors lists whom it pays: each creditor of a bulk payment with its amount, or the
+ * variable creditor.
+ */
 export function stepPage(context: PageContext, step: CheckoutStep, methodName: string): string {
   const { t, record } = context;
   const title = step.kind === 'three_ds' ? t('threeDs.title') : t('step.title', { method: methodName });
   const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
+  const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
   return document(
     context.language,
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
+      (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
       `<p class="total"><span>${escapeHtml(context.merchantName)}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
       `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
       `<button type="submit" class="approve" name="decision" value="approve">${escapeHtml(t('threeDs.approve'))}</button>` +
       `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(t('threeDs.deny'))}</button>` +
       '</form>',
+  );
+}
+
+/** Whom a bank payment pays, one row per creditor, in the order the Purchase names them. */
+function creditorTable(
+  context: PageContext,
+  kind: 'bulk' | 'variable',
+  shares: readonly CreditorShare[],
+): string {
+  const { t } = context;
+  const { currency } = context.record.purchase.purchase;
+  const locale = localeFor(context.language);
+  const rows = shares
+    .map(
+      (share) =>
+        `<tr><th scope="row">${escapeHtml(share.name)}</th><td>${escapeHtml(formatIban(share.iban))}</td>` +
+        `<td>${escapeHtml(formatMoney(share.amount, currency, locale))}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<table class="creditors"><caption>${escapeHtml(t(kind === 'bulk' ? 'step.creditors.bulk' : 'step.creditors.variable'))}</caption>` +
+    `<thead><tr><th scope="col">${escapeHtml(t('step.creditors.name'))}</th><th scope="col">IBAN</th>` +
+    `<th scope="col">${escapeHtml(t('step.creditors.amount'))}</th></tr></thead><tbody>${rows}</tbody></table>`
   );
 }
 

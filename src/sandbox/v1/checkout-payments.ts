@@ -21,6 +21,7 @@ import type { Authorisation, TestAcquirer } from '../acquirer.js';
 import type { Store } from '../store.js';
 import { findTestCard } from '../test-cards.js';
 import type { PageText } from './checkout-texts.js';
+import { creditorAttempts } from './creditor-payments.js';
 import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import { payableMethods } from './purchase-request.js';
@@ -263,6 +264,11 @@ export class CheckoutPayments {
     const method = findPaymentMethod(methodName)!;
     const { purchase } = record;
     const held = purchase.skip_capture;
+    const attempt = this.attempt(methodName);
+    // A bank payment to named creditors pays each of them: one successful attempt per creditor.
+    const attempts = (method.group === 'bank' ? creditorAttempts(purchase.purchase, attempt) : undefined) ?? [
+      attempt,
+    ];
     const paid: PurchaseRecord = {
       ...record,
       step: null,
@@ -274,7 +280,7 @@ export class CheckoutPayments {
         is_recurring_token: purchase.force_recurring && method.recurring,
         refundable_amount: held ? 0 : (purchase.purchase.total ?? 0),
         refund_availability: held ? 'none' : method.group === 'bank' ? 'pis_all' : 'all',
-        transaction_data: { attempts: [this.attempt(methodName), ...purchase.transaction_data.attempts] },
+        transaction_data: { attempts: [...attempts, ...purchase.transaction_data.attempts] },
       },
     };
     const updated = this.deps.store.transaction(() => {

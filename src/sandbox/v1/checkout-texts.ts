@@ -25,6 +25,12 @@ interface PageMessages {
   /** `{method}`: the bank's or wallet's name. */
   readonly 'step.title': string;
   readonly 'step.explanation': string;
+  /** The caption of a bulk payment's creditors on the bank step. */
+  readonly 'step.creditors.bulk': string;
+  /** The caption of a variable creditor on the bank step. */
+  readonly 'step.creditors.variable': string;
+  readonly 'step.creditors.name': string;
+  readonly 'step.creditors.amount': string;
   readonly 'status.expired.title': string;
   readonly 'status.expired.text': string;
   /** `{amount}`. */
@@ -46,6 +52,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.title': '{method}: confirm the payment',
     'step.explanation':
       'This is a sandbox test step: no bank is involved and no money moves. Choose how it answers.',
+    'step.creditors.bulk': 'With one confirmation you pay each of these recipients',
+    'step.creditors.variable': 'You pay this recipient',
+    'step.creditors.name': 'Recipient',
+    'step.creditors.amount': 'Amount',
     'status.expired.title': 'Payment expired',
     'status.expired.text': 'The time to pay this order has passed.',
     'status.hold.text': 'Thank you! {amount} has been reserved.',
@@ -64,6 +74,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.title': '{method}: apstipriniet maksājumu',
     'step.explanation':
       'Šis ir smilškastes testa solis: banka nav iesaistīta, un nauda netiek pārskaitīta. Izvēlieties atbildi.',
+    'step.creditors.bulk': 'Ar vienu apstiprinājumu jūs samaksājat katram no šiem saņēmējiem',
+    'step.creditors.variable': 'Jūs maksājat šim saņēmējam',
+    'step.creditors.name': 'Saņēmējs',
+    'step.creditors.amount': 'Summa',
     'status.expired.title': 'Maksājuma termiņš beidzies',
     'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
@@ -82,6 +96,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.title': '{method}: подтвердите платёж',
     'step.explanation':
       'Это тестовый шаг песочницы: банк не участвует, деньги не переводятся. Выберите ответ.',
+    'step.creditors.bulk': 'Одним подтверждением вы платите каждому из этих получателей',
+    'step.creditors.variable': 'Вы платите этому получателю',
+    'step.creditors.name': 'Получатель',
+    'step.creditors.amount': 'Сумма',
     'status.expired.title': 'Срок оплаты истёк',
     'status.expired.text': 'Срок оплаты этого заказа истёк.',
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',

@@ -13,6 +13,7 @@ import type {
   PurchaseDetails,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
+import type { MerchantV1Credentials } from '../config.js';
 import { isHttpUrl, UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { findPaymentMethod, PAYMENT_METHODS, type PaymentMethodEntry } from './method-catalogue.js';
@@ -23,6 +24,7 @@ import {
   isWhitelistedIban,
   normalizeIban,
   TEST_CREDITORS,
+  type TestCreditor,
 } from './test-creditors.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
@@ -42,11 +44,17 @@ export type PurchaseDraft = Pick<
   | 'due'
 > & { purchase: PurchaseDetails & { total: number } };
 
-/** What the request is checked against: the key's brand and the merchant's defaults. */
+/** What the request is checked against: the key's brand, the merchant's defaults and creditor agreement. */
 export interface PurchaseRequestContext {
   brandId: string;
   defaultCurrency: string;
   defaultLanguage: string;
+  /**
+   * What the merchant agreed with the gateway (its `merchants[].v1` config): the whitelisted creditors of bulk
+   * and variable-creditor payments ({@link TEST_CREDITORS} when absent) and whether the variable creditor is
+   * enabled (not when absent, as the document's Limits 5 says).
+   */
+  agreement: Pick<MerchantV1Credentials, 'creditors' | 'variableCreditor'>;
 }
 
 /** The largest amount the sandbox takes, in minor units (a billion in major units). */
@@ -208,8 +216,9 @@ export function readCreatePurchase(
   const details = reader.object(body, 'purchase', 'purchase', true);
   const purchase = details ? readPurchaseDetails(reader, details, context) : undefined;
 
+  checkDebtorCode(reader, details, client);
   if (purchase) {
-    checkMethodDetails(reader, purchase, client);
+    checkMethodDetails(reader, purchase, client, context.agreement);
     checkPayable(reader, purchase, whitelist, { skipCapture, forceRecurring });
   }
 
@@ -430,8 +439,29 @@ function readIban(reader: BodyReader, object: Json, key: string, path: string): 
   return normalizeIban(value);
 }
 
+/**
+ * A debtor identification takes its value from `client.personal_code`, so one without the other is refused
+ * whatever else is wrong with the identification.
+ */
+function checkDebtorCode(reader: BodyReader, details: Json | undefined, client: PurchaseClient): void {
+  const methodDetails = details?.['payment_method_details'];
+  const variable = isObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
+  const debtor = isObject(variable) ? variable['debtor'] : undefined;
+  if (!isObject(debtor) || !isObject(debtor['identification']) || client.personal_code !== undefined) return;
+  reader.add(
+    'client.personal_code',
+    'required',
+    'client.personal_code is required with a debtor identification: it is the identification value',
+  );
+}
+
 /** The rules of bulk, variable-creditor and card bulk payments, once each part reads on its own. */
-function checkMethodDetails(reader: BodyReader, purchase: PurchaseDetails, client: PurchaseClient): void {
+function checkMethodDetails(
+  reader: BodyReader,
+  purchase: PurchaseDetails,
+  client: PurchaseClient,
+  agreement: PurchaseRequestContext['agreement'],
+): void {
   const details = purchase.payment_method_details;
   const base = 'purchase.payment_method_details';
   const kinds = (['pis_bulk_purchase', 'pis_purchase', 'svc_bulk_purchase'] as const).filter(
@@ -441,6 +471,7 @@ function checkMethodDetails(reader: BodyReader, purchase: PurchaseDetails, clien
     reader.add(base, 'invalid', `${kinds.join(' and ')} cannot be combined; a purchase is paid one way`);
     return;
   }
+  const whitelist = agreement.creditors ?? TEST_CREDITORS;
   const products = purchase.products.length;
   if (details.pis_bulk_purchase) {
     const creditors = details.pis_bulk_purchase;
@@ -451,30 +482,32 @@ function checkMethodDetails(reader: BodyReader, purchase: PurchaseDetails, clien
         `has ${creditors.length} creditors for ${products} products; they pair by position, so the counts must match`,
       );
     }
-    for (const creditor of creditors) {
-      if (!isWhitelistedIban(creditor.creditor_iban)) {
-        reader.add(
-          '__all__',
-          'invalid',
-          `The creditor IBAN ${creditor.creditor_iban} is not whitelisted for bulk payments; the sandbox's whitelist: ${TEST_CREDITORS.map((entry) => entry.iban).join(', ')}`,
-        );
-      }
+    const strangers = new Set(
+      creditors
+        .map((creditor) => creditor.creditor_iban)
+        .filter((iban) => !isWhitelistedIban(iban, whitelist)),
+    );
+    for (const iban of strangers) {
+      reader.add(
+        '__all__',
+        'invalid',
+        `The creditor IBAN ${iban} is not whitelisted for bulk payments; ${whitelistText(whitelist, (entry) => entry.iban)}`,
+      );
     }
   }
   if (details.pis_purchase) {
-    const { creditor, debtor } = details.pis_purchase;
-    if (!isWhitelistedCreditor(creditor.name, creditor.iban)) {
+    const { creditor } = details.pis_purchase;
+    if (!(agreement.variableCreditor ?? false)) {
       reader.add(
         'creditor',
         'invalid',
-        `The creditor ${JSON.stringify(creditor.name)} with IBAN ${creditor.iban} is not whitelisted as a variable creditor; the sandbox's whitelist: ${TEST_CREDITORS.map((entry) => `${entry.name} ${entry.iban}`).join(', ')}`,
+        'The variable creditor is not enabled for this merchant: the gateway enables it by agreement, the sandbox with merchants[].v1.variableCreditor: true in its config',
       );
-    }
-    if (debtor?.identification && client.personal_code === undefined) {
+    } else if (!isWhitelistedCreditor(creditor.name, creditor.iban, whitelist)) {
       reader.add(
-        'client.personal_code',
-        'required',
-        'client.personal_code is required with a debtor identification: it is the identification value',
+        'creditor',
+        'invalid',
+        `The creditor ${JSON.stringify(creditor.name)} with IBAN ${creditor.iban} is not whitelisted as a variable creditor (name and IBAN must match one entry); ${whitelistText(whitelist, (entry) => `${JSON.stringify(entry.name)} ${entry.iban}`)}`,
       );
     }
   }
@@ -504,6 +537,16 @@ function checkMethodDetails(reader: BodyReader, purchase: PurchaseDetails, clien
       );
     }
   }
+}
+
+/** The merchant's whitelist, as an error message names it. */
+function whitelistText(
+  whitelist: readonly TestCreditor[],
+  entry: (creditor: TestCreditor) => string,
+): string {
+  return whitelist.length === 0
+    ? "this merchant's whitelist (merchants[].v1.creditors in the sandbox config) is empty"
+    : `this merchant's whitelist (merchants[].v1.creditors in the sandbox config): ${whitelist.map(entry).join(', ')}`;
 }
 
 /** The methods a purchase may be paid with: whitelist (or all), then what the payment kind allows. */

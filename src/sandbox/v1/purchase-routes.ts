@@ -33,6 +33,7 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
         brandId: merchant.v1.brandId,
         defaultCurrency: merchant.defaults.currency,
         defaultLanguage: merchant.defaults.language,
+        agreement: merchant.v1,
       });
       if ('issues' in read) throw V1HttpError.invalid(read.issues);
       sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, read.draft, baseUrl), baseUrl));

@@ -1,15 +1,21 @@
 /**
- * Creditors for bulk and variable-creditor bank payments. The gateway takes only creditor IBANs (and, for a
- * variable creditor, names) whitelisted in advance by agreement; the sandbox's whitelist is this fixed list,
- * as its test cards are, so merchants can exercise both the accepted and the refused case.
+ * Creditors of bulk and variable-creditor bank payments. The gateway takes only creditor IBANs (and, for a
+ * variable creditor, names) that the merchant whitelisted in advance by agreement; in the sandbox each
+ * merchant's whitelist is `merchants[].v1.creditors` of the config, {@link TEST_CREDITORS} by default, so
+ * merchants can exercise both the accepted and the refused case.
  */
 
+/** A creditor as a whitelist names it. */
 export interface TestCreditor {
   name: string;
+  /** In {@link TEST_CREDITORS} and a checked config: without spaces, in capitals. */
   iban: string;
 }
 
-/** The whitelisted creditors: one per country with bank methods. */
+/**
+ * The default creditor whitelist: what a merchant whose config has no `merchants[].v1.creditors` takes, and
+ * the demo merchant's. One creditor per country with bank methods.
+ */
 export const TEST_CREDITORS: readonly TestCreditor[] = [
   { name: 'Sandbox Creditor LV', iban: 'LV80BANK0000435195001' },
   { name: 'Sandbox Creditor EE', iban: 'EE382200221020145685' },
@@ -19,6 +25,11 @@ export const TEST_CREDITORS: readonly TestCreditor[] = [
 /** An IBAN without spaces, in capitals. */
 export function normalizeIban(iban: string): string {
   return iban.replace(/\s+/g, '').toUpperCase();
+}
+
+/** An IBAN as people read it: groups of four (`LV80 BANK 0000 4351 9500 1`). */
+export function formatIban(iban: string): string {
+  return normalizeIban(iban).replace(/(.{4})(?=.)/g, '$1 ');
 }
 
 /** Whether the text is an IBAN: country, check digits and account, with the ISO 13616 mod-97 check. */
@@ -34,14 +45,20 @@ export function isIban(text: string): boolean {
   return remainder === 1;
 }
 
-/** Whether the IBAN is on the whitelist. */
-export function isWhitelistedIban(iban: string): boolean {
+/** Whether the IBAN is on the whitelist (a bulk payment's creditors need only that). */
+export function isWhitelistedIban(iban: string, whitelist: readonly TestCreditor[]): boolean {
   const normalized = normalizeIban(iban);
-  return TEST_CREDITORS.some((creditor) => creditor.iban === normalized);
+  return whitelist.some((creditor) => normalizeIban(creditor.iban) === normalized);
 }
 
-/** Whether name and IBAN are a whitelisted creditor (a variable creditor needs both). */
-export function isWhitelistedCreditor(name: string, iban: string): boolean {
+/** Whether name and IBAN are one whitelisted creditor (a variable creditor needs both). */
+export function isWhitelistedCreditor(
+  name: string,
+  iban: string,
+  whitelist: readonly TestCreditor[],
+): boolean {
   const normalized = normalizeIban(iban);
-  return TEST_CREDITORS.some((creditor) => creditor.iban === normalized && creditor.name === name.trim());
+  return whitelist.some(
+    (creditor) => normalizeIban(creditor.iban) === normalized && creditor.name.trim() === name.trim(),
+  );
 }
