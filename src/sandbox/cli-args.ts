@@ -91,7 +91,8 @@ Legacy widget:
   within orderVerification.decisionTimeoutMs (default 30000 ms).
 
 v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):
-  Purchases, payment_methods, payout_methods, public_key and webhooks. Send
+  Purchases and their operations (capture, release, charge, refund, ...),
+  payment_methods, payout_methods, public_key and webhooks. Send
   "Authorization: Bearer <secret key>", and the brand id as brand_id.
   Demo merchant: secret key ${DEMO_V1_SECRET_KEY}
                  brand id   ${DEMO_V1_BRAND_ID}
@@ -116,6 +117,14 @@ v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 
                               creditor. Default, and the demo merchant's:
 ${TEST_CREDITORS.map((creditor) => `${' '.repeat(30)}${creditor.name}  ${creditor.iban}`).join('\n')}
     merchants[].v1.variableCreditor  true enables pis_purchase (default false)
+    merchants[].v1.acquirer   {mode, slowMs}: how the test acquirer answers
+                              captures, releases, charges, refunds and token
+                              deletions: normal, slow (pending_* states, then
+                              done slowMs later; default 10000) or fail. The
+                              header X-Sandbox-Acquirer sets it per request.
+  The sandbox clock: GET /sandbox/v1/clock reads it; POST it a JSON body
+  {"advance_seconds": N} to move it forward (a hold is released after 6
+  days, the slow acquirer answers, due purchases expire, retries come due).
   notifications.retryBaseMs paces the retries of notifications, callbacks and
   webhooks (default 60000 ms; tests use a few ms).
 
