@@ -593,6 +593,23 @@ const TS_CHECKS: Record<string, TsCheck> = {
       assert.equal((cause as { code: string } | undefined)?.code, 'not_held');
     },
   },
+  'v1-wallets': {
+    exports: ['purchase', 'result', 'next'],
+    async check({ purchase, result, next }) {
+      assert.equal((result as { kind: string }).kind, 'three_ds');
+      // The customer approves on the sandbox's 3-D Secure page.
+      const answered = await fetch(next as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=approve',
+        redirect: 'manual',
+      });
+      assert.equal(answered.status, 200, 'no success_redirect: the sandbox shows the outcome');
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      assert.equal((await v1.purchases.get((purchase as { id: string }).id)).status, 'paid');
+    },
+  },
   'payment-methods': {
     async check() {
       // The gateway answers one lookup per query a minute: a second answer for the same query is the cache's.

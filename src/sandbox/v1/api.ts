@@ -38,6 +38,7 @@ import {
 } from './rate-limit.js';
 import { SuccessCallbacks } from './success-callbacks.js';
 import { authenticated, baseUrlOf, type V1Merchant, v1Router } from './v1-context.js';
+import { mountWalletPayments } from './wallet-payments.js';
 import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
 import { mountWebhookRoutes } from './webhook-routes.js';
 import { V1Webhooks } from './webhooks.js';
@@ -101,6 +102,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     lastBaseUrl = baseUrl;
   });
   mountPurchaseRoutes(api, { purchases, operations, authenticated: as });
+  mountWalletPayments(router, { purchases, payments, authenticated: as });
   const limiter = new SlidingWindowLimiter(() => clock.nowMs());
   api.on(
     'GET',

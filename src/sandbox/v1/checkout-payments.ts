@@ -1,6 +1,7 @@
 /**
  * What the hosted checkout page does to a Purchase: has the test acquirer authorise a test card (with the
- * 3-D Secure test challenge), or a bank or wallet method confirmed on a test step; records each attempt,
+ * 3-D Secure test challenge), or a bank or wallet method confirmed on a test step, or a wallet payment posted
+ * server to server (`wallet-payments.ts`, its 3-D Secure step answered on this page); records each attempt,
  * newest first; moves the Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and,
  * for a paid Purchase with a `success_callback`, queues the signed callback in the same store transaction as
  * the state change and the acquirer's authorisation, so a Purchase is never paid without its callback or the
@@ -19,7 +20,7 @@ import { cardNumberErrorKey, cvcErrorKey, expiryErrorKey } from '../../core/i18n
 import type { PurchaseAttempt } from '../../core/v1-types.js';
 import type { Authorisation, TestAcquirer } from '../acquirer.js';
 import type { Store } from '../store.js';
-import { findTestCard } from '../test-cards.js';
+import { findTestCard, type TestCardOutcome } from '../test-cards.js';
 import type { PageText } from './checkout-texts.js';
 import { creditorAttempts } from './creditor-payments.js';
 import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
@@ -51,6 +52,14 @@ export type CheckoutOutcome =
   | { kind: 'step'; record: PurchaseRecord; step: CheckoutStep }
   | { kind: 'closed'; record: PurchaseRecord }
   | { kind: 'invalid'; record: PurchaseRecord; errors: CheckoutFieldError[] };
+
+/**
+ * How the test wallet answers a payment posted server to server: approved, declined as a test card declines,
+ * or (wallet B) only after the customer's 3-D Secure answer.
+ */
+export type WalletOutcome =
+  | Extract<TestCardOutcome, { kind: 'approved' | 'declined' }>
+  | { kind: 'three_ds' };
 
 export interface CheckoutPaymentsDeps {
   purchases: V1Purchases;
@@ -122,6 +131,44 @@ export class CheckoutPayments {
     };
     const { code, key } = reason[step.kind];
     return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key }, baseUrl);
+  }
+
+  /**
+   * A wallet payment posted server to server, with `method` (a wallet the caller found in the purchase's
+   * `payment_method_whitelist`): paid (held with `skip_capture`), failed, or waiting on a 3-D Secure step
+   * that the customer answers on this page (`/checkout/<id>/steps/<step>`) as a card's challenge.
+   */
+  payByWallet(
+    record: PurchaseRecord,
+    method: string,
+    outcome: WalletOutcome,
+    baseUrl: string,
+  ): Exclude<CheckoutOutcome, { kind: 'retry' }> {
+    return this.deps.store.transaction(() => {
+      if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
+      const methods = methodsFor(record);
+      if (!methods.some((candidate) => candidate.name === method && candidate.group === 'wallet')) {
+        return noMethod(record);
+      }
+      switch (outcome.kind) {
+        case 'approved': {
+          const authorisation = this.deps.acquirer.authoriseMethod(method, this.request(record, method));
+          return this.succeed(record, method, authorisation.id, baseUrl);
+        }
+        case 'three_ds':
+          // No authorisation yet: the step's approval authorises the wallet as a confirmed wallet step does.
+          return this.openStep(record, 'three_ds', method);
+        case 'declined':
+          return this.fail(
+            record,
+            method,
+            outcome.code,
+            outcome.message,
+            { key: `status.failed.reason.${outcome.code}` },
+            baseUrl,
+          );
+      }
+    });
   }
 
   private payByCard(
@@ -204,7 +251,7 @@ export class CheckoutPayments {
     kind: CheckoutStep['kind'],
     method: string,
     authorisation?: Authorisation,
-  ): CheckoutOutcome {
+  ): Extract<CheckoutOutcome, { kind: 'step' }> {
     const step: CheckoutStep = {
       id: randomUUID(),
       kind,
@@ -260,7 +307,7 @@ export class CheckoutPayments {
     methodName: string,
     authorisationId: string,
     baseUrl: string,
-  ): CheckoutOutcome {
+  ): Extract<CheckoutOutcome, { kind: 'paid' }> {
     const method = findPaymentMethod(methodName)!;
     const { purchase } = record;
     const held = purchase.skip_capture;
@@ -295,7 +342,7 @@ export class CheckoutPayments {
 }
 
 /** The outcome of a submission that names no method the purchase can be paid with. */
-function noMethod(record: PurchaseRecord): CheckoutOutcome {
+function noMethod(record: PurchaseRecord): Extract<CheckoutOutcome, { kind: 'invalid' }> {
   return { kind: 'invalid', record, errors: [{ field: 'method', text: { key: 'methods.required' } }] };
 }
 
