@@ -15,7 +15,7 @@
  *   POST    /api/sign                  the lazy page's cart {items: [{id, count}], shippingOptionId?} →
  *                                      {order, signature, certificateName}: priced and signed here
  *   GET     /api/notifications         the kept notifications as JSON
- *   GET     /api/notifications/events  the same, live, as server-sent events (with the v1 events)
+ *   GET     /api/notifications/events  the same, live, as server-sent events (with the v1 events and orders)
  *   ...     /api/v1/*                  the v1 interface, given the gateway's URL (see v1-shop.ts)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -332,7 +332,9 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     const snapshot = {
       notifications: log.notifications,
       refused: log.refused,
-      ...(v1Shop && { v1: { events: v1Shop.log.events, refused: v1Shop.log.refused } }),
+      ...(v1Shop && {
+        v1: { events: v1Shop.log.events, refused: v1Shop.log.refused, orders: v1Shop.log.allOrders },
+      }),
     };
     res.write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
     const send = (event: NotificationLogEvent | V1LogEvent) => {

@@ -16,6 +16,41 @@ export interface V1CartLine {
   quantity: number;
 }
 
+/**
+ * How the customer pays for the cart: at once; a reservation (`skip_capture`: the card is authorised and the
+ * shop's staff capture the money when the order ships, or release it); or at once with the card saved
+ * (`force_recurring`: the Purchase becomes a recurring token the back office can charge again).
+ */
+export type V1PaymentMode = 'pay' | 'reserve' | 'save_card';
+
+/** What each way of paying asks of the Purchase, and of the payment methods the picker offers. */
+export interface V1PaymentModeRules {
+  /** The Purchase's flags. */
+  purchase: Pick<CreatePurchaseRequest, 'skip_capture' | 'force_recurring'>;
+  /**
+   * The filter of the payment-methods lookup (`payment-methods-url`'s query): only methods that can hold
+   * money, or save a card, are offered for it (banks can do neither).
+   */
+  methodsFilter: string;
+}
+
+/** The ways of paying, as the back end creates their Purchases and the page lists their methods. */
+export const V1_PAYMENT_MODES: Readonly<Record<V1PaymentMode, V1PaymentModeRules>> = {
+  pay: { purchase: {}, methodsFilter: '' },
+  reserve: { purchase: { skip_capture: true }, methodsFilter: 'skip_capture=true' },
+  save_card: { purchase: { force_recurring: true }, methodsFilter: 'recurring=true' },
+};
+
+/** Whether `value` names a way of paying. */
+export function isV1PaymentMode(value: unknown): value is V1PaymentMode {
+  return typeof value === 'string' && Object.hasOwn(V1_PAYMENT_MODES, value);
+}
+
+/** An amount in cents as the shop writes it, such as `34.90 EUR`. */
+export function money(cents: number, currency: string): string {
+  return `${(cents / 100).toFixed(2)} ${currency}`;
+}
+
 /** The cart as the page shows it. */
 export interface V1CartView {
   currency: string;

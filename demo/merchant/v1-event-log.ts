@@ -1,9 +1,11 @@
 /**
- * What the demo merchant keeps of the v1 interface: the Purchases it created (by its own reference), and the
- * success callbacks and webhook deliveries it verified, in the order they arrived. The gateway delivers at
- * least once; a repeated delivery (told apart by `createEventDeduplicator`) only counts up `deliveries`.
+ * What the demo merchant keeps of the v1 interface: the Purchases it created (by its own reference), each as
+ * the newest snapshot it saw (an event's, or an operation's answer), and the success callbacks and webhook
+ * deliveries it verified, in the order they arrived. The gateway delivers at least once; a repeated delivery
+ * (told apart by `createEventDeduplicator`) only counts up `deliveries`.
  */
 import type { Purchase, V1WebhookEvent } from 'svc-checkout/server';
+import type { V1PaymentMode } from './v1-cart.js';
 
 /** Where an event came from: the Purchase's `success_callback`, or the shop's webhook. */
 export type V1EventSource = 'success_callback' | 'webhook';
@@ -19,7 +21,12 @@ export interface V1ReceivedEvent {
   eventType: string;
   /** The Purchase's id (the Payment's, for `payment.refunded`). */
   objectId: string;
-  /** The shop's reference of the Purchase, when the event carries one. */
+  /** The Purchase the event is about: its own, or for `payment.refunded` the one refunded (`related_to`). */
+  purchaseId: string | null;
+  /**
+   * The shop's reference of that Purchase: the event's `reference`, or for a refund the one the shop gave the
+   * Purchase refunded (null when the shop does not know it).
+   */
   reference: string | null;
   /** The Purchase's status in the event's snapshot. */
   status: string | null;
@@ -42,6 +49,9 @@ export interface V1RefusedDelivery {
   message: string;
 }
 
+/** How a Purchase of the shop came about: a customer's way of paying, or the back office's charge of a saved card. */
+export type V1OrderMode = V1PaymentMode | 'charge';
+
 /** A Purchase the shop created, as its back end knows it. */
 export interface V1Order {
   /** The shop's order reference (the Purchase's `reference`). */
@@ -52,8 +62,26 @@ export interface V1Order {
   total: number;
   currency: string;
   createdAt: string;
-  /** The status of the newest snapshot received (`created` until an event says otherwise). */
+  /** How the order came about: the customer's way of paying, or a charge of a saved card. */
+  mode: V1OrderMode;
+  /** For a charge of a saved card: the reference of the order whose card paid it. */
+  chargedWith: string | null;
+  /** The status of the newest snapshot (an event's, or the answer to an operation on it). */
   status: string;
+  /** What can still be refunded, in cents (`refundable_amount`). */
+  refundableAmount: number;
+  /** Whether the Purchase is a recurring token: its card can be charged again. */
+  isRecurringToken: boolean;
+  /** Paid outside the gateway, as the staff recorded (`marked_as_paid`). */
+  markedAsPaid: boolean;
+}
+
+/** How the shop created a Purchase, for {@link V1EventLog.addOrder}. */
+export interface V1OrderOrigin {
+  reference: string;
+  mode: V1OrderMode;
+  /** For a charge: the reference of the order whose card pays it. */
+  chargedWith?: string;
 }
 
 /** What the log tells its listeners (and the notifications page, as server-sent events). */
@@ -64,17 +92,25 @@ export type V1LogEvent =
 
 interface OrderRecord {
   order: V1Order;
-  /** `updated_on` of the snapshot that set `order.status`: an older snapshot arriving late changes nothing. */
+  /** `updated_on` of the snapshot the order was last read from: an older snapshot arriving late changes nothing. */
   updatedOn: number;
 }
 
-function summary(
-  event: V1WebhookEvent,
-): Pick<V1ReceivedEvent, 'eventType' | 'objectId' | 'reference' | 'status' | 'paymentMethod'> {
+type EventSummary = Pick<
+  V1ReceivedEvent,
+  'eventType' | 'objectId' | 'purchaseId' | 'reference' | 'status' | 'paymentMethod'
+>;
+
+function summary(event: V1WebhookEvent): EventSummary {
   if (event.event_type === 'payment.refunded') {
     return {
       eventType: event.event_type,
       objectId: event.id,
+      // Only `id` and `event_type` are checked on arrival: read the rest as untrusted.
+      purchaseId:
+        event.related_to?.type === 'purchase' && typeof event.related_to.id === 'string'
+          ? event.related_to.id
+          : null,
       reference: null,
       status: null,
       paymentMethod: null,
@@ -83,11 +119,33 @@ function summary(
   return {
     eventType: event.event_type,
     objectId: event.id,
+    purchaseId: event.id,
     reference: event.reference,
     status: event.status,
     paymentMethod: event.transaction_data?.attempts?.[0]?.payment_method ?? null,
   };
 }
+
+/** The members of a Purchase (an answer's, a callback's or a webhook's) that the shop keeps. */
+export type PurchaseSnapshot = Pick<
+  Purchase,
+  'id' | 'updated_on' | 'status' | 'refundable_amount' | 'is_recurring_token' | 'marked_as_paid'
+>;
+
+/** What the shop keeps of a Purchase snapshot. */
+function snapshotOf(
+  purchase: PurchaseSnapshot,
+): Pick<V1Order, 'status' | 'refundableAmount' | 'isRecurringToken' | 'markedAsPaid'> {
+  return {
+    status: purchase.status,
+    refundableAmount: purchase.refundable_amount,
+    isRecurringToken: purchase.is_recurring_token,
+    markedAsPaid: purchase.marked_as_paid,
+  };
+}
+
+/** The members of an order that a newer snapshot may change. */
+const SNAPSHOT_FIELDS = ['status', 'refundableAmount', 'isRecurringToken', 'markedAsPaid'] as const;
 
 export class V1EventLog {
   private readonly received: V1ReceivedEvent[] = [];
@@ -114,42 +172,72 @@ export class V1EventLog {
     return this.orders.get(reference)?.order;
   }
 
-  /** The events of one Purchase, oldest first. */
+  /** Every Purchase the shop created, newest first. */
+  get allOrders(): V1Order[] {
+    return [...this.orders.values()].map((record) => record.order).reverse();
+  }
+
+  /** The events about one Purchase (its refunds' included), oldest first. */
   eventsOf(purchaseId: string): V1ReceivedEvent[] {
-    return this.received.filter((event) => event.objectId === purchaseId);
+    return this.received.filter((event) => event.purchaseId === purchaseId);
   }
 
   /** Records a Purchase the shop just created. */
-  addOrder(purchase: Purchase, reference: string): V1Order {
+  addOrder(purchase: Purchase, origin: V1OrderOrigin): V1Order {
     const order: V1Order = {
-      reference,
+      reference: origin.reference,
       purchaseId: purchase.id,
       checkoutUrl: purchase.checkout_url,
       total: purchase.purchase.total ?? 0,
       currency: purchase.purchase.currency,
       createdAt: this.now().toISOString(),
-      status: purchase.status,
+      mode: origin.mode,
+      chargedWith: origin.chargedWith ?? null,
+      ...snapshotOf(purchase),
     };
-    this.orders.set(reference, { order, updatedOn: purchase.updated_on ?? 0 });
-    this.referenceOf.set(purchase.id, reference);
+    this.orders.set(origin.reference, { order, updatedOn: purchase.updated_on ?? 0 });
+    this.referenceOf.set(purchase.id, origin.reference);
     this.emit({ type: 'v1-order', order });
     return order;
   }
 
+  /**
+   * Takes a newer snapshot of one of the shop's Purchases (an operation's answer, or the Purchase read
+   * again); an older one, or one of a Purchase the shop did not create, changes nothing.
+   * @returns the order as it is now; undefined for a Purchase the shop did not create.
+   */
+  update(purchase: PurchaseSnapshot): V1Order | undefined {
+    const reference = this.referenceOf.get(purchase.id);
+    const record = reference === undefined ? undefined : this.orders.get(reference);
+    if (!record) return undefined;
+    const updatedOn = purchase.updated_on ?? 0;
+    if (updatedOn < record.updatedOn) return record.order;
+    record.updatedOn = updatedOn;
+    const next = { ...record.order, ...snapshotOf(purchase) };
+    if (SNAPSHOT_FIELDS.every((field) => next[field] === record.order[field])) return record.order;
+    record.order = next;
+    this.emit({ type: 'v1-order', order: next });
+    return next;
+  }
+
   /** Keeps the first delivery of a verified event. */
   add(source: V1EventSource, key: string, event: V1WebhookEvent): V1ReceivedEvent {
+    const about = summary(event);
     const entry: V1ReceivedEvent = {
       sequence: this.received.length + 1,
       source,
       key,
-      ...summary(event),
+      ...about,
+      reference:
+        about.reference ??
+        (about.purchaseId === null ? null : (this.referenceOf.get(about.purchaseId) ?? null)),
       receivedAt: this.now().toISOString(),
       deliveries: 1,
     };
     this.byKey.set(`${source}:${key}`, entry);
     this.received.push(entry);
     this.emit({ type: 'v1-event', event: entry, repeated: false });
-    if (event.event_type !== 'payment.refunded') this.updateOrder(event.id, event.status, event.updated_on);
+    if (event.event_type !== 'payment.refunded') this.update(event);
     return entry;
   }
 
@@ -195,16 +283,6 @@ export class V1EventLog {
         }
       });
     });
-  }
-
-  private updateOrder(purchaseId: string, status: string, updatedOn: number | undefined): void {
-    const reference = this.referenceOf.get(purchaseId);
-    const record = reference === undefined ? undefined : this.orders.get(reference);
-    if (!record || (updatedOn ?? 0) < record.updatedOn) return;
-    record.updatedOn = updatedOn ?? record.updatedOn;
-    if (record.order.status === status) return;
-    record.order = { ...record.order, status };
-    this.emit({ type: 'v1-order', order: record.order });
   }
 
   private emit(event: V1LogEvent): void {

@@ -6,12 +6,13 @@
  *
  * Routes (all under the shop's origin):
  *   GET  /api/v1/cart              the cart the page shows (the shop's prices)
- *   POST /api/v1/purchase          a Purchase for that cart → CreatedPurchase
+ *   POST /api/v1/purchase          a Purchase for that cart, {mode?} saying how the customer pays → CreatedPurchase
  *   GET  /api/v1/payment-methods   the element's `payment-methods-url` (createPaymentMethodsHandler)
  *   POST /api/v1/success-callback  the Purchase's `success_callback`: verified with the company key
  *   POST /api/v1/webhooks          the shop's webhook: verified with the webhook's own `public_key`
  *   GET  /api/v1/order?reference=  one Purchase as the back end knows it, with the events it received
  *   GET  /api/v1/events            every verified event and refused delivery
+ *   ...  /api/v1/back-office/*     the staff's view of these Purchases (see v1-back-office.ts)
  */
 import {
   constructSuccessCallback,
@@ -29,8 +30,16 @@ import {
 } from 'svc-checkout/server';
 import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
 import { newOrderId } from './order-ids.js';
-import { V1_CURRENCY, v1CartView, v1PurchaseProducts } from './v1-cart.js';
-import { V1EventLog, type V1EventSource } from './v1-event-log.js';
+import { createV1BackOffice } from './v1-back-office.js';
+import {
+  isV1PaymentMode,
+  V1_CURRENCY,
+  V1_PAYMENT_MODES,
+  type V1PaymentMode,
+  v1CartView,
+  v1PurchaseProducts,
+} from './v1-cart.js';
+import { V1EventLog, type V1EventSource, type V1Order, type V1OrderOrigin } from './v1-event-log.js';
 
 /** The paths of the v1 back end. */
 export const V1_PATHS = {
@@ -89,6 +98,8 @@ export interface CreatedPurchase {
   /** In cents. */
   total: number;
   currency: string;
+  /** How the customer pays: at once, a reservation, or at once with the card saved. */
+  mode: V1PaymentMode;
 }
 
 /** What the back end learnt from the gateway at start. */
@@ -190,7 +201,31 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
     return json(200, v1CartView());
   };
 
-  // The page asks for a Purchase of the shop's cart; it names no product and no price.
+  /**
+   * A Purchase of the shop's cart, kept as an order. The customer's come with the pages the hosted page
+   * sends them back to; a charge of a saved card has none, as the customer is not there.
+   */
+  async function createOrder(origin: Omit<V1OrderOrigin, 'reference'>): Promise<V1Order> {
+    const reference = newOrderId(V1_REFERENCE_PREFIX);
+    const page = (path: string, parameter: string) =>
+      `${options.shopUrl}${path}?${new URLSearchParams({ [parameter]: reference })}`;
+    const created = await client.purchases.create({
+      brand_id: options.brandId,
+      reference,
+      purchase: { currency: V1_CURRENCY, language: 'en', products: v1PurchaseProducts() },
+      ...(origin.mode !== 'charge' && {
+        ...V1_PAYMENT_MODES[origin.mode].purchase,
+        success_redirect: page(V1_PAGES.success, 'reference'),
+        failure_redirect: page(V1_PAGES.failure, 'reference'),
+        cancel_redirect: page(V1_PAGES.checkout, 'cancelled'),
+      }),
+      success_callback: `${options.shopUrl}${V1_PATHS.successCallback}`,
+    });
+    return log.addOrder(created, { ...origin, reference });
+  }
+
+  // The page asks for a Purchase of the shop's cart; it names no product and no price, only how the customer
+  // pays.
   const purchase: FetchHandler = async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
     const text = await request.text();
@@ -202,10 +237,20 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
         return json(400, { error: 'malformed_body', message: 'The body must be JSON, or empty' });
       }
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0) {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return json(400, { error: 'invalid_request', message: 'The body must be a JSON object, or empty' });
+    }
+    const { mode = 'pay', ...others } = body as Record<string, unknown>;
+    if (Object.keys(others).length > 0) {
       return json(400, {
         error: 'invalid_request',
-        message: 'The cart and its prices are the shop’s: the request takes no members',
+        message: 'The cart and its prices are the shop’s: the request takes only mode, or nothing',
+      });
+    }
+    if (!isV1PaymentMode(mode)) {
+      return json(400, {
+        error: 'invalid_request',
+        message: `mode must be one of ${Object.keys(V1_PAYMENT_MODES).join(', ')}, not ${JSON.stringify(mode)}`,
       });
     }
     try {
@@ -213,26 +258,15 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
     } catch (error) {
       return json(502, { error: 'gateway_unavailable', message: (error as Error).message });
     }
-    const reference = newOrderId(V1_REFERENCE_PREFIX);
-    const page = (path: string, parameter: string) =>
-      `${options.shopUrl}${path}?${new URLSearchParams({ [parameter]: reference })}`;
     try {
-      const created = await client.purchases.create({
-        brand_id: options.brandId,
-        reference,
-        purchase: { currency: V1_CURRENCY, language: 'en', products: v1PurchaseProducts() },
-        success_redirect: page(V1_PAGES.success, 'reference'),
-        failure_redirect: page(V1_PAGES.failure, 'reference'),
-        cancel_redirect: page(V1_PAGES.checkout, 'cancelled'),
-        success_callback: `${options.shopUrl}${V1_PATHS.successCallback}`,
-      });
-      const order = log.addOrder(created, reference);
+      const order = await createOrder({ mode });
       const answer: CreatedPurchase = {
-        reference,
+        reference: order.reference,
         purchaseId: order.purchaseId,
         checkoutUrl: order.checkoutUrl,
         total: order.total,
         currency: order.currency,
+        mode,
       };
       return json(201, answer);
     } catch (error) {
@@ -276,6 +310,11 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
       [V1_PATHS.webhooks, webhooks],
       [V1_PATHS.order, order],
       [V1_PATHS.events, events],
+      ...createV1BackOffice({
+        client,
+        log,
+        createChargeOrder: (token) => createOrder({ mode: 'charge', chargedWith: token.reference }),
+      }),
     ]),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * What the shop's pages share in writing out what its back end knows: table cells, amounts in cents, and
- * where a v1 event came from.
+ * What the shop's pages share in writing out what its back end knows: table cells, and where a v1 event came
+ * from. Amounts in cents are written by `money` of demo/merchant/v1-cart.ts, which the back end's messages use too.
  */
 import type { V1ReceivedEvent } from '../merchant/v1-event-log.js';
 
@@ -16,9 +16,4 @@ export function cell(text: string, header = false): HTMLTableCellElement {
   if (header) element.setAttribute('scope', 'row');
   element.textContent = text;
   return element;
-}
-
-/** An amount in cents, such as `34.90 EUR`. */
-export function money(cents: number, currency: string): string {
-  return `${(cents / 100).toFixed(2)} ${currency}`;
 }

@@ -5,9 +5,8 @@
  * the chosen method preselected. The page never sees a price it could change, nor the secret key.
  */
 import 'svc-checkout';
-import type { V1CartView } from '../merchant/v1-cart.js';
+import { isV1PaymentMode, money, V1_PAYMENT_MODES, type V1CartView } from '../merchant/v1-cart.js';
 import type { CreatedPurchase } from '../merchant/v1-shop.js';
-import { money } from './display.js';
 
 /** The endpoint the element asks for the payment methods: the shop's own, never the gateway's. */
 const PAYMENT_METHODS_URL = '/api/v1/payment-methods';
@@ -20,6 +19,7 @@ const start = document.querySelector<HTMLButtonElement>('#start-checkout')!;
 const error = document.querySelector<HTMLElement>('#cart-error')!;
 const payment = document.querySelector<HTMLElement>('#payment')!;
 const note = document.querySelector<HTMLElement>('#purchase-note')!;
+const modes = document.querySelector<HTMLFieldSetElement>('#payment-mode')!;
 
 async function readJson<T>(response: Response, what: string): Promise<T> {
   const body = (await response.json().catch(() => ({}))) as T & { message?: string };
@@ -49,9 +49,21 @@ async function showCart(): Promise<void> {
 function showPicker(purchase: CreatedPurchase): void {
   const checkout = document.createElement('svc-checkout');
   checkout.setAttribute('checkout-url', purchase.checkoutUrl);
-  checkout.setAttribute('payment-methods-url', PAYMENT_METHODS_URL);
+  // Only the methods that can pay this Purchase: a reservation or a saved card needs a card.
+  const filter = V1_PAYMENT_MODES[purchase.mode].methodsFilter;
+  checkout.setAttribute(
+    'payment-methods-url',
+    filter ? `${PAYMENT_METHODS_URL}?${filter}` : PAYMENT_METHODS_URL,
+  );
   checkout.setAttribute('country', CUSTOMER_COUNTRY);
-  note.textContent = `Order ${purchase.reference}, ${money(purchase.total, purchase.currency)}. Choose how to pay; the gateway's payment page opens with your choice.`;
+  const amount = money(purchase.total, purchase.currency);
+  const what =
+    purchase.mode === 'reserve'
+      ? `${amount}, reserved on your card until the order ships`
+      : purchase.mode === 'save_card'
+        ? `${amount}, and your card saved for the next orders`
+        : amount;
+  note.textContent = `Order ${purchase.reference}, ${what}. Choose how to pay; the gateway's payment page opens with your choice.`;
   payment.hidden = false;
   payment.append(checkout);
   // The button that was pressed is disabled now: keyboard and screen reader users go on from here.
@@ -61,16 +73,24 @@ function showPicker(purchase: CreatedPurchase): void {
 start.addEventListener('click', async () => {
   error.textContent = '';
   start.disabled = true;
+  const chosen = modes.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value;
+  const mode = isV1PaymentMode(chosen) ? chosen : 'pay';
+  modes.disabled = true;
   try {
     const purchase = await readJson<CreatedPurchase>(
-      await fetch('/api/v1/purchase', { method: 'POST' }),
+      await fetch('/api/v1/purchase', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode }),
+      }),
       'Creating the order',
     );
-    // One Purchase per visit: the button stays disabled, the cart is on its way to payment.
+    // One Purchase per visit: the button and the choice stay disabled, the cart is on its way to payment.
     showPicker(purchase);
   } catch (cause) {
     error.textContent = cause instanceof Error ? cause.message : String(cause);
     start.disabled = false;
+    modes.disabled = false;
   }
 });
 

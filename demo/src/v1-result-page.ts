@@ -4,8 +4,9 @@
  * for it, in the order they came. A redirect is only the customer's browser talking; the callback is the
  * gateway's word, so the page waits for it and updates live (server-sent events).
  */
+import { money } from '../merchant/v1-cart.js';
 import type { V1Order, V1ReceivedEvent } from '../merchant/v1-event-log.js';
-import { cell, money, V1_SOURCE_NAMES } from './display.js';
+import { cell, V1_SOURCE_NAMES } from './display.js';
 
 const reference = new URLSearchParams(location.search).get('reference') ?? '';
 const outcome = document.body.dataset['outcome'] === 'failure' ? 'failure' : 'success';
@@ -18,9 +19,14 @@ function statusText(order: V1Order, events: readonly V1ReceivedEvent[]): string 
   const amount = money(order.total, order.currency);
   const confirmed = events.some((event) => event.source === 'success_callback');
   if (order.status === 'paid') {
+    const saved = order.isRecurringToken ? ' Your card is saved for your next orders.' : '';
     return confirmed
-      ? `Order ${order.reference} (${amount}) is paid: the gateway's success callback confirmed it.`
-      : `Order ${order.reference} (${amount}) is paid, as the gateway's webhook says.`;
+      ? `Order ${order.reference} (${amount}) is paid: the gateway's success callback confirmed it.${saved}`
+      : `Order ${order.reference} (${amount}) is paid, as the gateway's webhook says.${saved}`;
+  }
+  if (order.status === 'hold') {
+    // No success callback for a hold: the webhook's purchase.hold says so, and the capture brings the callback.
+    return `Order ${order.reference} (${amount}) is reserved: the amount is held on your card, and the shop takes it when your order ships.`;
   }
   if (outcome === 'success') {
     return `Order ${order.reference} (${amount}): waiting for the gateway to confirm the payment…`;

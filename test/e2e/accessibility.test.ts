@@ -27,6 +27,7 @@ describe('the demo pages are accessible', () => {
     '/cart.html',
     '/lazy.html',
     '/v1-checkout.html',
+    '/back-office.html',
   ]) {
     test(path, async () => {
       const shop = await ShopPage.open(env.browser, env.demo.shopUrl, path);

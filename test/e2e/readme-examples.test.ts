@@ -576,21 +576,29 @@ const TS_CHECKS: Record<string, TsCheck> = {
     },
   },
   'v1-operations': {
-    exports: ['captured', 'refund', 'charged', 'cause'],
+    exports: ['captured', 'released', 'refund', 'charged', 'settled', 'cause'],
     async before() {
       provide({
         heldId: await checkedOutPurchase({ skip_capture: true }),
+        otherHeldId: await checkedOutPurchase({ skip_capture: true }),
         paidId: await checkedOutPurchase(),
         tokenId: await checkedOutPurchase({ force_recurring: true }),
       });
     },
-    async check({ captured, refund, charged, cause }) {
+    async check({ captured, released, refund, charged, settled, cause }) {
       const purchase = captured as { status: string; refundable_amount: number };
       assert.equal(purchase.status, 'paid');
       assert.equal(purchase.refundable_amount, 1000, 'the rest was released');
+      assert.equal((released as { status: string }).status, 'released');
       assert.equal((refund as { amount: number; status: string }).amount, 500);
       assert.equal((charged as { status: string }).status, 'paid');
+      const paid = settled as { status: string; marked_as_paid: boolean };
+      assert.deepEqual([paid.status, paid.marked_as_paid], ['paid', true]);
       assert.equal((cause as { code: string } | undefined)?.code, 'not_held');
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const { tokenId } = await import('./support/readme-prelude.js');
+      assert.equal((await v1.purchases.get(tokenId)).is_recurring_token, false, 'the token was deleted');
     },
   },
   'v1-wallets': {

@@ -29,9 +29,10 @@ export interface Prelude {
   brandId: string;
   /** A paid order's gateway id. */
   orderId: string;
-  /** v1 Purchases of 25.00 paid at checkout with a test card: one on hold (`skip_capture`), one paid, and one
+  /** v1 Purchases of 25.00 paid at checkout with a test card: two on hold (`skip_capture`), one paid, and one
    * paid with `force_recurring` (a recurring token). */
   heldId: string;
+  otherHeldId: string;
   paidId: string;
   tokenId: string;
   /** A client of a real redis-server. */
@@ -52,6 +53,7 @@ export let secretKey: Prelude['secretKey'];
 export let brandId: Prelude['brandId'];
 export let orderId: Prelude['orderId'];
 export let heldId: Prelude['heldId'];
+export let otherHeldId: Prelude['otherHeldId'];
 export let paidId: Prelude['paidId'];
 export let tokenId: Prelude['tokenId'];
 export let redisClient: Prelude['redisClient'];
@@ -70,6 +72,7 @@ export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
   'brandId',
   'orderId',
   'heldId',
+  'otherHeldId',
   'paidId',
   'tokenId',
   'redisClient',
@@ -91,6 +94,7 @@ export function provide(values: Partial<Prelude>): void {
   if (values.brandId !== undefined) brandId = values.brandId;
   if (values.orderId !== undefined) orderId = values.orderId;
   if (values.heldId !== undefined) heldId = values.heldId;
+  if (values.otherHeldId !== undefined) otherHeldId = values.otherHeldId;
   if (values.paidId !== undefined) paidId = values.paidId;
   if (values.tokenId !== undefined) tokenId = values.tokenId;
   if (values.redisClient !== undefined) redisClient = values.redisClient;

@@ -1,0 +1,160 @@
+/**
+ * The demo shop's back office (`/back-office.html`) as its staff use it, by keyboard only: Tab to a control,
+ * type, Enter. A control that Tab does not reach cannot be used, and the page object fails saying so.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { BackOfficeOperation } from '../../../demo/merchant/v1-back-office.js';
+import { freshPage } from './shop-page.js';
+
+/** The button of each action, as the page writes it (its hidden words name the order). */
+const BUTTONS: Record<BackOfficeOperation, string> = {
+  capture: 'Capture',
+  release: 'Release the hold',
+  refund: 'Refund',
+  charge: 'Charge the saved card',
+  markAsPaid: 'Mark as paid',
+};
+
+/** A row of the page's table of what the back end received. */
+export interface BackOfficeRow {
+  source: string;
+  event: string;
+  reference: string;
+  /** `#`, received, from, event, order, status, deliveries. */
+  cells: string[];
+}
+
+export class BackOfficePage {
+  private constructor(readonly page: Page) {}
+
+  /** Opens the page in a fresh context; resolves once its live stream has delivered the snapshot. */
+  static async open(browser: Browser, shopUrl: string): Promise<BackOfficePage> {
+    const page = await freshPage(browser);
+    await page.goto(`${shopUrl}/back-office.html`);
+    await page
+      .locator('#live-status')
+      .filter({ hasText: /^Live:/ })
+      .waitFor();
+    return new BackOfficePage(page);
+  }
+
+  /** An order's panel, by the shop's reference. */
+  order(reference: string): Locator {
+    return this.page.getByRole('article', { name: `Order ${reference}`, exact: true });
+  }
+
+  /** Resolves once the order shows `status`; fails naming the status it shows instead. */
+  async waitForStatus(reference: string, status: string): Promise<void> {
+    const order = this.order(reference);
+    try {
+      await order.and(this.page.locator(`[data-status="${status}"]`)).waitFor();
+    } catch (error) {
+      const shown = await order.getAttribute('data-status', { timeout: 1000 }).catch(() => null);
+      throw new Error(`Order ${reference} does not show ${status} but ${shown}`, { cause: error });
+    }
+  }
+
+  /** The order's facts: term → value, as the page lists them. */
+  async facts(reference: string): Promise<Record<string, string>> {
+    return this.order(reference)
+      .locator('dl.facts > div')
+      .evaluateAll((groups) =>
+        Object.fromEntries(
+          groups.map((group) => [
+            group.querySelector('dt')?.textContent ?? '',
+            group.querySelector('dd')?.textContent ?? '',
+          ]),
+        ),
+      );
+  }
+
+  /** The actions the order offers now. */
+  async actions(reference: string): Promise<string[]> {
+    return this.order(reference)
+      .locator('form[data-action]')
+      .evaluateAll((forms) => forms.map((form) => (form as HTMLElement).dataset['action'] ?? ''));
+  }
+
+  /** The live region that says what an action did, or why it was refused. */
+  get outcome(): Locator {
+    return this.page.locator('#outcome');
+  }
+
+  /** Resolves once the live region says `text` (as a result, or as an error); fails naming what it says. */
+  async waitForOutcome(text: RegExp, kind: 'done' | 'error'): Promise<string> {
+    const region = this.page.getByRole('status').and(this.outcome);
+    try {
+      await region
+        .and(this.page.locator(`[data-kind="${kind}"]`))
+        .filter({ hasText: text })
+        .waitFor();
+    } catch (error) {
+      const said = await this.outcome.textContent({ timeout: 1000 }).catch(() => null);
+      throw new Error(`The outcome does not say ${text} (${kind}): ${JSON.stringify(said)}`, {
+        cause: error,
+      });
+    }
+    return (await this.outcome.textContent()) ?? '';
+  }
+
+  /** Whether `target` has the focus. */
+  async focused(target: Locator): Promise<boolean> {
+    return target.evaluate((element) => element === document.activeElement);
+  }
+
+  /**
+   * Presses Tab until `target` has the focus, from wherever the focus is (the page wraps around).
+   * @throws Error when `maxPresses` presses do not reach it: the control is out of keyboard reach.
+   */
+  async tabTo(target: Locator, maxPresses = 300): Promise<void> {
+    await target.waitFor();
+    for (let press = 0; press < maxPresses; press += 1) {
+      if (await this.focused(target)) return;
+      await this.page.keyboard.press('Tab');
+    }
+    throw new Error(`${target} was not reached with ${maxPresses} presses of Tab`);
+  }
+
+  /**
+   * Does `action` to the order by keyboard: Tab to its amount field (when it has one), type `amount` (euros,
+   * as the staff write it; nothing for all of it), Enter; or Tab to its button, Enter.
+   */
+  async act(reference: string, action: BackOfficeOperation, amount?: string): Promise<void> {
+    const form = this.order(reference).locator(`form[data-action="${action}"]`);
+    const field = form.getByRole('textbox');
+    if ((await field.count()) > 0) {
+      await this.tabTo(field);
+      await this.page.keyboard.press('ControlOrMeta+A');
+      await this.page.keyboard.press('Delete');
+      if (amount !== undefined) await this.page.keyboard.type(amount);
+    } else {
+      if (amount !== undefined) throw new Error(`${action} takes no amount`);
+      await this.tabTo(form.getByRole('button', { name: new RegExp(`^${BUTTONS[action]}\\b`) }));
+    }
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The rows of what the back end received, in the order shown (the order they arrived). */
+  async received(): Promise<BackOfficeRow[]> {
+    return this.page.locator('#received tbody tr').evaluateAll((rows) =>
+      rows.map((row) => ({
+        source: (row as HTMLElement).dataset['source'] ?? '',
+        event: (row as HTMLElement).dataset['event'] ?? '',
+        reference: (row as HTMLElement).dataset['reference'] ?? '',
+        cells: [...row.children].map((cell) => cell.textContent ?? ''),
+      })),
+    );
+  }
+
+  /** Resolves once the table shows `count` rows of the order. */
+  async waitForRows(reference: string, count: number): Promise<void> {
+    await this.page
+      .locator(`#received tbody tr[data-reference="${reference}"]`)
+      .nth(count - 1)
+      .waitFor();
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
