@@ -590,3 +590,33 @@ describe('the acquirer mode in the sandbox config', () => {
     );
   });
 });
+
+describe('delivery retries on the sandbox clock', () => {
+  test('a webhook refused once is sent again when the clock reaches its retry, not before', async () => {
+    const merchant = await FakeMerchant.start();
+    const file = v1ConfigFile(merchant.url);
+    file.notifications = { retryBaseMs: 60_000 };
+    const sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
+    try {
+      const client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+      let refused = 0;
+      merchant.respond('/hooks', () => (refused++ === 0 ? { status: 500 } : { status: 200 }));
+      await client.webhooks.create({ title: 'all', callback: `${merchant.url}/hooks`, all_events: true });
+      await client.purchases.create(purchaseBody() as never);
+      await merchant.waitFor('/hooks', 1);
+      // A minute on the real clock would be the test's wait; the sandbox clock takes it at once.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(merchant.requests('/hooks').length, 1, 'no retry before it is due');
+      sandbox.clock.advance(59_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(merchant.requests('/hooks').length, 1, 'still not due');
+      sandbox.clock.advance(1_000);
+      await merchant.waitFor('/hooks', 2);
+      const [first, second] = merchant.requests('/hooks');
+      assert.equal(second!.body, first!.body, 'the same bytes again');
+    } finally {
+      await sandbox.close();
+      await merchant.close();
+    }
+  });
+});
