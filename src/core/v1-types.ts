@@ -396,6 +396,59 @@ export interface WalletPaymentFailure {
 export type WalletPaymentAnswer = WalletPaymentAccepted | WalletBPaymentAnswer | WalletPaymentFailure;
 
 // ---------------------------------------------------------------------------------------------------------
+// Clients
+
+/**
+ * The members of a Client that a merchant sets. The document names `email`, `full_name` and `personal_code`;
+ * the others are the real service's Client fields. `null` clears a member.
+ */
+export interface ClientRequest {
+  /** Required when creating or replacing a Client. */
+  email?: string;
+  full_name?: string | null;
+  /** Personal identification code. */
+  personal_code?: string | null;
+  phone?: string | null;
+  legal_name?: string | null;
+  registration_number?: string | null;
+  tax_number?: string | null;
+  street_address?: string | null;
+  city?: string | null;
+  zip_code?: string | null;
+  /** ISO 3166-1 alpha-2, such as `LV`. */
+  country?: string | null;
+}
+
+/** A Client as the gateway answers it: every member, unset ones `null`. */
+export type Client = { -readonly [Key in keyof Omit<ClientRequest, 'email'>]-?: string | null } & {
+  /** UUID; a Purchase's `client_id`. */
+  id: string;
+  email: string;
+  /** Unix timestamp (seconds). */
+  created_on: number;
+  /** Unix timestamp (seconds). */
+  updated_on: number;
+};
+
+/**
+ * A saved card of a Client: a paid Purchase of the Client made with `force_recurring`. Its `id` is that
+ * Purchase's id, which `POST /purchases/{id}/charge/` takes as `recurring_token`. The document shows no
+ * other field; these are the sandbox's.
+ */
+export interface ClientRecurringToken {
+  /** The token Purchase's id. */
+  id: string;
+  /** The method it pays with, such as `visa`. */
+  payment_method: string;
+  /** For people: `Visa •••• 1111`. */
+  description: string;
+  /** The card's brand and last four digits, when it is a card. */
+  card: { brand: string; last4: string } | null;
+  /** Unix timestamp (seconds): when the card was saved. */
+  created_on: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Payment and payout methods
 
 /** The query of `GET /payment_methods/`. Booleans travel as `true` / `false`. */

@@ -39,6 +39,9 @@ export {
 export type {
   CapturePurchaseRequest,
   ChargePurchaseRequest,
+  Client,
+  ClientRecurringToken,
+  ClientRequest,
   CreatePurchaseRequest,
   MarkAsPaidRequest,
   Payment,
@@ -201,6 +204,7 @@ export {
   createV1Client,
   type V1Client,
   type V1ClientOptions,
+  type V1Clients,
   type V1Purchases,
   type V1QueryValue,
   type V1RequestOptions,

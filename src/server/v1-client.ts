@@ -7,6 +7,9 @@
 import type {
   CapturePurchaseRequest,
   ChargePurchaseRequest,
+  Client,
+  ClientRecurringToken,
+  ClientRequest,
   CreatePurchaseRequest,
   MarkAsPaidRequest,
   Payment,
@@ -263,6 +266,48 @@ export interface V1Webhooks {
   deliveries(query: WebhookDeliveriesQuery, options?: V1RequestOptions): V1List<WebhookDelivery>;
 }
 
+/** Clients: a merchant's customers, and their saved cards (recurring tokens). */
+export interface V1Clients {
+  /**
+   * `POST /clients/`. `email` is required.
+   * @throws V1ApiError `bad_request` naming each field the gateway refused.
+   */
+  create(body: ClientRequest & { email: string }, options?: V1RequestOptions): Promise<Client>;
+  /** `GET /clients/`, page by page. */
+  list(query?: Record<string, V1QueryValue>, options?: V1RequestOptions): V1List<Client>;
+  /**
+   * `GET /clients/{id}/`.
+   * @throws V1ApiError `not_found`.
+   */
+  get(id: string, options?: V1RequestOptions): Promise<Client>;
+  /** `PUT /clients/{id}/`: replaces the Client; members left out are cleared. */
+  update(id: string, body: ClientRequest & { email: string }, options?: V1RequestOptions): Promise<Client>;
+  /** `PATCH /clients/{id}/`: changes the members given (`null` clears one). */
+  patch(id: string, body: ClientRequest, options?: V1RequestOptions): Promise<Client>;
+  /** `DELETE /clients/{id}/`: the Client and its saved cards; its Purchases stay. */
+  delete(id: string, options?: V1RequestOptions): Promise<void>;
+  /** `GET /clients/{id}/recurring_tokens/`: the saved cards, page by page. */
+  recurringTokens(
+    clientId: string,
+    query?: Record<string, V1QueryValue>,
+    options?: V1RequestOptions,
+  ): V1List<ClientRecurringToken>;
+  /**
+   * `GET /clients/{id}/recurring_tokens/{token_id}/`.
+   * @throws V1ApiError `not_found`, a deleted token included.
+   */
+  getRecurringToken(
+    clientId: string,
+    tokenId: string,
+    options?: V1RequestOptions,
+  ): Promise<ClientRecurringToken>;
+  /**
+   * `DELETE /clients/{id}/recurring_tokens/{token_id}/`: hidden at checkout, refused by `charge`, and its
+   * Purchase's `is_recurring_token` becomes false.
+   */
+  deleteRecurringToken(clientId: string, tokenId: string, options?: V1RequestOptions): Promise<void>;
+}
+
 /** The calls of the v1 interface this toolkit covers. Every call rejects with {@link V1ApiError} only. */
 export interface V1Client {
   /** `/purchases/`. */
@@ -285,6 +330,8 @@ export interface V1Client {
   publicKey(options?: V1RequestOptions): Promise<V1PublicKey>;
   /** `/webhooks/` and their deliveries (the sandbox's Webhook fields; the document names only `public_key`). */
   readonly webhooks: V1Webhooks;
+  /** `/clients/` and their saved cards. */
+  readonly clients: V1Clients;
   /**
    * Any list endpoint, such as `/clients/`, walked along `next`. `path` is relative to `/api/v1`.
    * The items are not checked beyond being in `results`: `Item` is the caller's word.
@@ -342,6 +389,12 @@ function expect<T>(value: unknown, what: string, has: (record: Record<string, un
 
 const isPurchase = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && typeof record['status'] === 'string';
+
+const isClient = (record: Record<string, unknown>) =>
+  typeof record['id'] === 'string' && typeof record['email'] === 'string';
+
+const isToken = (record: Record<string, unknown>) =>
+  typeof record['id'] === 'string' && typeof record['payment_method'] === 'string';
 
 const isWebhook = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && typeof record['public_key'] === 'string';
@@ -615,6 +668,15 @@ export function createV1Client(options: V1ClientOptions): V1Client {
 
   const purchasePath = (id: string, action = '') => `/purchases/${segment(id, 'id')}/${action}`;
   const webhookPath = (id: string) => `/webhooks/${segment(id, 'id')}/`;
+  const clientPath = (id: string) => `/clients/${segment(id, 'id')}/`;
+  const tokenPath = (clientId: string, tokenId: string) =>
+    `${clientPath(clientId)}recurring_tokens/${segment(tokenId, 'tokenId')}/`;
+  const sendClient = async (method: Method, path: string, body: unknown, callOptions?: V1RequestOptions) => {
+    if (body !== undefined && !isRecord(body)) {
+      throw new V1ApiError('invalid_request', 'The client body must be an object');
+    }
+    return expect<Client>(await send(method, urlOf(path), body, callOptions), 'Client', isClient);
+  };
 
   async function getPurchase(id: string, callOptions: V1RequestOptions | undefined): Promise<Purchase> {
     const answer = await send('GET', urlOf(purchasePath(id)), undefined, callOptions);
@@ -817,6 +879,26 @@ export function createV1Client(options: V1ClientOptions): V1Client {
         requireQueryText(query, 'source_type');
         const { id, source_type } = query;
         return list<WebhookDelivery>('/webhooks/deliveries/', { id, source_type }, listOptions);
+      },
+    },
+
+    clients: {
+      create: (body, callOptions) => sendClient('POST', '/clients/', body, callOptions),
+      list: (query, listOptions) => list<Client>('/clients/', query, listOptions),
+      get: (id, callOptions) => sendClient('GET', clientPath(id), undefined, callOptions),
+      update: (id, body, callOptions) => sendClient('PUT', clientPath(id), body, callOptions),
+      patch: (id, body, callOptions) => sendClient('PATCH', clientPath(id), body, callOptions),
+      async delete(id, callOptions) {
+        await send('DELETE', urlOf(clientPath(id)), undefined, callOptions);
+      },
+      recurringTokens: (clientId, query, listOptions) =>
+        list<ClientRecurringToken>(`${clientPath(clientId)}recurring_tokens/`, query, listOptions),
+      async getRecurringToken(clientId, tokenId, callOptions) {
+        const answer = await send('GET', urlOf(tokenPath(clientId, tokenId)), undefined, callOptions);
+        return expect<ClientRecurringToken>(answer, 'ClientRecurringToken', isToken);
+      },
+      async deleteRecurringToken(clientId, tokenId, callOptions) {
+        await send('DELETE', urlOf(tokenPath(clientId, tokenId)), undefined, callOptions);
       },
     },
 

@@ -12,7 +12,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import type { V1PublicKey } from '../../core/v1-types.js';
-import type { TestAcquirer } from '../acquirer.js';
+import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { SandboxClock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
@@ -20,6 +20,8 @@ import { HttpError, type Router, sendJson } from '../http.js';
 import type { Store } from '../store.js';
 import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
+import { mountClientRoutes } from './client-routes.js';
+import { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { LOGO_PATH_PREFIX, logoSvg } from './method-catalogue.js';
 import {
@@ -58,13 +60,7 @@ export interface V1ApiDeps {
 const API_PREFIX = '/api/v1';
 
 /** Documented endpoints the sandbox does not serve yet (answered 501). */
-const NOT_SERVED = [
-  '/billing/*',
-  '/billing_templates/*',
-  '/clients/*',
-  '/balance/*',
-  '/company_statements/*',
-];
+const NOT_SERVED = ['/billing/*', '/billing_templates/*', '/balance/*', '/company_statements/*'];
 
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
 export function mountV1Api(router: Router, deps: V1ApiDeps): void {
@@ -101,7 +97,14 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const as = authenticated(deps.config.merchants, (baseUrl) => {
     lastBaseUrl = baseUrl;
   });
-  mountPurchaseRoutes(api, { purchases, operations, authenticated: as });
+  const clients = new V1Clients(store, purchases, acquirer, now);
+  mountPurchaseRoutes(api, { purchases, operations, clients, authenticated: as });
+  mountClientRoutes(api, {
+    clients,
+    deleteToken: (merchantId, purchaseId, baseUrl) =>
+      operations.deleteRecurringToken(merchantId, purchaseId, PROMPT, baseUrl),
+    authenticated: as,
+  });
   mountWalletPayments(router, { purchases, payments, authenticated: as });
   const limiter = new SlidingWindowLimiter(() => clock.nowMs());
   api.on(

@@ -5,7 +5,8 @@
  * follows `next` never builds a URL itself.
  */
 import type { V1Page } from '../../core/v1-types.js';
-import type { V1Issue } from './errors.js';
+import type { RequestContext } from '../http.js';
+import { V1HttpError, type V1Issue } from './errors.js';
 
 /** Which slice of a list a request asks for. */
 export interface PageRequest {
@@ -55,4 +56,18 @@ export function pageOf<Item>(items: readonly Item[], request: PageRequest, url: 
     next: request.page < lastPage ? link(request.page + 1) : null,
     previous: request.page > 1 ? link(Math.min(request.page - 1, lastPage)) : null,
   };
+}
+
+/**
+ * The page of `items` that the request asks for (`page`, `per_page`), with links on the host the caller used.
+ * @throws V1HttpError 400 naming `page` or `per_page`.
+ */
+export function requestedPage<Item>(
+  http: RequestContext,
+  baseUrl: string,
+  items: readonly Item[],
+): V1Page<Item> {
+  const read = readPageRequest(http.url.searchParams);
+  if ('issues' in read) throw V1HttpError.invalid(read.issues);
+  return pageOf(items, read.request, new URL(`${http.url.pathname}${http.url.search}`, baseUrl));
 }

@@ -6,6 +6,7 @@
  */
 import { ACQUIRER_MODES, type AcquirerBehaviour, type AcquirerMode } from '../acquirer.js';
 import { type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
+import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
 import type { PurchaseOperations } from './purchase-operations.js';
@@ -20,11 +21,13 @@ const DEFAULT_SLOW_MS = 10_000;
 export interface PurchaseRoutesDeps {
   purchases: V1Purchases;
   operations: PurchaseOperations;
+  /** A Purchase's `client_id` must name one of the merchant's Clients. */
+  clients: Pick<V1Clients, 'has' | 'get'>;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
 export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void {
-  const { purchases, operations, authenticated: as } = deps;
+  const { purchases, operations, clients, authenticated: as } = deps;
   api.on(
     'POST',
     '/purchases/',
@@ -36,7 +39,27 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
         agreement: merchant.v1,
       });
       if ('issues' in read) throw V1HttpError.invalid(read.issues);
-      sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, read.draft, baseUrl), baseUrl));
+      const { draft } = read;
+      if (draft.client_id !== null) {
+        if (!clients.has(merchant.id, draft.client_id)) {
+          throw V1HttpError.invalid([
+            {
+              field: 'client_id',
+              code: 'invalid',
+              message: `client_id ${draft.client_id} is no Client of this account`,
+            },
+          ]);
+        }
+        // The stored Client's details fill in what the Purchase's own `client` leaves out.
+        const stored = clients.get(merchant.id, draft.client_id);
+        const fromClient = Object.fromEntries(
+          (['email', 'full_name', 'personal_code'] as const).flatMap((field) =>
+            stored[field] === null ? [] : [[field, stored[field]]],
+          ),
+        );
+        draft.client = { ...fromClient, ...draft.client };
+      }
+      sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, draft, baseUrl), baseUrl));
     }),
   );
   api.on(

@@ -4,7 +4,7 @@
  */
 import { HttpError, type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
 import { V1HttpError } from './errors.js';
-import { type PageRequest, pageOf, readPageRequest } from './pagination.js';
+import { pageOf, readPageRequest, requestedPage } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
 import type { V1Handler } from './v1-context.js';
@@ -44,12 +44,7 @@ export function mountWebhookRoutes(api: Router, deps: WebhookRoutesDeps): void {
     'GET',
     '/webhooks/',
     as(({ http, merchant, baseUrl }) => {
-      const page = pageRequest(http);
-      sendJson(
-        http.res,
-        200,
-        pageOf(webhooks.list(merchant.id).map(webhookView), page, ownUrl(http, baseUrl)),
-      );
+      sendJson(http.res, 200, requestedPage(http, baseUrl, webhooks.list(merchant.id).map(webhookView)));
     }),
   );
   // Before `/webhooks/:id/`, which would take `deliveries` for an id.
@@ -107,12 +102,6 @@ export function mountWebhookRoutes(api: Router, deps: WebhookRoutesDeps): void {
       http.res.end();
     }),
   );
-}
-
-function pageRequest(http: RequestContext): PageRequest {
-  const read = readPageRequest(http.url.searchParams);
-  if ('issues' in read) throw V1HttpError.invalid(read.issues);
-  return read.request;
 }
 
 /** The request's URL on the host the caller used, for the page links. */

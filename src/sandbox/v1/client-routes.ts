@@ -1,0 +1,87 @@
+/**
+ * The Clients endpoints of `/api/v1/`: create, list, get, replace (`PUT`), change (`PATCH`) and delete a
+ * Client, and its saved cards (recurring tokens): list, get, delete.
+ */
+import { type RouteHandler, type Router, sendJson } from '../http.js';
+import { readClientBody, type V1Clients } from './clients.js';
+import { V1HttpError } from './errors.js';
+import { requestedPage } from './pagination.js';
+import type { V1Handler } from './v1-context.js';
+
+export interface ClientRoutesDeps {
+  clients: V1Clients;
+  /** Deletes the token of a Purchase as `POST /purchases/{id}/delete_recurring_token/` does. */
+  deleteToken: (merchantId: string, purchaseId: string, baseUrl: string) => void;
+  authenticated: (handler: V1Handler) => RouteHandler;
+}
+
+export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
+  const { clients, authenticated: as } = deps;
+  const noContent = (res: Parameters<V1Handler>[0]['http']['res']) => {
+    res.writeHead(204, { 'cache-control': 'no-store' });
+    res.end();
+  };
+  api.on(
+    'POST',
+    '/clients/',
+    as(async ({ http, merchant }) => {
+      const read = readClientBody(await http.json(), false);
+      if ('issues' in read) throw V1HttpError.invalid(read.issues);
+      sendJson(http.res, 201, clients.create(merchant.id, { ...read.client, email: read.client.email! }));
+    }),
+  );
+  api.on(
+    'GET',
+    '/clients/',
+    as(({ http, merchant, baseUrl }) =>
+      sendJson(http.res, 200, requestedPage(http, baseUrl, clients.list(merchant.id))),
+    ),
+  );
+  api.on(
+    'GET',
+    '/clients/:id/',
+    as(({ http, merchant, params }) => sendJson(http.res, 200, clients.get(merchant.id, params['id']!))),
+  );
+  const replace = (partial: boolean) =>
+    as(async ({ http, merchant, params }) => {
+      clients.get(merchant.id, params['id']!);
+      const read = readClientBody(await http.json(), partial);
+      if ('issues' in read) throw V1HttpError.invalid(read.issues);
+      sendJson(http.res, 200, clients.update(merchant.id, params['id']!, read.client, partial));
+    });
+  api.on('PUT', '/clients/:id/', replace(false));
+  api.on('PATCH', '/clients/:id/', replace(true));
+  api.on(
+    'DELETE',
+    '/clients/:id/',
+    as(({ http, merchant, params, baseUrl }) => {
+      clients.delete(merchant.id, params['id']!, (purchaseId) =>
+        deps.deleteToken(merchant.id, purchaseId, baseUrl),
+      );
+      noContent(http.res);
+    }),
+  );
+  api.on(
+    'GET',
+    '/clients/:id/recurring_tokens/',
+    as(({ http, merchant, params, baseUrl }) =>
+      sendJson(http.res, 200, requestedPage(http, baseUrl, clients.tokens(merchant.id, params['id']!))),
+    ),
+  );
+  api.on(
+    'GET',
+    '/clients/:id/recurring_tokens/:token/',
+    as(({ http, merchant, params }) =>
+      sendJson(http.res, 200, clients.token(merchant.id, params['id']!, params['token']!)),
+    ),
+  );
+  api.on(
+    'DELETE',
+    '/clients/:id/recurring_tokens/:token/',
+    as(({ http, merchant, params, baseUrl }) => {
+      const token = clients.token(merchant.id, params['id']!, params['token']!);
+      deps.deleteToken(merchant.id, token.id, baseUrl);
+      noContent(http.res);
+    }),
+  );
+}

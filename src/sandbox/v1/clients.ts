@@ -1,0 +1,223 @@
+/**
+ * v1 Clients in the sandbox store: a merchant's customers, and their saved cards. A saved card (a
+ * ClientRecurringToken) is not kept apart: it is a paid Purchase of the Client made with `force_recurring`
+ * whose `is_recurring_token` is still true, and its id is that Purchase's id, the one `charge` takes as
+ * `recurring_token`. Deleting it deletes the Purchase's token, so it is hidden at checkout, refused by
+ * `charge`, and `is_recurring_token` turns false, as the document's Clients rules say.
+ *
+ * The document names only `email`, `full_name` and `personal_code`; the other members are the real
+ * service's Client fields that a merchant would fill in.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client, ClientRecurringToken, ClientRequest } from '../../core/v1-types.js';
+import type { TestAcquirer } from '../acquirer.js';
+import { UUID } from '../formats.js';
+import type { Collection, Store } from '../store.js';
+import { V1HttpError, type V1Issue } from './errors.js';
+import { findPaymentMethod, localize } from './method-catalogue.js';
+import { BodyReader, type Json } from './purchase-request.js';
+import type { PurchaseRecord, V1Purchases } from './purchases.js';
+
+/** A Client as stored. */
+interface ClientRecord {
+  merchantId: string;
+  /** Creation order, which lists keep. */
+  seq: number;
+  client: Client;
+}
+
+/** The text members of a Client, in the order answers write them. */
+const TEXT_FIELDS = [
+  'full_name',
+  'personal_code',
+  'phone',
+  'legal_name',
+  'registration_number',
+  'tax_number',
+  'street_address',
+  'city',
+  'zip_code',
+  'country',
+] as const satisfies ReadonlyArray<keyof ClientRequest>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_TEXT = 256;
+
+export class V1Clients {
+  private readonly records: Collection<ClientRecord>;
+  private seq = 0;
+
+  constructor(
+    store: Store,
+    private readonly purchases: V1Purchases,
+    private readonly acquirer: TestAcquirer,
+    private readonly now: () => Date,
+  ) {
+    this.records = store.collection<ClientRecord>('v1-clients');
+    for (const record of this.records.values()) this.seq = Math.max(this.seq, record.seq);
+  }
+
+  create(merchantId: string, request: ClientRequest & { email: string }): Client {
+    const now = this.seconds();
+    const client: Client = {
+      id: randomUUID(),
+      ...blankClient(),
+      ...request,
+      created_on: now,
+      updated_on: now,
+    };
+    this.records.put(client.id, { merchantId, seq: ++this.seq, client });
+    return client;
+  }
+
+  /** The merchant's Clients, oldest first. */
+  list(merchantId: string): Client[] {
+    return [...this.records.values()]
+      .filter((record) => record.merchantId === merchantId)
+      .sort((a, b) => a.seq - b.seq)
+      .map((record) => record.client);
+  }
+
+  /**
+   * The merchant's Client `id`.
+   * @throws V1HttpError 404 when there is none (or it is another merchant's).
+   */
+  get(merchantId: string, id: string): Client {
+    return this.record(merchantId, id).client;
+  }
+
+  /** Whether the merchant has a Client `id` (for a Purchase's `client_id`). */
+  has(merchantId: string, id: string): boolean {
+    const record = UUID.test(id) ? this.records.get(id.toLowerCase()) : undefined;
+    return record?.merchantId === merchantId;
+  }
+
+  /**
+   * Replaces (`PUT`) or changes (`PATCH`) the members a merchant sets.
+   * @throws V1HttpError 404.
+   */
+  update(merchantId: string, id: string, request: ClientRequest, partial: boolean): Client {
+    const record = this.record(merchantId, id);
+    const base = partial ? record.client : { ...record.client, ...blankClient() };
+    const client: Client = { ...base, ...request, updated_on: this.seconds() };
+    this.records.put(client.id, { ...record, client });
+    return client;
+  }
+
+  /**
+   * Removes the Client. Its saved cards go with it (each token is deleted as `delete_recurring_token` would),
+   * so that no charge can use a card of a customer who is gone. Its Purchases stay.
+   * @throws V1HttpError 404.
+   */
+  delete(merchantId: string, id: string, deleteToken: (purchaseId: string) => void): void {
+    const record = this.record(merchantId, id);
+    for (const token of this.tokenPurchases(merchantId, record.client.id)) deleteToken(token.purchase.id);
+    this.records.delete(record.client.id);
+  }
+
+  /** The Client's saved cards, oldest first. */
+  tokens(merchantId: string, clientId: string): ClientRecurringToken[] {
+    const { id } = this.get(merchantId, clientId);
+    return this.tokenPurchases(merchantId, id).map((record) => this.tokenView(record));
+  }
+
+  /**
+   * The Client's saved card `tokenId`.
+   * @throws V1HttpError 404 when the Client has no such token (a deleted one included).
+   */
+  token(merchantId: string, clientId: string, tokenId: string): ClientRecurringToken {
+    const found = this.tokens(merchantId, clientId).find((token) => token.id === tokenId.toLowerCase());
+    if (!found) throw V1HttpError.nonField(404, 'not_found', `The client has no recurring token ${tokenId}`);
+    return found;
+  }
+
+  /** The Client's token Purchases: paid with `force_recurring` and still a token. */
+  tokenPurchases(merchantId: string, clientId: string): PurchaseRecord[] {
+    return [...this.purchases.all()]
+      .filter(
+        (record) =>
+          record.merchantId === merchantId &&
+          record.purchase.client_id === clientId &&
+          record.purchase.is_recurring_token,
+      )
+      .sort((a, b) => (a.purchase.updated_on ?? 0) - (b.purchase.updated_on ?? 0));
+  }
+
+  /** A saved card as the Clients endpoints answer it: `Visa •••• 1111`. */
+  tokenView(record: PurchaseRecord): ClientRecurringToken {
+    const { purchase } = record;
+    const attempt = purchase.transaction_data.attempts.find((candidate) => candidate.successful);
+    const method = attempt?.payment_method ?? 'card';
+    const entry = findPaymentMethod(method);
+    const name = entry ? localize(entry.displayName, 'en') : method;
+    const instrument = record.authorisationId
+      ? this.acquirer.get(record.authorisationId)?.instrument
+      : undefined;
+    const card =
+      instrument?.kind === 'card' ? { brand: instrument.card.brand, last4: instrument.card.last4 } : null;
+    return {
+      id: purchase.id,
+      payment_method: method,
+      description: card ? `${name} •••• ${card.last4}` : name,
+      card,
+      created_on: purchase.updated_on ?? purchase.created_on ?? 0,
+    };
+  }
+
+  private record(merchantId: string, id: string): ClientRecord {
+    const record = UUID.test(id) ? this.records.get(id.toLowerCase()) : undefined;
+    if (!record || record.merchantId !== merchantId) {
+      throw V1HttpError.nonField(404, 'not_found', `No client ${id}`);
+    }
+    return record;
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+}
+
+/** Every member a merchant sets, empty: what a `PUT` leaves of what it does not send. */
+function blankClient(): Omit<Client, 'id' | 'email' | 'created_on' | 'updated_on'> {
+  return Object.fromEntries(TEXT_FIELDS.map((field) => [field, null])) as Omit<
+    Client,
+    'id' | 'email' | 'created_on' | 'updated_on'
+  >;
+}
+
+/**
+ * Checks a Client body: `email` is required for a whole Client (`POST`, `PUT`), optional in a `PATCH`.
+ * Read-only members (`id`, timestamps) are ignored; unknown members are refused, naming them.
+ * @returns the members given, or every problem found.
+ */
+export function readClientBody(
+  body: Json,
+  partial: boolean,
+): { client: ClientRequest } | { issues: V1Issue[] } {
+  const reader = new BodyReader();
+  const known = new Set<string>(['email', ...TEXT_FIELDS, 'id', 'created_on', 'updated_on']);
+  for (const key of Object.keys(body)) {
+    if (!known.has(key)) reader.add(key, 'invalid', `${key} is not a field of a Client`);
+  }
+  const client: ClientRequest = {};
+  // A Client always has an email: a PATCH may change it, never clear it.
+  const email = reader.string(body, 'email', 'email', !partial || body['email'] !== undefined);
+  if (email !== undefined) {
+    if (EMAIL.test(email) && email.length <= MAX_TEXT) client.email = email;
+    else reader.add('email', 'invalid', 'email must be an email address');
+  }
+  for (const field of TEXT_FIELDS) {
+    if (body[field] === null) {
+      client[field] = null;
+      continue;
+    }
+    const value = reader.string(body, field, field);
+    if (value === undefined) continue;
+    if (value.length > MAX_TEXT)
+      reader.add(field, 'max_length', `${field} has at most ${MAX_TEXT} characters`);
+    else if (field === 'country' && !/^[A-Z]{2}$/.test(value)) {
+      reader.add('country', 'invalid', 'country must be an ISO 3166-1 alpha-2 code such as LV');
+    } else client[field] = value;
+  }
+  return reader.issues.length > 0 ? { issues: reader.issues } : { client };
+}

@@ -1,0 +1,190 @@
+/**
+ * v1 Clients and their saved cards: the typed client against the sandbox over HTTP, every endpoint with its
+ * 400 and 404 cases, and the Clients rules of the document: a Purchase with `client_id` paid with
+ * `force_recurring` saves a token to the Client; a deleted token is refused by `charge` and turns
+ * `is_recurring_token` false.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CreatePurchaseRequest } from '../../src/core/v1-types.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
+import { FakeMerchant } from './support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+
+describe('v1 Clients and saved cards', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let client: V1Client;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    sandbox = await startV1Sandbox(merchant);
+    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  async function rejected(call: Promise<unknown>): Promise<V1ApiError> {
+    const error = await call.then(
+      () => assert.fail('expected a refusal'),
+      (error: unknown) => error,
+    );
+    assert.ok(error instanceof V1ApiError, String(error));
+    return error;
+  }
+
+  /** A Purchase of the Client paid on the hosted page with `card`, saving it when `save`. */
+  async function paidFor(clientId: string, save: boolean, card = '4111111111111111') {
+    const purchase = await client.purchases.create({
+      ...(purchaseBody({ client_id: clientId, force_recurring: save }) as unknown as CreatePurchaseRequest),
+    });
+    await postForm(sandbox, `/checkout/${purchase.id}/pay`, cardForm(card));
+    return client.purchases.get(purchase.id);
+  }
+
+  test('create, get, list, replace, change and delete a Client', async () => {
+    const created = await client.clients.create({
+      email: 'anna@example.com',
+      full_name: 'Anna Tester',
+      country: 'LV',
+    });
+    assert.equal(created.email, 'anna@example.com');
+    assert.equal(created.full_name, 'Anna Tester');
+    assert.equal(created.phone, null, 'every member is there, unset ones null');
+    assert.equal(typeof created.created_on, 'number');
+    assert.deepEqual(await client.clients.get(created.id), created);
+
+    const patched = await client.clients.patch(created.id, { phone: '+371 2000 0000', full_name: null });
+    assert.equal(patched.phone, '+371 2000 0000');
+    assert.equal(patched.full_name, null);
+    assert.equal(patched.country, 'LV', 'a PATCH keeps what it does not name');
+    const replaced = await client.clients.update(created.id, { email: 'anna@example.org' });
+    assert.equal(replaced.email, 'anna@example.org');
+    assert.equal(replaced.phone, null, 'a PUT clears what it does not send');
+    assert.equal(replaced.created_on, created.created_on);
+
+    const listed = [];
+    for await (const item of client.clients.list({ per_page: 1 })) listed.push(item.id);
+    assert.ok(listed.includes(created.id));
+
+    await client.clients.delete(created.id);
+    assert.equal((await rejected(client.clients.get(created.id))).code, 'not_found');
+    assert.equal((await rejected(client.clients.delete(created.id))).code, 'not_found');
+  });
+
+  test('bodies are checked field by field, with the document’s 400 shape', async () => {
+    const missing = await v1(sandbox, 'POST', '/clients/', { body: { full_name: 'No Mail' } });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.email.code, 'required');
+    const bad = await v1(sandbox, 'POST', '/clients/', {
+      body: { email: 'not-an-address', country: 'lv', phone: 5, nickname: 'x', city: 'x'.repeat(300) },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.email.code, 'invalid');
+    assert.equal(bad.body.country.code, 'invalid');
+    assert.equal(bad.body.phone.code, 'invalid');
+    assert.equal(bad.body.nickname.code, 'invalid');
+    assert.equal(bad.body.city.code, 'max_length');
+    const created = await client.clients.create({ email: 'b@example.com' });
+    const put = await v1(sandbox, 'PUT', `/clients/${created.id}/`, { body: { full_name: 'No Mail' } });
+    assert.equal(put.body.email.code, 'required', 'a PUT is a whole Client');
+    const patch = await v1(sandbox, 'PATCH', `/clients/${created.id}/`, { body: { email: '' } });
+    assert.equal(patch.status, 400);
+    assert.equal((await client.clients.get(created.id)).email, 'b@example.com', 'nothing changed');
+  });
+
+  test('another account’s Client is no Client: 404 everywhere, and no client_id of a Purchase', async () => {
+    const theirs = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
+    const created = await theirs.clients.create({ email: 'c@example.com' });
+    assert.equal((await rejected(client.clients.get(created.id))).code, 'not_found');
+    assert.equal((await rejected(client.clients.patch(created.id, { phone: '1' }))).code, 'not_found');
+    const walk = async () => {
+      for await (const _token of client.clients.recurringTokens(created.id)) assert.fail('none of ours');
+    };
+    assert.equal((await rejected(walk())).code, 'not_found');
+    const purchase = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ client_id: created.id }),
+    });
+    assert.equal(purchase.status, 400);
+    assert.equal(purchase.body.client_id.code, 'invalid');
+  });
+
+  test('a Purchase with client_id takes the Client’s details where its own client leaves them out', async () => {
+    const stored = await client.clients.create({
+      email: 'd@example.com',
+      full_name: 'Dace',
+      personal_code: '1',
+    });
+    const purchase = await client.purchases.create({
+      ...(purchaseBody({
+        client_id: stored.id,
+        client: { full_name: 'Dace Tester' },
+      }) as unknown as CreatePurchaseRequest),
+    });
+    assert.deepEqual(purchase.client, {
+      email: 'd@example.com',
+      full_name: 'Dace Tester',
+      personal_code: '1',
+    });
+    assert.equal(purchase.client_id, stored.id);
+  });
+
+  test('a card saved with force_recurring is the Client’s token; deleted, charge refuses it', async () => {
+    const stored = await client.clients.create({ email: 'e@example.com' });
+    await paidFor(stored.id, false);
+    const saved = await paidFor(stored.id, true);
+    assert.equal(saved.is_recurring_token, true);
+    const tokens = [];
+    for await (const token of client.clients.recurringTokens(stored.id)) tokens.push(token);
+    assert.deepEqual(
+      tokens.map((token) => [token.id, token.payment_method, token.description, token.card?.last4]),
+      [[saved.id, 'visa', 'Visa •••• 1111', '1111']],
+      'only the saved card, not the one paid without saving',
+    );
+    assert.deepEqual(await client.clients.getRecurringToken(stored.id, saved.id), tokens[0]);
+
+    // It pays a later Purchase without the customer.
+    const next = await client.purchases.create({
+      ...(purchaseBody({ client_id: stored.id }) as unknown as CreatePurchaseRequest),
+    });
+    assert.equal((await client.purchases.charge(next.id, { recurring_token: saved.id })).status, 'paid');
+
+    await client.clients.deleteRecurringToken(stored.id, saved.id);
+    assert.equal((await client.purchases.get(saved.id)).is_recurring_token, false);
+    assert.equal((await rejected(client.clients.getRecurringToken(stored.id, saved.id))).code, 'not_found');
+    const another = await client.purchases.create({
+      ...(purchaseBody() as unknown as CreatePurchaseRequest),
+    });
+    const refused = await rejected(client.purchases.charge(another.id, { recurring_token: saved.id }));
+    assert.equal(refused.errors?.[0]?.code, 'purchase_charge_error');
+  });
+
+  test('deleting a Client deletes its saved cards; its Purchases stay', async () => {
+    const stored = await client.clients.create({ email: 'f@example.com' });
+    const saved = await paidFor(stored.id, true);
+    await client.clients.delete(stored.id);
+    const after = await client.purchases.get(saved.id);
+    assert.equal(after.status, 'paid');
+    assert.equal(after.is_recurring_token, false);
+    assert.equal((await rejected(client.clients.getRecurringToken(stored.id, saved.id))).code, 'not_found');
+  });
+
+  test('tokens of an unknown Client are a 404; a token of another Client of the account is not this one’s', async () => {
+    const first = await client.clients.create({ email: 'g@example.com' });
+    const second = await client.clients.create({ email: 'h@example.com' });
+    const saved = await paidFor(first.id, true);
+    assert.equal((await rejected(client.clients.getRecurringToken(second.id, saved.id))).code, 'not_found');
+    const unknown = await v1(
+      sandbox,
+      'GET',
+      '/clients/00000000-0000-4000-8000-000000000000/recurring_tokens/',
+    );
+    assert.equal(unknown.status, 404);
+    const deletion = await v1(sandbox, 'DELETE', `/clients/${second.id}/recurring_tokens/${saved.id}/`);
+    assert.equal(deletion.status, 404);
+    assert.equal((await client.purchases.get(saved.id)).is_recurring_token, true, 'still first’s token');
+  });
+});
