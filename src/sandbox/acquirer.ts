@@ -180,7 +180,7 @@ export class TestAcquirer {
    */
   charge(
     tokenId: string,
-    request: { amount: number; currency: string; capture: boolean },
+    request: { amount: number; currency: string; capture: boolean; recurring?: boolean },
     how: AcquirerBehaviour,
   ): OperationAnswer {
     const token = this.records.get(tokenId);
@@ -189,9 +189,10 @@ export class TestAcquirer {
     const card = token.instrument.kind === 'card' ? testCardOf(token.instrument.card) : undefined;
     const outcome = card?.charges ?? { kind: 'approved' as const };
     if (outcome.kind === 'declined') return failed(outcome.code, outcome.message);
+    // The new authorisation charges again only when its own Purchase saves the card too.
     const created = this.create(
       token.instrument,
-      { ...request, capture: false, recurring: false },
+      { ...request, capture: false, recurring: request.recurring ?? false },
       'approved',
     );
     if (how.mode === 'slow') return this.accept(created, 'charge', request.capture ? request.amount : 0, how);

@@ -11,7 +11,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.mjs';
 import { FakeMerchant } from './support.js';
-import { purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
 
 const EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
@@ -145,6 +145,24 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
       assert.deepEqual(await axeViolations(page), [], state);
       await page.close();
     }
+    assert.deepEqual(cspViolations, []);
+  });
+
+  test('a returning customer pays with the saved card by keyboard alone; that page passes axe', async () => {
+    const stored = await v1(sandbox, 'POST', '/clients/', { body: { email: 'back@example.com' } });
+    const first = await createPurchase({ client_id: stored.body.id, force_recurring: true });
+    await postForm(sandbox, `/checkout/${first.id}/pay`, cardForm('4111111111111111'));
+    const purchase = await createPurchase({ client_id: stored.body.id });
+    const page = await open(purchase.checkout_url);
+    assert.deepEqual(await axeViolations(page), [], 'the form with a saved card');
+    assert.equal(await page.isChecked(`input[value="saved:${first.id}"]`), true);
+    for (let presses = 0; presses < 40; presses++) {
+      if (await page.evaluate('document.activeElement?.classList.contains("pay")')) break;
+      await page.keyboard.press('Tab');
+    }
+    await Promise.all([page.waitForURL(`${merchant.url}/ok`), page.keyboard.press('Enter')]);
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body.status, 'paid');
+    await page.close();
     assert.deepEqual(cspViolations, []);
   });
 

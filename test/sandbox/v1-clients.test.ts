@@ -12,6 +12,9 @@ import { createV1Client, V1ApiError, type V1Client } from '../../src/server/inde
 import { FakeMerchant } from './support.js';
 import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
 
+/** The hosted page in English, for the tests that read it. */
+const ENGLISH = { purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' } };
+
 describe('v1 Clients and saved cards', () => {
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
@@ -186,5 +189,84 @@ describe('v1 Clients and saved cards', () => {
     const deletion = await v1(sandbox, 'DELETE', `/clients/${second.id}/recurring_tokens/${saved.id}/`);
     assert.equal(deletion.status, 404);
     assert.equal((await client.purchases.get(saved.id)).is_recurring_token, true, 'still first’s token');
+  });
+  test('the hosted page offers the Client’s saved cards first and pays with one in one click', async () => {
+    const stored = await client.clients.create({ email: 'i@example.com' });
+    const saved = await paidFor(stored.id, true);
+    const next = await client.purchases.create({
+      ...(purchaseBody({ client_id: stored.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
+    });
+    const page = await (await fetch(next.checkout_url)).text();
+    assert.match(page, /Your saved cards/);
+    assert.match(
+      page,
+      new RegExp(
+        `<input type="radio" id="method-saved:${saved.id}" name="method" value="saved:${saved.id}" checked>`,
+      ),
+      'the saved card is the choice the page opens with',
+    );
+    assert.match(page, /Visa •••• 1111/);
+    const answer = await postForm(sandbox, `/checkout/${next.id}/pay`, { method: `saved:${saved.id}` });
+    assert.equal(answer.status, 200, answer.html);
+    const paid = await client.purchases.get(next.id);
+    assert.equal(paid.status, 'paid');
+    assert.equal(paid.transaction_data.attempts[0]?.payment_method, 'visa');
+    // A purchase without a Client offers none.
+    const anonymous = await client.purchases.create({
+      ...(purchaseBody(ENGLISH) as unknown as CreatePurchaseRequest),
+    });
+    assert.doesNotMatch(await (await fetch(anonymous.checkout_url)).text(), /saved cards/);
+  });
+
+  test('one click takes only a card of the Purchase’s own Client that is still saved', async () => {
+    const owner = await client.clients.create({ email: 'j@example.com' });
+    const stranger = await client.clients.create({ email: 'k@example.com' });
+    const saved = await paidFor(owner.id, true);
+    const theirs = await client.purchases.create({
+      ...(purchaseBody({ client_id: stranger.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
+    });
+    assert.doesNotMatch(await (await fetch(theirs.checkout_url)).text(), /saved cards/);
+    const forged = await postForm(sandbox, `/checkout/${theirs.id}/pay`, { method: `saved:${saved.id}` });
+    assert.equal(forged.status, 400);
+    assert.equal((await client.purchases.get(theirs.id)).status, 'created', 'nothing was charged');
+
+    await client.clients.deleteRecurringToken(owner.id, saved.id);
+    const mine = await client.purchases.create({
+      ...(purchaseBody({ client_id: owner.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
+    });
+    assert.doesNotMatch(
+      await (await fetch(mine.checkout_url)).text(),
+      /saved cards/,
+      'a deleted card is hidden',
+    );
+    const late = await postForm(sandbox, `/checkout/${mine.id}/pay`, { method: `saved:${saved.id}` });
+    assert.equal(late.status, 400);
+    assert.equal((await client.purchases.get(mine.id)).status, 'created');
+  });
+
+  test('a saved card the bank now declines fails on the page, and a new card can be saved instead', async () => {
+    const stored = await client.clients.create({ email: 'l@example.com' });
+    const saved = await paidFor(stored.id, true, '4000000000000341');
+    const next = await client.purchases.create({
+      ...(purchaseBody({
+        client_id: stored.id,
+        force_recurring: true,
+        ...ENGLISH,
+      }) as unknown as CreatePurchaseRequest),
+    });
+    const declined = await postForm(sandbox, `/checkout/${next.id}/pay`, { method: `saved:${saved.id}` });
+    assert.match(declined.html, /The card was declined/);
+    assert.equal((await client.purchases.get(next.id)).status, 'error');
+    await postForm(sandbox, `/checkout/${next.id}/pay`, cardForm('4111111111111111'));
+    const paid = await client.purchases.get(next.id);
+    assert.deepEqual([paid.status, paid.is_recurring_token], ['paid', true]);
+    const tokens = [];
+    for await (const token of client.clients.recurringTokens(stored.id)) tokens.push(token.card?.last4);
+    assert.deepEqual(tokens, ['0341', '1111']);
+    // The new card charges later Purchases.
+    const renewal = await client.purchases.create({
+      ...(purchaseBody(ENGLISH) as unknown as CreatePurchaseRequest),
+    });
+    assert.equal((await client.purchases.charge(renewal.id, { recurring_token: paid.id })).status, 'paid');
   });
 });

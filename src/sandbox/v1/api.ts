@@ -32,7 +32,7 @@ import {
 } from './payment-methods.js';
 import { PurchaseOperations } from './purchase-operations.js';
 import { mountPurchaseRoutes } from './purchase-routes.js';
-import { V1Purchases } from './purchases.js';
+import { type PurchaseRecord, V1Purchases } from './purchases.js';
 import {
   DEFAULT_PAYMENT_METHODS_RATE_LIMIT,
   type RateLimitSettings,
@@ -90,14 +90,33 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     fallbackBaseUrl: () => lastBaseUrl ?? 'http://127.0.0.1',
   });
   operations.resume();
-  const payments = new CheckoutPayments({ purchases, store, acquirer, callbacks, operations, now });
-  mountCheckoutPage(router, { config: deps.config, purchases, payments, baseUrlOf });
+  const clients = new V1Clients(store, purchases, acquirer, now);
+  // The hosted page offers a Purchase's Client's saved cards, and pays with them in one click.
+  const savedCards = (record: PurchaseRecord) =>
+    record.purchase.client_id === null
+      ? []
+      : clients.tokenPurchases(record.merchantId, record.purchase.client_id);
+  const payments = new CheckoutPayments({
+    purchases,
+    store,
+    acquirer,
+    callbacks,
+    operations,
+    savedCards,
+    now,
+  });
+  mountCheckoutPage(router, {
+    config: deps.config,
+    purchases,
+    payments,
+    baseUrlOf,
+    savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
+  });
 
   const api = v1Router();
   const as = authenticated(deps.config.merchants, (baseUrl) => {
     lastBaseUrl = baseUrl;
   });
-  const clients = new V1Clients(store, purchases, acquirer, now);
   mountPurchaseRoutes(api, { purchases, operations, clients, authenticated: as });
   mountClientRoutes(api, {
     clients,

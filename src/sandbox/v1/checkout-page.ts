@@ -56,6 +56,8 @@ function text(t: PageTranslate, value: PageText): string {
 /** What the payment form shows besides the Purchase. */
 export interface FormPageOptions {
   methods: readonly PaymentMethodEntry[];
+  /** The customer's saved cards (a Purchase with `client_id`): paid in one click, no card details typed. */
+  savedCards?: ReadonlyArray<{ id: string; description: string }>;
   /** `card` or a method name: the choice checked when the page opens. */
   selected: string | undefined;
   errors: readonly CheckoutFieldError[];
@@ -96,7 +98,8 @@ export function formPage(context: PageContext, options: FormPageOptions): string
     parts.push(`<p>${escapeHtml(t('methods.none'))}</p>`);
   } else {
     const cards = options.methods.filter((method) => method.group === 'card');
-    const first = firstChoice(options.methods);
+    const saved = options.savedCards ?? [];
+    const first = saved[0] ? savedChoice(saved[0].id) : firstChoice(options.methods);
     const selected = options.selected ?? first;
     const radio = (value: string, label: string, logos: readonly string[]) => {
       const id = value === 'card' ? 'method-card' : `method-${value}`;
@@ -111,6 +114,12 @@ export function formPage(context: PageContext, options: FormPageOptions): string
     const groupLabel = (name: string) =>
       localize(METHOD_GROUPS.find((group) => group.name === name)!.label, context.language);
     let choices = '';
+    if (saved.length > 0) {
+      choices +=
+        `<fieldset><legend>${escapeHtml(t('methods.saved'))}</legend>` +
+        saved.map((card) => radio(savedChoice(card.id), card.description, [])).join('') +
+        '</fieldset>';
+    }
     if (cards.length > 0) {
       choices += radio(
         'card',
@@ -207,6 +216,11 @@ export function formPage(context: PageContext, options: FormPageOptions): string
 }
 
 /** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
+/** The form's value of a saved card: its token's id behind a prefix no method name has. */
+export function savedChoice(tokenId: string): string {
+  return `saved:${tokenId}`;
+}
+
 function firstChoice(methods: readonly PaymentMethodEntry[]): string {
   if (methods.some((method) => method.group === 'card')) return 'card';
   for (const country of METHOD_COUNTRIES) {
@@ -218,7 +232,10 @@ function firstChoice(methods: readonly PaymentMethodEntry[]): string {
 
 /** The id of the input an error links to; a method error links to the first choice. */
 function inputId(field: CheckoutField, options: FormPageOptions): string {
-  return field === 'method' ? `method-${firstChoice(options.methods)}` : field;
+  const saved = options.savedCards?.[0];
+  return field === 'method'
+    ? `method-${saved ? savedChoice(saved.id) : firstChoice(options.methods)}`
+    : field;
 }
 
 function fieldErrors(field: CheckoutField, errors: readonly CheckoutFieldError[], t: PageTranslate): string {

@@ -68,8 +68,13 @@ export interface CheckoutPaymentsDeps {
   callbacks: SuccessCallbacks;
   /** Sets the 6-day release of a new hold. */
   operations: Pick<PurchaseOperations, 'held'>;
+  /** The token Purchases of the Purchase's Client (none without `client_id`): its saved cards. */
+  savedCards: (record: PurchaseRecord) => readonly PurchaseRecord[];
   now: () => Date;
 }
+
+/** The prefix of a saved card's choice in the form (`saved:<token id>`); no method name has a colon. */
+const SAVED_PREFIX = 'saved:';
 
 const SCHEME_OF_METHOD: Readonly<Record<string, CardScheme>> = { visa: 'VISA', mastercard: 'MASTERCARD' };
 const METHOD_OF_SCHEME: Readonly<Partial<Record<CardScheme, string>>> = {
@@ -98,6 +103,9 @@ export class CheckoutPayments {
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
     const methods = methodsFor(record);
     if (submission.method === 'card') return this.payByCard(record, submission.card, methods, baseUrl);
+    if (submission.method.startsWith(SAVED_PREFIX)) {
+      return this.payBySavedCard(record, submission.method.slice(SAVED_PREFIX.length), methods, baseUrl);
+    }
     const method = methods.find(
       (candidate) => candidate.name === submission.method && candidate.group !== 'card',
     );
@@ -232,6 +240,37 @@ export class CheckoutPayments {
         return { ...failed, kind: 'retry' };
       }
     }
+  }
+
+  /**
+   * One click: the customer's saved card `tokenId` is charged through the acquirer as `charge` would, with the
+   * customer present. Only a card of the Purchase's own Client, still saved, and a method the Purchase takes.
+   */
+  private payBySavedCard(
+    record: PurchaseRecord,
+    tokenId: string,
+    methods: readonly PaymentMethodEntry[],
+    baseUrl: string,
+  ): CheckoutOutcome {
+    const token = this.deps.savedCards(record).find((candidate) => candidate.purchase.id === tokenId);
+    const method = token?.purchase.transaction_data.attempts.find(
+      (attempt) => attempt.successful,
+    )?.payment_method;
+    if (!token?.authorisationId || !method || !methods.some((candidate) => candidate.name === method)) {
+      return noMethod(record);
+    }
+    const answer = this.deps.acquirer.charge(token.authorisationId, this.request(record, method), {
+      mode: 'normal',
+      slowMs: 0,
+    });
+    if (answer.kind === 'done') return this.succeed(record, method, answer.authorisation.id, baseUrl);
+    const reason =
+      answer.kind === 'failed' && answer.code === 'insufficient_funds' ? answer.code : 'card_declined';
+    const [code, message] =
+      answer.kind === 'failed'
+        ? [answer.code, answer.message]
+        : ['processing_error', 'The card was not charged'];
+    return this.fail(record, method, code, message, { key: `status.failed.reason.${reason}` }, baseUrl);
   }
 
   /** What the acquirer is asked for: the amount due, taken at once unless `skip_capture` holds it. */

@@ -31,6 +31,8 @@ export interface CheckoutPageDeps {
   payments: CheckoutPayments;
   /** The sandbox as the customer reached it, for the callback's `checkout_url`. */
   baseUrlOf: (req: IncomingMessage) => string;
+  /** The saved cards of the Purchase's Client (none without `client_id`), as the form offers them. */
+  savedCards: (record: PurchaseRecord) => ReadonlyArray<{ id: string; description: string }>;
 }
 
 function securityHeaders(record: PurchaseRecord | undefined): Record<string, string> {
@@ -105,7 +107,12 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const methods = methodsFor(record);
     const preferred = context.url.searchParams.get('preferred') ?? '';
     const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;
-    sendHtml(context.res, 200, formPage(page, { methods, selected, errors: [] }), record);
+    sendHtml(
+      context.res,
+      200,
+      formPage(page, { methods, savedCards: deps.savedCards(record), selected, errors: [] }),
+      record,
+    );
   };
   router.on('GET', '/checkout/:id/', showPage);
   router.on('GET', '/checkout/:id', showPage);
@@ -205,7 +212,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         sendHtml(
           context.res,
           200,
-          formPage(page, { methods: methodsFor(record), selected, errors: [], failure: outcome.reason }),
+          formPage(page, {
+            methods: methodsFor(record),
+            savedCards: deps.savedCards(record),
+            selected,
+            errors: [],
+            failure: outcome.reason,
+          }),
           record,
         );
         return;
@@ -215,6 +228,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
           400,
           formPage(page, {
             methods: methodsFor(record),
+            savedCards: deps.savedCards(record),
             selected,
             errors: outcome.errors,
             ...(form.values && { values: form.values }),

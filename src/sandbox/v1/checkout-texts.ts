@@ -18,6 +18,8 @@ interface PageMessages {
   readonly 'page.notFound.title': string;
   readonly 'page.notFound.text': string;
   readonly 'methods.legend': string;
+  /** The group of the customer's saved cards (a Purchase with `client_id`). */
+  readonly 'methods.saved': string;
   readonly 'methods.none': string;
   readonly 'methods.required': string;
   readonly 'errors.title': string;
@@ -45,6 +47,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'page.notFound.title': 'Payment not found',
     'page.notFound.text': 'There is no payment at this address. Go back to the shop and start again.',
     'methods.legend': 'Payment method',
+    'methods.saved': 'Your saved cards',
     'methods.none': 'No payment method can pay this order.',
     'methods.required': 'Choose one of the payment methods offered.',
     'errors.title': 'Check the payment details',
@@ -67,6 +70,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'page.notFound.title': 'Maksājums nav atrasts',
     'page.notFound.text': 'Šajā adresē maksājuma nav. Atgriezieties veikalā un sāciet no jauna.',
     'methods.legend': 'Maksājuma veids',
+    'methods.saved': 'Jūsu saglabātās kartes',
     'methods.none': 'Šo pasūtījumu nevar apmaksāt ne ar vienu maksājuma veidu.',
     'methods.required': 'Izvēlieties vienu no piedāvātajiem maksājuma veidiem.',
     'errors.title': 'Pārbaudiet maksājuma datus',
@@ -89,6 +93,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'page.notFound.title': 'Платёж не найден',
     'page.notFound.text': 'По этому адресу платежа нет. Вернитесь в магазин и начните заново.',
     'methods.legend': 'Способ оплаты',
+    'methods.saved': 'Ваши сохранённые карты',
     'methods.none': 'Этот заказ нельзя оплатить ни одним способом оплаты.',
     'methods.required': 'Выберите один из предложенных способов оплаты.',
     'errors.title': 'Проверьте данные платежа',
