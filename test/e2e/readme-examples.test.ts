@@ -340,7 +340,9 @@ function elementOrder(tag: string): { tag: string; order: OrderInput } {
  * A v1 Purchase of 25.00 of the README's merchant, paid on the hosted page with the approved test card as a
  * customer would: on hold with `skip_capture`, a recurring token with `force_recurring`.
  */
-async function checkedOutPurchase(options: { skip_capture?: boolean; force_recurring?: boolean } = {}) {
+async function checkedOutPurchase(
+  options: { skip_capture?: boolean; force_recurring?: boolean; client_id?: string } = {},
+) {
   const { merchant: shop } = merchant();
   const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
   const purchase = await v1.purchases.create({
@@ -599,6 +601,32 @@ const TS_CHECKS: Record<string, TsCheck> = {
       const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
       const { tokenId } = await import('./support/readme-prelude.js');
       assert.equal((await v1.purchases.get(tokenId)).is_recurring_token, false, 'the token was deleted');
+    },
+  },
+  'v1-clients': {
+    exports: ['customer', 'purchase', 'cards'],
+    async before() {
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const returning = await v1.clients.create({ email: 'returning@example.com' });
+      await checkedOutPurchase({ client_id: returning.id, force_recurring: true });
+      provide({ clientId: returning.id });
+    },
+    async check({ customer, purchase, cards }) {
+      const created = purchase as { client_id: string; force_recurring: boolean; client: { email: string } };
+      assert.equal(created.client_id, (customer as { id: string }).id);
+      assert.equal(created.client.email, 'customer@example.com', 'the Client’s details fill the Purchase');
+      const saved = cards as Array<{ description: string }>;
+      assert.deepEqual(
+        saved.map((card) => card.description),
+        ['Visa •••• 1111'],
+      );
+      const { clientId } = await import('./support/readme-prelude.js');
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const left = [];
+      for await (const card of v1.clients.recurringTokens(clientId)) left.push(card);
+      assert.deepEqual(left, [], 'the example deleted it');
     },
   },
   'v1-wallets': {

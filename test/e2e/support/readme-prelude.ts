@@ -35,6 +35,8 @@ export interface Prelude {
   otherHeldId: string;
   paidId: string;
   tokenId: string;
+  /** A v1 Client who paid once with `force_recurring`: one saved card. */
+  clientId: string;
   /** A client of a real redis-server. */
   redisClient: RedisClient;
   /** The shop's own bookkeeping: records that an order was paid. */
@@ -56,6 +58,7 @@ export let heldId: Prelude['heldId'];
 export let otherHeldId: Prelude['otherHeldId'];
 export let paidId: Prelude['paidId'];
 export let tokenId: Prelude['tokenId'];
+export let clientId: Prelude['clientId'];
 export let redisClient: Prelude['redisClient'];
 export let markPaid: Prelude['markPaid'];
 export let signedOrder: Prelude['signedOrder'];
@@ -75,6 +78,7 @@ export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
   'otherHeldId',
   'paidId',
   'tokenId',
+  'clientId',
   'redisClient',
   'markPaid',
   'signedOrder',
@@ -97,6 +101,7 @@ export function provide(values: Partial<Prelude>): void {
   if (values.otherHeldId !== undefined) otherHeldId = values.otherHeldId;
   if (values.paidId !== undefined) paidId = values.paidId;
   if (values.tokenId !== undefined) tokenId = values.tokenId;
+  if (values.clientId !== undefined) clientId = values.clientId;
   if (values.redisClient !== undefined) redisClient = values.redisClient;
   if (values.markPaid !== undefined) markPaid = values.markPaid;
   if (values.signedOrder !== undefined) signedOrder = values.signedOrder;
