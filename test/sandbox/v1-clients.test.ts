@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import type { CreatePurchaseRequest } from '../../src/core/v1-types.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
@@ -268,5 +269,48 @@ describe('v1 Clients and saved cards', () => {
       ...(purchaseBody(ENGLISH) as unknown as CreatePurchaseRequest),
     });
     assert.equal((await client.purchases.charge(renewal.id, { recurring_token: paid.id })).status, 'paid');
+  });
+  test('under a hostile tester: malformed ids and bodies are 4xx, concurrent deletes delete once, fuzz finds no 5xx', async () => {
+    for (const path of [
+      '/clients/nope/',
+      '/clients/%zz/',
+      '/clients/00000000-0000-4000-8000-000000000000/recurring_tokens/x/',
+    ]) {
+      const answer = await v1(sandbox, 'GET', path);
+      assert.ok(answer.status === 404 || answer.status === 400, `${path}: ${answer.status}`);
+    }
+    const created = await client.clients.create({ email: 'm@example.com' });
+    const nullEmail = await v1(sandbox, 'PATCH', `/clients/${created.id}/`, { body: { email: null } });
+    assert.equal(nullEmail.status, 400);
+    const huge = await v1(sandbox, 'POST', '/clients/', {
+      body: { email: 'n@example.com', city: 'x'.repeat(2_000_000) },
+    });
+    assert.equal(huge.status, 413);
+    const list = await v1(sandbox, 'POST', '/clients/', { body: '[]' });
+    assert.equal(list.status, 400);
+
+    const saved = await paidFor(created.id, true);
+    const deletes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        v1(sandbox, 'DELETE', `/clients/${created.id}/recurring_tokens/${saved.id}/`),
+      ),
+    );
+    assert.deepEqual(deletes.map((answer) => answer.status).sort(), [204, 404, 404, 404]);
+
+    const bodies = fc.sample(
+      fc.dictionary(
+        fc.constantFrom('email', 'full_name', 'country', 'phone', 'zip_code', '__proto__', 'id', 'extra'),
+        fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.emailAddress()),
+      ),
+      { numRuns: 120, seed: 12 },
+    );
+    for (const [index, body] of bodies.entries()) {
+      const method = (['POST', 'PUT', 'PATCH'] as const)[index % 3]!;
+      const path = method === 'POST' ? '/clients/' : `/clients/${created.id}/`;
+      const answer = await v1(sandbox, method, path, { body });
+      assert.ok(answer.status < 500, `${method} ${JSON.stringify(body)}: ${answer.status}`);
+      if (answer.status < 300)
+        assert.equal(typeof answer.body.email, 'string', 'a Client always has an email');
+    }
   });
 });
