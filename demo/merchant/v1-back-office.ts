@@ -11,14 +11,18 @@
  *   POST /api/v1/back-office/refund         {reference, amount?}: all that is refundable, or `amount` cents
  *   POST /api/v1/back-office/charge         {reference}: a new order of the cart, paid with that order's saved card
  *   POST /api/v1/back-office/mark-as-paid   {reference}: the customer paid outside the gateway
- * Each POST answers 200 {order, message} (for a charge, the new order), or {error, message} with 400 (the
- * request: `malformed_body`, `invalid_request`, `invalid_amount`), 404 `unknown_order`, 415
- * `unsupported_media_type`, 422 `refused` (the gateway's refusal, with `cause` {code, description}) or 502
- * `gateway_error`.
+ *   GET  /api/v1/back-office/clients        {clients}: the shop's Clients with their saved cards, newest first
+ *   POST /api/v1/back-office/remove-card    {clientId, cardId}: deletes the Client's saved card
+ *   POST /api/v1/back-office/charge-card    {clientId, cardId}: a new order of the cart, paid with that card
+ * Each POST answers 200 {order, message} (for a charge, the new order; for remove-card {client, message}),
+ * or {error, message} with 400 (the request: `malformed_body`, `invalid_request`, `invalid_amount`), 404
+ * `unknown_order` or `unknown_card`, 415 `unsupported_media_type`, 422 `refused` (the gateway's refusal, with
+ * `cause` {code, description}) or 502 `gateway_error`.
  */
 import { type FetchHandler, type Purchase, V1ApiError, type V1Client } from 'svc-checkout/server';
 import { json, methodNotAllowed } from './json-answers.js';
 import { money } from './v1-cart.js';
+import type { SavedCard, ShopClient, V1Customers } from './v1-customers.js';
 import type { V1EventLog, V1Order } from './v1-event-log.js';
 
 /** The paths of the back office's routes. */
@@ -33,6 +37,23 @@ export const V1_BACK_OFFICE_PATHS = {
 
 /** The operations of the back office. */
 export type BackOfficeOperation = Exclude<keyof typeof V1_BACK_OFFICE_PATHS, 'purchases'>;
+
+/** The paths of the back office's Clients: the list, and what the staff do to a Client's saved card. */
+export const V1_BACK_OFFICE_CLIENT_PATHS = {
+  clients: '/api/v1/back-office/clients',
+  removeCard: '/api/v1/back-office/remove-card',
+  chargeCard: '/api/v1/back-office/charge-card',
+} as const;
+
+/** What the staff do to a Client's saved card. */
+export type ClientCardOperation = Exclude<keyof typeof V1_BACK_OFFICE_CLIENT_PATHS, 'clients'>;
+
+/** What `remove-card` answers when the gateway did it. */
+export interface CardRemoved {
+  /** The Client as it is now, without the card. */
+  client: ShopClient;
+  message: string;
+}
 
 /** What an operation answers when the gateway did it. */
 export interface BackOfficeDone {
@@ -55,6 +76,7 @@ export interface BackOfficeRefusal {
 export interface V1BackOfficeDeps {
   client: V1Client;
   log: V1EventLog;
+  customers: V1Customers;
   /**
    * Creates an order of the shop's cart for a charge of `token`'s saved card: a Purchase without redirects,
    * since the customer is not there.
@@ -76,6 +98,12 @@ const MEMBERS: Readonly<Record<BackOfficeOperation, readonly string[]>> = {
   charge: ['reference'],
   markAsPaid: ['reference'],
 };
+
+/** The members of a request about a Client's saved card. */
+const CARD_MEMBERS = ['clientId', 'cardId'] as const;
+
+/** The gateway's ids: a Client's, and a saved card's (its Purchase's). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway's error of each money operation, whose cause the Purchase's newest attempt tells. */
 const OPERATION_ERRORS: Readonly<Partial<Record<BackOfficeOperation, string>>> = {
@@ -111,14 +139,10 @@ class Refusal extends Error {
 const refusal = (status: number, error: string, message: string) => new Refusal(status, { error, message });
 
 /**
- * Reads an operation's request.
+ * Reads a POST's JSON object, which has no member but `members`.
  * @throws Refusal naming what is wrong with it.
  */
-async function readRequest(
-  request: Request,
-  operation: BackOfficeOperation,
-  log: V1EventLog,
-): Promise<OperationRequest> {
+async function readBody(request: Request, members: readonly string[]): Promise<Record<string, unknown>> {
   const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {
     throw refusal(415, 'unsupported_media_type', 'Send the request as JSON (content-type: application/json)');
@@ -130,9 +154,12 @@ async function readRequest(
     throw refusal(400, 'malformed_body', 'The body is not JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw refusal(400, 'invalid_request', 'The body must be a JSON object, such as {"reference": "V1-…"}');
+    throw refusal(
+      400,
+      'invalid_request',
+      `The body must be a JSON object, such as {${members.map((member) => `"${member}": …`).join(', ')}}`,
+    );
   }
-  const members = MEMBERS[operation];
   const unknown = Object.keys(body).find((member) => !members.includes(member));
   if (unknown !== undefined) {
     throw refusal(
@@ -141,7 +168,19 @@ async function readRequest(
       `${JSON.stringify(unknown)} is not a member of this request; it takes ${members.join(', ')}`,
     );
   }
-  const { reference, amount } = body as Record<string, unknown>;
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Reads an operation's request.
+ * @throws Refusal naming what is wrong with it.
+ */
+async function readRequest(
+  request: Request,
+  operation: BackOfficeOperation,
+  log: V1EventLog,
+): Promise<OperationRequest> {
+  const { reference, amount } = await readBody(request, MEMBERS[operation]);
   if (typeof reference !== 'string' || reference === '') {
     throw refusal(400, 'invalid_request', "reference is required: the shop's order reference, such as V1-…");
   }
@@ -298,6 +337,116 @@ export function createV1BackOffice(deps: V1BackOfficeDeps): ReadonlyMap<string, 
     return json(200, { purchases: log.allOrders });
   };
 
+  /**
+   * The Client's saved card a request names.
+   * @throws Refusal: 404 `unknown_card` when the account has no such Client, or the Client no such card.
+   */
+  async function namedCard(request: Request): Promise<{ clientId: string; card: SavedCard }> {
+    const body = await readBody(request, CARD_MEMBERS);
+    for (const member of CARD_MEMBERS) {
+      if (typeof body[member] !== 'string' || !UUID.test(body[member])) {
+        throw refusal(
+          400,
+          'invalid_request',
+          `${member} is required: the ${member === 'clientId' ? "Client's" : "saved card's"} id, a UUID, not ${JSON.stringify(body[member])}`,
+        );
+      }
+    }
+    const { clientId, cardId } = body as Record<(typeof CARD_MEMBERS)[number], string>;
+    const card = await deps.customers.card(clientId, cardId).catch((error: unknown) => {
+      if (error instanceof V1ApiError && error.code === 'not_found') return undefined;
+      console.error(`demo shop: reading the saved cards of client ${clientId} failed:`, error);
+      throw refusal(502, 'gateway_error', `The gateway did not answer about client ${clientId}; try again`);
+    });
+    if (!card) throw refusal(404, 'unknown_card', `Client ${clientId} has no saved card ${cardId}`);
+    return { clientId, card };
+  }
+
+  const clients: FetchHandler = async (request) => {
+    if (request.method !== 'GET') return methodNotAllowed('GET');
+    try {
+      return json(200, { clients: await deps.customers.list() });
+    } catch (error) {
+      console.error("demo shop: listing the shop's clients failed:", error);
+      return json(502, {
+        error: 'gateway_error',
+        message: 'The gateway did not list the clients; try again',
+      });
+    }
+  };
+
+  const removeCard: FetchHandler = async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    let named: { clientId: string; card: SavedCard };
+    try {
+      named = await namedCard(request);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return json(error.status, error.body);
+    }
+    const { clientId, card } = named;
+    try {
+      await client.clients.deleteRecurringToken(clientId, card.id);
+    } catch (error) {
+      if (error instanceof V1ApiError && error.code === 'not_found') {
+        return json(404, {
+          error: 'unknown_card',
+          message: `Client ${clientId} has no saved card ${card.id}`,
+        });
+      }
+      console.error(`demo shop: removing the saved card ${card.id} failed:`, error);
+      return json(502, {
+        error: 'gateway_error',
+        message: `The gateway did not remove ${card.description}; try again`,
+      });
+    }
+    const message = `Removed ${card.description} from the saved cards of`;
+    try {
+      // The order that saved it can no longer be charged: shown at once, before the webhook says so.
+      if (card.reference !== null) keep(await client.purchases.get(card.id));
+      const now = await deps.customers.get(clientId);
+      const done: CardRemoved = {
+        client: now,
+        message: `${message} ${now.email}: it is no longer offered at checkout and cannot be charged.`,
+      };
+      return json(200, done);
+    } catch (error) {
+      // Removed all the same: only the page's picture of it is behind.
+      console.error(`demo shop: reading client ${clientId} after removing a card failed:`, error);
+      return json(502, {
+        error: 'gateway_error',
+        message: `${message} client ${clientId}, but the gateway did not answer when asked again; reload the page`,
+      });
+    }
+  };
+
+  // The same charge as an order's "Charge the saved card", named by the Client's card.
+  const chargeCard: FetchHandler = async (request) => {
+    if (request.method !== 'POST') return methodNotAllowed('POST');
+    let order: V1Order;
+    try {
+      const { clientId, card } = await namedCard(request);
+      const saving = card.reference === null ? undefined : log.order(card.reference);
+      if (!saving) {
+        throw refusal(
+          404,
+          'unknown_card',
+          `Client ${clientId}'s card ${card.id} was not saved by an order of this shop`,
+        );
+      }
+      order = saving;
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      return json(error.status, error.body);
+    }
+    try {
+      return json(200, await operations.charge({ order, amount: undefined }));
+    } catch (error) {
+      const answer = await refusalOf(error, 'charge', order);
+      return json(answer.status, answer.body);
+    }
+  };
+
   return new Map<string, FetchHandler>([
     [V1_BACK_OFFICE_PATHS.purchases, purchases],
     [V1_BACK_OFFICE_PATHS.capture, route('capture')],
@@ -305,5 +454,8 @@ export function createV1BackOffice(deps: V1BackOfficeDeps): ReadonlyMap<string, 
     [V1_BACK_OFFICE_PATHS.refund, route('refund')],
     [V1_BACK_OFFICE_PATHS.charge, route('charge')],
     [V1_BACK_OFFICE_PATHS.markAsPaid, route('markAsPaid')],
+    [V1_BACK_OFFICE_CLIENT_PATHS.clients, clients],
+    [V1_BACK_OFFICE_CLIENT_PATHS.removeCard, removeCard],
+    [V1_BACK_OFFICE_CLIENT_PATHS.chargeCard, chargeCard],
   ]);
 }

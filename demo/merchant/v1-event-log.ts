@@ -66,6 +66,8 @@ export interface V1Order {
   mode: V1OrderMode;
   /** For a charge of a saved card: the reference of the order whose card paid it. */
   chargedWith: string | null;
+  /** The shop's Client (customer) the Purchase was made for (`client_id`); null for a guest. */
+  clientId: string | null;
   /** The status of the newest snapshot (an event's, or the answer to an operation on it). */
   status: string;
   /** What can still be refunded, in cents (`refundable_amount`). */
@@ -172,6 +174,12 @@ export class V1EventLog {
     return this.orders.get(reference)?.order;
   }
 
+  /** The order of one of the shop's Purchases, by the Purchase's id (a saved card's id is its Purchase's). */
+  orderOfPurchase(purchaseId: string): V1Order | undefined {
+    const reference = this.referenceOf.get(purchaseId);
+    return reference === undefined ? undefined : this.order(reference);
+  }
+
   /** Every Purchase the shop created, newest first. */
   get allOrders(): V1Order[] {
     return [...this.orders.values()].map((record) => record.order).reverse();
@@ -193,6 +201,7 @@ export class V1EventLog {
       createdAt: this.now().toISOString(),
       mode: origin.mode,
       chargedWith: origin.chargedWith ?? null,
+      clientId: purchase.client_id ?? null,
       ...snapshotOf(purchase),
     };
     this.orders.set(origin.reference, { order, updatedOn: purchase.updated_on ?? 0 });

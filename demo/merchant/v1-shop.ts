@@ -6,7 +6,8 @@
  *
  * Routes (all under the shop's origin):
  *   GET  /api/v1/cart              the cart the page shows (the shop's prices)
- *   POST /api/v1/purchase          a Purchase for that cart, {mode?} saying how the customer pays → CreatedPurchase
+ *   POST /api/v1/purchase          a Purchase for that cart, {mode?, email?}: how the customer pays, and who
+ *                                  (their Client, found or created by e-mail) → CreatedPurchase
  *   GET  /api/v1/payment-methods   the element's `payment-methods-url` (createPaymentMethodsHandler)
  *   POST /api/v1/success-callback  the Purchase's `success_callback`: verified with the company key
  *   POST /api/v1/webhooks          the shop's webhook: verified with the webhook's own `public_key`
@@ -39,6 +40,7 @@ import {
   v1CartView,
   v1PurchaseProducts,
 } from './v1-cart.js';
+import { readEmail, V1Customers } from './v1-customers.js';
 import { V1EventLog, type V1EventSource, type V1Order, type V1OrderOrigin } from './v1-event-log.js';
 
 /** The paths of the v1 back end. */
@@ -100,6 +102,13 @@ export interface CreatedPurchase {
   currency: string;
   /** How the customer pays: at once, a reservation, or at once with the card saved. */
   mode: V1PaymentMode;
+  /** The customer's e-mail as the shop keys its Clients by; null for a guest. */
+  email: string | null;
+  /**
+   * Whether the customer's Client has a saved card, which the hosted page offers first (checked, when the
+   * page opens without `?preferred=`).
+   */
+  savedCard: boolean;
 }
 
 /** What the back end learnt from the gateway at start. */
@@ -124,6 +133,7 @@ async function registerWebhook(client: V1Client, callback: string): Promise<Webh
 export function createV1Shop(options: V1ShopOptions): V1Shop {
   const client = createV1Client({ baseUrl: options.gatewayUrl, secretKey: options.secretKey });
   const log = new V1EventLog(options.now);
+  const customers = new V1Customers(client, (purchaseId) => log.orderOfPurchase(purchaseId));
   const cache = new PaymentMethodsCache({
     fetchPaymentMethods: (query, { signal }) => client.paymentMethods(query, { signal }),
   });
@@ -205,13 +215,17 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
    * A Purchase of the shop's cart, kept as an order. The customer's come with the pages the hosted page
    * sends them back to; a charge of a saved card has none, as the customer is not there.
    */
-  async function createOrder(origin: Omit<V1OrderOrigin, 'reference'>): Promise<V1Order> {
+  async function createOrder(
+    origin: Omit<V1OrderOrigin, 'reference'> & { clientId?: string },
+  ): Promise<V1Order> {
     const reference = newOrderId(V1_REFERENCE_PREFIX);
     const page = (path: string, parameter: string) =>
       `${options.shopUrl}${path}?${new URLSearchParams({ [parameter]: reference })}`;
     const created = await client.purchases.create({
       brand_id: options.brandId,
       reference,
+      // The Client brings the customer's e-mail and, on the hosted page, their saved cards.
+      ...(origin.clientId !== undefined && { client_id: origin.clientId }),
       purchase: { currency: V1_CURRENCY, language: 'en', products: v1PurchaseProducts() },
       ...(origin.mode !== 'charge' && {
         ...V1_PAYMENT_MODES[origin.mode].purchase,
@@ -225,7 +239,7 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
   }
 
   // The page asks for a Purchase of the shop's cart; it names no product and no price, only how the customer
-  // pays.
+  // pays and, unless a guest, their e-mail.
   const purchase: FetchHandler = async (request) => {
     if (request.method !== 'POST') return methodNotAllowed('POST');
     const text = await request.text();
@@ -240,11 +254,11 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return json(400, { error: 'invalid_request', message: 'The body must be a JSON object, or empty' });
     }
-    const { mode = 'pay', ...others } = body as Record<string, unknown>;
+    const { mode = 'pay', email: typed, ...others } = body as Record<string, unknown>;
     if (Object.keys(others).length > 0) {
       return json(400, {
         error: 'invalid_request',
-        message: 'The cart and its prices are the shop’s: the request takes only mode, or nothing',
+        message: 'The cart and its prices are the shop’s: the request takes only mode and email, or nothing',
       });
     }
     if (!isV1PaymentMode(mode)) {
@@ -253,13 +267,19 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
         message: `mode must be one of ${Object.keys(V1_PAYMENT_MODES).join(', ')}, not ${JSON.stringify(mode)}`,
       });
     }
+    const email = typed === undefined || typed === '' ? undefined : readEmail(typed);
+    if (email && 'error' in email) return json(400, { error: 'invalid_email', message: email.error });
     try {
       await ready();
     } catch (error) {
       return json(502, { error: 'gateway_unavailable', message: (error as Error).message });
     }
     try {
-      const order = await createOrder({ mode });
+      const clientId = email && (await customers.clientIdFor(email.email));
+      const [order, savedCard] = await Promise.all([
+        createOrder({ mode, ...(clientId !== undefined && { clientId }) }),
+        clientId === undefined ? false : customers.hasSavedCard(clientId),
+      ]);
       const answer: CreatedPurchase = {
         reference: order.reference,
         purchaseId: order.purchaseId,
@@ -267,6 +287,8 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
         total: order.total,
         currency: order.currency,
         mode,
+        email: email?.email ?? null,
+        savedCard,
       };
       return json(201, answer);
     } catch (error) {
@@ -313,7 +335,14 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
       ...createV1BackOffice({
         client,
         log,
-        createChargeOrder: (token) => createOrder({ mode: 'charge', chargedWith: token.reference }),
+        customers,
+        // The new order is the same customer's: the Client of the order whose card pays it.
+        createChargeOrder: (token) =>
+          createOrder({
+            mode: 'charge',
+            chargedWith: token.reference,
+            ...(token.clientId !== null && { clientId: token.clientId }),
+          }),
       }),
     ]),
   };

@@ -1,9 +1,11 @@
 /**
  * The back office page: the shop's v1 orders as its back end knows them, each with the actions its status
  * allows (capture in full or in part, release, refund in full or in part, charge the saved card again, mark
- * as paid), and every success callback and webhook the back end verified. Kept live through the shop's
- * server-sent events (GET /api/notifications/events); actions are JSON posts to /api/v1/back-office/*, and
- * what they did, or why the gateway refused, is said in one live region.
+ * as paid), the shop's Clients with their saved cards (charge one, remove one), and every success callback
+ * and webhook the back end verified. Kept live through the shop's server-sent events
+ * (GET /api/notifications/events), the Clients read again (GET /api/v1/back-office/clients) whenever an order
+ * changes; actions are JSON posts to /api/v1/back-office/*, and what they did, or why the gateway refused, is
+ * said in one live region.
  *
  * Keyboard first: every action is a native form (Enter submits), an order's controls are rebuilt only when
  * its actions change, and when the focused control goes away the order's heading takes the focus.
@@ -12,9 +14,13 @@ import type {
   BackOfficeDone,
   BackOfficeOperation,
   BackOfficeRefusal,
+  CardRemoved,
+  ClientCardOperation,
+  V1_BACK_OFFICE_CLIENT_PATHS,
   V1_BACK_OFFICE_PATHS,
 } from '../merchant/v1-back-office.js';
 import { money } from '../merchant/v1-cart.js';
+import type { SavedCard, ShopClient } from '../merchant/v1-customers.js';
 import type { V1LogEvent, V1Order, V1OrderMode, V1ReceivedEvent } from '../merchant/v1-event-log.js';
 import { cell, V1_SOURCE_NAMES } from './display.js';
 
@@ -27,12 +33,20 @@ const PATHS: Omit<typeof V1_BACK_OFFICE_PATHS, 'purchases'> = {
   markAsPaid: '/api/v1/back-office/mark-as-paid',
 };
 
+const CLIENT_PATHS: typeof V1_BACK_OFFICE_CLIENT_PATHS = {
+  clients: '/api/v1/back-office/clients',
+  removeCard: '/api/v1/back-office/remove-card',
+  chargeCard: '/api/v1/back-office/charge-card',
+};
+
 const outcome = document.querySelector<HTMLElement>('#outcome')!;
 const ordersList = document.querySelector<HTMLElement>('#orders')!;
 const ordersEmpty = document.querySelector<HTMLElement>('#orders-empty')!;
 const receivedBody = document.querySelector<HTMLTableSectionElement>('#received tbody')!;
 const receivedEmpty = document.querySelector<HTMLElement>('#received-empty')!;
 const live = document.querySelector<HTMLElement>('#live-status')!;
+const clientsList = document.querySelector<HTMLElement>('#clients')!;
+const clientsEmpty = document.querySelector<HTMLElement>('#clients-empty')!;
 
 const MODE_NAMES: Record<Exclude<V1OrderMode, 'charge'>, string> = {
   pay: 'Paid at once',
@@ -303,6 +317,201 @@ function showOrder(order: V1Order): void {
   ordersEmpty.hidden = true;
 }
 
+/** The staff's actions on a Client's saved card. */
+const CARD_ACTIONS: Record<ClientCardOperation, { button: string; hint: string }> = {
+  chargeCard: {
+    button: 'Charge this card',
+    hint: 'A new order of the cart, paid with this card without the customer.',
+  },
+  removeCard: { button: 'Remove card', hint: 'No longer offered at checkout, and it cannot be charged.' },
+};
+
+/** When a card was saved, as the staff read it. */
+function savedOn(card: SavedCard): string {
+  return `Saved on ${new Date(card.savedOn).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}`;
+}
+
+/** One Client on the page, updated in place; its cards are rebuilt only when they change. */
+class ClientView {
+  readonly element: HTMLElement;
+  private readonly heading: HTMLHeadingElement;
+  private readonly cards: HTMLElement;
+  private shownCards: string | undefined;
+  private busy = false;
+
+  constructor(private client: ShopClient) {
+    const id = `client-${client.id}`;
+    this.element = document.createElement('article');
+    this.element.className = 'panel client';
+    this.element.id = id;
+    this.element.setAttribute('aria-labelledby', `${id}-title`);
+    this.element.dataset['clientId'] = client.id;
+    this.heading = document.createElement('h3');
+    this.heading.id = `${id}-title`;
+    // Where focus goes when the card whose control had it is gone (removed).
+    this.heading.tabIndex = -1;
+    this.heading.textContent = `Client ${client.email}`;
+    const since = document.createElement('p');
+    since.className = 'hint';
+    since.textContent = `${client.fullName ? `${client.fullName}, ` : ''}a client since ${new Date(client.createdOn).toLocaleDateString('en-GB', { dateStyle: 'medium' })} (id ${client.id})`;
+    this.cards = document.createElement('div');
+    this.element.append(this.heading, since, this.cards);
+    this.show(client);
+  }
+
+  show(client: ShopClient): void {
+    this.client = client;
+    const cards = client.cards.map((card) => card.id).join();
+    if (cards === this.shownCards) return;
+    const hadFocus = this.cards.contains(document.activeElement);
+    this.shownCards = cards;
+    if (client.cards.length === 0) {
+      const none = document.createElement('p');
+      none.className = 'no-cards';
+      none.textContent = 'No saved cards.';
+      this.cards.replaceChildren(none);
+    } else {
+      const list = document.createElement('ul');
+      list.className = 'cards';
+      list.setAttribute('aria-label', `Saved cards of ${client.email}`);
+      list.append(...client.cards.map((card) => this.card(card)));
+      this.cards.replaceChildren(list);
+    }
+    if (hadFocus) this.heading.focus();
+  }
+
+  private card(card: SavedCard): HTMLLIElement {
+    const item = document.createElement('li');
+    item.dataset['cardId'] = card.id;
+    const name = document.createElement('strong');
+    name.className = 'description';
+    name.textContent = card.description;
+    const when = document.createElement('span');
+    when.className = 'saved-on';
+    when.textContent = savedOn(card);
+    item.append(name, when);
+    for (const action of ['chargeCard', 'removeCard'] as const) {
+      // Charged through the order that saved it: a card the shop did not save has none.
+      if (action === 'chargeCard' && card.reference === null) continue;
+      item.append(this.form(action, card));
+    }
+    return item;
+  }
+
+  private form(action: ClientCardOperation, card: SavedCard): HTMLFormElement {
+    const text = CARD_ACTIONS[action];
+    const form = document.createElement('form');
+    form.className = 'action';
+    form.dataset['action'] = action;
+    const hint = document.createElement('span');
+    hint.className = 'visually-hidden';
+    hint.id = `client-${this.client.id}-${card.id}-${action}-hint`;
+    hint.textContent = text.hint;
+    const button = document.createElement('button');
+    button.type = 'submit';
+    // Every card has the same buttons: the hidden words tell them apart for screen readers.
+    const which = document.createElement('span');
+    which.className = 'visually-hidden';
+    which.textContent = ` ${card.description} of ${this.client.email}`;
+    button.append(text.button, which);
+    button.setAttribute('aria-describedby', hint.id);
+    form.append(button, hint);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.run(action, card);
+    });
+    return form;
+  }
+
+  private async run(action: ClientCardOperation, card: SavedCard): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.element.setAttribute('aria-busy', 'true');
+    try {
+      const response = await fetch(CLIENT_PATHS[action], {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: this.client.id, cardId: card.id }),
+      });
+      const body = (await response.json().catch(() => ({}))) as Partial<
+        BackOfficeDone & CardRemoved & BackOfficeRefusal
+      >;
+      if (!response.ok || !(body.order || body.client)) {
+        say(body.message ?? `The shop answered HTTP ${response.status}.`, 'error');
+        return;
+      }
+      if (body.order) showOrder(body.order);
+      if (body.client) showClient(body.client);
+      say(body.message ?? 'Done.', 'done');
+    } catch (error) {
+      say(
+        `The shop could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+        'error',
+      );
+    } finally {
+      this.busy = false;
+      this.element.removeAttribute('aria-busy');
+    }
+  }
+}
+
+const clientViews = new Map<string, ClientView>();
+
+/** Shows a Client: updates its view, or puts a new one first (newest first). */
+function showClient(client: ShopClient): void {
+  const known = clientViews.get(client.id);
+  if (known) {
+    known.show(client);
+    return;
+  }
+  const view = new ClientView(client);
+  clientViews.set(client.id, view);
+  clientsList.prepend(view.element);
+  clientsEmpty.hidden = true;
+}
+
+let clientsLoading: Promise<void> | undefined;
+let clientsStale = false;
+
+/**
+ * Reads the Clients again. Orders change when a card is saved or removed, and the gateway is the record of
+ * Clients: one request at a time, and one more after it when something changed meanwhile.
+ */
+function refreshClients(): void {
+  if (clientsLoading) {
+    clientsStale = true;
+    return;
+  }
+  clientsLoading = (async () => {
+    try {
+      const response = await fetch(CLIENT_PATHS.clients);
+      const body = (await response.json().catch(() => ({}))) as { clients?: ShopClient[]; message?: string };
+      if (!response.ok || !body.clients) {
+        clientsEmpty.textContent = body.message ?? `The clients could not be read (HTTP ${response.status}).`;
+        clientsEmpty.hidden = false;
+        return;
+      }
+      // Oldest first, each new one on top; a Client deleted on the gateway goes.
+      for (const client of [...body.clients].reverse()) showClient(client);
+      const listed = new Set(body.clients.map((client) => client.id));
+      for (const [id, view] of clientViews) {
+        if (listed.has(id)) continue;
+        view.element.remove();
+        clientViews.delete(id);
+      }
+      clientsEmpty.hidden = clientViews.size > 0;
+    } catch {
+      // The stream's reconnection brings a snapshot, which reads them again.
+    } finally {
+      clientsLoading = undefined;
+      if (clientsStale) {
+        clientsStale = false;
+        refreshClients();
+      }
+    }
+  })();
+}
+
 const rows = new Map<number, HTMLTableRowElement>();
 
 /** Oldest first, as they arrived: the order of events is part of what the page shows. */
@@ -336,13 +545,17 @@ source.addEventListener('snapshot', (event) => {
   // first, each new one on top.
   for (const order of [...(snapshot.v1?.orders ?? [])].reverse()) showOrder(order);
   for (const received of snapshot.v1?.events ?? []) showEvent(received);
+  refreshClients();
   live.textContent = 'Live: orders and events update here as the gateway reports them.';
 });
 for (const type of ['v1-event', 'v1-order'] as const) {
   source.addEventListener(type, (event) => {
     const data = JSON.parse((event as MessageEvent<string>).data) as V1LogEvent;
     if (data.type === 'v1-event') showEvent(data.event);
-    else if (data.type === 'v1-order') showOrder(data.order);
+    else if (data.type === 'v1-order') {
+      showOrder(data.order);
+      refreshClients();
+    }
   });
 }
 source.addEventListener('error', () => {

@@ -3,6 +3,9 @@
  * `<svc-checkout>` in v1 mode on the page with the Purchase's checkout URL. The element lists the payment
  * methods (through the shop's cached endpoint) and, on confirmation, goes to the gateway's payment page with
  * the chosen method preselected. The page never sees a price it could change, nor the secret key.
+ *
+ * With the customer's e-mail the back end finds or creates their v1 Client; when the Client has a saved card,
+ * the page also links to the hosted page as it is (no `?preferred=`), where that card is offered checked.
  */
 import 'svc-checkout';
 import { isV1PaymentMode, money, V1_PAYMENT_MODES, type V1CartView } from '../merchant/v1-cart.js';
@@ -20,10 +23,25 @@ const error = document.querySelector<HTMLElement>('#cart-error')!;
 const payment = document.querySelector<HTMLElement>('#payment')!;
 const note = document.querySelector<HTMLElement>('#purchase-note')!;
 const modes = document.querySelector<HTMLFieldSetElement>('#payment-mode')!;
+const email = document.querySelector<HTMLInputElement>('#customer-email')!;
+const savedCard = document.querySelector<HTMLElement>('#saved-card')!;
+const paySaved = document.querySelector<HTMLAnchorElement>('#pay-saved')!;
+
+/** A refusal of the back end, with its code (such as `invalid_email`). */
+class ShopRefusal extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
 
 async function readJson<T>(response: Response, what: string): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as T & { message?: string };
-  if (!response.ok) throw new Error(body.message ?? `${what} failed (HTTP ${response.status})`);
+  const body = (await response.json().catch(() => ({}))) as T & { message?: string; error?: string };
+  if (!response.ok) {
+    throw new ShopRefusal(body.message ?? `${what} failed (HTTP ${response.status})`, body.error);
+  }
   return body;
 }
 
@@ -64,6 +82,11 @@ function showPicker(purchase: CreatedPurchase): void {
         ? `${amount}, and your card saved for the next orders`
         : amount;
   note.textContent = `Order ${purchase.reference}, ${what}. Choose how to pay; the gateway's payment page opens with your choice.`;
+  if (purchase.savedCard) {
+    // Without `?preferred=` the hosted page checks the saved card: paid in one click there.
+    paySaved.href = purchase.checkoutUrl;
+    savedCard.hidden = false;
+  }
   payment.hidden = false;
   payment.append(checkout);
   // The button that was pressed is disabled now: keyboard and screen reader users go on from here.
@@ -75,13 +98,17 @@ start.addEventListener('click', async () => {
   start.disabled = true;
   const chosen = modes.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value;
   const mode = isV1PaymentMode(chosen) ? chosen : 'pay';
+  const customer = email.value.trim();
   modes.disabled = true;
+  email.disabled = true;
+  email.removeAttribute('aria-invalid');
+  email.setAttribute('aria-describedby', 'customer-email-hint');
   try {
     const purchase = await readJson<CreatedPurchase>(
       await fetch('/api/v1/purchase', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ mode }),
+        body: JSON.stringify({ mode, ...(customer !== '' && { email: customer }) }),
       }),
       'Creating the order',
     );
@@ -91,6 +118,12 @@ start.addEventListener('click', async () => {
     error.textContent = cause instanceof Error ? cause.message : String(cause);
     start.disabled = false;
     modes.disabled = false;
+    email.disabled = false;
+    if (cause instanceof ShopRefusal && cause.code === 'invalid_email') {
+      email.setAttribute('aria-invalid', 'true');
+      email.setAttribute('aria-describedby', 'customer-email-hint cart-error');
+      email.focus();
+    }
   }
 });
 

@@ -3,8 +3,8 @@
  * type, Enter. A control that Tab does not reach cannot be used, and the page object fails saying so.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { BackOfficeOperation } from '../../../demo/merchant/v1-back-office.js';
-import { freshPage } from './shop-page.js';
+import type { BackOfficeOperation, ClientCardOperation } from '../../../demo/merchant/v1-back-office.js';
+import { freshPage, waitUntil } from './shop-page.js';
 
 /** The button of each action, as the page writes it (its hidden words name the order). */
 const BUTTONS: Record<BackOfficeOperation, string> = {
@@ -14,6 +14,34 @@ const BUTTONS: Record<BackOfficeOperation, string> = {
   charge: 'Charge the saved card',
   markAsPaid: 'Mark as paid',
 };
+
+/** The button of each action on a Client's saved card. */
+const CARD_BUTTONS: Record<ClientCardOperation, string> = {
+  chargeCard: 'Charge this card',
+  removeCard: 'Remove card',
+};
+
+/** A saved card as the Clients section shows it. */
+export interface ShownCard {
+  description: string;
+  /** `Saved on 24 Nov 2026, 16:50`. */
+  savedOn: string;
+  /** The actions it offers: `chargeCard`, `removeCard`. */
+  actions: string[];
+}
+
+/**
+ * Presses Tab until `target` has the focus, from wherever the focus is (the page wraps around).
+ * @throws Error when `maxPresses` presses do not reach it: the control is out of keyboard reach.
+ */
+export async function tabTo(page: Page, target: Locator, maxPresses = 300): Promise<void> {
+  await target.waitFor();
+  for (let press = 0; press < maxPresses; press += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${target} was not reached with ${maxPresses} presses of Tab`);
+}
 
 /** A row of the page's table of what the back end received. */
 export interface BackOfficeRow {
@@ -107,12 +135,60 @@ export class BackOfficePage {
    * @throws Error when `maxPresses` presses do not reach it: the control is out of keyboard reach.
    */
   async tabTo(target: Locator, maxPresses = 300): Promise<void> {
-    await target.waitFor();
-    for (let press = 0; press < maxPresses; press += 1) {
-      if (await this.focused(target)) return;
-      await this.page.keyboard.press('Tab');
+    await tabTo(this.page, target, maxPresses);
+  }
+
+  /** A Client's panel, by its e-mail. */
+  client(email: string): Locator {
+    return this.page.getByRole('article', { name: `Client ${email}`, exact: true });
+  }
+
+  /** The Client's saved cards as shown, oldest first; empty when it says it has none. */
+  async savedCards(email: string): Promise<ShownCard[]> {
+    return this.client(email)
+      .locator('ul.cards > li')
+      .evaluateAll((items) =>
+        items.map((item) => ({
+          description: item.querySelector('.description')?.textContent ?? '',
+          savedOn: item.querySelector('.saved-on')?.textContent ?? '',
+          actions: [...item.querySelectorAll<HTMLElement>('form[data-action]')].map(
+            (form) => form.dataset['action'] ?? '',
+          ),
+        })),
+      );
+  }
+
+  /**
+   * Resolves once the Client shows exactly these cards, by description, oldest first (none: it says "No saved
+   * cards."); fails naming what it shows.
+   */
+  async waitForCards(email: string, descriptions: string[]): Promise<ShownCard[]> {
+    const client = this.client(email);
+    let shown: ShownCard[] | null = null;
+    try {
+      return await waitUntil(
+        `client ${email} to show the cards ${JSON.stringify(descriptions)}`,
+        async () => {
+          if ((await client.count()) === 0) return undefined;
+          shown = await this.savedCards(email);
+          const none = await client.locator('.no-cards').count();
+          const same = shown.map((card) => card.description).join('\n') === descriptions.join('\n');
+          return same && (descriptions.length > 0 || none === 1) ? shown : undefined;
+        },
+      );
+    } catch (error) {
+      throw new Error(`Client ${email} shows the cards ${JSON.stringify(shown)}`, { cause: error });
     }
-    throw new Error(`${target} was not reached with ${maxPresses} presses of Tab`);
+  }
+
+  /** Does `action` to the Client's card by keyboard: Tab to its button, Enter. */
+  async actOnCard(email: string, description: string, action: ClientCardOperation): Promise<void> {
+    const button = this.client(email).getByRole('button', {
+      name: `${CARD_BUTTONS[action]} ${description} of ${email}`,
+      exact: true,
+    });
+    await this.tabTo(button);
+    await this.page.keyboard.press('Enter');
   }
 
   /**

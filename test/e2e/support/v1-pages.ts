@@ -44,6 +44,16 @@ export class V1CheckoutPage {
     return this.page.locator('svc-checkout');
   }
 
+  /** The customer's e-mail, by which the shop finds their Client. */
+  get emailField(): Locator {
+    return this.page.getByRole('textbox', { name: 'Your e-mail' });
+  }
+
+  /** For a customer with a saved card: the link to the hosted page as it is, the saved card checked. */
+  get savedCardLink(): Locator {
+    return this.page.getByRole('link', { name: 'Pay with my saved card' });
+  }
+
   /** Presses the cart's button; resolves with the Purchase the back end created once the picker shows. */
   async startCheckout(): Promise<CreatedPurchase> {
     const answer = this.page.waitForResponse(
@@ -103,6 +113,20 @@ export class HostedCheckoutPage {
   /** The radio button of a choice: `card`, or a bank or wallet method's name. */
   choice(value: string): Locator {
     return this.page.locator(`#method-${value}`);
+  }
+
+  /** A saved card's radio button, by its description (`Visa •••• 1111`). */
+  savedCard(description: string): Locator {
+    return this.page.getByRole('radio', { name: description, exact: true });
+  }
+
+  /** Every saved card the page offers. */
+  get savedCards(): Locator {
+    return this.page.locator('input[name="method"][value^="saved:"]');
+  }
+
+  get payButton(): Locator {
+    return this.page.locator('button.pay');
   }
 
   /** The card fields, then Pay. */
