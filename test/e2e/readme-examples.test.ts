@@ -336,6 +336,22 @@ function elementOrder(tag: string): { tag: string; order: OrderInput } {
   };
 }
 
+/** The customer's card form on the hosted page, posted with the approving Visa; redirects are not followed. */
+function payOnHostedPage(purchaseId: string): Promise<Response> {
+  return fetch(new URL(`/checkout/${purchaseId}/pay`, env.sandbox!.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      method: 'card',
+      card_number: '4111111111111111',
+      card_expiry: '12/34',
+      card_cvc: '123',
+      card_holder: 'Anna Tester',
+    }).toString(),
+    redirect: 'manual',
+  });
+}
+
 /**
  * A v1 Purchase of 25.00 of the README's merchant, paid on the hosted page with the approved test card as a
  * customer would: on hold with `skip_capture`, a recurring token with `force_recurring`.
@@ -351,17 +367,7 @@ async function checkedOutPurchase(
     purchase: { products: [{ name: 'Tea', price: 2500 }] },
     ...options,
   });
-  const paid = await fetch(new URL(`/checkout/${purchase.id}/pay`, env.sandbox!.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      method: 'card',
-      card_number: '4111111111111111',
-      card_expiry: '12/34',
-      card_cvc: '123',
-      card_holder: 'Anna Tester',
-    }).toString(),
-  });
+  const paid = await payOnHostedPage(purchase.id);
   assert.equal(paid.status, 200, await paid.text());
   const status = (await v1.purchases.get(purchase.id)).status;
   assert.equal(status, options.skip_capture ? 'hold' : 'paid');
@@ -546,18 +552,7 @@ const TS_CHECKS: Record<string, TsCheck> = {
     async check({ purchase }) {
       const { id, checkout_url: checkoutUrl } = purchase as { id: string; checkout_url: string };
       assert.ok(checkoutUrl.startsWith(`${env.sandbox!.url}/checkout/`), checkoutUrl);
-      const paid = await fetch(new URL(`/checkout/${id}/pay`, env.sandbox!.url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          method: 'card',
-          card_number: '4111111111111111',
-          card_expiry: '12/34',
-          card_cvc: '123',
-          card_holder: 'Anna Tester',
-        }).toString(),
-        redirect: 'manual',
-      });
+      const paid = await payOnHostedPage(id);
       assert.equal(paid.status, 303);
       assert.equal(paid.headers.get('location'), `${env.shopUrl}/paid`);
       await eventually(

@@ -6,7 +6,6 @@
  * the toolkit client's. Real HTTP throughout; tokens are checked by jsrsasign alone.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -26,6 +25,7 @@ import {
   FakeMerchant,
   merchantKeys,
   paidOrder,
+  startCli,
   tempDir,
   testConfigFile,
   WIDGETS,
@@ -336,37 +336,7 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
     file.merchants[0]!.callbacks.orderVerificationUrl = `${verificationUrl.url}/verify-order`;
     const configPath = join(dataDir, '..', `${basename(dataDir)}-config.json`);
     await writeFile(configPath, JSON.stringify(file));
-    /** The CLI as merchants run it, on the same data dir each time; resolves with its port once it listens. */
-    const startCli = async () => {
-      const cli = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/sandbox/cli.ts',
-          '--port',
-          '0',
-          '--config',
-          configPath,
-          '--data-dir',
-          dataDir,
-        ],
-        { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      // Read to the end, not only to the line with the port: a pipe closed early would end the CLI with EPIPE.
-      let text = '';
-      cli.stdout.setEncoding('utf8');
-      const port = await new Promise<number>((resolve, reject) => {
-        cli.stdout.on('data', (chunk: string) => {
-          text += chunk;
-          const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)?.[1];
-          if (port) resolve(Number(port));
-        });
-        cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
-      });
-      return { cli, port };
-    };
-    const first = await startCli();
+    const first = await startCli(configPath, dataDir);
     const on = { url: `http://127.0.0.1:${first.port}`, port: first.port } as Sandbox;
     verify = async () => ({ status: 200, body: '' });
     const asked = nextOrderId();
@@ -376,7 +346,7 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
     assert.equal((await once(first.cli, 'exit'))[1], 'SIGKILL');
     assert.ok((await answered) instanceof Error, 'the page’s intake was cut with the process');
 
-    const second = await startCli();
+    const second = await startCli(configPath, dataDir);
     try {
       const after = { url: `http://127.0.0.1:${second.port}`, port: second.port } as Sandbox;
       const late = await client(after)

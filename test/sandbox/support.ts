@@ -2,6 +2,7 @@
  * Test fixtures for the sandbox: a merchant back end on a real loopback HTTP server that records what the
  * gateway sends, and a sandbox configured to call it.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -268,4 +269,31 @@ export function handSignedV2Request(sandbox: Sandbox, options: HandSignedV2Optio
     authorization: `Signature keyId="main",algorithm="rsa-sha256",headers="${names}",signature="${(options.respell ?? String)(signature)}"`,
   };
   return () => fetch(`${sandbox.url}${path}`, { method, headers, ...(body && { body }) });
+}
+
+/**
+ * `svc-sandbox` as merchants run it, with a config file and a data dir; resolves once it listens, with its
+ * URL and port. It reads the CLI's output to the end, not only to the line with the URL: a pipe closed early
+ * would have the CLI meet EPIPE. Stop it with `cli.kill(...)` and `once(cli, 'exit')`.
+ */
+export async function startCli(
+  configPath: string,
+  dataDir: string,
+): Promise<{ cli: ChildProcess; url: string; port: number }> {
+  const cli = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--config', configPath, '--data-dir', dataDir],
+    { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let text = '';
+  cli.stdout!.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    cli.stdout!.on('data', (chunk: string) => {
+      text += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
+  });
+  return { cli, url, port: Number(new URL(url).port) };
 }

@@ -4,7 +4,6 @@
  * step, and a data dir of an earlier version whose payments predate the ledger.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
 import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
-import { API_KEY, FakeMerchant, merchantKeys, paidOrder, tempDir } from './support.js';
+import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
 import { cardForm, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
 
 describe('v1 purchase operations under a hostile tester', () => {
@@ -166,36 +165,11 @@ describe('v1 purchase operations under a hostile tester', () => {
     const cliDir = await tempDir();
     const configPath = join(cliDir, '..', `${cliDir.split('/').at(-1)}-v1-config.json`);
     await writeFile(configPath, JSON.stringify(v1ConfigFile(merchant.url)));
-    /** The CLI on the same data dir each time; resolves with its URL once it listens. */
-    const startCli = async () => {
-      const cli = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/sandbox/cli.ts',
-          '--port',
-          '0',
-          '--config',
-          configPath,
-          '--data-dir',
-          cliDir,
-        ],
-        { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      let text = '';
-      cli.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        cli.stdout.on('data', (chunk: string) => {
-          text += chunk;
-          const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-          if (found) resolve(found);
-        });
-        cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
-      });
+    const start = async () => {
+      const { cli, url } = await startCli(configPath, cliDir);
       return { cli, on: { url } as Sandbox };
     };
-    const first = await startCli();
+    const first = await start();
     const created = async (overrides: Record<string, unknown>) => {
       const answer = await v1(first.on, 'POST', '/purchases/', { body: purchaseBody(overrides) });
       await postForm(first.on, `/checkout/${answer.body.id}/pay`, cardForm('4111111111111111'));
@@ -210,7 +184,7 @@ describe('v1 purchase operations under a hostile tester', () => {
     first.cli.kill('SIGKILL');
     await once(first.cli, 'exit');
 
-    const second = await startCli();
+    const second = await start();
     try {
       const read = async (id: string) => (await v1(second.on, 'GET', `/purchases/${id}/`)).body.status;
       assert.equal(await read(pending), 'pending_capture');
