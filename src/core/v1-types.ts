@@ -690,3 +690,128 @@ export type V1ErrorCode =
   | 'insufficient_storage'
   | 'storage_unavailable'
   | 'internal_error';
+
+// ---------------------------------------------------------------------------------------------------------
+// Invoices, billing templates and subscriptions
+
+/**
+ * How long one billing period of a subscription lasts: `count` calendar `unit`s, counted in UTC from the
+ * day the subscription starts. The document leaves the type open; this is the sandbox's. Months are
+ * calendar months: a subscription started on 31 January bills on 28 (or 29) February, then on 31 March.
+ */
+export interface SubscriptionPeriod {
+  unit: 'day' | 'week' | 'month' | 'year';
+  /** 1 to 1000. */
+  count: number;
+}
+
+/**
+ * A BillingTemplate as the merchant sends it (`POST` and `PUT /billing_templates/`). `purchase` is checked
+ * exactly as a Purchase's `purchase` is, and copied into each Purchase the template makes.
+ */
+export interface BillingTemplateRequest {
+  /** The brand (a UUID) of the Purchases it makes; a brand of the key's account. */
+  brand_id: string;
+  title?: string | null;
+  /** `true`: a subscription template (`add_subscriber`); `false` (default): invoices (`send_invoice`). */
+  is_subscription?: boolean;
+  /** Required when `is_subscription` is true. */
+  subscription_period?: SubscriptionPeriod | null;
+  /** `true`: each period is charged at its end; default `false`: at its start. */
+  subscription_charge_period_end?: boolean;
+  /** Free periods before the first billing; default 0 (the first billing today). */
+  subscription_trial_periods?: number;
+  purchase: PurchaseDetailsRequest;
+}
+
+/** A BillingTemplate as the gateway answers it. */
+export interface BillingTemplate {
+  id: string;
+  brand_id: string;
+  title: string | null;
+  is_subscription: boolean;
+  subscription_period: SubscriptionPeriod | null;
+  subscription_charge_period_end: boolean;
+  subscription_trial_periods: number;
+  /** As the merchant sent it. */
+  purchase: PurchaseDetailsRequest;
+  /** Unix timestamp (seconds). */
+  created_on: number;
+  /** Unix timestamp (seconds). */
+  updated_on: number;
+}
+
+/**
+ * The body of `POST /billing/`: a template's fields (`title` and `is_subscription` are read-only there and
+ * ignored) and the Clients to invoice, one Purchase each.
+ */
+export type BillingRequest = Omit<
+  BillingTemplateRequest,
+  | 'title'
+  | 'is_subscription'
+  | 'subscription_period'
+  | 'subscription_charge_period_end'
+  | 'subscription_trial_periods'
+> & { clients: BillingTemplateClientRequest[] };
+
+/** What `send_invoice` and `add_subscriber` take: one of the account's Clients. */
+export interface BillingTemplateClientRequest {
+  client_id: string;
+}
+
+/**
+ * Status of a subscriber. `pending`: its first Purchase is not paid yet; `active`: charged each period;
+ * `paused`: periods pass uncharged until it is `active` again; `cancelled`: never charged again (final).
+ */
+export type BillingTemplateClientStatus = 'pending' | 'active' | 'paused' | 'cancelled';
+
+/** One Client bound to a subscription template (a subscriber). */
+export interface BillingTemplateClient {
+  /** The Client's id; the path of `/billing_templates/{id}/clients/{client_id}/`. */
+  client_id: string;
+  billing_template_id: string;
+  /** The Client as it is now; null once the Client is deleted (its billing then stops). */
+  client: Client | null;
+  status: BillingTemplateClientStatus;
+  /** The first Purchase (`pending` subscribers pay it at its `checkout_url`), or null. */
+  purchase_id: string | null;
+  /** The sandbox's: Unix timestamp (seconds) of the next billing, null when none is due (pending, cancelled). */
+  next_billing_on: number | null;
+  /** Unix timestamp (seconds). */
+  created_on: number;
+  /** Unix timestamp (seconds). */
+  updated_on: number;
+}
+
+/** The answer of `add_subscriber`: `purchase` is null for trial and period-end subscriptions. */
+export interface AddSubscriberAnswer {
+  billing_template_client: BillingTemplateClient;
+  purchase: Purchase | null;
+}
+
+/** What `PATCH /billing_templates/{id}/clients/{client_id}/` changes. */
+export interface BillingTemplateClientPatch {
+  /** `pending` cannot be set; `cancelled` is final. */
+  status: Exclude<BillingTemplateClientStatus, 'pending'>;
+}
+
+/**
+ * The sandbox's: one message the gateway would have mailed to a customer (there is no mail server):
+ * an invoice to pay at its `checkout_url`, or a receipt of a subscription payment.
+ */
+export interface OutboxMessage {
+  id: string;
+  kind: 'invoice' | 'receipt';
+  /** The customer's email. */
+  to: string | null;
+  subject: string;
+  purchase_id: string;
+  /** The invoice's payment page; null for a receipt. */
+  checkout_url: string | null;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  billing_template_id: string | null;
+  /** Unix timestamp (seconds) on the sandbox clock. */
+  created_on: number;
+}

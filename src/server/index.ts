@@ -37,6 +37,14 @@ export {
   type OrderAttributes,
 } from '../core/order-input-from-attributes.js';
 export type {
+  AddSubscriberAnswer,
+  BillingRequest,
+  BillingTemplate,
+  BillingTemplateClient,
+  BillingTemplateClientPatch,
+  BillingTemplateClientRequest,
+  BillingTemplateClientStatus,
+  BillingTemplateRequest,
   CapturePurchaseRequest,
   ChargePurchaseRequest,
   Client,
@@ -44,6 +52,7 @@ export type {
   ClientRequest,
   CreatePurchaseRequest,
   MarkAsPaidRequest,
+  OutboxMessage,
   Payment,
   PayoutMethods,
   PayoutMethodsQuery,
@@ -52,6 +61,7 @@ export type {
   PurchaseEventType,
   PurchaseWebhookPayload,
   RefundPurchaseRequest,
+  SubscriptionPeriod,
   V1EventType,
   V1Page,
   V1PublicKey,
@@ -202,6 +212,8 @@ export {
 } from './v1-callbacks.js';
 export {
   createV1Client,
+  type V1Billing,
+  type V1BillingTemplates,
   type V1Client,
   type V1ClientOptions,
   type V1Clients,

@@ -5,6 +5,13 @@
  * of failure it was. Nothing is retried behind the caller's back: creating a Purchase twice is two Purchases.
  */
 import type {
+  AddSubscriberAnswer,
+  BillingRequest,
+  BillingTemplate,
+  BillingTemplateClient,
+  BillingTemplateClientPatch,
+  BillingTemplateClientRequest,
+  BillingTemplateRequest,
   CapturePurchaseRequest,
   ChargePurchaseRequest,
   Client,
@@ -308,6 +315,67 @@ export interface V1Clients {
   deleteRecurringToken(clientId: string, tokenId: string, options?: V1RequestOptions): Promise<void>;
 }
 
+/** `POST /billing/`: one-off invoices. */
+export interface V1Billing {
+  /**
+   * `POST /billing/`: one Purchase per Client, each sent as an invoice (its `checkout_url`); no template is
+   * stored. Resolves the Purchase ids, in the order of `clients`.
+   * @throws V1ApiError `bad_request` naming each refused field (`clients[0].client_id`, `purchase.products`, ...).
+   */
+  create(body: BillingRequest, options?: V1RequestOptions): Promise<string[]>;
+}
+
+/** Billing templates, their invoices and their subscribers (BillingTemplateClients). */
+export interface V1BillingTemplates {
+  /** `POST /billing_templates/`. @throws V1ApiError `bad_request` naming each refused field. */
+  create(body: BillingTemplateRequest, options?: V1RequestOptions): Promise<BillingTemplate>;
+  /** `GET /billing_templates/`, page by page. */
+  list(query?: Record<string, V1QueryValue>, options?: V1RequestOptions): V1List<BillingTemplate>;
+  /** `GET /billing_templates/{id}/`. @throws V1ApiError `not_found`. */
+  get(id: string, options?: V1RequestOptions): Promise<BillingTemplate>;
+  /** `PUT /billing_templates/{id}/`: new subscribers join with the new period; billings copy the new `purchase`. */
+  update(id: string, body: BillingTemplateRequest, options?: V1RequestOptions): Promise<BillingTemplate>;
+  /** `DELETE /billing_templates/{id}/`: its subscribers are no longer billed. */
+  delete(id: string, options?: V1RequestOptions): Promise<void>;
+  /**
+   * `POST /billing_templates/{id}/send_invoice/`: a Purchase of a one-time template for the Client, to pay
+   * at its `checkout_url`; the Client is not saved to the template.
+   * @throws V1ApiError `bad_request` for a subscription template or a Client not of the account.
+   */
+  sendInvoice(id: string, body: BillingTemplateClientRequest, options?: V1RequestOptions): Promise<Purchase>;
+  /**
+   * `POST /billing_templates/{id}/add_subscriber/`: `active` with `purchase` null for trial and period-end
+   * subscriptions, else `pending` with the first Purchase to pay at its `checkout_url`.
+   * @throws V1ApiError `bad_request` for a one-time template, or a Client not of the account or subscribed.
+   */
+  addSubscriber(
+    id: string,
+    body: BillingTemplateClientRequest,
+    options?: V1RequestOptions,
+  ): Promise<AddSubscriberAnswer>;
+  /** A template's subscribers. */
+  readonly clients: {
+    /** `GET /billing_templates/{id}/clients/`, page by page. */
+    list(
+      templateId: string,
+      query?: Record<string, V1QueryValue>,
+      options?: V1RequestOptions,
+    ): V1List<BillingTemplateClient>;
+    /** `GET /billing_templates/{id}/clients/{client_id}/`. @throws V1ApiError `not_found`. */
+    get(templateId: string, clientId: string, options?: V1RequestOptions): Promise<BillingTemplateClient>;
+    /**
+     * `PATCH /billing_templates/{id}/clients/{client_id}/`: `active`, `paused` or `cancelled` (final).
+     * @throws V1ApiError `bad_request` for another status or a change out of `cancelled`.
+     */
+    patch(
+      templateId: string,
+      clientId: string,
+      body: BillingTemplateClientPatch,
+      options?: V1RequestOptions,
+    ): Promise<BillingTemplateClient>;
+  };
+}
+
 /** The calls of the v1 interface this toolkit covers. Every call rejects with {@link V1ApiError} only. */
 export interface V1Client {
   /** `/purchases/`. */
@@ -332,6 +400,10 @@ export interface V1Client {
   readonly webhooks: V1Webhooks;
   /** `/clients/` and their saved cards. */
   readonly clients: V1Clients;
+  /** `POST /billing/`. */
+  readonly billing: V1Billing;
+  /** `/billing_templates/` and their subscribers. */
+  readonly billingTemplates: V1BillingTemplates;
   /**
    * Any list endpoint, such as `/clients/`, walked along `next`. `path` is relative to `/api/v1`.
    * The items are not checked beyond being in `results`: `Item` is the caller's word.
@@ -901,6 +973,106 @@ export function createV1Client(options: V1ClientOptions): V1Client {
         await send('DELETE', urlOf(tokenPath(clientId, tokenId)), undefined, callOptions);
       },
     },
+
+    billing: {
+      async create(body, callOptions) {
+        if (!isRecord(body)) throw new V1ApiError('invalid_request', 'The billing body must be an object');
+        const answer = await send('POST', urlOf('/billing/'), body, callOptions);
+        if (!Array.isArray(answer) || !answer.every((id) => typeof id === 'string')) {
+          throw new V1ApiError('invalid_response', 'POST /billing/ did not answer an array of Purchase ids', {
+            body: answer,
+          });
+        }
+        return answer as string[];
+      },
+    },
+
+    billingTemplates: (() => {
+      const templatePath = (id: string, action = '') => `/billing_templates/${segment(id, 'id')}/${action}`;
+      const subscriberPath = (id: string, clientId: string) =>
+        templatePath(id, `clients/${segment(clientId, 'clientId')}/`);
+      const isTemplate = (record: Record<string, unknown>) =>
+        typeof record['id'] === 'string' && typeof record['is_subscription'] === 'boolean';
+      const isSubscriber = (record: Record<string, unknown>) =>
+        typeof record['client_id'] === 'string' && typeof record['status'] === 'string';
+      const sendTemplate = async (
+        method: Method,
+        path: string,
+        body: unknown,
+        callOptions?: V1RequestOptions,
+      ) => {
+        if (body !== undefined && !isRecord(body)) {
+          throw new V1ApiError('invalid_request', 'The billing template body must be an object');
+        }
+        return expect<BillingTemplate>(
+          await send(method, urlOf(path), body, callOptions),
+          'BillingTemplate',
+          isTemplate,
+        );
+      };
+      const clientBody = (body: unknown) => {
+        if (!isRecord(body))
+          throw new V1ApiError('invalid_request', 'The body must be an object {client_id}');
+        return body;
+      };
+      return {
+        create: (body, callOptions) => sendTemplate('POST', '/billing_templates/', body, callOptions),
+        list: (query, listOptions) => list<BillingTemplate>('/billing_templates/', query, listOptions),
+        get: (id, callOptions) => sendTemplate('GET', templatePath(id), undefined, callOptions),
+        update: (id, body, callOptions) => sendTemplate('PUT', templatePath(id), body, callOptions),
+        async delete(id, callOptions) {
+          await send('DELETE', urlOf(templatePath(id)), undefined, callOptions);
+        },
+        async sendInvoice(id, body, callOptions) {
+          const answer = await send(
+            'POST',
+            urlOf(templatePath(id, 'send_invoice/')),
+            clientBody(body),
+            callOptions,
+          );
+          return expect<Purchase>(answer, 'Purchase', isPurchase);
+        },
+        async addSubscriber(id, body, callOptions) {
+          const answer = await send(
+            'POST',
+            urlOf(templatePath(id, 'add_subscriber/')),
+            clientBody(body),
+            callOptions,
+          );
+          return expect<AddSubscriberAnswer>(
+            answer,
+            'add_subscriber',
+            (record) =>
+              isRecord(record['billing_template_client']) &&
+              (record['purchase'] === null || isRecord(record['purchase'])),
+          );
+        },
+        clients: {
+          list: (templateId, query, listOptions) =>
+            list<BillingTemplateClient>(templatePath(templateId, 'clients/'), query, listOptions),
+          async get(templateId, clientId, callOptions) {
+            const answer = await send(
+              'GET',
+              urlOf(subscriberPath(templateId, clientId)),
+              undefined,
+              callOptions,
+            );
+            return expect<BillingTemplateClient>(answer, 'BillingTemplateClient', isSubscriber);
+          },
+          async patch(templateId, clientId, body, callOptions) {
+            if (!isRecord(body))
+              throw new V1ApiError('invalid_request', 'The body must be an object {status}');
+            const answer = await send(
+              'PATCH',
+              urlOf(subscriberPath(templateId, clientId)),
+              body,
+              callOptions,
+            );
+            return expect<BillingTemplateClient>(answer, 'BillingTemplateClient', isSubscriber);
+          },
+        },
+      } satisfies V1BillingTemplates;
+    })(),
 
     list,
   };

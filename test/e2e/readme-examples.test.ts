@@ -624,6 +624,29 @@ const TS_CHECKS: Record<string, TsCheck> = {
       assert.deepEqual(left, [], 'the example deleted it');
     },
   },
+  'v1-billing': {
+    exports: ['purchaseIds', 'invoice', 'plan', 'billing_template_client', 'purchase'],
+    async before() {
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      provide({ otherClientId: (await v1.clients.create({ email: 'other@example.com' })).id });
+    },
+    async check({ purchaseIds, invoice, plan, billing_template_client, purchase }) {
+      const ids = purchaseIds as string[];
+      assert.equal(ids.length, 2, 'one Purchase per Client');
+      const { merchant: shop } = merchant();
+      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      for (const id of ids) assert.equal((await v1.purchases.get(id)).status, 'created');
+      assert.equal((invoice as { status: string }).status, 'created');
+      assert.equal((plan as { is_subscription: boolean }).is_subscription, true);
+      assert.equal(purchase, null, 'a trial: active at once, nothing to pay now');
+      const subscriber = billing_template_client as { status: string; client_id: string };
+      assert.equal(subscriber.status, 'active');
+      const { clientId } = await import('./support/readme-prelude.js');
+      const after = await v1.billingTemplates.clients.get((plan as { id: string }).id, clientId);
+      assert.equal(after.status, 'paused', 'the example paused it');
+    },
+  },
   'v1-wallets': {
     exports: ['purchase', 'result', 'next'],
     async check({ purchase, result, next }) {

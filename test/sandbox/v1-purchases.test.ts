@@ -715,7 +715,7 @@ describe('sandbox v1 purchases', () => {
     assert.equal(capture.status, 404);
     assert.equal(capture.body.__all__.code, 'not_found');
 
-    const clients = await v1(sandbox, 'GET', '/billing_templates/');
+    const clients = await v1(sandbox, 'GET', '/balance/');
     assert.equal(clients.status, 501);
     assert.equal(clients.body.__all__.code, 'not_implemented');
   });

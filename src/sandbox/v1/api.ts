@@ -18,6 +18,8 @@ import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError, type Router, sendJson } from '../http.js';
 import type { Store } from '../store.js';
+import { V1Billing } from './billing.js';
+import { mountBillingRoutes } from './billing-routes.js';
 import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
 import { mountClientRoutes } from './client-routes.js';
@@ -60,7 +62,7 @@ export interface V1ApiDeps {
 const API_PREFIX = '/api/v1';
 
 /** Documented endpoints the sandbox does not serve yet (answered 501). */
-const NOT_SERVED = ['/billing/*', '/billing_templates/*', '/balance/*', '/company_statements/*'];
+const NOT_SERVED = ['/balance/*', '/company_statements/*'];
 
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
 export function mountV1Api(router: Router, deps: V1ApiDeps): void {
@@ -68,7 +70,15 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const now = () => clock.now();
   const webhooks = new V1Webhooks(store, now);
   const webhookDeliveries = new WebhookDeliveries({ store, queue: deps.queue, webhooks });
-  const purchases = new V1Purchases(store, now, purchaseWebhookEvents(webhookDeliveries));
+  const webhookEvents = purchaseWebhookEvents(webhookDeliveries);
+  // Billing hears the Purchase events too (a subscriber's first Purchase paid); it is made after purchases.
+  let billing: V1Billing | undefined;
+  const purchases = new V1Purchases(store, now, {
+    emit(event, record, baseUrl) {
+      webhookEvents.emit(event, record, baseUrl);
+      billing?.heard(event, record, baseUrl);
+    },
+  });
   const callbacks = new SuccessCallbacks({
     queue: deps.queue,
     servicePrivateKeyPem: deps.servicePrivateKeyPem,
@@ -125,6 +135,9 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     authenticated: as,
   });
   mountWalletPayments(router, { purchases, payments, authenticated: as });
+  billing = new V1Billing({ store, clock, purchases, operations, clients, merchants: deps.config.merchants });
+  billing.resume();
+  mountBillingRoutes(router, api, { billing, authenticated: as });
   const limiter = new SlidingWindowLimiter(() => clock.nowMs());
   api.on(
     'GET',

@@ -37,6 +37,8 @@ export interface Prelude {
   tokenId: string;
   /** A v1 Client who paid once with `force_recurring`: one saved card. */
   clientId: string;
+  /** Another v1 Client of the account. */
+  otherClientId: string;
   /** A client of a real redis-server. */
   redisClient: RedisClient;
   /** The shop's own bookkeeping: records that an order was paid. */
@@ -59,6 +61,7 @@ export let otherHeldId: Prelude['otherHeldId'];
 export let paidId: Prelude['paidId'];
 export let tokenId: Prelude['tokenId'];
 export let clientId: Prelude['clientId'];
+export let otherClientId: Prelude['otherClientId'];
 export let redisClient: Prelude['redisClient'];
 export let markPaid: Prelude['markPaid'];
 export let signedOrder: Prelude['signedOrder'];
@@ -79,6 +82,7 @@ export const PRELUDE_NAMES: ReadonlyArray<keyof Prelude> = [
   'paidId',
   'tokenId',
   'clientId',
+  'otherClientId',
   'redisClient',
   'markPaid',
   'signedOrder',
@@ -102,6 +106,7 @@ export function provide(values: Partial<Prelude>): void {
   if (values.paidId !== undefined) paidId = values.paidId;
   if (values.tokenId !== undefined) tokenId = values.tokenId;
   if (values.clientId !== undefined) clientId = values.clientId;
+  if (values.otherClientId !== undefined) otherClientId = values.otherClientId;
   if (values.redisClient !== undefined) redisClient = values.redisClient;
   if (values.markPaid !== undefined) markPaid = values.markPaid;
   if (values.signedOrder !== undefined) signedOrder = values.signedOrder;

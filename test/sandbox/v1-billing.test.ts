@@ -1,0 +1,553 @@
+/**
+ * v1 invoices, billing templates and subscriptions: the typed client against the sandbox over HTTP, every
+ * endpoint with its 400 and 404 cases; the document's BillingTemplateClient table row by row; billing
+ * periods on the sandbox clock (calendar months from 31 January), a declined charge answered with
+ * `purchase.subscription_charge_failure` and an invoice that, paid with a new card, is the card the next
+ * period charges; the outbox; and a restart with a subscription active.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BillingTemplateRequest, Client } from '../../src/core/v1-types.js';
+import { parseConfig } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { periodStart } from '../../src/sandbox/v1/billing-request.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
+import { FakeMerchant, tempDir } from './support.js';
+import { cardForm, OTHER, postForm, V1, v1, v1ConfigFile } from './v1-support.js';
+
+const WEBHOOK_PATH = '/v1/webhook';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Real time stands still in these tests: only advancing the clock moves it. */
+const START = Date.UTC(2027, 0, 31, 10, 0, 0);
+const CARD = { approved: '4111111111111111', chargesDeclined: '4000000000000341' } as const;
+const PRODUCTS = { products: [{ name: 'Tea club', price: 990, quantity: 1 }] };
+
+describe('v1 invoices, billing templates and subscriptions', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  let client: V1Client;
+  let dataDir: string;
+
+  async function start(): Promise<void> {
+    sandbox = await startSandbox({
+      port: 0,
+      config: parseConfig(v1ConfigFile(merchant.url)),
+      dataDir,
+      now: () => new Date(START),
+    });
+    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+  }
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    dataDir = await tempDir();
+    await start();
+    await client.webhooks.create({
+      title: 'all',
+      callback: `${merchant.url}${WEBHOOK_PATH}`,
+      all_events: true,
+    });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  async function rejected(call: Promise<unknown>, status: number): Promise<V1ApiError> {
+    const error = await call.then(
+      () => assert.fail(`expected ${status}`),
+      (error: unknown) => error,
+    );
+    assert.ok(error instanceof V1ApiError, String(error));
+    assert.equal(error.status, status, error.message);
+    return error;
+  }
+
+  /** The field and code of each problem of a 400. */
+  async function problems(call: Promise<unknown>): Promise<string[]> {
+    const error = await rejected(call, 400);
+    return (error.errors ?? []).map((problem) => `${problem.field}: ${problem.code}`);
+  }
+
+  let seq = 0;
+  function newClient(): Promise<Client> {
+    seq += 1;
+    return client.clients.create({ email: `subscriber${seq}@example.com`, full_name: `Subscriber ${seq}` });
+  }
+
+  function template(overrides: Partial<BillingTemplateRequest> = {}): BillingTemplateRequest {
+    return {
+      brand_id: V1.brandId,
+      title: 'Tea club',
+      is_subscription: true,
+      subscription_period: { unit: 'month', count: 1 },
+      purchase: PRODUCTS,
+      ...overrides,
+    };
+  }
+
+  async function pay(purchaseId: string, card: string): Promise<void> {
+    const answer = await postForm(sandbox, `/checkout/${purchaseId}/pay`, cardForm(card));
+    assert.equal(answer.status, 200, answer.html);
+  }
+
+  /** The webhook events about Purchase `id`, in the order they arrived. */
+  function eventsOf(id: string): string[] {
+    return merchant
+      .requests(WEBHOOK_PATH)
+      .map((request) => JSON.parse(request.body) as { id: string; event_type: string })
+      .filter((payload) => payload.id === id)
+      .map((payload) => payload.event_type);
+  }
+
+  async function expectEvents(id: string, expected: string[]): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (eventsOf(id).length < expected.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(eventsOf(id), expected);
+  }
+
+  async function outbox(key: string = V1.secretKey) {
+    const answer = await fetch(`${sandbox.url}/sandbox/v1/outbox/?per_page=100`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(answer.status, 200);
+    return (await answer.json()) as {
+      results: Array<{
+        kind: string;
+        to: string;
+        purchase_id: string;
+        checkout_url: string | null;
+        created_on: number;
+      }>;
+    };
+  }
+
+  test('periods count calendar months in UTC from the first day, never from the one before', () => {
+    const month = { unit: 'month', count: 1 } as const;
+    const days = [1, 2, 3, 13].map((index) =>
+      new Date(periodStart(START, month, index)).toISOString().slice(0, 10),
+    );
+    assert.deepEqual(days, ['2027-02-28', '2027-03-31', '2027-04-30', '2028-02-29']);
+    assert.equal(
+      new Date(periodStart(Date.UTC(2028, 1, 29), { unit: 'year', count: 1 }, 1)).toISOString().slice(0, 10),
+      '2029-02-28',
+    );
+    assert.equal(periodStart(START, { unit: 'week', count: 2 }, 1), START + 14 * DAY_MS);
+    assert.equal(periodStart(START, { unit: 'day', count: 3 }, 2), START + 6 * DAY_MS);
+  });
+
+  test('templates: create, get, list, replace, delete, each checked, another account’s unseen', async () => {
+    const created = await client.billingTemplates.create(template({ subscription_trial_periods: 1 }));
+    assert.equal(created.is_subscription, true);
+    assert.deepEqual(created.subscription_period, { unit: 'month', count: 1 });
+    assert.equal(created.subscription_trial_periods, 1);
+    assert.equal(created.subscription_charge_period_end, false);
+    assert.deepEqual(created.purchase, PRODUCTS);
+    assert.deepEqual(await client.billingTemplates.get(created.id), created);
+
+    const listed = [];
+    for await (const item of client.billingTemplates.list({ per_page: 1 })) listed.push(item.id);
+    assert.ok(listed.includes(created.id));
+
+    const replaced = await client.billingTemplates.update(created.id, template({ title: 'Coffee club' }));
+    assert.equal(replaced.title, 'Coffee club');
+    assert.equal(replaced.subscription_trial_periods, 0, 'a PUT replaces what it does not send');
+    assert.equal(replaced.created_on, created.created_on);
+
+    const foreign = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
+    assert.equal((await rejected(foreign.billingTemplates.get(created.id), 404)).code, 'not_found');
+
+    assert.deepEqual(
+      await problems(client.billingTemplates.update(created.id, template({ subscription_period: null }))),
+      ['subscription_period: required'],
+    );
+    assert.deepEqual(await problems(client.billingTemplates.list({ per_page: 0 }).toArray()), [
+      'per_page: min_value',
+    ]);
+    assert.equal((await v1(sandbox, 'POST', '/billing_templates/', { body: '[1]' })).status, 400);
+    assert.equal((await v1(sandbox, 'POST', '/billing/', { body: '"x"' })).status, 400);
+
+    await client.billingTemplates.delete(created.id);
+    await rejected(client.billingTemplates.get(created.id), 404);
+    await rejected(client.billingTemplates.clients.list(created.id).toArray(), 404);
+    await rejected(client.billingTemplates.delete(created.id), 404);
+    await rejected(client.billingTemplates.update(created.id, template()), 404);
+    assert.equal((await v1(sandbox, 'GET', '/billing_templates/not-a-uuid/')).status, 404);
+  });
+
+  test('a template is refused field by field: the period’s shape, and its purchase as a Purchase’s', async () => {
+    assert.deepEqual(
+      await problems(client.billingTemplates.create(template({ subscription_period: null }))),
+      ['subscription_period: required'],
+    );
+    for (const period of [
+      '1 month',
+      { unit: 'fortnight', count: 1 },
+      { unit: 'month', count: 0 },
+      { unit: 'month', count: 1.5 },
+      { unit: 'month', count: 1, anchor: 3 },
+    ]) {
+      const answer = await v1(sandbox, 'POST', '/billing_templates/', {
+        body: { ...template(), subscription_period: period },
+      });
+      assert.equal(answer.status, 400, JSON.stringify(period));
+      assert.equal(answer.body.subscription_period.code, 'invalid');
+      assert.match(answer.body.subscription_period.message, /"unit": one of day, week, month, year/);
+    }
+    const bad = await v1(sandbox, 'POST', '/billing_templates/', {
+      body: {
+        brand_id: OTHER.brandId,
+        is_subscription: 'yes',
+        subscription_trial_periods: -1,
+        purchase: { products: [{ name: 'Tea', price: -5 }] },
+      },
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys(bad.body).sort(), [
+      'brand_id',
+      'is_subscription',
+      'purchase.products[0].price',
+      'subscription_trial_periods',
+    ]);
+    assert.deepEqual(
+      await problems(client.billingTemplates.create({ brand_id: V1.brandId } as BillingTemplateRequest)),
+      ['purchase: required'],
+    );
+    // A one-time template needs no period.
+    const invoiceTemplate = await client.billingTemplates.create({
+      brand_id: V1.brandId,
+      purchase: PRODUCTS,
+    });
+    assert.equal(invoiceTemplate.is_subscription, false);
+    assert.equal(invoiceTemplate.subscription_period, null);
+  });
+
+  test('POST /billing/: one Purchase and invoice per client, nothing stored, title and is_subscription ignored', async () => {
+    const [anna, ben] = [await newClient(), await newClient()];
+    const before = [];
+    for await (const item of client.billingTemplates.list()) before.push(item.id);
+    const ids = await client.billing.create({
+      brand_id: V1.brandId,
+      purchase: PRODUCTS,
+      clients: [{ client_id: anna.id }, { client_id: ben.id }],
+      // Read-only there: ignored.
+      ...({ title: 'ignored', is_subscription: true } as object),
+    });
+    assert.equal(ids.length, 2);
+    const purchases = await Promise.all(ids.map((id) => client.purchases.get(id)));
+    assert.deepEqual(
+      purchases.map((purchase) => [
+        purchase.client_id,
+        purchase.client.email,
+        purchase.status,
+        purchase.force_recurring,
+      ]),
+      [
+        [anna.id, anna.email, 'created', false],
+        [ben.id, ben.email, 'created', false],
+      ],
+    );
+    const after = [];
+    for await (const item of client.billingTemplates.list()) after.push(item.id);
+    assert.deepEqual(after, before, 'no template is stored');
+    const mailed = (await outbox()).results.filter((message) => ids.includes(message.purchase_id));
+    assert.deepEqual(
+      mailed.map((message) => [message.kind, message.to, message.checkout_url]),
+      purchases.map((purchase) => ['invoice', purchase.client.email, purchase.checkout_url]),
+    );
+    assert.deepEqual((await outbox(OTHER.secretKey)).results, [], 'another account’s outbox is its own');
+
+    const refusals = [
+      [{ brand_id: V1.brandId, purchase: PRODUCTS }, ['clients: required']],
+      [{ brand_id: V1.brandId, purchase: PRODUCTS, clients: [] }, ['clients: empty']],
+      [
+        { brand_id: V1.brandId, purchase: PRODUCTS, clients: [{ client_id: 'x' }, 7] },
+        ['clients[0].client_id: invalid', 'clients[1]: invalid'],
+      ],
+      [
+        { brand_id: V1.brandId, purchase: PRODUCTS, clients: [{ client_id: OTHER.brandId }] },
+        ['clients[0].client_id: invalid'],
+      ],
+      [{ brand_id: V1.brandId, clients: [{ client_id: anna.id }] }, ['purchase: required']],
+    ] as const;
+    for (const [body, expected] of refusals) {
+      assert.deepEqual(await problems(client.billing.create(body as never)), expected, JSON.stringify(body));
+    }
+    const unauthenticated = await v1(sandbox, 'POST', '/billing/', { key: null, body: {} });
+    assert.equal(unauthenticated.status, 401);
+  });
+
+  test('send_invoice: one-time templates only, the client not saved', async () => {
+    const anna = await newClient();
+    const oneTime = await client.billingTemplates.create({ brand_id: V1.brandId, purchase: PRODUCTS });
+    const purchase = await client.billingTemplates.sendInvoice(oneTime.id, { client_id: anna.id });
+    assert.equal(purchase.client_id, anna.id);
+    assert.equal(purchase.client.email, anna.email);
+    assert.equal(purchase.purchase.total, 990);
+    assert.ok(purchase.checkout_url.endsWith(`/checkout/${purchase.id}/`));
+    const subscribers = [];
+    for await (const item of client.billingTemplates.clients.list(oneTime.id)) subscribers.push(item);
+    assert.deepEqual(subscribers, [], 'the client of an invoice is not saved');
+    assert.ok(
+      (await outbox()).results.some(
+        (message) => message.purchase_id === purchase.id && message.kind === 'invoice',
+      ),
+    );
+
+    const subscription = await client.billingTemplates.create(template());
+    assert.deepEqual(
+      await problems(client.billingTemplates.sendInvoice(subscription.id, { client_id: anna.id })),
+      ['__all__: invalid'],
+    );
+    assert.deepEqual(await problems(client.billingTemplates.sendInvoice(oneTime.id, {} as never)), [
+      'client_id: required',
+    ]);
+    assert.deepEqual(
+      await problems(client.billingTemplates.sendInvoice(oneTime.id, { client_id: OTHER.brandId })),
+      ['client_id: invalid'],
+    );
+    await rejected(client.billingTemplates.sendInvoice(OTHER.brandId, { client_id: anna.id }), 404);
+  });
+
+  test('add_subscriber follows the BillingTemplateClient table, and PATCH sets the statuses it allows', async () => {
+    const periodEnd = await client.billingTemplates.create(
+      template({ subscription_charge_period_end: true }),
+    );
+    const trial = await client.billingTemplates.create(template({ subscription_trial_periods: 2 }));
+    const plain = await client.billingTemplates.create(template());
+    const oneTime = await client.billingTemplates.create({ brand_id: V1.brandId, purchase: PRODUCTS });
+    const anna = await newClient();
+
+    const atEnd = await client.billingTemplates.addSubscriber(periodEnd.id, { client_id: anna.id });
+    assert.equal(atEnd.billing_template_client.status, 'active');
+    assert.equal(atEnd.purchase, null, 'period end: no Purchase');
+    assert.equal(
+      atEnd.billing_template_client.next_billing_on,
+      periodStart(START, { unit: 'month', count: 1 }, 1) / 1000,
+    );
+
+    const inTrial = await client.billingTemplates.addSubscriber(trial.id, { client_id: anna.id });
+    assert.equal(inTrial.billing_template_client.status, 'active');
+    assert.equal(inTrial.purchase, null, 'trial: no Purchase');
+    assert.equal(
+      inTrial.billing_template_client.next_billing_on,
+      periodStart(START, { unit: 'month', count: 1 }, 2) / 1000,
+    );
+
+    const pending = await client.billingTemplates.addSubscriber(plain.id, { client_id: anna.id });
+    assert.equal(pending.billing_template_client.status, 'pending');
+    assert.equal(pending.billing_template_client.client?.email, anna.email);
+    assert.equal(pending.billing_template_client.next_billing_on, null);
+    const first = pending.purchase;
+    assert.ok(first);
+    assert.equal(first.force_recurring, true, 'the first Purchase saves the card');
+    assert.equal(first.client_id, anna.id);
+    assert.equal(pending.billing_template_client.purchase_id, first.id);
+
+    await pay(first.id, CARD.approved);
+    const active = await client.billingTemplates.clients.get(plain.id, anna.id);
+    assert.equal(active.status, 'active', 'active once its Purchase is paid');
+    assert.equal(active.next_billing_on, periodStart(START, { unit: 'month', count: 1 }, 1) / 1000);
+    await expectEvents(first.id, ['purchase.created', 'purchase.paid']);
+
+    assert.deepEqual(
+      await problems(client.billingTemplates.addSubscriber(plain.id, { client_id: anna.id })),
+      ['client_id: invalid'],
+    );
+    assert.deepEqual(
+      await problems(client.billingTemplates.addSubscriber(oneTime.id, { client_id: anna.id })),
+      ['__all__: invalid'],
+    );
+    assert.deepEqual(await problems(client.billingTemplates.addSubscriber(plain.id, { client_id: 'nope' })), [
+      'client_id: invalid',
+    ]);
+    await rejected(client.billingTemplates.addSubscriber(OTHER.brandId, { client_id: anna.id }), 404);
+
+    const listed = [];
+    for await (const item of client.billingTemplates.clients.list(plain.id)) listed.push(item.client_id);
+    assert.deepEqual(listed, [anna.id]);
+    await rejected(client.billingTemplates.clients.get(plain.id, OTHER.brandId), 404);
+    await rejected(client.billingTemplates.clients.patch(plain.id, OTHER.brandId, { status: 'paused' }), 404);
+
+    for (const status of ['pending', 'gone', 7]) {
+      assert.deepEqual(
+        await problems(client.billingTemplates.clients.patch(plain.id, anna.id, { status } as never)),
+        ['status: invalid'],
+      );
+    }
+    assert.equal(
+      (await client.billingTemplates.clients.patch(plain.id, anna.id, { status: 'paused' })).status,
+      'paused',
+    );
+    assert.equal(
+      (await client.billingTemplates.clients.patch(plain.id, anna.id, { status: 'active' })).status,
+      'active',
+    );
+    const cancelled = await client.billingTemplates.clients.patch(trial.id, anna.id, { status: 'cancelled' });
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.next_billing_on, null);
+    assert.deepEqual(
+      await problems(client.billingTemplates.clients.patch(trial.id, anna.id, { status: 'active' })),
+      ['status: invalid'],
+    );
+    // A cancelled subscriber may be added again, afresh.
+    const again = await client.billingTemplates.addSubscriber(trial.id, { client_id: anna.id });
+    assert.equal(again.billing_template_client.status, 'active');
+    // Clean up: these subscriptions must not bill in the clock tests below.
+    for (const id of [periodEnd.id, trial.id, plain.id]) await client.billingTemplates.delete(id);
+  });
+
+  test('billing periods on the clock: a declined charge, the invoice paid with a new card, the next period charged to it, a restart', async () => {
+    const plan = await client.billingTemplates.create(template({ title: 'Monthly tea' }));
+    const anna = await newClient();
+    const joined = await client.billingTemplates.addSubscriber(plan.id, { client_id: anna.id });
+    // The card approves at checkout and declines every later charge.
+    await pay(joined.purchase!.id, CARD.chargesDeclined);
+    assert.equal((await client.billingTemplates.clients.get(plan.id, anna.id)).status, 'active');
+
+    const billingsOf = async () => (await outbox()).results.filter((message) => message.to === anna.email);
+    const nextBilling = async () =>
+      (await client.billingTemplates.clients.get(plan.id, anna.id)).next_billing_on!;
+
+    // Period 1 starts on 28 February: the charge is declined.
+    const feb28 = periodStart(START, { unit: 'month', count: 1 }, 1);
+    assert.equal(await nextBilling(), feb28 / 1000);
+    sandbox.clock.advance(feb28 - 1 - sandbox.clock.now().getTime());
+    assert.equal((await billingsOf()).length, 2, 'nothing before its time (the first invoice and receipt)');
+    sandbox.clock.advance(1);
+    const mails = await billingsOf();
+    assert.deepEqual(
+      mails.map((message) => message.kind),
+      ['invoice', 'receipt', 'invoice'],
+    );
+    const invoice = mails[2]!;
+    assert.equal(invoice.created_on, feb28 / 1000, 'dated at its billing time');
+    const unpaid = await client.purchases.get(invoice.purchase_id);
+    assert.equal(unpaid.status, 'error');
+    assert.equal(invoice.checkout_url, unpaid.checkout_url);
+    await expectEvents(unpaid.id, [
+      'purchase.created',
+      'purchase.payment_failure',
+      'purchase.subscription_charge_failure',
+    ]);
+
+    // The customer pays the invoice with a new card, which is saved.
+    await pay(unpaid.id, CARD.approved);
+    const paidInvoice = await client.purchases.get(unpaid.id);
+    assert.equal(paidInvoice.status, 'paid');
+    assert.equal(paidInvoice.is_recurring_token, true);
+    await expectEvents(unpaid.id, [
+      'purchase.created',
+      'purchase.payment_failure',
+      'purchase.subscription_charge_failure',
+      'purchase.paid',
+    ]);
+
+    // Restart: the billing task is set again from the stored subscriber.
+    await sandbox.close();
+    await start();
+    const mar31 = periodStart(START, { unit: 'month', count: 1 }, 2);
+    assert.equal(await nextBilling(), mar31 / 1000);
+
+    // Two periods at once: 31 March and 30 April, each charged to the new card and dated at its own time.
+    const apr30 = periodStart(START, { unit: 'month', count: 1 }, 3);
+    sandbox.clock.advance(apr30 - sandbox.clock.now().getTime());
+    const later = (await billingsOf()).slice(4);
+    assert.deepEqual(
+      later.map((message) => [message.kind, message.created_on]),
+      [
+        ['receipt', mar31 / 1000],
+        ['receipt', apr30 / 1000],
+      ],
+    );
+    for (const message of later) {
+      const charged = await client.purchases.get(message.purchase_id);
+      assert.equal(charged.status, 'paid');
+      assert.equal(charged.transaction_data.attempts[0]?.type, 'charge');
+      const deliveries = await v1(
+        sandbox,
+        'GET',
+        `/webhooks/deliveries/?id=${charged.id}&source_type=purchase`,
+      );
+      assert.deepEqual(
+        deliveries.body.results.map((delivery: { event: string }) => delivery.event),
+        ['purchase.created', 'purchase.paid'],
+      );
+    }
+    // The jump left 31 March's events past the 36-hour delivery limit; 30 April's arrive.
+    await expectEvents(later[1]!.purchase_id, ['purchase.created', 'purchase.paid']);
+    assert.equal(await nextBilling(), periodStart(START, { unit: 'month', count: 1 }, 4) / 1000);
+
+    // Paused, the periods pass unbilled; cancelled, none is billed again.
+    await client.billingTemplates.clients.patch(plan.id, anna.id, { status: 'paused' });
+    sandbox.clock.advance(periodStart(START, { unit: 'month', count: 1 }, 4) - sandbox.clock.now().getTime());
+    assert.equal((await billingsOf()).length, 6);
+    await client.billingTemplates.clients.patch(plan.id, anna.id, { status: 'cancelled' });
+    sandbox.clock.advance(62 * DAY_MS);
+    assert.equal((await billingsOf()).length, 6);
+  });
+
+  test('a trial ends with no saved card: subscription_charge_failure and an invoice whose payment saves one', async () => {
+    const plan = await client.billingTemplates.create(
+      template({ subscription_period: { unit: 'week', count: 1 }, subscription_trial_periods: 1 }),
+    );
+    const ben = await newClient();
+    const joined = await client.billingTemplates.addSubscriber(plan.id, { client_id: ben.id });
+    assert.equal(joined.purchase, null);
+    const trialEnd = joined.billing_template_client.next_billing_on! * 1000;
+    sandbox.clock.advance(trialEnd - sandbox.clock.now().getTime());
+    const mailed = (await outbox()).results.filter((message) => message.to === ben.email);
+    assert.deepEqual(
+      mailed.map((message) => message.kind),
+      ['invoice'],
+    );
+    const invoice = await client.purchases.get(mailed[0]!.purchase_id);
+    assert.equal(invoice.force_recurring, true);
+    assert.equal(invoice.transaction_data.attempts.length, 0, 'no card to charge: nothing was tried');
+    await expectEvents(invoice.id, ['purchase.created', 'purchase.subscription_charge_failure']);
+
+    await pay(invoice.id, CARD.approved);
+    sandbox.clock.advance(7 * DAY_MS);
+    const after = (await outbox()).results.filter((message) => message.to === ben.email);
+    assert.deepEqual(
+      after.map((message) => message.kind),
+      ['invoice', 'receipt', 'receipt'],
+    );
+    const charged = await client.purchases.get(after[2]!.purchase_id);
+    assert.equal(charged.status, 'paid');
+    await client.billingTemplates.delete(plan.id);
+  });
+
+  test('a pending subscriber set active starts now; is_subscription is fixed under subscribers; delete ends billing', async () => {
+    const plan = await client.billingTemplates.create(
+      template({ subscription_period: { unit: 'day', count: 10 } }),
+    );
+    const carl = await newClient();
+    await client.billingTemplates.addSubscriber(plan.id, { client_id: carl.id });
+    assert.deepEqual(
+      await problems(client.billingTemplates.clients.patch(plan.id, carl.id, { status: 'paused' })),
+      ['status: invalid'],
+    );
+    const started = await client.billingTemplates.clients.patch(plan.id, carl.id, { status: 'active' });
+    assert.equal(started.status, 'active');
+    assert.equal(started.next_billing_on, Math.floor((sandbox.clock.now().getTime() + 10 * DAY_MS) / 1000));
+    assert.deepEqual(
+      await problems(client.billingTemplates.update(plan.id, { brand_id: V1.brandId, purchase: PRODUCTS })),
+      ['is_subscription: invalid'],
+    );
+    await client.billingTemplates.delete(plan.id);
+    await rejected(client.billingTemplates.clients.get(plan.id, carl.id), 404);
+    const mailedBefore = (await outbox()).results.filter((message) => message.to === carl.email).length;
+    sandbox.clock.advance(11 * DAY_MS);
+    assert.equal(
+      (await outbox()).results.filter((message) => message.to === carl.email).length,
+      mailedBefore,
+      'a deleted template bills no one',
+    );
+    const noKey = await fetch(`${sandbox.url}/sandbox/v1/outbox/`);
+    assert.equal(noKey.status, 401);
+    assert.equal(((await noKey.json()) as { __all__: { code: string } }).__all__.code, 'not_authenticated');
+  });
+});
