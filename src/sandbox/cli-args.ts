@@ -92,7 +92,8 @@ Legacy widget:
 
 v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):
   Purchases and their operations (capture, release, charge, refund, ...),
-  payment_methods, payout_methods, public_key and webhooks. Send
+  clients and their saved cards, billing and subscriptions, payment_methods,
+  payout_methods, public_key and webhooks. Send
   "Authorization: Bearer <secret key>", and the brand id as brand_id.
   Demo merchant: secret key ${DEMO_V1_SECRET_KEY}
                  brand id   ${DEMO_V1_BRAND_ID}
@@ -122,9 +123,12 @@ ${TEST_CREDITORS.map((creditor) => `${' '.repeat(30)}${creditor.name}  ${credito
                               deletions: normal, slow (pending_* states, then
                               done slowMs later; default 10000) or fail. The
                               header X-Sandbox-Acquirer sets it per request.
+  No mail is sent: GET /sandbox/v1/outbox/ (bearer secret key) lists the
+  invoices and receipts the customers would have got.
   The sandbox clock: GET /sandbox/v1/clock reads it; POST it a JSON body
   {"advance_seconds": N} to move it forward (a hold is released after 6
-  days, the slow acquirer answers, due purchases expire, retries come due).
+  days, the slow acquirer answers, due purchases expire, retries come due,
+  subscriptions are billed).
   notifications.retryBaseMs paces the retries of notifications, callbacks and
   webhooks (default 60000 ms; tests use a few ms).
 
