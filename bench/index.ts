@@ -8,6 +8,7 @@ import { benchCrypto } from './crypto.js';
 import { benchDelivery } from './delivery.js';
 import { benchFuzz } from './fuzz.js';
 import { benchSandboxPayments, describeSandboxPayments } from './sandbox-payments.js';
+import { benchStatements, describeStatements } from './statements.js';
 
 console.log('# svc-checkout benchmarks');
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores\n`);
@@ -17,6 +18,7 @@ console.log('');
 await benchDelivery();
 console.log('');
 console.log(describeSandboxPayments(await benchSandboxPayments()));
+console.log(describeStatements(await benchStatements()));
 console.log(await benchFuzz());
 
 console.log('');

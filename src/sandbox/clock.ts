@@ -59,15 +59,16 @@ export class SandboxClock {
     if (!Number.isSafeInteger(ms) || ms < 0) {
       throw new RangeError(`The clock moves forward only: ${ms} is not a whole number of milliseconds ≥ 0`);
     }
-    const target = this.nowMs() + ms;
+    // The offset grows by exactly `ms`, however long the tasks on the way take in real time.
+    const finalOffset = this.offsetMs + ms;
     const failed: Array<[string, Task]> = [];
     for (;;) {
-      const [key, task] = this.nextDue(target);
+      const [key, task] = this.nextDue(this.realMs() + finalOffset);
       if (key === undefined || task === undefined) break;
-      this.setOffset(Math.max(this.offsetMs, task.at - this.realMs()));
+      this.setOffset(Math.min(finalOffset, Math.max(this.offsetMs, task.at - this.realMs())));
       if (!this.fire(key, task)) failed.push([key, task]);
     }
-    this.setOffset(target - this.realMs());
+    this.setOffset(finalOffset);
     for (const [key, task] of failed) this.retryLater(key, task);
     for (const listener of this.listeners) listener();
   }

@@ -50,6 +50,12 @@ export type {
   Client,
   ClientRecurringToken,
   ClientRequest,
+  CompanyBalance,
+  CompanyBalanceAmounts,
+  CompanyStatement,
+  CompanyStatementFormat,
+  CompanyStatementStatus,
+  CreateCompanyStatementRequest,
   CreatePurchaseRequest,
   MarkAsPaidRequest,
   OutboxMessage,
@@ -62,6 +68,7 @@ export type {
   PurchaseWebhookPayload,
   RefundPurchaseRequest,
   SubscriptionPeriod,
+  TransactionProduct,
   V1EventType,
   V1Page,
   V1PublicKey,
@@ -220,6 +227,7 @@ export {
   type V1Purchases,
   type V1QueryValue,
   type V1RequestOptions,
+  type V1Statements,
   type V1Wallets,
   type V1Webhooks,
   type WalletPayment,
@@ -246,3 +254,4 @@ export {
 } from './v1-event-deduplicator.js';
 export { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
 export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';
+export type { V1StatementDownload, V1StatementWaitOptions } from './v1-statements.js';

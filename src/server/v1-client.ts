@@ -17,6 +17,9 @@ import type {
   Client,
   ClientRecurringToken,
   ClientRequest,
+  CompanyBalance,
+  CompanyStatement,
+  CreateCompanyStatementRequest,
   CreatePurchaseRequest,
   MarkAsPaidRequest,
   Payment,
@@ -55,6 +58,12 @@ import {
 } from './v1-errors.js';
 import { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
 import { paginate, type V1List } from './v1-pagination.js';
+import {
+  openStatementDownload,
+  type V1StatementDownload,
+  type V1StatementWaitOptions,
+  waitForStatement,
+} from './v1-statements.js';
 
 /** Where the gateway is and whose account calls it. */
 export interface V1ClientOptions {
@@ -376,6 +385,52 @@ export interface V1BillingTemplates {
   };
 }
 
+/**
+ * Company statements: files of the merchant's Purchases (CSV or JSON), made in the background. Create one,
+ * then {@link V1Statements.download} it, which waits until it is ready and streams it.
+ */
+export interface V1Statements {
+  /**
+   * `POST /company_statements/`: `format`, `timezone` and any of the document's filters, all in the body.
+   * @throws V1ApiError `invalid_request` before sending when the body is not an object; `bad_request` naming
+   *   each refused member (an unknown filter, a time zone Intl does not know, `total` not `[min, max]` ...).
+   */
+  create(body: CreateCompanyStatementRequest, options?: V1RequestOptions): Promise<CompanyStatement>;
+  /** `GET /company_statements/`, newest first, page by page. */
+  list(query?: Record<string, V1QueryValue>, options?: V1RequestOptions): V1List<CompanyStatement>;
+  /**
+   * `GET /company_statements/{id}/`.
+   * @throws V1ApiError `not_found`.
+   */
+  get(id: string, options?: V1RequestOptions): Promise<CompanyStatement>;
+  /**
+   * `POST /company_statements/{id}/cancel/`: stops a statement that is not ready yet.
+   * @throws V1ApiError `bad_request` (`statement_cancel_error`) when it is ready already; `not_found`.
+   */
+  cancel(id: string, options?: V1RequestOptions): Promise<CompanyStatement>;
+  /**
+   * Asks every `intervalMs` until the statement is `ready`, for at most `waitMs`.
+   * @throws V1ApiError `timeout` when it is not ready in time; `invalid_request` when it was cancelled;
+   *   `aborted`; as {@link V1Statements.get}.
+   */
+  waitUntilReady(id: string, options?: V1StatementWaitOptions): Promise<CompanyStatement>;
+  /**
+   * Waits until the statement is ready, then starts its download (with the secret key, which its
+   * `download_url` needs) and resolves once the answer's headers arrived; the file streams as it is read.
+   * @throws V1ApiError as {@link V1Statements.waitUntilReady}; `invalid_response` when `download_url` leaves
+   *   the gateway's origin.
+   * @example
+   * ```ts
+   * const statement = await v1.statements.create({ format: 'csv', timezone: 'Europe/Riga', status: 'paid' });
+   * const file = await v1.statements.download(statement.id, { waitMs: 120_000 });
+   * res.setHeader('content-type', file.contentType);
+   * for await (const chunk of file) res.write(chunk);
+   * res.end();
+   * ```
+   */
+  download(id: string, options?: V1StatementWaitOptions): Promise<V1StatementDownload>;
+}
+
 /** The calls of the v1 interface this toolkit covers. Every call rejects with {@link V1ApiError} only. */
 export interface V1Client {
   /** `/purchases/`. */
@@ -404,6 +459,13 @@ export interface V1Client {
   readonly billing: V1Billing;
   /** `/billing_templates/` and their subscribers. */
   readonly billingTemplates: V1BillingTemplates;
+  /**
+   * `GET /balance/`: the merchant's money per account (e-commerce, bank) and currency (the sandbox's
+   * {@link CompanyBalance} fields; the document does not show them).
+   */
+  balance(options?: V1RequestOptions): Promise<CompanyBalance>;
+  /** `/company_statements/`. */
+  readonly statements: V1Statements;
   /**
    * Any list endpoint, such as `/clients/`, walked along `next`. `path` is relative to `/api/v1`.
    * The items are not checked beyond being in `results`: `Item` is the caller's word.
@@ -470,6 +532,14 @@ const isToken = (record: Record<string, unknown>) =>
 
 const isWebhook = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && typeof record['public_key'] === 'string';
+
+function expectStatement(value: unknown): CompanyStatement {
+  return expect<CompanyStatement>(
+    value,
+    'CompanyStatement',
+    (record) => typeof record['id'] === 'string' && typeof record['status'] === 'string',
+  );
+}
 
 const isPayment = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && record['type'] === 'payment';
@@ -739,6 +809,14 @@ export function createV1Client(options: V1ClientOptions): V1Client {
   }
 
   const purchasePath = (id: string, action = '') => `/purchases/${segment(id, 'id')}/${action}`;
+  const statementPath = (id: string, action = '') => `/company_statements/${segment(id, 'id')}/${action}`;
+
+  async function getStatement(
+    id: string,
+    callOptions: V1RequestOptions | undefined,
+  ): Promise<CompanyStatement> {
+    return expectStatement(await send('GET', urlOf(statementPath(id)), undefined, callOptions));
+  }
   const webhookPath = (id: string) => `/webhooks/${segment(id, 'id')}/`;
   const clientPath = (id: string) => `/clients/${segment(id, 'id')}/`;
   const tokenPath = (clientId: string, tokenId: string) =>
@@ -1073,6 +1151,43 @@ export function createV1Client(options: V1ClientOptions): V1Client {
         },
       } satisfies V1BillingTemplates;
     })(),
+    async balance(callOptions) {
+      const answer = await send('GET', urlOf('/balance/'), undefined, callOptions);
+      return expect<CompanyBalance>(answer, 'balance', (record) => isRecord(record['e_commerce']));
+    },
+
+    statements: {
+      async create(body, callOptions) {
+        if (!isRecord(body)) throw new V1ApiError('invalid_request', 'The statement body must be an object');
+        return expectStatement(await send('POST', urlOf('/company_statements/'), body, callOptions));
+      },
+      list(query, listOptions) {
+        return list<CompanyStatement>('/company_statements/', query, listOptions);
+      },
+      get: getStatement,
+      async cancel(id, callOptions) {
+        return expectStatement(
+          await send('POST', urlOf(statementPath(id, 'cancel/')), undefined, callOptions),
+        );
+      },
+      waitUntilReady(id, waitOptions) {
+        return waitForStatement(id, (callOptions) => getStatement(id, callOptions), waitOptions);
+      },
+      async download(id, waitOptions = {}) {
+        const statement = await waitForStatement(
+          id,
+          (callOptions) => getStatement(id, callOptions),
+          waitOptions,
+        );
+        return openStatementDownload(statement, {
+          fetch: fetchImpl,
+          authorization,
+          origin: base.origin,
+          timeoutMs,
+          ...(waitOptions.signal && { signal: waitOptions.signal }),
+        });
+      },
+    },
 
     list,
   };

@@ -647,6 +647,21 @@ const TS_CHECKS: Record<string, TsCheck> = {
       assert.equal(after.status, 'paused', 'the example paused it');
     },
   },
+  'v1-statements': {
+    exports: ['available', 'statement'],
+    async check({ available, statement }) {
+      assert.equal(typeof available, 'number');
+      assert.equal((statement as { format: string }).format, 'csv');
+      const csv = await readFile(join(project, 'paid.csv'), 'utf8');
+      const [header, ...rows] = csv.trim().split('\r\n');
+      assert.match(header!, /^id,reference,status,/);
+      assert.ok(rows.length > 0, 'the paid purchases of the examples are in it');
+      assert.ok(
+        rows.every((row) => row.split(',')[2] === 'paid'),
+        csv,
+      );
+    },
+  },
   'v1-wallets': {
     exports: ['purchase', 'result', 'next'],
     async check({ purchase, result, next }) {

@@ -4,8 +4,7 @@
  * payout method lookups with the document's rate limit, the public key that verifies success callbacks, and
  * Webhooks with their signed deliveries (`webhook-routes.ts`); plus the hosted checkout page
  * (`checkout-routes.ts`) and the method logos under `/sandbox/v1/logos/`. Every answer, errors included, is
- * in the document's shapes; endpoints the document lists but the sandbox does not serve yet answer 501 so
- * that a merchant's test says so plainly instead of reading a 404 as "no such purchase".
+ * in the document's shapes.
  *
  * No CORS here on purpose: the secret key belongs on the merchant's server, and a browser that could call
  * this API would be holding it.
@@ -40,6 +39,7 @@ import {
   type RateLimitSettings,
   SlidingWindowLimiter,
 } from './rate-limit.js';
+import { mountStatementRoutes } from './statement-routes.js';
 import { SuccessCallbacks } from './success-callbacks.js';
 import { authenticated, baseUrlOf, type V1Merchant, v1Router } from './v1-context.js';
 import { mountWalletPayments } from './wallet-payments.js';
@@ -60,9 +60,6 @@ export interface V1ApiDeps {
 }
 
 const API_PREFIX = '/api/v1';
-
-/** Documented endpoints the sandbox does not serve yet (answered 501). */
-const NOT_SERVED = ['/balance/*', '/company_statements/*'];
 
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
 export function mountV1Api(router: Router, deps: V1ApiDeps): void {
@@ -186,15 +183,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     operations,
     authenticated: as,
   });
-  for (const path of NOT_SERVED) {
-    api.any(path, ({ req, url }) => {
-      throw V1HttpError.nonField(
-        501,
-        'not_implemented',
-        `The sandbox does not serve ${req.method} ${url.pathname} yet`,
-      );
-    });
-  }
+  mountStatementRoutes(api, { store, clock, purchases, operations, acquirer, authenticated: as });
   router.mount(API_PREFIX, api);
 
   router.on('GET', `${LOGO_PATH_PREFIX}:file`, ({ res, params }) => {

@@ -377,6 +377,11 @@ export class PurchaseOperations {
     return record.payment;
   }
 
+  /** Every refund Payment of the merchant, as stored (for the balance and statements). */
+  *paymentsOf(merchantId: string): IterableIterator<Payment> {
+    for (const record of this.payments.values()) if (record.merchantId === merchantId) yield record.payment;
+  }
+
   /** The authorisation a capture or release acts on, or the document's error. */
   private heldAuthorisation(record: PurchaseRecord, operation: 'capture' | 'release') {
     const authorisation = record.authorisationId ? this.deps.acquirer.get(record.authorisationId) : undefined;
