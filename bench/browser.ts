@@ -1,12 +1,18 @@
 /**
  * The widget in a real Chromium on loopback, the page and the gateway on two origins:
- * - time from the page's navigation start to a focusable card number field (script tag, fixed-price widget);
+ * - time from the page's navigation start to a focusable card number field (script tag, fixed-price widget),
+ *   on a first visit (cold: a new browser context) and on a repeat visit (warm: the same context again, so
+ *   the browser's cache holds what the gateway let it keep);
+ * - the same for a baseline: a minimal Lit card form of our own on the page itself, measured in the same run,
+ *   and the ratio of the widget's figures to it (issue 13's aims: within 2.5 times cold, 1.5 times warm);
  * - time from navigation start until an order of 1,000 items is rendered in the frame's summary.
- * Medians over `runs` fresh page loads (a new browser context each, so nothing is cached between runs).
+ * Medians over `runs` page loads (a new browser context each for the cold figures).
  * Needs `npm run build:browser`: the sandbox serves the built files.
  */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { OrderInput } from '../src/core/index.js';
 import { toNodeHandler } from '../src/server/index.js';
@@ -74,8 +80,8 @@ function reached(milestone: Milestone): number | false {
  * Milliseconds from the page's navigation start until `milestone`: in the payment frame (both clocks'
  * origins), or in the page itself for the v1 picker, which has no frame.
  */
-async function msUntil(page: Page, milestone: Milestone): Promise<number> {
-  const frame = milestone === 'methodChoosable' ? page.mainFrame() : await paymentFrame(page);
+async function msUntil(page: Page, milestone: Milestone, onPage = false): Promise<number> {
+  const frame = onPage || milestone === 'methodChoosable' ? page.mainFrame() : await paymentFrame(page);
   const handle = await frame.waitForFunction(reached, milestone, { polling: 'raf', timeout: 15_000 });
   const at = (await handle.jsonValue()) as number;
   const pageOrigin = await page.evaluate(() => performance.timeOrigin);
@@ -84,7 +90,13 @@ async function msUntil(page: Page, milestone: Milestone): Promise<number> {
 
 export interface BrowserFigures {
   runs: number;
+  /** First visit: a new browser context. */
   cardFieldFocusableMs: number;
+  /** Repeat visit: the same context loads the page again. */
+  cardFieldFocusableWarmMs: number;
+  /** The minimal Lit card form on the page itself, cold and warm. */
+  baselineMs: number;
+  baselineWarmMs: number;
   thousandItemsRenderedMs: number;
   /** v1 mode: a payment method can be chosen (the picker's first radio takes focus). */
   methodChoosableMs: number;
@@ -113,8 +125,10 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   const paymentMethods = toNodeHandler(gateway.paymentMethods);
   const html = (body: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
+  const baselineScript = await buildBaseline();
   const documents: Record<string, string> = {
     '/': html(`<svc-checkout widget-id="${gateway.widgets.instant}"></svc-checkout>`),
+    '/baseline': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="/baseline.js"></script></head><body><bench-card-form></bench-card-form></body></html>`,
     '/big': html(
       `<svc-checkout widget-id="${bigOrder.widgetId}" order="${escapeAttribute(
         JSON.stringify({ items: bigOrder.items }),
@@ -129,29 +143,54 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
       void paymentMethods(req, res);
       return;
     }
+    if (req.url === '/baseline.js') {
+      // Cached as the gateway caches its own hashed files, so that the warm figures compare alike.
+      res
+        .writeHead(200, {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'public, max-age=31536000, immutable',
+        })
+        .end(baselineScript);
+      return;
+    }
     const body = documents[req.url ?? ''];
     if (body === undefined) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
 
   const browser = await launchBrowser();
-  const measure = async (path: string, milestone: Milestone) => {
-    const times: number[] = [];
+  /** Cold: each run in a new context; warm: the same context loads the page a second time. */
+  const measureBoth = async (path: string, milestone: Milestone, onPage = false) => {
+    const cold: number[] = [];
+    const warm: number[] = [];
     // One warm-up load, so the first run does not time the browser's own start.
     for (let run = 0; run <= runs; run++) {
       const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(`${pageOrigin}${path}`);
-      const ms = await msUntil(page, milestone);
-      if (run > 0) times.push(ms);
+      const first = await context.newPage();
+      await first.goto(`${pageOrigin}${path}`);
+      const coldMs = await msUntil(first, milestone, onPage);
+      await first.close();
+      const again = await context.newPage();
+      await again.goto(`${pageOrigin}${path}`);
+      const warmMs = await msUntil(again, milestone, onPage);
+      if (run > 0) {
+        cold.push(coldMs);
+        warm.push(warmMs);
+      }
       await context.close();
     }
-    return median(times);
+    return { cold: median(cold), warm: median(warm) };
   };
+  const measure = async (path: string, milestone: Milestone) => (await measureBoth(path, milestone)).cold;
   try {
+    const widget = await measureBoth('/', 'cardFieldFocusable');
+    const baseline = await measureBoth('/baseline', 'cardFieldFocusable', true);
     return {
       runs,
-      cardFieldFocusableMs: await measure('/', 'cardFieldFocusable'),
+      cardFieldFocusableMs: widget.cold,
+      cardFieldFocusableWarmMs: widget.warm,
+      baselineMs: baseline.cold,
+      baselineWarmMs: baseline.warm,
       thousandItemsRenderedMs: await measure('/big', 'lastItemRendered'),
       methodChoosableMs: await measure('/v1', 'methodChoosable'),
     };
@@ -159,6 +198,56 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     await browser.close();
     await gateway.close();
     await new Promise<void>((resolve) => pages.close(() => resolve()));
+  }
+}
+
+/**
+ * The baseline: a minimal Lit card form (number, expiry, CVC, pay) defined and rendered on the page itself,
+ * bundled with Lit and minified as the widget is. What a form costs when no frame stands in between.
+ */
+async function buildBaseline(): Promise<string> {
+  const { build } = await import('vite');
+  // Inside the package, so that `lit` resolves from it.
+  await mkdir(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
+  const dir = await mkdtemp(join(process.cwd(), 'node_modules', '.cache', 'svc-bench-baseline-'));
+  const entry = join(dir, 'baseline.js');
+  await writeFile(
+    entry,
+    `import { LitElement, html, css } from 'lit';
+class BenchCardForm extends LitElement {
+  static styles = css\`label { display: block; margin: 8px 0; } input { display: block; font: inherit; }\`;
+  render() {
+    return html\`<form @submit=\${(event) => event.preventDefault()}>
+      <label>Card number<input autocomplete="cc-number" inputmode="numeric"></label>
+      <label>Expiry<input autocomplete="cc-exp" inputmode="numeric"></label>
+      <label>CVC<input autocomplete="cc-csc" inputmode="numeric"></label>
+      <button>Pay</button>
+    </form>\`;
+  }
+}
+customElements.define('bench-card-form', BenchCardForm);
+`,
+  );
+  try {
+    const output = await build({
+      configFile: false,
+      logLevel: 'silent',
+      root: process.cwd(),
+      build: {
+        write: false,
+        minify: true,
+        lib: { entry, formats: ['es'], fileName: 'baseline' },
+      },
+    });
+    const results = Array.isArray(output) ? output : [output];
+    for (const result of results) {
+      if (!('output' in result)) continue;
+      const chunk = result.output.find((file) => file.type === 'chunk');
+      if (chunk && chunk.type === 'chunk') return chunk.code;
+    }
+    throw new Error('vite built no baseline chunk');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
