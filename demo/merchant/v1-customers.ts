@@ -77,15 +77,21 @@ export class V1Customers {
     return finding;
   }
 
-  private async findOrCreate(email: string): Promise<string> {
-    let found: Client | undefined;
+  /** The id of the Client for `email`, or undefined when the account has none: nothing is created. */
+  async findClientId(email: string): Promise<string | undefined> {
+    const known = this.ids.get(email);
+    if (known !== undefined) return known;
     for await (const candidate of this.client.clients.list()) {
       if (candidate.email.toLowerCase() === email) {
-        found = candidate;
-        break;
+        this.ids.set(email, candidate.id);
+        return candidate.id;
       }
     }
-    const id = (found ?? (await this.client.clients.create({ email }))).id;
+    return undefined;
+  }
+
+  private async findOrCreate(email: string): Promise<string> {
+    const id = (await this.findClientId(email)) ?? (await this.client.clients.create({ email })).id;
     this.ids.set(email, id);
     return id;
   }

@@ -14,6 +14,7 @@
  *   GET  /api/v1/order?reference=  one Purchase as the back end knows it, with the events it received
  *   GET  /api/v1/events            every verified event and refused delivery
  *   ...  /api/v1/back-office/*     the staff's view of these Purchases (see v1-back-office.ts)
+ *   ...  /api/v1/plans, subscribe  the Tea club subscription plan and its back office (v1-subscriptions.ts)
  */
 import {
   constructSuccessCallback,
@@ -42,6 +43,7 @@ import {
 } from './v1-cart.js';
 import { readEmail, V1Customers } from './v1-customers.js';
 import { V1EventLog, type V1EventSource, type V1Order, type V1OrderOrigin } from './v1-event-log.js';
+import { createV1Subscriptions } from './v1-subscriptions.js';
 
 /** The paths of the v1 back end. */
 export const V1_PATHS = {
@@ -343,6 +345,13 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
             chargedWith: token.reference,
             ...(token.clientId !== null && { clientId: token.clientId }),
           }),
+      }),
+      ...createV1Subscriptions({
+        client,
+        customers,
+        brandId: options.brandId,
+        gatewayUrl: options.gatewayUrl,
+        secretKey: options.secretKey,
       }),
     ]),
   };

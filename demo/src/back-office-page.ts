@@ -4,8 +4,9 @@
  * as paid), the shop's Clients with their saved cards (charge one, remove one), and every success callback
  * and webhook the back end verified. Kept live through the shop's server-sent events
  * (GET /api/notifications/events), the Clients read again (GET /api/v1/back-office/clients) whenever an order
- * changes; actions are JSON posts to /api/v1/back-office/*, and what they did, or why the gateway refused, is
- * said in one live region.
+ * changes, and the subscriptions, outbox and balance (back-office-billing.ts) whenever an event arrives;
+ * actions are JSON posts to /api/v1/back-office/*, and what they did, or why the gateway refused, is said in
+ * one live region.
  *
  * Keyboard first: every action is a native form (Enter submits), an order's controls are rebuilt only when
  * its actions change, and when the focused control goes away the order's heading takes the focus.
@@ -22,6 +23,7 @@ import type {
 import { money } from '../merchant/v1-cart.js';
 import type { SavedCard, ShopClient } from '../merchant/v1-customers.js';
 import type { V1LogEvent, V1Order, V1OrderMode, V1ReceivedEvent } from '../merchant/v1-event-log.js';
+import { refreshBilling } from './back-office-billing.js';
 import { cell, V1_SOURCE_NAMES } from './display.js';
 
 /** The back end's routes; typed by its own table, so a path that differs does not compile. */
@@ -546,13 +548,17 @@ source.addEventListener('snapshot', (event) => {
   for (const order of [...(snapshot.v1?.orders ?? [])].reverse()) showOrder(order);
   for (const received of snapshot.v1?.events ?? []) showEvent(received);
   refreshClients();
+  void refreshBilling();
   live.textContent = 'Live: orders and events update here as the gateway reports them.';
 });
 for (const type of ['v1-event', 'v1-order'] as const) {
   source.addEventListener(type, (event) => {
     const data = JSON.parse((event as MessageEvent<string>).data) as V1LogEvent;
-    if (data.type === 'v1-event') showEvent(data.event);
-    else if (data.type === 'v1-order') {
+    if (data.type === 'v1-event') {
+      showEvent(data.event);
+      // A subscription's charge is no order of the shop's: its events are what says it happened.
+      void refreshBilling();
+    } else if (data.type === 'v1-order') {
       showOrder(data.order);
       refreshClients();
     }

@@ -28,6 +28,7 @@ describe('the demo pages are accessible', () => {
     '/lazy.html',
     '/v1-checkout.html',
     '/back-office.html',
+    '/tea-club.html',
   ]) {
     test(path, async () => {
       const shop = await ShopPage.open(env.browser, env.demo.shopUrl, path);
