@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { BillingTemplateRequest, Client } from '../../src/core/v1-types.js';
+import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../src/core/v1-types.js';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { periodStart } from '../../src/sandbox/v1/billing-request.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, OTHER, postForm, V1, v1, v1ConfigFile } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -549,5 +549,39 @@ describe('v1 invoices, billing templates and subscriptions', () => {
     const noKey = await fetch(`${sandbox.url}/sandbox/v1/outbox/`);
     assert.equal(noKey.status, 401);
     assert.equal(((await noKey.json()) as { __all__: { code: string } }).__all__.code, 'not_authenticated');
+  });
+  test('under a hostile tester: concurrent add_subscriber of one Client subscribes once; the card saved is offered at the next checkout', async () => {
+    const plan = await client.billingTemplates.create(template({ subscription_trial_periods: 0 }));
+    const subscriber = await newClient();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        v1(sandbox, 'POST', `/billing_templates/${plan.id}/add_subscriber/`, {
+          body: { client_id: subscriber.id },
+        }),
+      ),
+    );
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 400, 400, 400, 400]);
+    const listed = [];
+    for await (const entry of client.billingTemplates.clients.list(plan.id)) listed.push(entry);
+    assert.equal(listed.length, 1);
+    const purchaseId = answers.find((answer) => answer.status === 200)!.body.purchase.id as string;
+    await pay(purchaseId, '4111111111111111');
+    // The subscription's card is the Client's: offered first at the Client's next checkout.
+    const next = await client.purchases.create({
+      ...(purchaseBody({ client_id: subscriber.id }) as unknown as CreatePurchaseRequest),
+    });
+    const page = await (await fetch(next.checkout_url)).text();
+    assert.match(page, new RegExp(`value="saved:${purchaseId}" checked`));
+    // Malformed ids and bodies: 4xx, never 5xx.
+    for (const [method, path, body] of [
+      ['POST', '/billing_templates/nope/add_subscriber/', { client_id: subscriber.id }],
+      ['POST', `/billing_templates/${plan.id}/add_subscriber/`, '[]'],
+      ['PATCH', `/billing_templates/${plan.id}/clients/%zz/`, { status: 'paused' }],
+      ['POST', '/billing/', { clients: 'all' }],
+      ['PUT', `/billing_templates/${plan.id}/`, { subscription_period: { unit: 'fortnight', count: 1 } }],
+    ] as const) {
+      const answer = await v1(sandbox, method, path, { body });
+      assert.ok(answer.status >= 400 && answer.status < 500, `${method} ${path}: ${answer.status}`);
+    }
   });
 });

@@ -205,6 +205,50 @@ describe('v1 purchase operations under a hostile tester', () => {
     }
   });
 
+  test('kill -9 with a subscription active: after the restart its next month is charged on the clock', async () => {
+    const cliDir = await tempDir();
+    const configPath = join(cliDir, '..', `${cliDir.split('/').at(-1)}-billing-config.json`);
+    await writeFile(configPath, JSON.stringify(v1ConfigFile(merchant.url)));
+    const first = await startCli(configPath, cliDir);
+    const on = { url: first.url } as Sandbox;
+    const api = createV1Client({ baseUrl: first.url, secretKey: V1.secretKey });
+    const customer = await api.clients.create({ email: 'club@example.com' });
+    const plan = await api.billingTemplates.create({
+      brand_id: V1.brandId,
+      title: 'Tea club',
+      is_subscription: true,
+      subscription_period: { unit: 'month', count: 1 },
+      purchase: { products: [{ name: 'Tea club', price: 990 }] },
+    });
+    const joined = await api.billingTemplates.addSubscriber(plan.id, { client_id: customer.id });
+    await postForm(on, `/checkout/${joined.purchase!.id}/pay`, cardForm('4111111111111111'));
+    first.cli.kill('SIGKILL');
+    await once(first.cli, 'exit');
+
+    const second = await startCli(configPath, cliDir);
+    try {
+      const after = createV1Client({ baseUrl: second.url, secretKey: V1.secretKey });
+      const receipts = async () => {
+        const answer = await fetch(`${second.url}/sandbox/v1/outbox/?per_page=100`, {
+          headers: { authorization: `Bearer ${V1.secretKey}` },
+        });
+        const body = (await answer.json()) as { results: Array<{ kind: string }> };
+        return body.results.filter((message) => message.kind === 'receipt').length;
+      };
+      assert.equal(await receipts(), 1, 'the first month, paid before the kill');
+      await fetch(`${second.url}/sandbox/v1/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_seconds: 32 * 24 * 3600 }),
+      });
+      assert.equal(await receipts(), 2, 'the second month, charged after the restart');
+      assert.equal((await after.billingTemplates.clients.get(plan.id, customer.id)).status, 'active');
+    } finally {
+      second.cli.kill('SIGKILL');
+      await once(second.cli, 'exit');
+    }
+  });
+
   test('a data dir of an earlier version, whose payments have no authorisation: refunds, captures and charges still work, within what was paid', async () => {
     const orderId = await paidOrder(sandbox, 'EARLIER-1');
     const held = await checkout({ skip_capture: true });
