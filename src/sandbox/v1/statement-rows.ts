@@ -10,35 +10,26 @@ import type {
   CompanyBalance,
   CompanyBalanceAmounts,
   CompanyStatementFormat,
+  CreateCompanyStatementRequest,
   Payment,
   PurchaseStatus,
-  TransactionProduct,
 } from '../../core/v1-types.js';
 import type { TestAcquirer } from '../acquirer.js';
 import { findTestCardByDigits } from '../test-cards.js';
 import { findPaymentMethod } from './method-catalogue.js';
 import type { PurchaseRecord } from './purchases.js';
 
-/** The checked filters of a statement (see `CreateCompanyStatementRequest`). Text filters are lower case. */
-export interface StatementFilters {
-  from?: number;
-  to?: number;
-  paid_from?: number;
-  paid_to?: number;
-  updated_from?: number;
-  updated_to?: number;
-  brand_id?: string;
-  shop_id?: string;
-  q?: string;
-  products?: string;
-  total?: [number, number];
-  currency?: string;
-  payment_method?: string;
+/**
+ * The checked filters of a statement: the request's, with `three_d_secure` read as a boolean and `status` as
+ * a list. Text filters are lower case.
+ */
+export type StatementFilters = Omit<
+  CreateCompanyStatementRequest,
+  'format' | 'timezone' | 'three_d_secure' | 'status'
+> & {
   three_d_secure?: boolean;
-  country?: string;
   status?: PurchaseStatus[];
-  product?: TransactionProduct;
-}
+};
 
 /** Which account a Purchase's money is in. */
 export type Account = 'e_commerce' | 'bank';
