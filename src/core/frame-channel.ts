@@ -79,6 +79,12 @@ export type ElementToFrameMessage =
 /** Frame to element: readiness, size, state, the documented events, and errors. */
 export type FrameToElementMessage =
   | (ChannelEnvelope & { type: 'ready' })
+  /**
+   * The frame shows its card form, the order perhaps still on its way (the pay button waits for it): the
+   * element reveals the frame. An older frame never says it, and is revealed at its first state after
+   * `loading`; an older element ignores it.
+   */
+  | (ChannelEnvelope & { type: 'shown' })
   | (ChannelEnvelope & { type: 'resize'; height: number })
   | (ChannelEnvelope & { type: 'state'; state: WidgetState })
   | (ChannelEnvelope & {
@@ -140,6 +146,7 @@ function hasEnvelope(data: unknown, channel: string, allowed: readonly string[])
 
 const FRAME_MESSAGE_MEMBERS: Record<FrameToElementMessage['type'], readonly string[]> = {
   ready: [],
+  shown: [],
   resize: ['height'],
   state: ['state'],
   paymentCompleted: ['orderId', 'merchantOrderId', 'paymentSucceeded'],
@@ -160,6 +167,7 @@ export function readFrameMessage(data: unknown, channel: string): FrameToElement
 
 const FRAME_MESSAGE_CHECKS: Record<FrameToElementMessage['type'], (data: Fields) => boolean> = {
   ready: () => true,
+  shown: () => true,
   navigateBackToCart: () => true,
   resize: ({ height }) =>
     typeof height === 'number' && Number.isFinite(height) && height >= 0 && height <= 100_000,

@@ -174,6 +174,8 @@ export interface FrameMessages
   readonly 'summary.taxIncluded': string;
   readonly 'summary.shipping': string;
   readonly 'summary.total': string;
+  /** Where the summary will be, while the gateway takes the order (the card form shows meanwhile). */
+  readonly 'summary.loading': string;
 
   /** Heading of the customer data fields (full-checkout widgets). */
   readonly 'customer.title': string;

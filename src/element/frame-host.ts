@@ -37,6 +37,8 @@ export interface FrameHostOptions {
    * built in, rather than the card form that fetches them after it (one download less, fewer bytes in all).
    */
   fields?: boolean;
+  /** The page's language for our texts: the gateway serves the frame's page in it, with its texts. */
+  language?: string | undefined;
 }
 
 export interface FrameHostHandlers {
@@ -97,7 +99,10 @@ const LOAD_GRACE_MS = 300;
 export class FrameHost {
   /** This load's channel id: messages of any other channel are ignored. */
   readonly channel = createChannelId();
-  /** The iframe, loading `${gateway}/widget/frame/<widget id>[?fields=1]#channel=...&origin=...` (see the contract). */
+  /**
+   * The iframe, loading `${gateway}/widget/frame/<widget id>[?fields=1][&lang=<language>]#channel=...&origin=...`
+   * (see the contract).
+   */
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
   #ready = false;
   #disposed = false;
@@ -109,8 +114,12 @@ export class FrameHost {
   constructor(options: FrameHostOptions, handlers: FrameHostHandlers) {
     this.#options = options;
     this.#handlers = handlers;
-    const { gateway, widgetId, pageOrigin, readyTimeout, fields } = options;
-    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}${fields ? '?fields=1' : ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
+    const { gateway, widgetId, pageOrigin, readyTimeout, fields, language } = options;
+    const query = new URLSearchParams();
+    if (fields) query.set('fields', '1');
+    if (language) query.set('lang', language);
+    const search = `${query}`;
+    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}${search && `?${search}`}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
     addEventListener('message', this.#onMessage);
     this.iframe.addEventListener('load', this.#onLoad, { once: true });
     this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);

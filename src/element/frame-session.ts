@@ -166,6 +166,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         pageOrigin: window.origin,
         readyTimeout: controls.elementClass.frameReadyTimeout,
         fields: ((prepared.init.order.shippingOptions as unknown[] | undefined)?.length ?? 0) > 0,
+        language: elementLanguage(host),
       },
       {
         message: (message) => onMessage(frameHost, message),
@@ -238,6 +239,9 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         });
         return;
       }
+      case 'shown':
+        if (!frame.revealed) reveal(frame);
+        return;
       case 'resize':
         frame.height = message.height;
         host.requestUpdate();

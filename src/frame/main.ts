@@ -15,6 +15,7 @@ function start(): void {
   frame.widgetId = found.widgetId;
   frame.pageOrigin = found.origin;
   frame.apiBase = '';
+  frame.startLanguage = document.documentElement.lang;
   frame.channel = createWindowChannel({
     self: window,
     parent: window.parent,

@@ -51,6 +51,9 @@ const REFUSED_FIELD: Readonly<Record<CardField, FrameMessageKey>> = {
   cvc: 'card.cvc.error.not_digits',
 };
 
+/** The card constraints of no order: the card fields' before the order comes. */
+const NO_CONSTRAINTS = {};
+
 /** Only http(s) links to the merchant's terms: a `javascript:` URL in a config must not become a link. */
 function safeLink(url: string | undefined): string | undefined {
   try {
@@ -100,6 +103,12 @@ export class SvcPaymentFrame extends LitElement {
   apiBase = '';
   /** The channel to the element on the merchant's page. */
   channel?: ParentChannel;
+  /**
+   * The language of the gateway's page (its `<html lang>`: the one the element asked for in the frame's URL,
+   * else the merchant's), whose texts load as the frame starts, so that the card form shows while the order
+   * is on its way. `init` may still name another.
+   */
+  startLanguage?: string;
 
   /** Texts in the frame's language; none until its catalog has loaded. */
   private t?: FrameTranslate;
@@ -137,6 +146,8 @@ export class SvcPaymentFrame extends LitElement {
   #languageRequests = 0;
   #started = false;
   #initialised = false;
+  /** The element was told that the card form shows (`shown`). */
+  #shown = false;
   #stopListening?: () => void;
   #resizeObserver?: ResizeObserver;
   #reportedState?: WidgetState;
@@ -168,23 +179,32 @@ export class SvcPaymentFrame extends LitElement {
 
   protected override updated(): void {
     if (!this.#started && this.channel && this.isConnected) this.#start();
+    if (!this.#shown && this.querySelector('svc-card-fields')) {
+      this.#shown = true;
+      this.channel?.post({ type: 'shown' });
+    }
     if (this.#focusTarget) {
       this.querySelector<HTMLElement>(this.#focusTarget)?.focus();
       this.#focusTarget = undefined;
     }
   }
 
-  /** Fetches the widget's configuration, and meanwhile listens to the element and says `ready`. */
+  /**
+   * Fetches the widget's configuration and the texts, and meanwhile listens to the element and says
+   * `ready`. With both, the card form shows (fields first), while the element sends the order and the
+   * gateway takes it; the pay button waits for the order.
+   */
   #start(): void {
     this.#started = true;
     this.#configRequest = this.#api.widget(this.widgetId);
-    // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
-    void this.#configRequest.then(
-      (config) =>
-        config.kind === 'ok' &&
-        config.value.collectCustomerData &&
-        loadFormParts({ customer: true, delivery: true }),
-    );
+    void this.#configRequest.then((config) => {
+      if (config.kind !== 'ok') return;
+      this.config ??= config.value;
+      // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
+      if (config.value.collectCustomerData) void loadFormParts({ customer: true, delivery: true });
+    });
+    this.#requestedLanguage = this.startLanguage;
+    void this.#showLanguage();
     this.#listen();
     this.channel!.post({ type: 'ready' });
   }
@@ -545,8 +565,10 @@ export class SvcPaymentFrame extends LitElement {
       case 'processing':
         return this.#withForm(nothing, phase, t!);
       case 'loading':
-        // While the element shows its own loading text: the frame is hidden until it has its texts and order.
-        return html`<p class="svc-progress"></p>`;
+        // Fields first: the card form shows once the frame has its texts and the widget's configuration, the
+        // order's summary and the pay button once the gateway has taken the order. Until then, the element
+        // shows its own loading text, with the frame hidden.
+        return t && this.config ? this.#withForm(nothing, phase, t) : html`<p class="svc-progress"></p>`;
     }
   }
 
@@ -573,25 +595,34 @@ export class SvcPaymentFrame extends LitElement {
    */
   #withForm(
     step: TemplateResult | typeof nothing,
-    phase: Extract<Phase, { kind: 'form' | 'processing' }>,
+    phase: Extract<Phase, { kind: 'form' | 'processing' | 'loading' }>,
     t: FrameTranslate,
   ): TemplateResult {
     return html`${step}<div ?hidden=${step !== nothing}>${this.#renderForm(phase, t)}</div>`;
   }
 
-  #renderForm(phase: Extract<Phase, { kind: 'form' | 'processing' }>, t: FrameTranslate): TemplateResult {
+  /** The form; while `loading`, the card fields alone, with the pay button waiting for the order. */
+  #renderForm(
+    phase: Extract<Phase, { kind: 'form' | 'processing' | 'loading' }>,
+    t: FrameTranslate,
+  ): TemplateResult {
     const { language } = this;
     const flow = this.#flow;
-    const { busy } = flow;
-    const order = flow.order!;
+    const { order } = flow;
+    // No order, no payment: the buttons say so, and the flow takes no submission before the form phase.
+    const busy = flow.busy || !order;
     const notice = phase.kind === 'form' ? phase.notice : undefined;
     const full = this.#fullCheckout;
-    return html`${renderOrderSummary(order, this.shipping, t, language)}
+    return html`${
+      order
+        ? renderOrderSummary(order, this.shipping, t, language)
+        : html`<p class="svc-summary svc-progress">${t('summary.loading')}</p>`
+    }
       <form class="svc-form" novalidate aria-busy=${flow.working} @submit=${this.#onSubmit}>
         ${full ? html`<svc-customer-fields .t=${t} .prefill=${this.prefill} ?readonly=${busy}></svc-customer-fields>` : nothing}
         ${
           // Shipping options count on every widget; only the full checkout asks where to deliver.
-          order.shippingOptions.length > 0
+          order && order.shippingOptions.length > 0
             ? html`<svc-delivery-fields
                 .t=${t}
                 .language=${language}
@@ -607,9 +638,9 @@ export class SvcPaymentFrame extends LitElement {
         <svc-card-fields
           .t=${t}
           .language=${language}
-          .constraints=${order.constraints}
+          .constraints=${order?.constraints ?? NO_CONSTRAINTS}
           .schemes=${this.config!.cardSchemes}
-          ?readonly=${busy}
+          ?readonly=${flow.busy}
         ></svc-card-fields>
         ${this.#renderTerms(t, full)}
         ${phase.kind === 'processing' ? html`<p class="svc-progress">${t(phase.checking ? 'status.checking' : 'pay.processing')}</p>` : nothing}
@@ -632,7 +663,13 @@ export class SvcPaymentFrame extends LitElement {
             notice?.kind === 'network'
               ? nothing
               : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy}>
-                  ${busy ? t('pay.processing') : t('pay.button', { amount: this.#money(orderTotal(order, this.shipping)) })}
+                  ${
+                    flow.busy
+                      ? t('pay.processing')
+                      : t('pay.button', {
+                          amount: order ? this.#money(orderTotal(order, this.shipping)) : '…',
+                        })
+                  }
                 </button>`
           }
           <button

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ELEMENT_MESSAGES } from '../core/index.js';
+import { ELEMENT_MESSAGES, normalizeLanguage } from '../core/index.js';
 import { BuiltFiles } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
@@ -82,7 +82,9 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
       return;
     }
     const { merchant, widget } = found;
-    const language = merchant.defaults.language;
+    // The page's language, which the element names (`?lang=`) when we speak it, else the merchant's: the
+    // frame's page is served in it, and the frame starts with its texts (preloaded below).
+    const language = normalizeLanguage(url.searchParams.get('lang')) ?? merchant.defaults.language;
     // Each file by its role: its content-hashed name from served-files.json (or its own name in a build
     // without one), when that file is built.
     const builtPath = async (role: string) => {
@@ -105,7 +107,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
       withFields && entry.includes('/frame-checkout') ? 'frame-checkout.css' : 'frame.css',
     );
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
-    // The merchant's language is the likely one: its texts load beside the frame's code, not after it.
+    // Its texts load beside the frame's code, not after it.
     const textsPath = await builtPath(`messages-${language}.js`);
     const texts = textsPath ? `<link rel="modulepreload" href="${textsPath}">` : '';
     const html = `<!doctype html>

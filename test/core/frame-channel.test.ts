@@ -27,6 +27,7 @@ const frameMessages: FrameToElementMessage[] = [
   }),
   envelope(channel, { type: 'navigateBackToCart' }),
   envelope(channel, { type: 'error', code: 'unknown_widget', message: 'No widget', field: 'widget-id' }),
+  envelope(channel, { type: 'shown' }),
 ];
 
 const elementMessages: ElementToFrameMessage[] = [

@@ -92,8 +92,8 @@ describe('what the payment frame downloads', () => {
     await onShopPage('/order-json.html', async (shop) => {
       await shop.frame.waitForForm();
       // As from an element that does not say its order has shipping options: the card form, which fetches them.
-      await shop.page.route(/\/widget\/frame\/[^/?]+\?fields=1$/, (route) =>
-        route.continue({ url: route.request().url().replace('?fields=1', '') }),
+      await shop.page.route(/\/widget\/frame\/[^/?]+\?fields=1(&|$)/, (route) =>
+        route.continue({ url: route.request().url().replace('fields=1', '') }),
       );
       await shop.page.route('**/widget/frame/assets/delivery-fields-*.js', (route) =>
         route.abort('connectionreset'),

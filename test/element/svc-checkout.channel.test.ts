@@ -93,6 +93,30 @@ describe('<svc-checkout> channel', () => {
     expect(element.getAttribute('state')).to.equal('processing');
   });
 
+  it('shows the frame when it says its card form shows, while the state stays loading until the order is taken', async () => {
+    const element = await checkout();
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    await frame.next('init');
+    frame.send({ type: 'state', state: 'loading' });
+    frame.send({ type: 'shown' });
+    await element.updateComplete;
+    expect(frame.iframe.classList.contains('pending')).to.equal(false);
+    expect(frame.iframe.inert).to.equal(false);
+    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
+    expect(element.state).to.equal('loading');
+    frame.send({ type: 'state', state: 'form' });
+    expect(element.state).to.equal('form');
+  });
+
+  it("names the page's language in the frame's address, for the gateway to serve the frame in it", async () => {
+    const element = await fixture<SvcCheckout>(
+      html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1.00" label="Tea" language="ru-RU"></svc-checkout>`,
+    );
+    const frame = await testFrame(element);
+    expect(new URL(frame.iframe.src).searchParams.get('lang')).to.equal('ru');
+  });
+
   it('re-dispatches paymentCompleted with the documented detail, bubbling and composed', async () => {
     const element = await checkout();
     const frame = await testFrame(element);

@@ -42,6 +42,7 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     await writeFile(join(browserRoot, 'svc-checkout.js'), 'export const element = 1;\n');
     await writeFile(join(browserRoot, 'frame', 'assets', 'frame.js'), 'export const frame = 1;\n');
     await writeFile(join(browserRoot, 'frame', 'assets', 'messages-lv.js'), 'export const lv = 1;\n');
+    await writeFile(join(browserRoot, 'frame', 'assets', 'messages-ru.js'), 'export const ru = 1;\n');
     await writeFile(join(browserRoot, 'secret.txt'), 'not for the web');
     sandbox = await startSandbox({
       port: 0,
@@ -109,6 +110,24 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('the frame page is in the language the element names, with its texts preloaded; else in the merchant’s', async () => {
+    const page = async (query: string) =>
+      (await fetch(`${sandbox.url}/widget/frame/${WIDGETS.checkout}${query}`)).text();
+    const russian = await page('?lang=ru');
+    assert.match(russian, /<html lang="ru">/);
+    assert.match(russian, /<link rel="modulepreload" href="\/widget\/frame\/assets\/messages-ru.js">/);
+    assert.doesNotMatch(russian, /messages-lv/);
+    // A region is ours when its language is (ru-RU), as the element's own language check reads it.
+    assert.match(await page('?fields=1&lang=ru-RU'), /<html lang="ru">/);
+    // A language we do not speak, and what is no language at all, leave the merchant's (lv).
+    for (const query of ['?lang=de', '?lang=%22%3E%3Cscript%3E', '?lang=', '']) {
+      const html = await page(query);
+      assert.match(html, /<html lang="lv">/, query);
+      assert.match(html, /messages-lv\.js/, query);
+      assert.doesNotMatch(html, /<script>/, query);
+    }
   });
 
   test("the frame page names the first chunk of the widget's kind: the full checkout's has its fields", async () => {

@@ -79,6 +79,7 @@ export const enFrame: FrameMessages = {
   'summary.taxIncluded': 'Including VAT {tax}',
   'summary.shipping': 'Shipping',
   'summary.total': 'Total',
+  'summary.loading': 'Loading your order…',
 
   'unit.PIECE': '× {count}',
   'unit.KILOGRAM': '{count} kg',

@@ -82,6 +82,7 @@ export const lvFrame: FrameMessages = {
   'summary.taxIncluded': 'Tai skaitā PVN {tax}',
   'summary.shipping': 'Piegāde',
   'summary.total': 'Kopā',
+  'summary.loading': 'Ielādē pasūtījumu…',
 
   'unit.PIECE': '{count} gab.',
   'unit.KILOGRAM': '{count} kg',

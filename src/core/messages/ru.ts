@@ -80,6 +80,7 @@ export const ruFrame: FrameMessages = {
   'summary.taxIncluded': 'В том числе НДС {tax}',
   'summary.shipping': 'Доставка',
   'summary.total': 'Итого',
+  'summary.loading': 'Загружаем заказ…',
 
   'unit.PIECE': '{count} шт.',
   'unit.KILOGRAM': '{count} кг',
