@@ -73,6 +73,44 @@ function quantityText(count: string, unit: string, t: FrameTranslate, counts: In
   return t(unitKey(known), { count: Number.isFinite(number) ? counts.format(number) : count });
 }
 
+/** The item lines last built for an order, kept while its texts and language stay the same. */
+const builtLines = new WeakMap<
+  OrderView,
+  { t: FrameTranslate; language: Language; list: HTMLUListElement }
+>();
+
+/**
+ * The order's item lines, each a clone of one row with its texts set, rather than a Lit template per line:
+ * a 1,000-item order renders in about two thirds of the time (`npm run bench`). The list is built once per
+ * order, texts and language, so that the frame's other updates (an announcement, a field's error) reuse it;
+ * Lit keeps a node it is given again where it is. Texts go in as `textContent`, never parsed as HTML.
+ */
+function itemList(order: OrderView, t: FrameTranslate, language: Language): HTMLUListElement {
+  const built = builtLines.get(order);
+  if (built?.t === t && built.language === language) return built.list;
+  const locale = localeFor(language);
+  // One formatter for every line: making one costs more than formatting with it.
+  const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
+  const list = document.createElement('ul');
+  list.className = 'svc-summary-lines';
+  list.setAttribute('aria-label', t('summary.items'));
+  const row = document.createElement('li');
+  for (const part of ['label', 'quantity', 'total']) {
+    row.append(Object.assign(document.createElement('span'), { className: `svc-line-${part}` }));
+  }
+  for (const line of order.lines) {
+    if (line.type !== 'ITEM') continue;
+    const item = row.cloneNode(true) as HTMLLIElement;
+    const [label, quantity, total] = item.children;
+    label!.textContent = line.label;
+    quantity!.textContent = quantityText(line.count, line.unit, t, counts);
+    total!.textContent = formatMoney(parseMinorUnits(line.total), order.currency, locale);
+    list.append(item);
+  }
+  builtLines.set(order, { t, language, list });
+  return list;
+}
+
 /** The summary of `order` with the shipping chosen in the form. */
 export function renderOrderSummary(
   order: OrderView,
@@ -80,11 +118,7 @@ export function renderOrderSummary(
   t: FrameTranslate,
   language: Language,
 ): TemplateResult {
-  const locale = localeFor(language);
-  const money = (minor: MinorUnits) => formatMoney(minor, order.currency, locale);
-  // One formatter for every line: making one costs more than formatting (a 1,000-item order shows at once).
-  const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
-  const items = order.lines.filter((line) => line.type === 'ITEM');
+  const money = (minor: MinorUnits) => formatMoney(minor, order.currency, localeFor(language));
   const shippingLine = order.lines.find((line) => line.type === 'SHIPPING');
   let shippingRow: { method: string; text: string } | undefined;
   if (shipping) {
@@ -101,15 +135,7 @@ export function renderOrderSummary(
   return html`<section class="svc-summary" aria-labelledby="svc-summary-title">
     <h2 id="svc-summary-title">${t('summary.title')}</h2>
     ${order.orderId ? html`<p class="svc-summary-order">${t('summary.orderId', { orderId: order.orderId })}</p>` : nothing}
-    <ul class="svc-summary-lines" aria-label=${t('summary.items')}>
-      ${items.map(
-        (line) => html`<li>
-          <span class="svc-line-label">${line.label}</span>
-          <span class="svc-line-quantity">${quantityText(line.count, line.unit, t, counts)}</span>
-          <span class="svc-line-total">${money(parseMinorUnits(line.total))}</span>
-        </li>`,
-      )}
-    </ul>
+    ${itemList(order, t, language)}
     <dl class="svc-summary-totals">
       ${
         shippingRow === undefined

@@ -93,6 +93,38 @@ describe('order intake', () => {
     expect(channel.states).to.deep.equal(['loading', 'form']);
   });
 
+  it('lists every line of a 1,000-item order in order, keeps the list through other updates, and builds it again in another language', async () => {
+    const items = Array.from({ length: 1000 }, (_, index) => ({
+      amount: `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`,
+      currency: 'EUR',
+      label: `Item ${index + 1} <b>`,
+      count: (index % 3) + 1,
+    }));
+    const { frame, channel } = await openForm(await checkoutOrder({ items }));
+    const list = () => frame.querySelector('.svc-summary-lines')!;
+    const first = list();
+    const rows = [...first.children];
+    expect(rows).to.have.length(1000);
+    // The gateway's lines as the customer reads them; a label's markup is text, not HTML.
+    expect(rows.map((row) => row.querySelector('.svc-line-label')!.textContent)).to.deep.equal(
+      items.map((item) => item.label),
+    );
+    expect(first.querySelector('b')).to.equal(null);
+    expect(rows[1]!.querySelector('.svc-line-quantity')!.textContent).to.equal('× 2');
+    expect(rows[1]!.querySelector('.svc-line-total')!.textContent).to.equal('€4.02');
+    expect(first.getAttribute('aria-label')).to.equal('Items');
+    // Another update of the frame (a field's announcement) keeps the same list.
+    await typeCard(frame, { number: '4111111111111111' });
+    await frame.updateComplete;
+    expect(list() === first, 'the list was built again').to.equal(true);
+    channel.send({ type: 'update', language: 'lv' });
+    await waitUntil(() => list() !== first, 'the list was not built again in Latvian');
+    expect(list().getAttribute('aria-label')).to.equal('Preces');
+    const latvianTotal = list().children[1]!.querySelector('.svc-line-total')!.textContent!;
+    expect(latvianTotal.replace(/\s/g, ' ')).to.equal('4,02 €');
+    expect(list().children).to.have.length(1000);
+  });
+
   it('shows and pays the fixed order of an INSTANT widget, unsigned', async () => {
     const { widgets } = await gatewayInfo();
     const order = { widgetId: widgets.instant, orderId: newOrderId(), items: [] };
