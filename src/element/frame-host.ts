@@ -14,6 +14,7 @@ import {
   type Unenveloped,
   type WidgetErrorCode,
 } from '../core/frame-channel.js';
+import type { Language } from '../core/i18n.js';
 
 /** Why a frame load failed before the frame could report anything itself. */
 export interface FrameLoadFailure {
@@ -37,8 +38,8 @@ export interface FrameHostOptions {
    * built in, rather than the card form that fetches them after it (one download less, fewer bytes in all).
    */
   fields?: boolean;
-  /** The page's language for our texts: the gateway serves the frame's page in it, with its texts. */
-  language?: string | undefined;
+  /** The page's language for our texts (one we speak): the gateway serves the frame's page in it. */
+  language?: Language | undefined;
 }
 
 export interface FrameHostHandlers {
@@ -100,7 +101,7 @@ export class FrameHost {
   /** This load's channel id: messages of any other channel are ignored. */
   readonly channel = createChannelId();
   /**
-   * The iframe, loading `${gateway}/widget/frame/<widget id>[?fields=1][&lang=<language>]#channel=...&origin=...`
+   * The iframe, loading `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]#channel=...&origin=...`
    * (see the contract).
    */
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
@@ -115,11 +116,7 @@ export class FrameHost {
     this.#options = options;
     this.#handlers = handlers;
     const { gateway, widgetId, pageOrigin, readyTimeout, fields, language } = options;
-    const query = new URLSearchParams();
-    if (fields) query.set('fields', '1');
-    if (language) query.set('lang', language);
-    const search = `${query}`;
-    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}${search && `?${search}`}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
+    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
     addEventListener('message', this.#onMessage);
     this.iframe.addEventListener('load', this.#onLoad, { once: true });
     this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);

@@ -19,13 +19,15 @@ import {
   NavigateBackToCartEvent,
   PaymentCompletedEvent,
 } from './events.js';
-import { FrameHost } from './frame-host.js';
+import { FrameHost, type FrameLoadFailure } from './frame-host.js';
 import { type OrderSource, orderKey, type Prepared, prepareOrder } from './prepare-order.js';
 
 /** What the session reads of its element: the attributes the order is made of, its language and texts. */
 export interface SessionHost extends ReactiveElement, OrderSource {
   language?: string | undefined;
   texts?: Readonly<Record<string, unknown>> | undefined;
+  lazy?: boolean;
+  checkoutUrl?: string | undefined;
 }
 
 /** What the session may do with its element. */
@@ -48,6 +50,8 @@ export interface FrameView {
   host: FrameHost;
   revealed: boolean;
   height?: number;
+  /** The frame said `ready`: `init` goes at the start, or at once when the start came first. */
+  ready?: boolean;
 }
 
 /**
@@ -64,8 +68,16 @@ export interface FrameSession extends ReactiveController {
   /** The items and shipping options the page added by script (`addOrderItem`, `addShippingOption`). */
   readonly items: OrderItemInput[];
   readonly shippingOptions: ShippingOptionInput[];
+  /**
+   * Opens the frame as the element connects, before the start (the page's scripts after the element may
+   * still add to the order), so that the frame loads meanwhile: for a legacy widget that starts by itself,
+   * when the attributes name one. The start sends the order to it when it is for the same gateway and widget.
+   */
+  open(): void;
   /** Starts with what the attributes make: the frame with the prepared order, or the failure. */
   start(): void;
+  /** Stops and drops the frame opened before a start in v1 mode. */
+  stop(): void;
   /**
    * Takes the element's changed properties after an update: the order's, after the task (the page may still
    * be setting the signature that goes with a new order), and `language`, a live update of the form.
@@ -93,6 +105,8 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
   let attempted = false;
   /** The merchant's verification rejected the frame's current order: its `failed` state is no attempt. */
   let rejected = false;
+  /** How the frame opened before the start failed, told at the start, when the page listens. */
+  let earlyFailure: FrameLoadFailure | undefined;
   /** The properties changed since the last look at them, which the next task takes together. */
   const changedKeys = new Set<PropertyKey>();
   let changeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -104,9 +118,34 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
     items: [],
     shippingOptions: [],
 
+    open() {
+      if (started || current || host.lazy || host.checkoutUrl) return;
+      const made = prepare();
+      // What cannot open now is told at the start, which prepares again.
+      if ('code' in made) return;
+      prepared = made;
+      load();
+    },
+
     start() {
       started = true;
-      begin(prepare(), true);
+      const opened = prepared;
+      const made = prepare();
+      if ('code' in made || opened?.gateway !== made.gateway || opened.widgetId !== made.widgetId) {
+        begin(made, true);
+        return;
+      }
+      // The frame opened before the start takes the order; a failure of its load is told now.
+      shown = seen = orderKey(made);
+      prepared = made;
+      if (earlyFailure) failed(earlyFailure.code, earlyFailure.message);
+      else if (current?.ready) sendInit(current.host);
+    },
+
+    stop() {
+      current?.host.dispose();
+      current = undefined;
+      reloadOnConnect = false;
     },
 
     hostConnected() {
@@ -170,7 +209,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       },
       {
         message: (message) => onMessage(frameHost, message),
-        failed: ({ code, message }) => failed(code, message),
+        failed: (failure) => (started ? failed(failure.code, failure.message) : (earlyFailure = failure)),
       },
     );
     current = { host: frameHost, revealed: false };
@@ -224,21 +263,10 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
     const frame = current;
     if (frame?.host !== frameHost) return;
     switch (message.type) {
-      case 'ready': {
-        const language = elementLanguage(host);
-        const texts: Record<string, string> = {};
-        for (const [key, value] of Object.entries(host.texts ?? {})) {
-          if (typeof value === 'string') texts[key] = value;
-        }
-        frameHost.post({
-          type: 'init',
-          ...prepared!.init,
-          appearance: appearance(),
-          texts,
-          ...(language && { language }),
-        });
+      case 'ready':
+        frame.ready = true;
+        if (started) sendInit(frameHost);
         return;
-      }
       case 'shown':
         if (!frame.revealed) reveal(frame);
         return;
@@ -293,6 +321,21 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         );
         return;
     }
+  }
+
+  function sendInit(frameHost: FrameHost): void {
+    const language = elementLanguage(host);
+    const texts: Record<string, string> = {};
+    for (const [key, value] of Object.entries(host.texts ?? {})) {
+      if (typeof value === 'string') texts[key] = value;
+    }
+    frameHost.post({
+      type: 'init',
+      ...prepared!.init,
+      appearance: appearance(),
+      texts,
+      ...(language && { language }),
+    });
   }
 
   // The values go as the page computes them: the frame holds them to core's allow-list (it must not trust

@@ -354,7 +354,10 @@ export class SvcCheckout extends ReactiveElement {
   override connectedCallback(): void {
     // The session loads its frame again when the element was moved (see frame-session.ts).
     super.connectedCallback();
-    if (!this.#started) this.#scheduleStart();
+    if (!this.#started) {
+      this.#session.open();
+      this.#scheduleStart();
+    }
   }
 
   override disconnectedCallback(): void {
@@ -488,8 +491,10 @@ export class SvcCheckout extends ReactiveElement {
     this.#started = true;
     clearTimeout(this.#startTimer);
     this.#v1 = !!this.checkoutUrl;
-    if (this.#v1) this.#startPicker();
-    else this.#session.start();
+    if (this.#v1) {
+      this.#session.stop();
+      this.#startPicker();
+    } else this.#session.start();
   }
 
   /** v1 mode: loads the picker's code (see svc-checkout-v1.ts), then shows the picker. */

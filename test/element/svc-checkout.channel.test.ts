@@ -117,6 +117,42 @@ describe('<svc-checkout> channel', () => {
     expect(new URL(frame.iframe.src).searchParams.get('lang')).to.equal('ru');
   });
 
+  it('opens the frame as it connects, before the start, and sends it the order with what scripts added meanwhile', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('svc-checkout');
+    element.setAttribute('gateway', location.origin);
+    element.setAttribute('widget-id', widgetId);
+    wrapper.append(element);
+    await element.updateComplete;
+    // Loading already, before the start (a task later): the page's scripts may still add to the order.
+    const opened = shadow(element).querySelector('iframe');
+    expect(opened, 'no frame before the start').to.not.equal(null);
+    element.addOrderItem({ amount: '2.00', label: 'Honey' });
+    const frame = await testFrame(element);
+    frame.send({ type: 'ready' });
+    const init = await frame.next('init');
+    expect(init.order.items).to.deep.equal([{ amount: '2.00', label: 'Honey' }]);
+    expect(frame.iframe).to.equal(opened);
+    expect(shadow(element).querySelectorAll('iframe')).to.have.length(1);
+  });
+
+  it('drops the frame it opened when the start finds v1 mode (checkout-url set after connecting)', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('svc-checkout');
+    element.setAttribute('gateway', location.origin);
+    element.setAttribute('widget-id', widgetId);
+    wrapper.append(element);
+    await element.updateComplete;
+    expect(shadow(element).querySelector('iframe')).to.not.equal(null);
+    await capturingConsoleErrors(async () => {
+      element.setAttribute('checkout-url', 'javascript:alert(1)');
+      await waitUntil(() => element.state === 'error', `state ${element.state}`);
+      await element.updateComplete;
+    });
+    expect(shadow(element).querySelector('iframe')).to.equal(null);
+    expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
+  });
+
   it('re-dispatches paymentCompleted with the documented detail, bubbling and composed', async () => {
     const element = await checkout();
     const frame = await testFrame(element);

@@ -79,9 +79,8 @@ describe('<svc-checkout> with the real gateway', function () {
       certificate-name=${info.certificateName}
     ></svc-checkout>`);
     const iframe = await iframeOf(element);
-    expect(
-      iframe.src.startsWith(`${info.gatewayUrl}/widget/frame/${info.widgets.checkout}#channel=`),
-    ).to.equal(true);
+    expect(iframe.src.split('?')[0]).to.equal(`${info.gatewayUrl}/widget/frame/${info.widgets.checkout}`);
+    expect(new URL(iframe.src).hash).to.match(/^#channel=/);
     await waitUntil(
       () => element.state === 'form',
       `the frame shows no form (state ${element.state})`,
@@ -166,6 +165,31 @@ describe('<svc-checkout> with the real gateway', function () {
       expect(shadow(element).querySelector('iframe')).to.not.equal(null);
       expect(errors).to.have.length(1);
     });
+  });
+
+  it('tells how the frame it opened before the start failed only at the start, once, when the page listens', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('svc-checkout');
+    element.setAttribute('gateway', info.gatewayUrl);
+    element.setAttribute('widget-id', '00000000-0000-4000-8000-00000000dead');
+    element.setAttribute('amount', '1.00');
+    element.setAttribute('label', 'Tea');
+    const events: CheckoutErrorEvent[] = [];
+    element.addEventListener('checkoutError', (event) => events.push(event));
+    await capturingConsoleErrors(async (errors) => {
+      wrapper.append(element);
+      // Lazy from here on (as a page may decide after the element connected): the start is init().
+      element.lazy = true;
+      // The frame opened at connection: the gateway refuses it, and the embedding check says why.
+      await aTimeout(2000);
+      expect(events, 'told before the start').to.have.length(0);
+      element.init();
+      expect(events.map((event) => event.detail.code)).to.deep.equal(['unknown_widget']);
+      await aTimeout(500);
+      expect(events).to.have.length(1);
+      expect(errors).to.have.length(1);
+    });
+    expect(element.state).to.equal('error');
   });
 
   it('explains a frame of an unknown widget with the gateway’s embedding check: unknown_widget', async () => {

@@ -80,10 +80,14 @@ export class PaymentFrame {
     return this.frame.getByRole('button', { name: /^Pay\b/ });
   }
 
-  /** Resolves once the card form is on screen. */
+  /**
+   * Resolves once the form is on screen with its order: the card fields show first, while the gateway takes
+   * the order, and the pay button takes a payment once it has (its `aria-disabled` turns false).
+   */
   async waitForForm(): Promise<void> {
     try {
       await this.cardNumber.waitFor({ state: 'visible' });
+      await this.frame.locator('button.svc-pay[aria-disabled="false"]').waitFor({ state: 'visible' });
     } catch (error) {
       throw new Error(`The card form did not show. ${await this.diagnose()}`, { cause: error });
     }
