@@ -120,6 +120,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
 ${stylesheet}
 <script type="module" src="${entry}"></script>
 ${texts}
+<link rel="preload" as="fetch" crossorigin href="/widget-api/v1/widgets/${encodeURIComponent(params['widgetId']!)}">
 </head>
 <body></body>
 </html>

@@ -59,6 +59,21 @@ describe('what the payment frame downloads', () => {
     });
   }
 
+  test("the widget's configuration comes with the frame's page (preloaded beside its code), fetched once", async () => {
+    await onShopPage('/single-item.html', async (shop) => {
+      await shop.frame.waitForForm();
+      const frame = shop.page.frames().find((candidate) => candidate.url().includes('/widget/frame/'))!;
+      const configRequests = await frame.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.startsWith('/widget-api/v1/widgets/'))
+          .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+      );
+      // The preload's request is the only one: the frame's own fetch took its answer.
+      assert.deepEqual(configRequests, ['link']);
+    });
+  });
+
   test('the status screens load when the customer pays, the 3-D Secure step when a payment meets one', async () => {
     await onShopPage('/single-item.html', async (shop) => {
       await shop.frame.payWith({ number: CARDS.threeDSecure });

@@ -105,8 +105,15 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     assert.match(html, /<html lang="lv">/);
     assert.match(html, /<script type="module" src="\/widget\/frame\/assets\/frame.js"><\/script>/);
     assert.doesNotMatch(html, /<script>|<style|style=/, 'nothing inline');
-    // The merchant's default language (lv) is preloaded beside the frame's code.
+    // The merchant's default language (lv) is preloaded beside the frame's code, and so is the widget's
+    // configuration, which the frame fetches (same URL, same mode) as it starts.
     assert.match(html, /<link rel="modulepreload" href="\/widget\/frame\/assets\/messages-lv.js">/);
+    assert.match(
+      html,
+      new RegExp(
+        `<link rel="preload" as="fetch" crossorigin href="/widget-api/v1/widgets/${WIDGETS.checkout}">`,
+      ),
+    );
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
