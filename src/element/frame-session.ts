@@ -209,7 +209,10 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       },
       {
         message: (message) => onMessage(frameHost, message),
-        failed: (failure) => (started ? failed(failure.code, failure.message) : (earlyFailure = failure)),
+        failed: (failure) => {
+          if (started) failed(failure.code, failure.message);
+          else earlyFailure = failure;
+        },
       },
     );
     current = { host: frameHost, revealed: false };
