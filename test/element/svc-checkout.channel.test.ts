@@ -136,6 +136,26 @@ describe('<svc-checkout> channel', () => {
     expect(shadow(element).querySelectorAll('iframe')).to.have.length(1);
   });
 
+  it('opens another frame at the start when the widget changed after connecting, and drops the first', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('svc-checkout');
+    element.setAttribute('gateway', location.origin);
+    element.setAttribute('widget-id', 'widget-at-connection');
+    element.setAttribute('amount', '1.00');
+    element.setAttribute('label', 'Tea');
+    wrapper.append(element);
+    await element.updateComplete;
+    const opened = shadow(element).querySelector('iframe')!;
+    expect(new URL(opened.src).pathname).to.equal('/widget/frame/widget-at-connection');
+    element.widgetId = widgetId;
+    await waitUntil(() => shadow(element).querySelector('iframe') !== opened, 'the first frame stayed');
+    const frame = await testFrame(element);
+    expect(new URL(frame.iframe.src).pathname).to.equal(`/widget/frame/${widgetId}`);
+    expect(shadow(element).querySelectorAll('iframe')).to.have.length(1);
+    frame.send({ type: 'ready' });
+    expect((await frame.next('init')).order.widgetId).to.equal(widgetId);
+  });
+
   it('drops the frame it opened when the start finds v1 mode (checkout-url set after connecting)', async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     const element = document.createElement('svc-checkout');
