@@ -299,7 +299,8 @@ export class SvcCheckout extends ReactiveElement {
 
   /**
    * The widget's state as the frame reports it (`loading`, `form`, `processing`, `challenge`, `paid`,
-   * `failed`, `cancelled`) or `error`; undefined before the start. In v1 mode: `loading` while the methods
+   * `failed`, `cancelled`) or `error`; undefined until the element opens its frame (as it connects, when it
+   * starts by itself) or starts. In v1 mode: `loading` while the methods
    * are looked up, then `form` (the methods, or the way on without them), or `error` for an unusable
    * `checkout-url`. Read-only; reflected to the `state` attribute for styling (`svc-checkout[state='paid']`).
    */
