@@ -7,6 +7,8 @@
  * a page in the developer's browser can send a cross-site form or `text/plain` post without asking, and a
  * JSON one only after a preflight that the sandbox never grants.
  */
+
+import { BodyReader, type Json } from './body-reader.js';
 import type { SandboxClock } from './clock.js';
 import { HttpError, type Router, sendJson } from './http.js';
 
@@ -47,10 +49,11 @@ export function mountClockControl(router: Router, clock: SandboxClock): void {
 }
 
 /** `advance_seconds` or `advance_ms`, exactly one, a whole number from 0 to a year. */
-function readStep(body: Record<string, unknown>): number {
+function readStep(body: Json): number {
   const given = (['advance_seconds', 'advance_ms'] as const).filter((name) => body[name] !== undefined);
   const unknown = Object.keys(body).filter((name) => name !== 'advance_seconds' && name !== 'advance_ms');
   if (unknown.length > 0 || given.length !== 1) {
+    // A problem of the whole body, not of a member: no field.
     throw new HttpError(
       400,
       'invalid_request',
@@ -58,15 +61,10 @@ function readStep(body: Record<string, unknown>): number {
     );
   }
   const field = given[0]!;
-  const value = body[field];
-  const ms = field === 'advance_seconds' ? Number(value) * 1000 : Number(value);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || ms < 0 || ms > MAX_STEP_MS) {
-    throw new HttpError(
-      400,
-      'invalid_request',
-      `${field} must be a whole number from 0 to a year (${field === 'advance_seconds' ? MAX_STEP_MS / 1000 : MAX_STEP_MS}); the clock never goes back`,
-      field,
-    );
-  }
-  return ms;
+  const perUnit = field === 'advance_seconds' ? 1000 : 1;
+  const reader = new BodyReader();
+  // The clock never goes back, and moves at most a year at a time.
+  const step = reader.integer(body, field, field, { min: 0, max: MAX_STEP_MS / perUnit }, true);
+  reader.throwFirst();
+  return step! * perUnit;
 }

@@ -283,38 +283,3 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   }
   return value as Record<string, unknown>;
 }
-
-/** Reads a required string member of a JSON body, or a 400 naming it. */
-export function requireString(body: Record<string, unknown>, field: string, path = field): string {
-  const value = body[field];
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new HttpError(400, 'invalid_request', `${path} is required and must be a non-empty string`, path);
-  }
-  return value;
-}
-
-/** Reads an optional string member of a JSON body; absent, null and empty read as undefined. */
-export function optionalString(
-  body: Record<string, unknown>,
-  field: string,
-  path = field,
-): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string')
-    throw new HttpError(400, 'invalid_request', `${path} must be a string`, path);
-  return value;
-}
-
-/** Reads a required object member of a JSON body, or a 400 naming it. */
-export function requireObject(
-  body: Record<string, unknown>,
-  field: string,
-  path = field,
-): Record<string, unknown> {
-  const value = body[field];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, 'invalid_request', `${path} is required and must be an object`, path);
-  }
-  return value as Record<string, unknown>;
-}

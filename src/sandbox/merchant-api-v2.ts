@@ -21,15 +21,9 @@ import {
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
 import { certificateValidityError, isCompactJws, jwsHeader, verifyRs256Jws } from '../server/for-sandbox.js';
 import { verifyHttpSignature } from '../server/index.js';
+import { BodyReader } from './body-reader.js';
 import type { MerchantConfig } from './config.js';
-import {
-  HttpError,
-  parseJsonObject,
-  type RequestContext,
-  type Router,
-  requireObject,
-  sendJson,
-} from './http.js';
+import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 import type { Collection, Store } from './store.js';
 import { money, type Written } from './wire-json.js';
@@ -164,7 +158,9 @@ function refundFields(body: Record<string, unknown>): {
     const both = `${forms}, not both: ${beside.join(', ')} beside refundRequest`;
     throw new HttpError(400, 'invalid_request', both, 'refundRequest');
   }
-  const fields = wrapped ? requireObject(body, 'refundRequest') : body;
+  const reader = new BodyReader();
+  const fields = wrapped ? (reader.object(body, 'refundRequest', 'refundRequest', true) ?? {}) : body;
+  reader.throwFirst();
   const prefix = wrapped ? 'refundRequest.' : '';
   if (fields['amount'] === undefined) {
     const required = `${prefix}amount is required, such as 12.34`;
@@ -190,9 +186,8 @@ function refundFields(body: Record<string, unknown>): {
       `${prefix}reason`,
     );
   }
-  const note = fields['note'] ?? '';
-  if (typeof note !== 'string')
-    throw new HttpError(400, 'invalid_request', `${prefix}note must be a string`, `${prefix}note`);
+  const note = reader.text(fields, 'note', `${prefix}note`) ?? '';
+  reader.throwFirst();
   return { amount, reason, note, prefix };
 }
 

@@ -5,32 +5,25 @@
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
 import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
-import {
-  HttpError,
-  optionalString,
-  type RequestContext,
-  type Router,
-  requireObject,
-  requireString,
-  sendJson,
-} from './http.js';
+import { BodyReader, type Json } from './body-reader.js';
+import { type RequestContext, type Router, sendJson } from './http.js';
 import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
 
-function customerFrom(body: Record<string, unknown>, path: string): Partial<CustomerData> {
+function customerFrom(reader: BodyReader, body: Json, path: string): Partial<CustomerData> {
   return {
-    firstName: optionalString(body, 'firstName', `${path}.firstName`) ?? null,
-    lastName: optionalString(body, 'lastName', `${path}.lastName`) ?? null,
-    email: optionalString(body, 'email', `${path}.email`) ?? null,
-    phone: optionalString(body, 'phone', `${path}.phone`) ?? null,
+    firstName: reader.text(body, 'firstName', `${path}.firstName`) ?? null,
+    lastName: reader.text(body, 'lastName', `${path}.lastName`) ?? null,
+    email: reader.text(body, 'email', `${path}.email`) ?? null,
+    phone: reader.text(body, 'phone', `${path}.phone`) ?? null,
   };
 }
 
-function addressFrom(body: Record<string, unknown>, path: string) {
+function addressFrom(reader: BodyReader, body: Json, path: string) {
   return {
-    city: requireString(body, 'city', `${path}.city`),
-    address: requireString(body, 'address', `${path}.address`),
-    postalCode: requireString(body, 'postalCode', `${path}.postalCode`),
-    country: optionalString(body, 'country', `${path}.country`),
+    city: reader.string(body, 'city', `${path}.city`, true) ?? '',
+    address: reader.string(body, 'address', `${path}.address`, true) ?? '',
+    postalCode: reader.string(body, 'postalCode', `${path}.postalCode`, true) ?? '',
+    country: reader.text(body, 'country', `${path}.country`),
   };
 }
 
@@ -38,13 +31,18 @@ function addressFrom(body: Record<string, unknown>, path: string) {
  * The page's certificate name when sent beside the order: held to the rules of the order's own
  * `certificateName` (core/order.ts), so that neither form takes a name the other refuses.
  */
-function certificateNameFrom(body: Record<string, unknown>): string | undefined {
-  const name = optionalString(body, 'certificateName');
+function certificateNameFrom(reader: BodyReader, body: Json): string | undefined {
+  const name = reader.text(body, 'certificateName', 'certificateName');
   if (name === undefined) return undefined;
-  const refuse = (problem: string) =>
-    new HttpError(400, 'invalid_request', `certificateName ${problem}`, 'certificateName');
-  if (name.trim() === '') throw refuse('is blank');
-  if (name.length > 255) throw refuse(`is ${name.length} characters long; at most 255`);
+  if (name.trim() === '') {
+    reader.add('certificateName', 'blank', 'certificateName is blank');
+    return undefined;
+  }
+  if (name.length > 255) {
+    const message = `certificateName is ${name.length} characters long; at most 255`;
+    reader.add('certificateName', 'max_length', message);
+    return undefined;
+  }
   return name;
 }
 
@@ -70,15 +68,18 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {
     const body = await context.json();
-    const customer =
-      body['customer'] === undefined ? {} : customerFrom(requireObject(body, 'customer'), 'customer');
-    const taken = await orders.create({
-      order: requireObject(body, 'order'),
-      signature: optionalString(body, 'signature'),
-      certificateName: certificateNameFrom(body),
-      pageOrigin: optionalString(body, 'pageOrigin'),
+    const reader = new BodyReader();
+    const customerObject = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
+    const customer = customerObject ? customerFrom(reader, customerObject, 'customer') : {};
+    const intake = {
+      order: reader.object(body, 'order', 'order', true) ?? {},
+      signature: reader.text(body, 'signature', 'signature'),
+      certificateName: certificateNameFrom(reader, body),
+      pageOrigin: reader.text(body, 'pageOrigin', 'pageOrigin'),
       customer,
-    });
+    };
+    reader.throwFirst();
+    const taken = await orders.create(intake);
     // A receipt (an unsigned reload of an order id already paid) creates nothing: 200 with the paid status alone.
     if ('receipt' in taken) sendJson(context.res, 200, taken);
     else sendJson(context.res, 201, orders.view(taken));
@@ -90,55 +91,61 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
 
   router.on('POST', '/widget-api/v1/orders/:id/shipping-quotes', async (context) => {
     const body = await context.json();
+    const reader = new BodyReader();
+    const optionId = reader.string(body, 'optionId', 'optionId', true) ?? '';
+    const address = reader.object(body, 'address', 'address', body['address'] !== undefined);
     // An ADDRESS option is priced for `address`, a PICKUP_POINT option for `pickupPointId` alone.
-    const quote = await orders.quoteShipping(context.params['id']!, {
-      optionId: requireString(body, 'optionId'),
-      address:
-        body['address'] === undefined ? undefined : addressFrom(requireObject(body, 'address'), 'address'),
-      pickupPointId: optionalString(body, 'pickupPointId'),
-    });
+    const request = {
+      optionId,
+      address: address && addressFrom(reader, address, 'address'),
+      pickupPointId: reader.text(body, 'pickupPointId', 'pickupPointId'),
+    };
+    reader.throwFirst();
+    const quote = await orders.quoteShipping(context.params['id']!, request);
     sendJson(context.res, 200, quote);
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/payments', async (context) => {
     const body = await context.json();
-    const card = requireObject(body, 'card');
+    const reader = new BodyReader();
+    const card = reader.object(body, 'card', 'card', true);
+    const idempotencyKey = reader.string(body, 'idempotencyKey', 'idempotencyKey', true) ?? '';
     const request: PaymentIntake = {
-      idempotencyKey: requireString(body, 'idempotencyKey'),
+      idempotencyKey,
       card: {
-        number: requireString(card, 'number', 'card.number'),
-        expiry: requireString(card, 'expiry', 'card.expiry'),
-        cvc: requireString(card, 'cvc', 'card.cvc'),
-        holder: optionalString(card, 'holder', 'card.holder') ?? '',
+        number: (card && reader.string(card, 'number', 'card.number', true)) ?? '',
+        expiry: (card && reader.string(card, 'expiry', 'card.expiry', true)) ?? '',
+        cvc: (card && reader.string(card, 'cvc', 'card.cvc', true)) ?? '',
+        holder: (card && reader.text(card, 'holder', 'card.holder')) ?? '',
       },
     };
-    if (body['customer'] !== undefined)
-      request.customer = customerFrom(requireObject(body, 'customer'), 'customer');
-    if (body['shipping'] !== undefined) {
-      const shipping = requireObject(body, 'shipping');
+    const customer = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
+    if (customer) request.customer = customerFrom(reader, customer, 'customer');
+    const shipping = reader.object(body, 'shipping', 'shipping', body['shipping'] !== undefined);
+    if (shipping) {
+      const optionId = reader.string(shipping, 'optionId', 'shipping.optionId', true) ?? '';
+      const given = shipping['address'] !== undefined;
+      const address = reader.object(shipping, 'address', 'shipping.address', given);
       request.shipping = {
-        optionId: requireString(shipping, 'optionId', 'shipping.optionId'),
-        address:
-          shipping['address'] === undefined
-            ? undefined
-            : addressFrom(requireObject(shipping, 'address', 'shipping.address'), 'shipping.address'),
-        pickupPointId: optionalString(shipping, 'pickupPointId', 'shipping.pickupPointId'),
-        contactPhone: optionalString(shipping, 'contactPhone', 'shipping.contactPhone'),
+        optionId,
+        address: address && addressFrom(reader, address, 'shipping.address'),
+        pickupPointId: reader.text(shipping, 'pickupPointId', 'shipping.pickupPointId'),
+        contactPhone: reader.text(shipping, 'contactPhone', 'shipping.contactPhone'),
       };
     }
+    reader.throwFirst();
     const result = orders.pay(context.params['id']!, request);
     sendJson(context.res, 200, result);
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/challenges/:challengeId', async (context) => {
-    const body = await context.json();
-    if (typeof body['approve'] !== 'boolean') {
-      throw new HttpError(400, 'invalid_request', 'approve is required and must be true or false', 'approve');
-    }
+    const reader = new BodyReader();
+    const approve = reader.boolean(await context.json(), 'approve', 'approve', true);
+    reader.throwFirst();
     sendJson(
       context.res,
       200,
-      orders.completeChallenge(context.params['id']!, context.params['challengeId']!, body['approve']),
+      orders.completeChallenge(context.params['id']!, context.params['challengeId']!, approve === true),
     );
   });
 

@@ -12,14 +12,10 @@ import type {
   PurchaseDetailsRequest,
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
+import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
-import {
-  BodyReader,
-  type Json,
-  type PurchaseRequestContext,
-  readCreatePurchase,
-} from './purchase-request.js';
+import { type PurchaseRequestContext, readCreatePurchase } from './purchase-request.js';
 import type { V1Merchant } from './v1-context.js';
 
 /** What a merchant's Purchase requests are checked against, as `POST /purchases/` checks them. */
@@ -162,7 +158,7 @@ export function readBillingClients(body: Json): { clientIds: string[] } | { issu
   const clientIds: string[] = [];
   list.forEach((entry, index) => {
     const path = `clients[${index}].client_id`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    if (!isJsonObject(entry)) {
       issues.push({
         field: `clients[${index}]`,
         code: 'invalid',
@@ -170,7 +166,7 @@ export function readBillingClients(body: Json): { clientIds: string[] } | { issu
       });
       return;
     }
-    const read = readClientId(entry as Json, path);
+    const read = readClientId(entry, path);
     if ('issues' in read) issues.push(...read.issues);
     else clientIds.push(read.clientId);
   });

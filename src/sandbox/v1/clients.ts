@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, ClientRecurringToken, ClientRequest } from '../../core/v1-types.js';
 import type { TestAcquirer } from '../acquirer.js';
+import { BodyReader, type Json } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError, type V1Issue } from './errors.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
-import { BodyReader, type Json } from './purchase-request.js';
 import type { PurchaseRecord, V1Purchases } from './purchases.js';
 
 /** A Client as stored. */

@@ -3,8 +3,8 @@
  * request is: every problem named by its field. A member the operation does not know is refused rather than
  * ignored: `{"ammount": 500}` would otherwise capture or refund everything.
  */
+import { BodyReader, type Json } from '../body-reader.js';
 import { V1HttpError } from './errors.js';
-import { BodyReader, type Json } from './purchase-request.js';
 
 /** The largest amount a whole-number field takes (minor units), as in the create request. */
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;

@@ -13,8 +13,9 @@ import type {
   PurchaseDetails,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
+import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
 import type { MerchantV1Credentials } from '../config.js';
-import { isHttpUrl, UUID } from '../formats.js';
+import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { findPaymentMethod, PAYMENT_METHODS, type PaymentMethodEntry } from './method-catalogue.js';
 import { methodSupports } from './payment-methods.js';
@@ -61,124 +62,6 @@ export interface PurchaseRequestContext {
 const MAX_AMOUNT = 100_000_000_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Reads members of JSON objects at named paths, collecting a problem per field. */
-export class BodyReader {
-  readonly issues: V1Issue[] = [];
-
-  add(field: string, code: V1Issue['code'], message: string): void {
-    this.issues.push({ field, code, message });
-  }
-
-  /** The member, or undefined when absent or null (null for a required member is a problem). */
-  private member(object: Json, key: string, path: string, required: boolean): unknown {
-    const value = object[key];
-    if (value === undefined || (value === null && !required)) {
-      if (required) this.add(path, 'required', `${path} is required`);
-      return undefined;
-    }
-    if (value === null) {
-      this.add(path, 'null', `${path} may not be null`);
-      return undefined;
-    }
-    return value;
-  }
-
-  string(object: Json, key: string, path: string, required = false): string | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') {
-      this.add(path, 'invalid', `${path} must be a string`);
-      return undefined;
-    }
-    if (value.trim() === '') {
-      if (required) this.add(path, 'blank', `${path} may not be blank`);
-      return undefined;
-    }
-    return value;
-  }
-
-  integer(
-    object: Json,
-    key: string,
-    path: string,
-    limits: { min: number; max: number },
-    required = false,
-  ): number | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      this.add(path, 'invalid', `${path} must be a whole number`);
-      return undefined;
-    }
-    if (value < limits.min) {
-      this.add(path, 'min_value', `${path} must be at least ${limits.min}`);
-      return undefined;
-    }
-    if (value > limits.max) {
-      this.add(path, 'max_value', `${path} must be at most ${limits.max}`);
-      return undefined;
-    }
-    return value;
-  }
-
-  boolean(object: Json, key: string, path: string): boolean | undefined {
-    const value = this.member(object, key, path, false);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'boolean') {
-      this.add(path, 'invalid', `${path} must be true or false`);
-      return undefined;
-    }
-    return value;
-  }
-
-  object(object: Json, key: string, path: string, required = false): Json | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (!isObject(value)) {
-      this.add(path, 'invalid', `${path} must be an object`);
-      return undefined;
-    }
-    return value;
-  }
-
-  array(object: Json, key: string, path: string, required = false): unknown[] | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value)) {
-      this.add(path, 'invalid', `${path} must be an array`);
-      return undefined;
-    }
-    return value;
-  }
-
-  /**
-   * An absolute http(s) URL, stored as the URL parser writes it: an IRI's host in punycode and its path and
-   * query percent-encoded, so that it can go into a `Location` header later. White space and control
-   * characters are refused rather than dropped (the parser silently drops tabs and newlines).
-   */
-  url(object: Json, key: string, path: string): string | undefined {
-    const value = this.string(object, key, path);
-    if (value === undefined) return undefined;
-    if (/[\s\p{Cc}]/u.test(value)) {
-      this.add(path, 'invalid', `${path} must not contain spaces or control characters; percent-encode them`);
-      return undefined;
-    }
-    if (isHttpUrl(value)) return new URL(value).href;
-    this.add(path, 'invalid', `${path} must be an absolute http(s) URL`);
-    return undefined;
-  }
-
-  /** A required string inside an array entry or nested object. */
-  requiredString(object: Json, key: string, path: string): string | undefined {
-    return this.string(object, key, path, true);
-  }
-}
 
 /**
  * Checks a create request.
@@ -339,7 +222,7 @@ function readProducts(reader: BodyReader, details: Json): PurchaseDetails['produ
   const products: PurchaseDetails['products'] = [];
   list.forEach((entry, index) => {
     const path = `purchase.products[${index}]`;
-    if (!isObject(entry)) {
+    if (!isJsonObject(entry)) {
       reader.add(path, 'invalid', `${path} must be an object with name, price and quantity`);
       return;
     }
@@ -362,7 +245,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const creditors: PisBulkCreditor[] = [];
     bulk.forEach((entry, index) => {
       const path = `${base}.pis_bulk_purchase[${index}]`;
-      if (!isObject(entry)) {
+      if (!isJsonObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -406,7 +289,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const receivers: SvcBulkReceiver[] = [];
     cardBulk.forEach((entry, index) => {
       const path = `${base}.svc_bulk_purchase[${index}]`;
-      if (!isObject(entry)) {
+      if (!isJsonObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -445,9 +328,10 @@ function readIban(reader: BodyReader, object: Json, key: string, path: string): 
  */
 function checkDebtorCode(reader: BodyReader, details: Json | undefined, client: PurchaseClient): void {
   const methodDetails = details?.['payment_method_details'];
-  const variable = isObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
-  const debtor = isObject(variable) ? variable['debtor'] : undefined;
-  if (!isObject(debtor) || !isObject(debtor['identification']) || client.personal_code !== undefined) return;
+  const variable = isJsonObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
+  const debtor = isJsonObject(variable) ? variable['debtor'] : undefined;
+  if (!isJsonObject(debtor) || !isJsonObject(debtor['identification']) || client.personal_code !== undefined)
+    return;
   reader.add(
     'client.personal_code',
     'required',

@@ -8,6 +8,7 @@ import type {
   CreateCompanyStatementRequest,
   PurchaseStatus,
 } from '../../core/v1-types.js';
+import { BodyReader, oneOf, stringThat } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
@@ -68,45 +69,64 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** Reads the body of `POST /company_statements/`. */
+const FORMATS: readonly CompanyStatementFormat[] = ['csv', 'json'];
+
+/** What `three_d_secure` takes, as a boolean or as a query string would write one. */
+const THREE_D_SECURE = [true, 'true', 1, false, 'false', 0] as const;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/** A whole number of seconds or of minor units, 0 or more. */
+const isWholeNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+const isAmountRange = (value: unknown): value is [number, number] =>
+  Array.isArray(value) && value.length === 2 && isWholeNumber(value[0]) && isWholeNumber(value[1]);
+
+const isStatus = oneOf(STATUSES);
+
+const isStatusOrList = (value: unknown): value is PurchaseStatus | PurchaseStatus[] =>
+  Array.isArray(value) ? value.length > 0 && value.every(isStatus) : isStatus(value);
+
+/** Reads the body of `POST /company_statements/`. A member that is null is left out, as when absent. */
 export function readStatementRequest(
   body: Record<string, unknown>,
 ): { draft: StatementDraft } | { issues: V1Issue[] } {
-  const issues: V1Issue[] = [];
-  const issue = (field: string, code: V1Issue['code'], message: string) => {
-    issues.push({ field, code, message });
-  };
+  const reader = new BodyReader();
   for (const name of Object.keys(body)) {
     if (!MEMBERS.has(name)) {
-      issue(name, 'invalid', `${name} is not a statement parameter; they are ${[...MEMBERS].join(', ')}`);
+      reader.add(
+        name,
+        'invalid',
+        `${name} is not a statement parameter; they are ${[...MEMBERS].join(', ')}`,
+      );
     }
   }
   const filters: StatementFilters = {};
   const given: StatementDraft['given'] = {};
-  const present = (name: string) => body[name] !== undefined && body[name] !== null;
 
-  let format: CompanyStatementFormat = 'csv';
-  if (present('format')) {
-    if (body['format'] === 'csv' || body['format'] === 'json') format = body['format'];
-    else issue('format', 'invalid', 'format must be "csv" or "json"');
-  }
-  let timezone = 'UTC';
-  if (present('timezone')) {
-    const zone = body['timezone'];
-    if (typeof zone === 'string' && isTimeZone(zone)) timezone = zone;
-    else
-      issue('timezone', 'invalid', 'timezone must be an IANA time zone name such as "Europe/Riga" or "UTC"');
-  }
+  const format =
+    reader.where(body, 'format', 'format', oneOf(FORMATS), 'format must be "csv" or "json"') ?? 'csv';
+  const timezone =
+    reader.where(
+      body,
+      'timezone',
+      'timezone',
+      stringThat(isTimeZone),
+      'timezone must be an IANA time zone name such as "Europe/Riga" or "UTC"',
+    ) ?? 'UTC';
 
   for (const name of TIME_FILTERS) {
-    if (!present(name)) continue;
-    const value = body[name];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-      issue(name, 'invalid', `${name} must be a Unix timestamp in seconds (a whole number >= 0)`);
-    } else {
-      filters[name] = value;
-      given[name] = value;
-    }
+    const value = reader.where(
+      body,
+      name,
+      name,
+      isWholeNumber,
+      `${name} must be a Unix timestamp in seconds (a whole number >= 0)`,
+    );
+    if (value === undefined) continue;
+    filters[name] = value;
+    given[name] = value;
   }
   for (const [from, to] of [
     ['from', 'to'],
@@ -116,124 +136,123 @@ export function readStatementRequest(
     const low = filters[from];
     const high = filters[to];
     if (low !== undefined && high !== undefined && high <= low) {
-      issue(to, 'invalid', `${to} must be later than ${from} (${from} is inclusive, ${to} exclusive)`);
+      reader.add(to, 'invalid', `${to} must be later than ${from} (${from} is inclusive, ${to} exclusive)`);
     }
   }
 
   for (const name of ['brand_id', 'shop_id'] as const) {
-    if (!present(name)) continue;
-    const value = body[name];
-    if (typeof value === 'string' && UUID.test(value)) {
-      filters[name] = value.toLowerCase();
-      given[name] = value;
-    } else issue(name, 'invalid', `${name} must be a UUID`);
+    const value = reader.where(
+      body,
+      name,
+      name,
+      stringThat((text) => UUID.test(text)),
+      `${name} must be a UUID`,
+    );
+    if (value === undefined) continue;
+    filters[name] = value.toLowerCase();
+    given[name] = value;
   }
 
   for (const name of ['q', 'products'] as const) {
-    if (!present(name)) continue;
-    const value = body[name];
-    if (typeof value !== 'string') issue(name, 'invalid', `${name} must be a string`);
-    else if (value.trim() === '')
-      issue(name, 'blank', `${name} must not be blank; leave it out to match all`);
+    const value = reader.where(body, name, name, isString, `${name} must be a string`);
+    if (value === undefined) continue;
+    if (value.trim() === '')
+      reader.add(name, 'blank', `${name} must not be blank; leave it out to match all`);
     else if ([...value].length > MAX_TEXT)
-      issue(name, 'max_length', `${name} takes at most ${MAX_TEXT} characters`);
+      reader.add(name, 'max_length', `${name} takes at most ${MAX_TEXT} characters`);
     else {
       filters[name] = value.trim().toLowerCase();
       given[name] = value;
     }
   }
 
-  if (present('total')) {
-    const value = body['total'];
-    const whole = (item: unknown): item is number =>
-      typeof item === 'number' && Number.isSafeInteger(item) && item >= 0;
-    if (!Array.isArray(value) || value.length !== 2 || !whole(value[0]) || !whole(value[1])) {
-      issue('total', 'invalid', 'total must be two whole numbers of minor units, [min, max]');
-    } else if (value[0] > value[1]) {
-      issue('total', 'invalid', `total's min (${value[0]}) is more than its max (${value[1]})`);
-    } else {
-      filters.total = [value[0], value[1]];
-      given.total = [value[0], value[1]];
-    }
+  const total = reader.where(
+    body,
+    'total',
+    'total',
+    isAmountRange,
+    'total must be two whole numbers of minor units, [min, max]',
+  );
+  if (total && total[0] > total[1]) {
+    reader.add('total', 'invalid', `total's min (${total[0]}) is more than its max (${total[1]})`);
+  } else if (total) {
+    filters.total = [total[0], total[1]];
+    given.total = [total[0], total[1]];
   }
 
-  if (present('currency')) {
-    const value = body['currency'];
-    if (typeof value === 'string' && /^[A-Za-z]{3}$/.test(value)) {
-      filters.currency = value.toUpperCase();
-      given.currency = value;
-    } else issue('currency', 'invalid', 'currency must be an ISO 4217 code such as "EUR"');
+  const currency = reader.where(
+    body,
+    'currency',
+    'currency',
+    stringThat((text) => /^[A-Za-z]{3}$/.test(text)),
+    'currency must be an ISO 4217 code such as "EUR"',
+  );
+  if (currency !== undefined) {
+    filters.currency = currency.toUpperCase();
+    given.currency = currency;
   }
 
-  if (present('payment_method')) {
-    const value = body['payment_method'];
-    if (typeof value === 'string' && findPaymentMethod(value)) {
-      filters.payment_method = value;
-      given.payment_method = value;
-    } else {
-      issue(
-        'payment_method',
-        'invalid',
-        'payment_method must be a payment method name of GET /payment_methods/, such as "visa"',
-      );
-    }
+  const method = reader.where(
+    body,
+    'payment_method',
+    'payment_method',
+    stringThat((text) => findPaymentMethod(text) !== undefined),
+    'payment_method must be a payment method name of GET /payment_methods/, such as "visa"',
+  );
+  if (method !== undefined) {
+    filters.payment_method = method;
+    given.payment_method = method;
   }
 
-  if (present('three_d_secure')) {
-    const value = body['three_d_secure'];
-    const read =
-      value === true || value === 'true' || value === 1
-        ? true
-        : value === false || value === 'false' || value === 0
-          ? false
-          : undefined;
-    if (read === undefined) {
-      issue(
-        'three_d_secure',
-        'invalid',
-        'three_d_secure must be true or false ("true", "false", 1 and 0 are taken too)',
-      );
-    } else {
-      filters.three_d_secure = read;
-      given.three_d_secure = read;
-    }
+  const threeDSecure = reader.where(
+    body,
+    'three_d_secure',
+    'three_d_secure',
+    oneOf(THREE_D_SECURE),
+    'three_d_secure must be true or false ("true", "false", 1 and 0 are taken too)',
+  );
+  if (threeDSecure !== undefined) {
+    const read = threeDSecure === true || threeDSecure === 'true' || threeDSecure === 1;
+    filters.three_d_secure = read;
+    given.three_d_secure = read;
   }
 
-  if (present('country')) {
-    const value = body['country'];
-    if (typeof value === 'string' && /^[A-Za-z]{2}$/.test(value)) {
-      filters.country = value.toLowerCase();
-      given.country = value.toUpperCase();
-    } else issue('country', 'invalid', 'country must be an ISO 3166-1 alpha-2 code such as "LV"');
+  const country = reader.where(
+    body,
+    'country',
+    'country',
+    stringThat((text) => /^[A-Za-z]{2}$/.test(text)),
+    'country must be an ISO 3166-1 alpha-2 code such as "LV"',
+  );
+  if (country !== undefined) {
+    filters.country = country.toLowerCase();
+    given.country = country.toUpperCase();
   }
 
-  if (present('status')) {
-    const value = body['status'];
-    const list = Array.isArray(value) ? value : [value];
-    const known = (item: unknown): item is PurchaseStatus => STATUSES.includes(item as PurchaseStatus);
-    if (list.length === 0 || !list.every(known)) {
-      issue(
-        'status',
-        'invalid',
-        `status must be a Purchase status, or an array of them: ${STATUSES.join(', ')}`,
-      );
-    } else {
-      filters.status = list;
-      given.status = Array.isArray(value) ? list : list[0]!;
-    }
+  const status = reader.where(
+    body,
+    'status',
+    'status',
+    isStatusOrList,
+    `status must be a Purchase status, or an array of them: ${STATUSES.join(', ')}`,
+  );
+  if (status !== undefined) {
+    filters.status = Array.isArray(status) ? status : [status];
+    given.status = status;
   }
 
-  if (present('product')) {
-    if (body['product'] === 'purchase') {
-      filters.product = 'purchase';
-      given.product = 'purchase';
-    } else
-      issue(
-        'product',
-        'invalid',
-        'product must be "purchase", the only kind of transaction the sandbox makes',
-      );
+  const product = reader.where(
+    body,
+    'product',
+    'product',
+    oneOf(['purchase'] as const),
+    'product must be "purchase", the only kind of transaction the sandbox makes',
+  );
+  if (product !== undefined) {
+    filters.product = product;
+    given.product = product;
   }
 
+  const { issues } = reader;
   return issues.length > 0 ? { issues } : { draft: { format, timezone, filters, given } };
 }

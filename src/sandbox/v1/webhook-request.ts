@@ -5,6 +5,7 @@
  * (`id`, `public_key`, timestamps) in a body are ignored, as they are in answers echoed back.
  */
 import type { WebhookEventType, WebhookSourceType } from '../../core/v1-types.js';
+import { BodyReader, stringThat } from '../body-reader.js';
 import { isHttpUrl, UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 
@@ -55,70 +56,55 @@ export function readWebhookBody(
   body: Record<string, unknown>,
   current?: WebhookDraft,
 ): { draft: WebhookDraft } | { issues: V1Issue[] } {
-  const issues: V1Issue[] = [];
-  const problem = (field: string, code: V1Issue['code'], message: string) =>
-    issues.push({ field, code, message });
-  /** The member, or undefined when absent or null (null is a problem: no member of a webhook can be null). */
-  const member = (key: string, required: boolean): unknown => {
-    const value = body[key];
-    if (value === undefined && required) problem(key, 'required', `${key} is required`);
-    if (value === null) problem(key, 'null', `${key} may not be null`);
-    return value ?? undefined;
-  };
+  const reader = new BodyReader();
   const whole = current === undefined;
+  // No member of a webhook can be null: one given must be a value, even where it may be left out.
+  const given = (key: string) => body[key] !== undefined;
 
-  let title = current?.title;
-  const titleValue = member('title', whole);
-  if (titleValue !== undefined) {
-    if (typeof titleValue !== 'string') problem('title', 'invalid', 'title must be a string');
-    else if (titleValue.trim() === '') problem('title', 'blank', 'title may not be blank');
-    else title = titleValue;
-  }
-
-  let callback = current?.callback;
-  const callbackValue = member('callback', whole);
-  if (callbackValue !== undefined) {
-    if (typeof callbackValue !== 'string' || !isHttpUrl(callbackValue)) {
-      problem('callback', 'invalid', 'callback must be an absolute http(s) URL');
-    } else callback = callbackValue;
-  }
-
-  let allEvents = current?.all_events ?? false;
-  const allEventsValue = member('all_events', false);
-  if (allEventsValue !== undefined) {
-    if (typeof allEventsValue !== 'boolean')
-      problem('all_events', 'invalid', 'all_events must be true or false');
-    else allEvents = allEventsValue;
-  }
+  const title = reader.string(body, 'title', 'title', whole || given('title')) ?? current?.title;
+  const callback =
+    reader.where(
+      body,
+      'callback',
+      'callback',
+      stringThat(isHttpUrl),
+      'callback must be an absolute http(s) URL',
+      whole || given('callback'),
+    ) ?? current?.callback;
+  const allEvents =
+    reader.boolean(body, 'all_events', 'all_events', given('all_events')) ?? current?.all_events ?? false;
 
   let events = current?.events ?? [];
-  let eventsValid = body['events'] !== null;
-  const eventsValue = member('events', false);
-  if (eventsValue !== undefined) {
-    if (!Array.isArray(eventsValue)) {
-      problem('events', 'invalid', 'events must be an array of event names');
-      eventsValid = false;
-    } else {
-      const chosen: WebhookEventType[] = [];
-      eventsValue.forEach((name: unknown, index) => {
-        if (typeof name === 'string' && isWebhookEventType(name)) {
-          if (!chosen.includes(name)) chosen.push(name);
-        } else {
-          eventsValid = false;
-          problem(
-            `events[${index}]`,
-            'invalid',
-            `${JSON.stringify(name)} is not an event name; use one of ${Object.keys(EVENT_NAMES).join(', ')}`,
-          );
-        }
-      });
-      events = chosen;
-    }
+  const issuesBefore = reader.issues.length;
+  const list = reader.where(
+    body,
+    'events',
+    'events',
+    (value): value is unknown[] => Array.isArray(value),
+    'events must be an array of event names',
+    given('events'),
+  );
+  if (list) {
+    const chosen: WebhookEventType[] = [];
+    list.forEach((name, index) => {
+      if (typeof name === 'string' && isWebhookEventType(name)) {
+        if (!chosen.includes(name)) chosen.push(name);
+      } else {
+        reader.add(
+          `events[${index}]`,
+          'invalid',
+          `${JSON.stringify(name)} is not an event name; use one of ${Object.keys(EVENT_NAMES).join(', ')}`,
+        );
+      }
+    });
+    events = chosen;
   }
-  if (eventsValid && !allEvents && events.length === 0) {
-    problem('events', 'empty', 'events may not be empty unless all_events is true');
+  // Empty is told only of a list that is otherwise right: a wrong name dropped is not an empty choice.
+  if (reader.issues.length === issuesBefore && !allEvents && events.length === 0) {
+    reader.add('events', 'empty', 'events may not be empty unless all_events is true');
   }
 
+  const { issues } = reader;
   if (issues.length > 0 || title === undefined || callback === undefined) return { issues };
   return { draft: { title, callback, all_events: allEvents, events } };
 }
