@@ -199,7 +199,8 @@ export class SvcPaymentFrame extends LitElement {
     this.#configRequest = this.#api.widget(this.widgetId);
     void this.#configRequest.then((config) => {
       if (config.kind !== 'ok') return;
-      this.config ??= config.value;
+      // Set before any intake can answer: the form below reads it.
+      this.config = config.value;
       // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
       if (config.value.collectCustomerData) void loadFormParts({ customer: true, delivery: true });
     });
@@ -299,7 +300,6 @@ export class SvcPaymentFrame extends LitElement {
         });
       }
     }
-    this.config = config.value;
     // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
     // tells of a payment that ends while the form is open, and none ended in this load.
     if ('receipt' in created.value) this.#flow.showReceipt(created.value);
