@@ -107,7 +107,7 @@ function reachableModules(): Set<string> {
 describe('the packed package (npm pack --dry-run)', () => {
   before(() => {
     requireBuild();
-    // --ignore-scripts: `prepare` would build again; this checks the build that is there.
+    // --ignore-scripts: `prepack` would build again; this checks the build that is there.
     const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: repoRoot,
       encoding: 'utf8',
@@ -214,11 +214,15 @@ describe('the packed package (npm pack --dry-run)', () => {
     assert.deepEqual(importing, [], 'modules that import ajv, which a merchant install does not have');
   });
 
-  test('installing it runs no script', () => {
-    // npm runs preinstall, install and postinstall of a package it installs; `prepare` only for git and
-    // directory dependencies, never for a tarball from the registry or a file.
+  test('installing it runs no script, and npm asks the merchant to review none', () => {
+    // npm runs preinstall, install and postinstall of a package it installs. npm 11 also lists `prepare`
+    // among the install scripts a merchant must review and approve, and approving it would run a build that
+    // cannot work in node_modules (no sources are packed): the build runs before packing (`prepack`) instead.
     const { scripts } = readPackageJson();
-    const installScripts = ['preinstall', 'install', 'postinstall'].filter((name) => name in scripts);
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'].filter(
+      (name) => name in scripts,
+    );
     assert.deepEqual(installScripts, []);
+    assert.equal(scripts['prepack'], 'npm run build');
   });
 });
