@@ -165,22 +165,17 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   });
 
   const browser = await launchBrowser();
-  // Each load starts in a quiet browser: the processes of the page (and frame) closed before it are gone, as
-  // they are when a shopper comes back, so that their teardown on 2 cores is not counted against the widget.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
   /** Cold: each run in a new context; warm: the same context loads the page a second time. */
   const measureBoth = async (path: string, milestone: Milestone, onPage = false) => {
     const cold: number[] = [];
     const warm: number[] = [];
     // One warm-up load, so the first run does not time the browser's own start.
     for (let run = 0; run <= runs; run++) {
-      await settle();
       const context = await browser.newContext();
       const first = await context.newPage();
       await first.goto(`${pageOrigin}${path}`);
       const coldMs = await msUntil(first, milestone, onPage);
       await first.close();
-      await settle();
       const again = await context.newPage();
       await again.goto(`${pageOrigin}${path}`);
       const warmMs = await msUntil(again, milestone, onPage);
@@ -197,7 +192,6 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   const measureBigOrder = async () => {
     const figures = { navigation: [] as number[], init: [] as number[], intake: [] as number[] };
     for (let run = 0; run <= runs; run++) {
-      await settle();
       const context = await browser.newContext();
       // In every frame before its own scripts: when the element's `init` arrives (the frame's clock).
       await context.addInitScript(() => {
