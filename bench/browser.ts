@@ -165,29 +165,42 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
   });
 
   const browser = await launchBrowser();
-  /** Cold: each run in a new context; warm: the same context loads the page a second time. */
-  const measureBoth = async (path: string, milestone: Milestone, onPage = false) => {
-    const cold: number[] = [];
-    const warm: number[] = [];
-    // One warm-up load, so the first run does not time the browser's own start.
-    for (let run = 0; run <= runs; run++) {
-      const context = await browser.newContext();
+  /** One run of a page: cold in a new context, then warm, the same context loading the page a second time. */
+  const loadTwice = async (path: string, milestone: Milestone, onPage: boolean) => {
+    const context = await browser.newContext();
+    try {
       const first = await context.newPage();
       await first.goto(`${pageOrigin}${path}`);
-      const coldMs = await msUntil(first, milestone, onPage);
+      const cold = await msUntil(first, milestone, onPage);
       await first.close();
       const again = await context.newPage();
       await again.goto(`${pageOrigin}${path}`);
-      const warmMs = await msUntil(again, milestone, onPage);
-      if (run > 0) {
-        cold.push(coldMs);
-        warm.push(warmMs);
-      }
+      return { cold, warm: await msUntil(again, milestone, onPage) };
+    } finally {
       await context.close();
     }
-    return { cold: median(cold), warm: median(warm) };
   };
-  const measure = async (path: string, milestone: Milestone) => (await measureBoth(path, milestone)).cold;
+  /**
+   * The pages' runs in turn (one of each, then the next round), so that a machine that slows down or speeds up
+   * during the bench weighs on each alike and their ratio holds. One warm-up round is not counted.
+   */
+  const measureInTurn = async (
+    pagesToLoad: Array<{ path: string; milestone: Milestone; onPage?: boolean }>,
+  ) => {
+    const figures = pagesToLoad.map(() => ({ cold: [] as number[], warm: [] as number[] }));
+    for (let run = 0; run <= runs; run++) {
+      for (const [index, { path, milestone, onPage = false }] of pagesToLoad.entries()) {
+        const { cold, warm } = await loadTwice(path, milestone, onPage);
+        if (run > 0) {
+          figures[index]!.cold.push(cold);
+          figures[index]!.warm.push(warm);
+        }
+      }
+    }
+    return figures.map(({ cold, warm }) => ({ cold: median(cold), warm: median(warm) }));
+  };
+  const measure = async (path: string, milestone: Milestone) =>
+    (await measureInTurn([{ path, milestone }]))[0]!.cold;
   /** The 1,000-item order: from navigation start, from `init` in the frame, and from the intake's answer. */
   const measureBigOrder = async () => {
     const figures = { navigation: [] as number[], init: [] as number[], intake: [] as number[] };
@@ -237,15 +250,17 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     };
   };
   try {
-    const widget = await measureBoth('/', 'cardFieldFocusable');
-    const baseline = await measureBoth('/baseline', 'cardFieldFocusable', true);
+    const [widget, baseline] = await measureInTurn([
+      { path: '/', milestone: 'cardFieldFocusable' },
+      { path: '/baseline', milestone: 'cardFieldFocusable', onPage: true },
+    ]);
     const bigOrder = await measureBigOrder();
     return {
       runs,
-      cardFieldFocusableMs: widget.cold,
-      cardFieldFocusableWarmMs: widget.warm,
-      baselineMs: baseline.cold,
-      baselineWarmMs: baseline.warm,
+      cardFieldFocusableMs: widget!.cold,
+      cardFieldFocusableWarmMs: widget!.warm,
+      baselineMs: baseline!.cold,
+      baselineWarmMs: baseline!.warm,
       thousandItemsRenderedMs: bigOrder.navigation,
       thousandItemsFromInitMs: bigOrder.init,
       thousandItemsFromIntakeMs: bigOrder.intake,
