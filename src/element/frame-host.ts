@@ -122,6 +122,11 @@ export class FrameHost {
     this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);
   }
 
+  /** The frame has said `ready`: it takes messages. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** Posts to the frame, to the gateway's exact origin. Does nothing before `ready`. */
   post(body: Unenveloped<ElementToFrameMessage>): void {
     const target = this.iframe.contentWindow;

@@ -50,8 +50,6 @@ export interface FrameView {
   host: FrameHost;
   revealed: boolean;
   height?: number;
-  /** The frame said `ready`: `init` goes at the start, or at once when the start came first. */
-  ready?: boolean;
 }
 
 /**
@@ -139,7 +137,8 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       shown = seen = orderKey(made);
       prepared = made;
       if (earlyFailure) failed(earlyFailure.code, earlyFailure.message);
-      else if (current?.ready) sendInit(current.host);
+      // `init` goes now when the frame is ready, else when it says so.
+      else if (current?.host.ready) sendInit(current.host);
     },
 
     stop() {
@@ -267,7 +266,6 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
     if (frame?.host !== frameHost) return;
     switch (message.type) {
       case 'ready':
-        frame.ready = true;
         if (started) sendInit(frameHost);
         return;
       case 'shown':

@@ -36,6 +36,8 @@ export interface BodyIssue {
   message: string;
 }
 
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+
 /** A test for {@link BodyReader.where}: a string that `test` accepts. */
 export function stringThat(test: (text: string) => boolean): (value: unknown) => value is string {
   return (value): value is string => typeof value === 'string' && test(value);
@@ -131,33 +133,15 @@ export class BodyReader {
   }
 
   boolean(object: Json, key: string, path: string, required = false): boolean | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'boolean') {
-      this.add(path, 'invalid', `${path} must be true or false`);
-      return undefined;
-    }
-    return value;
+    return this.where(object, key, path, isBoolean, `${path} must be true or false`, required);
   }
 
   object(object: Json, key: string, path: string, required = false): Json | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (!isJsonObject(value)) {
-      this.add(path, 'invalid', `${path} must be an object`);
-      return undefined;
-    }
-    return value;
+    return this.where(object, key, path, isJsonObject, `${path} must be an object`, required);
   }
 
   array(object: Json, key: string, path: string, required = false): unknown[] | undefined {
-    const value = this.member(object, key, path, required);
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value)) {
-      this.add(path, 'invalid', `${path} must be an array`);
-      return undefined;
-    }
-    return value;
+    return this.where(object, key, path, Array.isArray, `${path} must be an array`, required);
   }
 
   /**

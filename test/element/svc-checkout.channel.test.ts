@@ -22,6 +22,18 @@ describe('<svc-checkout> channel', () => {
         back-to-merchant-url=${`${location.href.split('#')[0]}#cart`}></svc-checkout>${extra}
     </div>`).then((wrapper) => wrapper.querySelector('svc-checkout')!);
 
+  /** An element a script builds and connects at once: it opens its frame then, before the start. */
+  async function connectedByScript(attributes: Record<string, string>): Promise<SvcCheckout> {
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const element = document.createElement('svc-checkout');
+    for (const [name, value] of Object.entries({ gateway: location.origin, ...attributes })) {
+      element.setAttribute(name, value);
+    }
+    wrapper.append(element);
+    await element.updateComplete;
+    return element;
+  }
+
   it('ignores messages of another origin, another window or another channel', async () => {
     const element = await checkout();
     const frame = await testFrame(element);
@@ -118,12 +130,7 @@ describe('<svc-checkout> channel', () => {
   });
 
   it('opens the frame as it connects, before the start, and sends it the order with what scripts added meanwhile', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
-    const element = document.createElement('svc-checkout');
-    element.setAttribute('gateway', location.origin);
-    element.setAttribute('widget-id', widgetId);
-    wrapper.append(element);
-    await element.updateComplete;
+    const element = await connectedByScript({ 'widget-id': widgetId });
     // Loading already, before the start (a task later): the page's scripts may still add to the order.
     const opened = shadow(element).querySelector('iframe');
     expect(opened, 'no frame before the start').to.not.equal(null);
@@ -137,14 +144,11 @@ describe('<svc-checkout> channel', () => {
   });
 
   it('opens another frame at the start when the widget changed after connecting, and drops the first', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
-    const element = document.createElement('svc-checkout');
-    element.setAttribute('gateway', location.origin);
-    element.setAttribute('widget-id', 'widget-at-connection');
-    element.setAttribute('amount', '1.00');
-    element.setAttribute('label', 'Tea');
-    wrapper.append(element);
-    await element.updateComplete;
+    const element = await connectedByScript({
+      'widget-id': 'widget-at-connection',
+      amount: '1.00',
+      label: 'Tea',
+    });
     const opened = shadow(element).querySelector('iframe')!;
     expect(new URL(opened.src).pathname).to.equal('/widget/frame/widget-at-connection');
     element.widgetId = widgetId;
@@ -157,12 +161,7 @@ describe('<svc-checkout> channel', () => {
   });
 
   it('drops the frame it opened when the start finds v1 mode (checkout-url set after connecting)', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
-    const element = document.createElement('svc-checkout');
-    element.setAttribute('gateway', location.origin);
-    element.setAttribute('widget-id', widgetId);
-    wrapper.append(element);
-    await element.updateComplete;
+    const element = await connectedByScript({ 'widget-id': widgetId });
     expect(shadow(element).querySelector('iframe')).to.not.equal(null);
     await capturingConsoleErrors(async () => {
       element.setAttribute('checkout-url', 'javascript:alert(1)');
