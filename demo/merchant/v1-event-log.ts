@@ -146,9 +146,6 @@ function snapshotOf(
   };
 }
 
-/** The members of an order that a newer snapshot may change. */
-const SNAPSHOT_FIELDS = ['status', 'refundableAmount', 'isRecurringToken', 'markedAsPaid'] as const;
-
 export class V1EventLog {
   private readonly received: V1ReceivedEvent[] = [];
   private readonly byKey = new Map<string, V1ReceivedEvent>();
@@ -222,11 +219,12 @@ export class V1EventLog {
     const updatedOn = purchase.updated_on ?? 0;
     if (updatedOn < record.updatedOn) return record.order;
     record.updatedOn = updatedOn;
-    const next = { ...record.order, ...snapshotOf(purchase) };
-    if (SNAPSHOT_FIELDS.every((field) => next[field] === record.order[field])) return record.order;
-    record.order = next;
-    this.emit({ type: 'v1-order', order: next });
-    return next;
+    const snapshot = snapshotOf(purchase);
+    const fields = Object.keys(snapshot) as (keyof typeof snapshot)[];
+    if (fields.every((field) => snapshot[field] === record.order[field])) return record.order;
+    record.order = { ...record.order, ...snapshot };
+    this.emit({ type: 'v1-order', order: record.order });
+    return record.order;
   }
 
   /** Keeps the first delivery of a verified event. */

@@ -12,6 +12,7 @@ import type {
   SubscriptionChanged,
   V1_SUBSCRIPTION_PATHS,
 } from '../merchant/v1-subscriptions.js';
+import { oneAtATime, post, say } from './back-office-actions.js';
 import { cell } from './display.js';
 
 const PATHS: Pick<
@@ -26,7 +27,6 @@ const PATHS: Pick<
 
 type SettableStatus = 'active' | 'paused' | 'cancelled';
 
-const outcome = document.querySelector<HTMLElement>('#outcome')!;
 const heading = document.querySelector<HTMLElement>('#subscriptions-title')!;
 const subscriptionsTable = document.querySelector<HTMLTableElement>('#subscriptions')!;
 const subscriptionsEmpty = document.querySelector<HTMLElement>('#subscriptions-empty')!;
@@ -51,15 +51,6 @@ const ACTIONS: Readonly<
   cancelled: [],
 };
 
-/** Says an outcome in the live region, as the orders' actions do. */
-function say(text: string, kind: 'done' | 'error'): void {
-  outcome.dataset['kind'] = kind;
-  outcome.textContent = '';
-  requestAnimationFrame(() => {
-    outcome.textContent = text;
-  });
-}
-
 const dateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
@@ -76,22 +67,13 @@ async function setStatus(subscription: Subscription, status: SettableStatus): Pr
   if (busy) return;
   busy = true;
   try {
-    const response = await fetch(PATHS.subscriptionStatus, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ plan: subscription.plan, clientId: subscription.clientId, status }),
-    });
-    const body = (await response.json().catch(() => ({}))) as Partial<SubscriptionChanged> & {
-      message?: string;
-    };
-    if (!response.ok || !body.subscription) {
-      say(body.message ?? `The shop answered HTTP ${response.status}.`, 'error');
-      return;
-    }
-    say(body.message ?? 'Done.', 'done');
-    await refreshBilling();
-  } catch (error) {
-    say(`The shop could not be reached: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    const payload = { plan: subscription.plan, clientId: subscription.clientId, status };
+    const done = await post<SubscriptionChanged>(
+      PATHS.subscriptionStatus,
+      payload,
+      (answer) => answer.subscription !== undefined,
+    );
+    if (done) await refreshBilling();
   } finally {
     busy = false;
   }
@@ -193,38 +175,22 @@ function showBalance(balance: CompanyBalance): void {
   balanceView.replaceChildren(list);
 }
 
-let loading: Promise<void> | undefined;
-let stale = false;
-
 /** Reads the subscribers, the outbox and the balance again: one read at a time, one more if asked meanwhile. */
-export function refreshBilling(): Promise<void> {
-  if (loading) {
-    stale = true;
-    return loading;
+export const refreshBilling = oneAtATime(async () => {
+  try {
+    const [subscriptions, outbox, balance] = await Promise.all([
+      read<{ subscriptions: Subscription[] }>(PATHS.subscriptions),
+      read<{ messages: OutboxMessage[] }>(PATHS.outbox),
+      read<CompanyBalance>(PATHS.balance),
+    ]);
+    showSubscriptions(subscriptions.subscriptions);
+    showOutbox(outbox.messages);
+    showBalance(balance);
+  } catch (error) {
+    subscriptionsEmpty.hidden = false;
+    subscriptionsEmpty.textContent = `The subscriptions could not be read: ${error instanceof Error ? error.message : String(error)}`;
   }
-  loading = (async () => {
-    try {
-      const [subscriptions, outbox, balance] = await Promise.all([
-        read<{ subscriptions: Subscription[] }>(PATHS.subscriptions),
-        read<{ messages: OutboxMessage[] }>(PATHS.outbox),
-        read<CompanyBalance>(PATHS.balance),
-      ]);
-      showSubscriptions(subscriptions.subscriptions);
-      showOutbox(outbox.messages);
-      showBalance(balance);
-    } catch (error) {
-      subscriptionsEmpty.hidden = false;
-      subscriptionsEmpty.textContent = `The subscriptions could not be read: ${error instanceof Error ? error.message : String(error)}`;
-    } finally {
-      loading = undefined;
-      if (stale) {
-        stale = false;
-        void refreshBilling();
-      }
-    }
-  })();
-  return loading;
-}
+});
 
 refreshButton.addEventListener('click', () => {
   void refreshBilling().then(() => say('Subscriptions, outbox and balance read again.', 'done'));

@@ -14,7 +14,6 @@
 import type {
   BackOfficeDone,
   BackOfficeOperation,
-  BackOfficeRefusal,
   CardRemoved,
   ClientCardOperation,
   V1_BACK_OFFICE_CLIENT_PATHS,
@@ -23,6 +22,7 @@ import type {
 import { money } from '../merchant/v1-cart.js';
 import type { SavedCard, ShopClient } from '../merchant/v1-customers.js';
 import type { V1LogEvent, V1Order, V1OrderMode, V1ReceivedEvent } from '../merchant/v1-event-log.js';
+import { oneAtATime, post, say } from './back-office-actions.js';
 import { refreshBilling } from './back-office-billing.js';
 import { cell, V1_SOURCE_NAMES } from './display.js';
 
@@ -41,7 +41,6 @@ const CLIENT_PATHS: typeof V1_BACK_OFFICE_CLIENT_PATHS = {
   chargeCard: '/api/v1/back-office/charge-card',
 };
 
-const outcome = document.querySelector<HTMLElement>('#outcome')!;
 const ordersList = document.querySelector<HTMLElement>('#orders')!;
 const ordersEmpty = document.querySelector<HTMLElement>('#orders-empty')!;
 const receivedBody = document.querySelector<HTMLTableSectionElement>('#received tbody')!;
@@ -115,16 +114,6 @@ const ACTIONS: Record<BackOfficeOperation, ActionText> = {
   },
 };
 
-/** What the live region says: the outcome of the last action. */
-function say(text: string, kind: 'done' | 'error'): void {
-  outcome.dataset['kind'] = kind;
-  // Emptied first, so the same words said twice are announced twice.
-  outcome.textContent = '';
-  requestAnimationFrame(() => {
-    outcome.textContent = text;
-  });
-}
-
 /**
  * An amount in euros as the staff type it (`17.45`, `17,45`, `17`) in cents; undefined when empty.
  * Parsed as text, never through a float.
@@ -149,7 +138,6 @@ class OrderView {
   private readonly actions: HTMLElement;
   private readonly fields: Record<'status' | 'amount' | 'refundable' | 'token' | 'mode', HTMLElement>;
   private shownActions = '';
-  private busy = false;
 
   constructor(private order: V1Order) {
     const id = `order-${order.purchaseId}`;
@@ -263,7 +251,7 @@ class OrderView {
 
   private async run(action: BackOfficeOperation, input: HTMLInputElement | undefined): Promise<void> {
     // Pressing Enter twice is one action: a second capture would be refused, a second charge would not.
-    if (this.busy) return;
+    if (this.element.hasAttribute('aria-busy')) return;
     let amount: number | undefined;
     if (input) {
       const read = readAmount(input.value, this.order.currency);
@@ -275,30 +263,17 @@ class OrderView {
       input.removeAttribute('aria-invalid');
       amount = read.cents;
     }
-    this.busy = true;
     this.element.setAttribute('aria-busy', 'true');
     try {
-      const response = await fetch(PATHS[action], {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ reference: this.order.reference, ...(amount !== undefined && { amount }) }),
+      const payload = { reference: this.order.reference, ...(amount !== undefined && { amount }) };
+      await post<BackOfficeDone>(PATHS[action], payload, ({ order }) => {
+        if (!order) return false;
+        if (input) input.value = '';
+        // Shown at once; the live stream brings the same snapshot (and the events) a moment later.
+        showOrder(order);
+        return true;
       });
-      const body = (await response.json().catch(() => ({}))) as Partial<BackOfficeDone & BackOfficeRefusal>;
-      if (!response.ok || !body.order) {
-        say(body.message ?? `The shop answered HTTP ${response.status}.`, 'error');
-        return;
-      }
-      if (input) input.value = '';
-      // Shown at once; the live stream brings the same snapshot (and the events) a moment later.
-      showOrder(body.order);
-      say(body.message ?? 'Done.', 'done');
-    } catch (error) {
-      say(
-        `The shop could not be reached: ${error instanceof Error ? error.message : String(error)}`,
-        'error',
-      );
     } finally {
-      this.busy = false;
       this.element.removeAttribute('aria-busy');
     }
   }
@@ -339,7 +314,6 @@ class ClientView {
   private readonly heading: HTMLHeadingElement;
   private readonly cards: HTMLElement;
   private shownCards: string | undefined;
-  private busy = false;
 
   constructor(private client: ShopClient) {
     const id = `client-${client.id}`;
@@ -426,32 +400,16 @@ class ClientView {
   }
 
   private async run(action: ClientCardOperation, card: SavedCard): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.element.hasAttribute('aria-busy')) return;
     this.element.setAttribute('aria-busy', 'true');
     try {
-      const response = await fetch(CLIENT_PATHS[action], {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ clientId: this.client.id, cardId: card.id }),
+      const payload = { clientId: this.client.id, cardId: card.id };
+      await post<BackOfficeDone & CardRemoved>(CLIENT_PATHS[action], payload, ({ order, client }) => {
+        if (order) showOrder(order);
+        if (client) showClient(client);
+        return order !== undefined || client !== undefined;
       });
-      const body = (await response.json().catch(() => ({}))) as Partial<
-        BackOfficeDone & CardRemoved & BackOfficeRefusal
-      >;
-      if (!response.ok || !(body.order || body.client)) {
-        say(body.message ?? `The shop answered HTTP ${response.status}.`, 'error');
-        return;
-      }
-      if (body.order) showOrder(body.order);
-      if (body.client) showClient(body.client);
-      say(body.message ?? 'Done.', 'done');
-    } catch (error) {
-      say(
-        `The shop could not be reached: ${error instanceof Error ? error.message : String(error)}`,
-        'error',
-      );
     } finally {
-      this.busy = false;
       this.element.removeAttribute('aria-busy');
     }
   }
@@ -472,47 +430,32 @@ function showClient(client: ShopClient): void {
   clientsEmpty.hidden = true;
 }
 
-let clientsLoading: Promise<void> | undefined;
-let clientsStale = false;
-
 /**
  * Reads the Clients again. Orders change when a card is saved or removed, and the gateway is the record of
  * Clients: one request at a time, and one more after it when something changed meanwhile.
  */
-function refreshClients(): void {
-  if (clientsLoading) {
-    clientsStale = true;
-    return;
-  }
-  clientsLoading = (async () => {
-    try {
-      const response = await fetch(CLIENT_PATHS.clients);
-      const body = (await response.json().catch(() => ({}))) as { clients?: ShopClient[]; message?: string };
-      if (!response.ok || !body.clients) {
-        clientsEmpty.textContent = body.message ?? `The clients could not be read (HTTP ${response.status}).`;
-        clientsEmpty.hidden = false;
-        return;
-      }
-      // Oldest first, each new one on top; a Client deleted on the gateway goes.
-      for (const client of [...body.clients].reverse()) showClient(client);
-      const listed = new Set(body.clients.map((client) => client.id));
-      for (const [id, view] of clientViews) {
-        if (listed.has(id)) continue;
-        view.element.remove();
-        clientViews.delete(id);
-      }
-      clientsEmpty.hidden = clientViews.size > 0;
-    } catch {
-      // The stream's reconnection brings a snapshot, which reads them again.
-    } finally {
-      clientsLoading = undefined;
-      if (clientsStale) {
-        clientsStale = false;
-        refreshClients();
-      }
+const refreshClients = oneAtATime(async () => {
+  try {
+    const response = await fetch(CLIENT_PATHS.clients);
+    const body = (await response.json().catch(() => ({}))) as { clients?: ShopClient[]; message?: string };
+    if (!response.ok || !body.clients) {
+      clientsEmpty.textContent = body.message ?? `The clients could not be read (HTTP ${response.status}).`;
+      clientsEmpty.hidden = false;
+      return;
     }
-  })();
-}
+    // Oldest first, each new one on top; a Client deleted on the gateway goes.
+    for (const client of [...body.clients].reverse()) showClient(client);
+    const listed = new Set(body.clients.map((client) => client.id));
+    for (const [id, view] of clientViews) {
+      if (listed.has(id)) continue;
+      view.element.remove();
+      clientViews.delete(id);
+    }
+    clientsEmpty.hidden = clientViews.size > 0;
+  } catch {
+    // The stream's reconnection brings a snapshot, which reads them again.
+  }
+});
 
 const rows = new Map<number, HTMLTableRowElement>();
 
@@ -547,7 +490,7 @@ source.addEventListener('snapshot', (event) => {
   // first, each new one on top.
   for (const order of [...(snapshot.v1?.orders ?? [])].reverse()) showOrder(order);
   for (const received of snapshot.v1?.events ?? []) showEvent(received);
-  refreshClients();
+  void refreshClients();
   void refreshBilling();
   live.textContent = 'Live: orders and events update here as the gateway reports them.';
 });
@@ -560,7 +503,7 @@ for (const type of ['v1-event', 'v1-order'] as const) {
       void refreshBilling();
     } else if (data.type === 'v1-order') {
       showOrder(data.order);
-      refreshClients();
+      void refreshClients();
     }
   });
 }
