@@ -56,7 +56,6 @@ describe('the frame opened before the page is parsed', () => {
       window.heard = [];
       document.getElementById('unknown').addEventListener('checkoutError', (event) => heard.push(event.detail.code));
       document.getElementById('pay').addOrderItem(${JSON.stringify(scriptItem)});`;
-    pages.removeAllListeners('request');
     pages.on('request', (req, res) => {
       if (req.url === '/slow.js') {
         heldScript = res;

@@ -39,12 +39,20 @@ import {
   type OrderInput,
   orderSignatureInput,
   signOrder,
+  type V1Client,
   verifyOrderSignature,
 } from '../../src/server/index.js';
 import { type RedisServer, startRedisServer } from '../server/redis-server.js';
 import { launchBrowser } from './support/browser.js';
 import { type Example, readExamples } from './support/readme-examples.js';
-import { missing, PRELUDE_NAMES, provide, type RedisClient } from './support/readme-prelude.js';
+import {
+  clientId,
+  missing,
+  PRELUDE_NAMES,
+  provide,
+  type RedisClient,
+  tokenId,
+} from './support/readme-prelude.js';
 import { CARDS, PaymentFrame } from './support/shop-page.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -251,6 +259,11 @@ function merchant() {
   const full = first.widgets.find((widget) => widget.type === 'CHECKOUT' && widget.collectCustomerData);
   assert.ok(plain && full, 'the sandbox config has a plain and a full checkout widget');
   return { merchant: first, plain, full };
+}
+
+/** A v1 client of the README's merchant, with its secret key. */
+function merchantV1(): V1Client {
+  return createV1Client({ baseUrl: env.sandbox!.url, secretKey: merchant().merchant.v1!.secretKey });
 }
 
 /**
@@ -592,17 +605,14 @@ const TS_CHECKS: Record<string, TsCheck> = {
       const paid = settled as { status: string; marked_as_paid: boolean };
       assert.deepEqual([paid.status, paid.marked_as_paid], ['paid', true]);
       assert.equal((cause as { code: string } | undefined)?.code, 'not_held');
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
-      const { tokenId } = await import('./support/readme-prelude.js');
+      const v1 = merchantV1();
       assert.equal((await v1.purchases.get(tokenId)).is_recurring_token, false, 'the token was deleted');
     },
   },
   'v1-clients': {
     exports: ['customer', 'purchase', 'cards'],
     async before() {
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const v1 = merchantV1();
       const returning = await v1.clients.create({ email: 'returning@example.com' });
       await checkedOutPurchase({ client_id: returning.id, force_recurring: true });
       provide({ clientId: returning.id });
@@ -616,9 +626,7 @@ const TS_CHECKS: Record<string, TsCheck> = {
         saved.map((card) => card.description),
         ['Visa •••• 1111'],
       );
-      const { clientId } = await import('./support/readme-prelude.js');
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const v1 = merchantV1();
       const left = [];
       for await (const card of v1.clients.recurringTokens(clientId)) left.push(card);
       assert.deepEqual(left, [], 'the example deleted it');
@@ -627,22 +635,19 @@ const TS_CHECKS: Record<string, TsCheck> = {
   'v1-billing': {
     exports: ['purchaseIds', 'invoice', 'plan', 'billing_template_client', 'purchase'],
     async before() {
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const v1 = merchantV1();
       provide({ otherClientId: (await v1.clients.create({ email: 'other@example.com' })).id });
     },
     async check({ purchaseIds, invoice, plan, billing_template_client, purchase }) {
       const ids = purchaseIds as string[];
       assert.equal(ids.length, 2, 'one Purchase per Client');
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const v1 = merchantV1();
       for (const id of ids) assert.equal((await v1.purchases.get(id)).status, 'created');
       assert.equal((invoice as { status: string }).status, 'created');
       assert.equal((plan as { is_subscription: boolean }).is_subscription, true);
       assert.equal(purchase, null, 'a trial: active at once, nothing to pay now');
       const subscriber = billing_template_client as { status: string; client_id: string };
       assert.equal(subscriber.status, 'active');
-      const { clientId } = await import('./support/readme-prelude.js');
       const after = await v1.billingTemplates.clients.get((plan as { id: string }).id, clientId);
       assert.equal(after.status, 'paused', 'the example paused it');
     },
@@ -674,8 +679,7 @@ const TS_CHECKS: Record<string, TsCheck> = {
         redirect: 'manual',
       });
       assert.equal(answered.status, 200, 'no success_redirect: the sandbox shows the outcome');
-      const { merchant: shop } = merchant();
-      const v1 = createV1Client({ baseUrl: env.sandbox!.url, secretKey: shop.v1!.secretKey });
+      const v1 = merchantV1();
       assert.equal((await v1.purchases.get((purchase as { id: string }).id)).status, 'paid');
     },
   },

@@ -11,28 +11,16 @@ import { V1_BACK_OFFICE_CLIENT_PATHS, V1_BACK_OFFICE_PATHS } from '../../demo/me
 import type { ShopClient } from '../../demo/merchant/v1-customers.js';
 import type { V1Order } from '../../demo/merchant/v1-event-log.js';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
-import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
-import { createV1Client, type V1Client } from '../../src/server/index.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage, tabTo } from './support/back-office-page.js';
 import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
+import { payOnHostedPage, v1Demo } from './support/v1-demo.js';
 import { HostedCheckoutPage, V1CheckoutPage, V1ResultPage } from './support/v1-pages.js';
 
 const env = demoInBrowser();
-let client: V1Client | undefined;
-/** The test's own client of the gateway, to see the gateway's side (Clients, Purchases). */
-function gateway(): V1Client {
-  client ??= createV1Client({ baseUrl: env.demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
-  return client;
-}
-
-function backEnd() {
-  const v1 = env.demo.merchant.v1;
-  assert.ok(v1, 'the demo merchant serves v1');
-  return v1;
-}
+const { gateway, backEnd, newOrder } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
 const post = (path: string, body: unknown, headers?: Record<string, string>) =>
@@ -40,30 +28,6 @@ const post = (path: string, body: unknown, headers?: Record<string, string>) =>
 
 /** How the sandbox describes a saved `4111 1111 1111 1111`. */
 const VISA = 'Visa •••• 1111';
-
-/** An order of the shop's cart for the customer with `email`, asked for as the checkout page asks. */
-async function newOrder(mode: 'pay' | 'save_card', email?: string): Promise<CreatedPurchase> {
-  const created = await post(V1_PATHS.purchase, { mode, ...(email !== undefined && { email }) });
-  assert.equal(created.status, 201, created.text);
-  return created.body as unknown as CreatedPurchase;
-}
-
-/** Pays an order with a card as the hosted page's form posts it. */
-async function payOnHostedPage(order: CreatedPurchase, card: string): Promise<void> {
-  const paid = await fetch(new URL('pay', order.checkoutUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      method: 'card',
-      card_number: card,
-      card_expiry: '12/34',
-      card_cvc: '123',
-      card_holder: 'Test Buyer',
-    }),
-    redirect: 'manual',
-  });
-  assert.equal(paid.status, 303, await paid.text());
-}
 
 /** The Client the shop made a Purchase for, as the gateway has it. */
 async function clientOf(order: CreatedPurchase): Promise<string> {

@@ -10,59 +10,22 @@ import { describe, test } from 'node:test';
 import { V1_BACK_OFFICE_PATHS } from '../../demo/merchant/v1-back-office.js';
 import type { V1Order } from '../../demo/merchant/v1-event-log.js';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
-import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
-import { createV1Client, type V1Client, type WebhookDelivery } from '../../src/server/index.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
 import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
+import { payOnHostedPage, v1Demo } from './support/v1-demo.js';
 import { V1CheckoutPage, V1ResultPage } from './support/v1-pages.js';
 
 const env = demoInBrowser();
-let client: V1Client | undefined;
-/** The test's own client of the gateway, to see the gateway's side (Purchases, webhook deliveries). */
-function gateway(): V1Client {
-  client ??= createV1Client({ baseUrl: env.demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
-  return client;
-}
-
-/** The merchant's v1 side; the demo always has one. */
-function backEnd() {
-  const v1 = env.demo.merchant.v1;
-  assert.ok(v1, 'the demo merchant serves v1');
-  return v1;
-}
+const { gateway, backEnd, newOrder, assertDeliveredOnce } = v1Demo(env);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
 
 /** A card that pays, and whose recurring token's later charges are declined (src/sandbox/test-cards.ts). */
 const CHARGES_DECLINED = '4000000000000341';
-
-/** An order of the shop's cart (34.90 EUR), asked for as the checkout page asks. */
-async function newOrder(mode: 'pay' | 'reserve' | 'save_card'): Promise<CreatedPurchase> {
-  const created = await request(url(V1_PATHS.purchase), 'POST', { mode });
-  assert.equal(created.status, 201, created.text);
-  return created.body as unknown as CreatedPurchase;
-}
-
-/** Pays an order with a card as the hosted page's form posts it. */
-async function payOnHostedPage(order: CreatedPurchase, card: string): Promise<void> {
-  const paid = await fetch(new URL('pay', order.checkoutUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      method: 'card',
-      card_number: card,
-      card_expiry: '12/34',
-      card_cvc: '123',
-      card_holder: 'Test Buyer',
-    }),
-    redirect: 'manual',
-  });
-  assert.equal(paid.status, 303, await paid.text());
-}
 
 /** `source event status deliveries` of each event the back end kept about a Purchase, in arrival order. */
 function recorded(purchaseId: string): string[] {
@@ -77,12 +40,6 @@ function split(lines: string[]): { webhooks: string[]; callbacks: string[] } {
     webhooks: lines.filter((line) => line.startsWith('webhook ')),
     callbacks: lines.filter((line) => line.startsWith('success_callback ')),
   };
-}
-
-function attemptStatuses(delivery: WebhookDelivery): Array<number | null> {
-  return (delivery.delivery_attempts as Array<{ status_code: number | null }>).map(
-    (attempt) => attempt.status_code,
-  );
 }
 
 describe('the back office in the browser', () => {
@@ -187,18 +144,7 @@ describe('the back office in the browser', () => {
 
       // The gateway's record of the Purchase's events: one delivery each, answered 200 at its first attempt.
       // (Its delivery log does not list a Payment's deliveries yet.)
-      const deliveries = await gateway()
-        .webhooks.deliveries({ id: purchaseId, source_type: 'purchase' })
-        .toArray();
-      assert.deepEqual(
-        deliveries.map((delivery) => [delivery.event, delivery.attempts, delivery.status]),
-        [
-          ['purchase.created', 1, 'delivered'],
-          ['purchase.hold', 1, 'delivered'],
-          ['purchase.captured', 1, 'delivered'],
-        ],
-      );
-      for (const delivery of deliveries) assert.deepEqual(attemptStatuses(delivery), [200]);
+      await assertDeliveredOnce(purchaseId, ['purchase.created', 'purchase.hold', 'purchase.captured']);
       assert.deepEqual(backEnd().refused, [], 'no delivery failed verification');
     } finally {
       await office.close();
@@ -286,16 +232,15 @@ describe('the back office in the browser', () => {
       await office.waitForStatus(held.reference, 'released');
       assert.deepEqual(await office.actions(held.reference), []);
       await office.waitForRows(held.reference, 3);
-      assert.deepEqual(split(recorded(held.purchaseId)).webhooks, [
-        'webhook purchase.created created 1',
-        'webhook purchase.hold hold 1',
-        'webhook purchase.released released 1',
-      ]);
-      assert.deepEqual(
-        split(recorded(held.purchaseId)).callbacks,
-        [],
-        'a release brings no success callback',
-      );
+      // A release brings no success callback.
+      assert.deepEqual(split(recorded(held.purchaseId)), {
+        webhooks: [
+          'webhook purchase.created created 1',
+          'webhook purchase.hold hold 1',
+          'webhook purchase.released released 1',
+        ],
+        callbacks: [],
+      });
     } finally {
       await office.close();
     }

@@ -11,34 +11,17 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
 import { createDemoMerchantApp } from '../../demo/server/demo-merchant.js';
-import { DEMO_V1_BRAND_ID, DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
-import {
-  createV1Client,
-  generateMerchantKeyPair,
-  signBody,
-  type V1Client,
-  type WebhookDelivery,
-} from '../../src/server/index.js';
+import { DEMO_V1_BRAND_ID } from '../../src/sandbox/index.js';
+import { generateMerchantKeyPair, signBody } from '../../src/server/index.js';
 import { axeViolations } from './support/axe.js';
 import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
+import { payOnHostedPage, v1Demo } from './support/v1-demo.js';
 import { type HostedCheckoutPage, V1CheckoutPage, V1ResultPage } from './support/v1-pages.js';
 
 const env = demoInBrowser();
-let client: V1Client | undefined;
-/** The test's own client of the gateway, to see the gateway's side (Purchases, webhook deliveries). */
-function gateway(): V1Client {
-  client ??= createV1Client({ baseUrl: env.demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
-  return client;
-}
-
-/** The merchant's v1 side; the demo always has one. */
-function backEnd() {
-  const v1 = env.demo.merchant.v1;
-  assert.ok(v1, 'the demo merchant serves v1');
-  return v1;
-}
+const { gateway, backEnd, assertDeliveredOnce } = v1Demo(env);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,22 +60,7 @@ async function assertReceivedOnceInOrder(purchase: CreatedPurchase, paymentMetho
   for (const event of [webhooks[1]!, callbacks[0]!]) assert.equal(event.paymentMethod, paymentMethod);
   assert.equal(v1.order(purchase.reference)?.status, 'paid');
 
-  // The gateway's record: one delivery per event, answered 200 at its first attempt.
-  const deliveries = await gateway().webhooks.deliveries({ id, source_type: 'purchase' }).toArray();
-  assert.deepEqual(
-    deliveries.map((delivery) => [delivery.event, delivery.attempts, delivery.status]),
-    [
-      ['purchase.created', 1, 'delivered'],
-      ['purchase.paid', 1, 'delivered'],
-    ],
-  );
-  for (const delivery of deliveries) assert.deepEqual(attemptStatuses(delivery), [200]);
-}
-
-function attemptStatuses(delivery: WebhookDelivery): Array<number | null> {
-  return (delivery.delivery_attempts as Array<{ status_code: number | null }>).map(
-    (attempt) => attempt.status_code,
-  );
+  await assertDeliveredOnce(id, ['purchase.created', 'purchase.paid']);
 }
 
 interface MethodCase {
@@ -362,20 +330,7 @@ describe('v1 back end over HTTP', () => {
 
   test('answers a repeated success callback 200 and counts it, without keeping it twice', async () => {
     const created = (await request(url(V1_PATHS.purchase), 'POST')).body as unknown as CreatedPurchase;
-    // Paid as the hosted page's form posts it.
-    const paid = await fetch(new URL('pay', created.checkoutUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        method: 'card',
-        card_number: CARDS.mastercard,
-        card_expiry: '12/34',
-        card_cvc: '123',
-        card_holder: 'Test Buyer',
-      }),
-      redirect: 'manual',
-    });
-    assert.equal(paid.status, 303);
+    await payOnHostedPage(created, CARDS.mastercard);
     const v1 = backEnd();
     const first = await v1.waitForEvent(
       (event) => event.objectId === created.purchaseId && event.source === 'success_callback',

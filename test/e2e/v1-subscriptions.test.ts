@@ -9,23 +9,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Subscription, V1_SUBSCRIPTION_PATHS } from '../../demo/merchant/v1-subscriptions.js';
-import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
-import { createV1Client, type V1Client } from '../../src/server/index.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
 import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS, waitUntil } from './support/shop-page.js';
 import { BackOfficeBilling, TeaClubPage } from './support/tea-club-page.js';
+import { v1Demo } from './support/v1-demo.js';
 import { HostedCheckoutPage } from './support/v1-pages.js';
 
 const env = demoInBrowser();
-let client: V1Client | undefined;
-/** The test's own client of the gateway, to see the gateway's side (saved cards). */
-function gateway(): V1Client {
-  client ??= createV1Client({ baseUrl: env.demo.gatewayUrl, secretKey: DEMO_V1_SECRET_KEY });
-  return client;
-}
+const { gateway } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
 

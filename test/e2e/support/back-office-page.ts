@@ -130,14 +130,6 @@ export class BackOfficePage {
     return target.evaluate((element) => element === document.activeElement);
   }
 
-  /**
-   * Presses Tab until `target` has the focus, from wherever the focus is (the page wraps around).
-   * @throws Error when `maxPresses` presses do not reach it: the control is out of keyboard reach.
-   */
-  async tabTo(target: Locator, maxPresses = 300): Promise<void> {
-    await tabTo(this.page, target, maxPresses);
-  }
-
   /** A Client's panel, by its e-mail. */
   client(email: string): Locator {
     return this.page.getByRole('article', { name: `Client ${email}`, exact: true });
@@ -187,7 +179,7 @@ export class BackOfficePage {
       name: `${CARD_BUTTONS[action]} ${description} of ${email}`,
       exact: true,
     });
-    await this.tabTo(button);
+    await tabTo(this.page, button);
     await this.page.keyboard.press('Enter');
   }
 
@@ -199,13 +191,13 @@ export class BackOfficePage {
     const form = this.order(reference).locator(`form[data-action="${action}"]`);
     const field = form.getByRole('textbox');
     if ((await field.count()) > 0) {
-      await this.tabTo(field);
+      await tabTo(this.page, field);
       await this.page.keyboard.press('ControlOrMeta+A');
       await this.page.keyboard.press('Delete');
       if (amount !== undefined) await this.page.keyboard.type(amount);
     } else {
       if (amount !== undefined) throw new Error(`${action} takes no amount`);
-      await this.tabTo(form.getByRole('button', { name: new RegExp(`^${BUTTONS[action]}\\b`) }));
+      await tabTo(this.page, form.getByRole('button', { name: new RegExp(`^${BUTTONS[action]}\\b`) }));
     }
     await this.page.keyboard.press('Enter');
   }

@@ -140,7 +140,7 @@ export class HostedCheckoutPage {
 
   /** Pay, with the choice as it is. */
   async pay(): Promise<void> {
-    await this.page.locator('button.pay').click();
+    await this.payButton.click();
   }
 
   /** The test bank's (or wallet's, or 3-D Secure) confirmation step: approve. */
