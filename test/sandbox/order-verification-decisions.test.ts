@@ -337,7 +337,7 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
     const configPath = join(dataDir, '..', `${basename(dataDir)}-config.json`);
     await writeFile(configPath, JSON.stringify(file));
     const first = await startCli(configPath, dataDir);
-    const on = { url: `http://127.0.0.1:${first.port}`, port: first.port } as Sandbox;
+    const on = { url: first.url, port: first.port } as Sandbox;
     verify = async () => ({ status: 200, body: '' });
     const asked = nextOrderId();
     const answered = intake('CB-KILLED', on).catch((error: unknown) => error);
@@ -348,7 +348,7 @@ describe('CALLBACK order verification and the merchant’s decision', () => {
 
     const second = await startCli(configPath, dataDir);
     try {
-      const after = { url: `http://127.0.0.1:${second.port}`, port: second.port } as Sandbox;
+      const after = { url: second.url, port: second.port } as Sandbox;
       const late = await client(after)
         .approveOrder(id)
         .catch((error: unknown) => error);

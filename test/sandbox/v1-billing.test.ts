@@ -8,12 +8,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../src/core/v1-types.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { periodStart } from '../../src/sandbox/v1/billing-request.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
+import {
+  cardForm,
+  expectWebhookEvents,
+  OTHER,
+  postForm,
+  purchaseBody,
+  startV1Sandbox,
+  V1,
+  v1,
+} from './v1-support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,12 +37,7 @@ describe('v1 invoices, billing templates and subscriptions', () => {
   let dataDir: string;
 
   async function start(): Promise<void> {
-    sandbox = await startSandbox({
-      port: 0,
-      config: parseConfig(v1ConfigFile(merchant.url)),
-      dataDir,
-      now: () => new Date(START),
-    });
+    sandbox = await startV1Sandbox(merchant, { dataDir, now: () => new Date(START) });
     client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
   }
 
@@ -91,22 +94,9 @@ describe('v1 invoices, billing templates and subscriptions', () => {
     assert.equal(answer.status, 200, answer.html);
   }
 
-  /** The webhook events about Purchase `id`, in the order they arrived. */
-  function eventsOf(id: string): string[] {
-    return merchant
-      .requests(WEBHOOK_PATH)
-      .map((request) => JSON.parse(request.body) as { id: string; event_type: string })
-      .filter((payload) => payload.id === id)
-      .map((payload) => payload.event_type);
-  }
-
-  async function expectEvents(id: string, expected: string[]): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (eventsOf(id).length < expected.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.deepEqual(eventsOf(id), expected);
-  }
+  /** Resolves once the webhook events about Purchase `id`, in the order they arrived, are exactly `expected`. */
+  const expectEvents = (id: string, expected: string[]) =>
+    expectWebhookEvents(merchant, WEBHOOK_PATH, id, expected);
 
   async function outbox(key: string = V1.secretKey) {
     const answer = await fetch(`${sandbox.url}/sandbox/v1/outbox/?per_page=100`, {

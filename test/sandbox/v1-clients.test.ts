@@ -40,11 +40,13 @@ describe('v1 Clients and saved cards', () => {
     return error;
   }
 
+  /** A Purchase of {@link purchaseBody} with `overrides`, created through the client. */
+  const createPurchase = (overrides?: Record<string, unknown>) =>
+    client.purchases.create(purchaseBody(overrides) as unknown as CreatePurchaseRequest);
+
   /** A Purchase of the Client paid on the hosted page with `card`, saving it when `save`. */
   async function paidFor(clientId: string, save: boolean, card = '4111111111111111') {
-    const purchase = await client.purchases.create({
-      ...(purchaseBody({ client_id: clientId, force_recurring: save }) as unknown as CreatePurchaseRequest),
-    });
+    const purchase = await createPurchase({ client_id: clientId, force_recurring: save });
     await postForm(sandbox, `/checkout/${purchase.id}/pay`, cardForm(card));
     return client.purchases.get(purchase.id);
   }
@@ -122,11 +124,9 @@ describe('v1 Clients and saved cards', () => {
       full_name: 'Dace',
       personal_code: '1',
     });
-    const purchase = await client.purchases.create({
-      ...(purchaseBody({
-        client_id: stored.id,
-        client: { full_name: 'Dace Tester' },
-      }) as unknown as CreatePurchaseRequest),
+    const purchase = await createPurchase({
+      client_id: stored.id,
+      client: { full_name: 'Dace Tester' },
     });
     assert.deepEqual(purchase.client, {
       email: 'd@example.com',
@@ -151,17 +151,13 @@ describe('v1 Clients and saved cards', () => {
     assert.deepEqual(await client.clients.getRecurringToken(stored.id, saved.id), tokens[0]);
 
     // It pays a later Purchase without the customer.
-    const next = await client.purchases.create({
-      ...(purchaseBody({ client_id: stored.id }) as unknown as CreatePurchaseRequest),
-    });
+    const next = await createPurchase({ client_id: stored.id });
     assert.equal((await client.purchases.charge(next.id, { recurring_token: saved.id })).status, 'paid');
 
     await client.clients.deleteRecurringToken(stored.id, saved.id);
     assert.equal((await client.purchases.get(saved.id)).is_recurring_token, false);
     assert.equal((await rejected(client.clients.getRecurringToken(stored.id, saved.id))).code, 'not_found');
-    const another = await client.purchases.create({
-      ...(purchaseBody() as unknown as CreatePurchaseRequest),
-    });
+    const another = await createPurchase();
     const refused = await rejected(client.purchases.charge(another.id, { recurring_token: saved.id }));
     assert.equal(refused.errors?.[0]?.code, 'purchase_charge_error');
   });
@@ -194,9 +190,7 @@ describe('v1 Clients and saved cards', () => {
   test('the hosted page offers the Client’s saved cards first and pays with one in one click', async () => {
     const stored = await client.clients.create({ email: 'i@example.com' });
     const saved = await paidFor(stored.id, true);
-    const next = await client.purchases.create({
-      ...(purchaseBody({ client_id: stored.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
-    });
+    const next = await createPurchase({ client_id: stored.id, ...ENGLISH });
     const page = await (await fetch(next.checkout_url)).text();
     assert.match(page, /Your saved cards/);
     assert.match(
@@ -213,9 +207,7 @@ describe('v1 Clients and saved cards', () => {
     assert.equal(paid.status, 'paid');
     assert.equal(paid.transaction_data.attempts[0]?.payment_method, 'visa');
     // A purchase without a Client offers none.
-    const anonymous = await client.purchases.create({
-      ...(purchaseBody(ENGLISH) as unknown as CreatePurchaseRequest),
-    });
+    const anonymous = await createPurchase(ENGLISH);
     assert.doesNotMatch(await (await fetch(anonymous.checkout_url)).text(), /saved cards/);
   });
 
@@ -223,18 +215,14 @@ describe('v1 Clients and saved cards', () => {
     const owner = await client.clients.create({ email: 'j@example.com' });
     const stranger = await client.clients.create({ email: 'k@example.com' });
     const saved = await paidFor(owner.id, true);
-    const theirs = await client.purchases.create({
-      ...(purchaseBody({ client_id: stranger.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
-    });
+    const theirs = await createPurchase({ client_id: stranger.id, ...ENGLISH });
     assert.doesNotMatch(await (await fetch(theirs.checkout_url)).text(), /saved cards/);
     const forged = await postForm(sandbox, `/checkout/${theirs.id}/pay`, { method: `saved:${saved.id}` });
     assert.equal(forged.status, 400);
     assert.equal((await client.purchases.get(theirs.id)).status, 'created', 'nothing was charged');
 
     await client.clients.deleteRecurringToken(owner.id, saved.id);
-    const mine = await client.purchases.create({
-      ...(purchaseBody({ client_id: owner.id, ...ENGLISH }) as unknown as CreatePurchaseRequest),
-    });
+    const mine = await createPurchase({ client_id: owner.id, ...ENGLISH });
     assert.doesNotMatch(
       await (await fetch(mine.checkout_url)).text(),
       /saved cards/,
@@ -248,12 +236,10 @@ describe('v1 Clients and saved cards', () => {
   test('a saved card the bank now declines fails on the page, and a new card can be saved instead', async () => {
     const stored = await client.clients.create({ email: 'l@example.com' });
     const saved = await paidFor(stored.id, true, '4000000000000341');
-    const next = await client.purchases.create({
-      ...(purchaseBody({
-        client_id: stored.id,
-        force_recurring: true,
-        ...ENGLISH,
-      }) as unknown as CreatePurchaseRequest),
+    const next = await createPurchase({
+      client_id: stored.id,
+      force_recurring: true,
+      ...ENGLISH,
     });
     const declined = await postForm(sandbox, `/checkout/${next.id}/pay`, { method: `saved:${saved.id}` });
     assert.match(declined.html, /The card was declined/);
@@ -265,9 +251,7 @@ describe('v1 Clients and saved cards', () => {
     for await (const token of client.clients.recurringTokens(stored.id)) tokens.push(token.card?.last4);
     assert.deepEqual(tokens, ['0341', '1111']);
     // The new card charges later Purchases.
-    const renewal = await client.purchases.create({
-      ...(purchaseBody(ENGLISH) as unknown as CreatePurchaseRequest),
-    });
+    const renewal = await createPurchase(ENGLISH);
     assert.equal((await client.purchases.charge(renewal.id, { recurring_token: paid.id })).status, 'paid');
   });
   test('under a hostile tester: malformed ids and bodies are 4xx, concurrent deletes delete once, fuzz finds no 5xx', async () => {

@@ -9,12 +9,22 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
 import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
 import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
+import {
+  advanceClock,
+  cardForm,
+  postForm,
+  purchaseBody,
+  startV1Sandbox,
+  V1,
+  v1,
+  v1ConfigFile,
+} from './v1-support.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('v1 purchase operations under a hostile tester', () => {
   let merchant: FakeMerchant;
@@ -23,7 +33,7 @@ describe('v1 purchase operations under a hostile tester', () => {
   let dataDir: string;
 
   const start = async () => {
-    sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(merchant.url)), dataDir });
+    sandbox = await startV1Sandbox(merchant, { dataDir });
     client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
   };
 
@@ -188,16 +198,10 @@ describe('v1 purchase operations under a hostile tester', () => {
     try {
       const read = async (id: string) => (await v1(second.on, 'GET', `/purchases/${id}/`)).body.status;
       assert.equal(await read(pending), 'pending_capture');
-      const step = (seconds: number) =>
-        fetch(`${second.on.url}/sandbox/v1/clock`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ advance_seconds: seconds }),
-        });
-      await step(10);
+      await advanceClock(second.on, 10_000);
       assert.equal(await read(pending), 'paid');
       assert.equal(await read(held), 'hold');
-      await step(6 * 24 * 3600);
+      await advanceClock(second.on, 6 * DAY_MS);
       assert.equal(await read(held), 'released');
     } finally {
       second.cli.kill('SIGKILL');
@@ -236,11 +240,7 @@ describe('v1 purchase operations under a hostile tester', () => {
         return body.results.filter((message) => message.kind === 'receipt').length;
       };
       assert.equal(await receipts(), 1, 'the first month, paid before the kill');
-      await fetch(`${second.url}/sandbox/v1/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advance_seconds: 32 * 24 * 3600 }),
-      });
+      await advanceClock(second, 32 * DAY_MS);
       assert.equal(await receipts(), 2, 'the second month, charged after the restart');
       assert.equal((await after.billingTemplates.clients.get(plan.id, customer.id)).status, 'active');
     } finally {

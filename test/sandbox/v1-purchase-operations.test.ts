@@ -10,8 +10,20 @@ import type { Purchase } from '../../src/core/v1-types.js';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, type ReceivedRequest, tempDir } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, signedBy, V1, v1, v1ConfigFile } from './v1-support.js';
+import { FakeMerchant, tempDir } from './support.js';
+import {
+  advanceClock,
+  cardForm,
+  expectWebhookEvents,
+  OTHER,
+  postForm,
+  purchaseBody,
+  signedBy,
+  startV1Sandbox,
+  V1,
+  v1,
+  v1ConfigFile,
+} from './v1-support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
@@ -30,7 +42,7 @@ describe('v1 purchase operations against the sandbox', () => {
   let dataDir: string;
 
   async function start(): Promise<void> {
-    sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(merchant.url)), dataDir });
+    sandbox = await startV1Sandbox(merchant, { dataDir });
     client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
   }
 
@@ -51,25 +63,9 @@ describe('v1 purchase operations against the sandbox', () => {
     await merchant.close();
   });
 
-  /** The webhook deliveries about object `id`, in the order they arrived, each checked against its key. */
-  function eventsOf(id: string): string[] {
-    return merchant
-      .requests(WEBHOOK_PATH)
-      .filter((request) => (JSON.parse(request.body) as { id: string }).id === id)
-      .map((request: ReceivedRequest) => {
-        assert.ok(signedBy(request, webhookKey), 'the webhook delivery verifies with the webhook key');
-        return (JSON.parse(request.body) as { event_type: string }).event_type;
-      });
-  }
-
-  /** Resolves once the events of `id` are exactly `expected` (waiting up to 5 s for them to arrive). */
-  async function expectEvents(id: string, expected: string[]): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (eventsOf(id).length < expected.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.deepEqual(eventsOf(id), expected);
-  }
+  /** Resolves once the webhook events of `id` are exactly `expected`, each checked against the webhook's key. */
+  const expectEvents = (id: string, expected: string[]) =>
+    expectWebhookEvents(merchant, WEBHOOK_PATH, id, expected, webhookKey);
 
   function callbacksOf(id: string): Array<{ event_type: string; status: string }> {
     return merchant
@@ -82,13 +78,13 @@ describe('v1 purchase operations against the sandbox', () => {
   }
 
   async function create(overrides: Record<string, unknown> = {}): Promise<Purchase> {
-    return client.purchases.create({
-      ...(purchaseBody({
+    return client.purchases.create(
+      purchaseBody({
         client: { email: 'anna@example.com', full_name: 'Anna Tester' },
         success_callback: `${merchant.url}${CALLBACK_PATH}`,
         ...overrides,
-      }) as unknown as Parameters<V1Client['purchases']['create']>[0]),
-    });
+      }) as unknown as Parameters<V1Client['purchases']['create']>[0],
+    );
   }
 
   /** A purchase of 25.00 paid (or held, with `skip_capture`) on the hosted page with `card`. */
@@ -107,14 +103,7 @@ describe('v1 purchase operations against the sandbox', () => {
     return v1(sandbox, 'POST', path, options);
   }
 
-  async function advance(ms: number): Promise<void> {
-    const answer = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advance_ms: ms }),
-    });
-    assert.equal(answer.status, 200, await answer.text());
-  }
+  const advance = (ms: number) => advanceClock(sandbox, ms);
 
   /** The error a call rejects with, checked to be the document's code under `__all__`. */
   async function refused(call: Promise<unknown>, code: string): Promise<V1ApiError> {
@@ -439,9 +428,19 @@ describe('v1 purchase operations against the sandbox', () => {
   });
 
   test('a token of another account, or no token, charges nothing', async () => {
+    const theirs = await v1(sandbox, 'POST', '/purchases/', {
+      key: OTHER.secretKey,
+      body: purchaseBody({ brand_id: OTHER.brandId, force_recurring: true }),
+    });
+    await postForm(sandbox, `/checkout/${theirs.body.id}/pay`, cardForm(CARD.approved));
+    const token = await v1(sandbox, 'GET', `/purchases/${theirs.body.id}/`, { key: OTHER.secretKey });
+    assert.equal(token.body.is_recurring_token, true, 'a token of the other account');
     const plain = await checkout();
     const next = await create();
-    await refused(client.purchases.charge(next.id, { recurring_token: plain.id }), 'purchase_charge_error');
+    for (const id of [theirs.body.id as string, plain.id]) {
+      await refused(client.purchases.charge(next.id, { recurring_token: id }), 'purchase_charge_error');
+      assert.equal((await client.purchases.failureCause(next.id))?.code, 'invalid_recurring_token');
+    }
     const missing = await operation(`/purchases/${next.id}/charge/`, { body: {} });
     assert.equal(missing.body.recurring_token.code, 'required');
     assert.equal((await client.purchases.get(next.id)).status, 'created');
@@ -496,11 +495,7 @@ describe('the sandbox clock control', () => {
 
   before(async () => {
     merchant = await FakeMerchant.start();
-    sandbox = await startSandbox({
-      port: 0,
-      config: parseConfig(v1ConfigFile(merchant.url)),
-      dataDir: await tempDir(),
-    });
+    sandbox = await startV1Sandbox(merchant);
   });
   after(async () => {
     await sandbox.close();
@@ -594,9 +589,7 @@ describe('the acquirer mode in the sandbox config', () => {
 describe('delivery retries on the sandbox clock', () => {
   test('a webhook refused once is sent again when the clock reaches its retry, not before', async () => {
     const merchant = await FakeMerchant.start();
-    const file = v1ConfigFile(merchant.url);
-    file.notifications = { retryBaseMs: 60_000 };
-    const sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
+    const sandbox = await startV1Sandbox(merchant, { retryBaseMs: 60_000 });
     try {
       const client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
       let refused = 0;

@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CompanyBalance, CreateCompanyStatementRequest, Purchase } from '../../src/core/v1-types.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
 import {
   csvCell,
@@ -19,7 +18,7 @@ import { STATEMENT_QUEUE_MS } from '../../src/sandbox/v1/statements.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant, tempDir } from './support.js';
 import { seedPaidPurchases } from './v1-seed.js';
-import { cardForm, OTHER, postForm, purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
 
 const CARD = { approved: '4111111111111111', challenge: '4000000000003220' } as const;
 
@@ -67,11 +66,7 @@ describe('v1 balance and company statements against the sandbox', () => {
 
   before(async () => {
     merchant = await FakeMerchant.start();
-    sandbox = await startSandbox({
-      port: 0,
-      config: parseConfig(v1ConfigFile(merchant.url)),
-      dataDir: await tempDir(),
-    });
+    sandbox = await startV1Sandbox(merchant);
     client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
     other = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
   });
@@ -577,7 +572,7 @@ describe('a statement of 20,000 Purchases', () => {
     dataDir = await tempDir();
     const fromSeconds = Math.floor(Date.now() / 1000) - count - 60;
     await seedPaidPurchases({ dataDir, count, merchantId: 'm1', brandId: V1.brandId, fromSeconds });
-    sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(merchant.url)), dataDir });
+    sandbox = await startV1Sandbox(merchant, { dataDir });
   });
   after(async () => {
     await sandbox.close();
@@ -627,7 +622,7 @@ describe('a statement of 20,000 Purchases', () => {
     const client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
     const statement = await client.statements.create({ q: 'customer1999@' });
     await sandbox.close();
-    sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(merchant.url)), dataDir });
+    sandbox = await startV1Sandbox(merchant, { dataDir });
     const restarted = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
     assert.equal((await restarted.statements.get(statement.id)).status, 'queued');
     sandbox.clock.advance(STATEMENT_QUEUE_MS);

@@ -65,10 +65,13 @@ export function v1ConfigFile(merchantUrl: string): SandboxConfigFile {
   return file;
 }
 
-/** A sandbox of {@link v1ConfigFile}; `retryBaseMs` replaces the test config's delivery retry interval. */
+/**
+ * A sandbox of {@link v1ConfigFile} (on a new data dir unless given); `retryBaseMs` replaces the test config's
+ * delivery retry interval, `now` fixes real time.
+ */
 export async function startV1Sandbox(
   merchant: FakeMerchant,
-  options: { dataDir?: string; retryBaseMs?: number } = {},
+  options: { dataDir?: string; retryBaseMs?: number; now?: () => Date } = {},
 ): Promise<Sandbox> {
   const file = v1ConfigFile(merchant.url);
   if (options.retryBaseMs !== undefined) file.notifications = { retryBaseMs: options.retryBaseMs };
@@ -76,6 +79,7 @@ export async function startV1Sandbox(
     port: 0,
     config: parseConfig(file),
     dataDir: options.dataDir ?? (await tempDir()),
+    now: options.now,
   });
 }
 
@@ -132,6 +136,16 @@ export function purchaseBody(overrides: Record<string, unknown> = {}): Record<st
 /** An expiry three years ahead, as the hosted page's field takes it. */
 export const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
+/** Moves the sandbox clock `ms` forward through `/sandbox/v1/clock`, as a merchant's own tests would. */
+export async function advanceClock(sandbox: Pick<Sandbox, 'url'>, ms: number): Promise<void> {
+  const answer = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: ms }),
+  });
+  assert.equal(answer.status, 200, await answer.text());
+}
+
 /** The hosted page's form filled in to pay with the test card `number`. */
 export function cardForm(number: string): Record<string, string> {
   return {
@@ -156,6 +170,35 @@ export async function postForm(
     redirect: 'manual',
   });
   return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+}
+
+/**
+ * Resolves once the event types of the webhook deliveries to `path` about object `id`, in the order they
+ * arrived, are exactly `expected` (waiting up to 5 s for them); with `publicKeyPem`, each delivery must verify
+ * with it.
+ */
+export async function expectWebhookEvents(
+  merchant: FakeMerchant,
+  path: string,
+  id: string,
+  expected: string[],
+  publicKeyPem?: string,
+): Promise<void> {
+  const events = () =>
+    merchant
+      .requests(path)
+      .filter((request) => (JSON.parse(request.body) as { id: string }).id === id)
+      .map((request) => {
+        if (publicKeyPem !== undefined) {
+          assert.ok(signedBy(request, publicKeyPem), 'the webhook delivery verifies with the webhook key');
+        }
+        return (JSON.parse(request.body) as { event_type: string }).event_type;
+      });
+  const deadline = Date.now() + 5000;
+  while (events().length < expected.length && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.deepEqual(events(), expected);
 }
 
 /**

@@ -10,7 +10,16 @@ import type { Purchase } from '../../src/core/v1-types.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant } from './support.js';
-import { OTHER, postForm, purchaseBody, signedBy, startV1Sandbox, V1, v1 } from './v1-support.js';
+import {
+  expectWebhookEvents,
+  OTHER,
+  postForm,
+  purchaseBody,
+  signedBy,
+  startV1Sandbox,
+  V1,
+  v1,
+} from './v1-support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
@@ -65,24 +74,9 @@ describe('v1 wallet payments server to server', () => {
     );
   }
 
-  function eventsOf(id: string): string[] {
-    return merchant
-      .requests(WEBHOOK_PATH)
-      .filter((request) => (JSON.parse(request.body) as { id: string }).id === id)
-      .map((request) => {
-        assert.ok(signedBy(request, webhookKey), 'the webhook delivery verifies with the webhook key');
-        return (JSON.parse(request.body) as { event_type: string }).event_type;
-      });
-  }
-
-  /** Resolves once the events of `id` that arrived are exactly `expected` (waiting up to 5 s for them). */
-  async function expectEvents(id: string, expected: string[]): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (eventsOf(id).length < expected.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.deepEqual(eventsOf(id), expected);
-  }
+  /** Resolves once the webhook events of `id` are exactly `expected`, each checked against the webhook's key. */
+  const expectEvents = (id: string, expected: string[]) =>
+    expectWebhookEvents(merchant, WEBHOOK_PATH, id, expected, webhookKey);
 
   /** The events the sandbox queued for purchase `id`, in order: known at once, delivered or not. */
   async function queuedEvents(id: string): Promise<string[]> {

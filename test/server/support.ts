@@ -1,10 +1,12 @@
 /**
- * Shared pieces of the server tests: a loopback HTTP server, and jsrsasign as the independent
- * implementation that checks what we sign and signs what we verify.
+ * Shared pieces of the server tests: a loopback HTTP server, jsrsasign as the independent implementation
+ * that checks what we sign and signs what we verify, and the v1 client's errors.
  */
+import assert from 'node:assert/strict';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jsrsasign from 'jsrsasign';
+import { V1ApiError, type V1ApiErrorCode } from '../../src/server/index.js';
 
 /** A server listening on 127.0.0.1 at a free port, with its base URL. */
 export async function listen(
@@ -61,4 +63,16 @@ export function independentVerify(
   signature.init(independentPublicKey(publicKeyOrCertificatePem));
   signature.updateString(text);
   return signature.verify(Buffer.from(signatureBase64, 'base64').toString('hex'));
+}
+
+/** The V1ApiError a v1 client call rejected with, checked to be one with `code`. */
+export async function failure(call: () => Promise<unknown>, code: V1ApiErrorCode): Promise<V1ApiError> {
+  try {
+    await call();
+  } catch (error) {
+    assert.ok(error instanceof V1ApiError, `expected a V1ApiError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return error;
+  }
+  assert.fail(`expected the call to fail with ${code}`);
 }

@@ -16,29 +16,16 @@ import {
   PaymentMethodsCache,
   paginate,
   V1ApiError,
-  type V1ApiErrorCode,
   type V1Client,
   type Webhook,
 } from '../../src/server/index.js';
 import { parseRetryAfter } from '../../src/server/v1-errors.js';
 import { FakeMerchant } from '../sandbox/support.js';
 import { OTHER, purchaseBody, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
-import { listen } from './support.js';
+import { failure, listen } from './support.js';
 
 /** A valid create request of merchant `m1`. */
 const validPurchase = () => purchaseBody() as unknown as CreatePurchaseRequest;
-
-/** The V1ApiError a call rejected with, checked to be one. */
-async function failure(call: () => Promise<unknown>, code: V1ApiErrorCode): Promise<V1ApiError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof V1ApiError, `expected a V1ApiError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return error;
-  }
-  assert.fail(`expected the call to fail with ${code}`);
-}
 
 describe('v1 client against the sandbox', () => {
   let merchant: FakeMerchant;
