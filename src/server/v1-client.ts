@@ -1088,6 +1088,18 @@ export function createV1Client(options: V1ClientOptions): V1Client {
           isTemplate,
         );
       };
+      const sendSubscriber = async (
+        method: Method,
+        templateId: string,
+        clientId: string,
+        body: unknown,
+        callOptions?: V1RequestOptions,
+      ) =>
+        expect<BillingTemplateClient>(
+          await send(method, urlOf(subscriberPath(templateId, clientId)), body, callOptions),
+          'BillingTemplateClient',
+          isSubscriber,
+        );
       const clientBody = (body: unknown) => {
         if (!isRecord(body))
           throw new V1ApiError('invalid_request', 'The body must be an object {client_id}');
@@ -1128,25 +1140,12 @@ export function createV1Client(options: V1ClientOptions): V1Client {
         clients: {
           list: (templateId, query, listOptions) =>
             list<BillingTemplateClient>(templatePath(templateId, 'clients/'), query, listOptions),
-          async get(templateId, clientId, callOptions) {
-            const answer = await send(
-              'GET',
-              urlOf(subscriberPath(templateId, clientId)),
-              undefined,
-              callOptions,
-            );
-            return expect<BillingTemplateClient>(answer, 'BillingTemplateClient', isSubscriber);
-          },
+          get: (templateId, clientId, callOptions) =>
+            sendSubscriber('GET', templateId, clientId, undefined, callOptions),
           async patch(templateId, clientId, body, callOptions) {
             if (!isRecord(body))
               throw new V1ApiError('invalid_request', 'The body must be an object {status}');
-            const answer = await send(
-              'PATCH',
-              urlOf(subscriberPath(templateId, clientId)),
-              body,
-              callOptions,
-            );
-            return expect<BillingTemplateClient>(answer, 'BillingTemplateClient', isSubscriber);
+            return sendSubscriber('PATCH', templateId, clientId, body, callOptions);
           },
         },
       } satisfies V1BillingTemplates;

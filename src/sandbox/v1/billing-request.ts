@@ -8,6 +8,7 @@
  * fields the document does not show).
  */
 import type {
+  BillingTemplate,
   BillingTemplateClientPatch,
   PurchaseDetailsRequest,
   SubscriptionPeriod,
@@ -16,28 +17,9 @@ import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { type PurchaseRequestContext, readCreatePurchase } from './purchase-request.js';
-import type { V1Merchant } from './v1-context.js';
-
-/** What a merchant's Purchase requests are checked against, as `POST /purchases/` checks them. */
-export function requestContextOf(merchant: V1Merchant): PurchaseRequestContext {
-  return {
-    brandId: merchant.v1.brandId,
-    defaultCurrency: merchant.defaults.currency,
-    defaultLanguage: merchant.defaults.language,
-    agreement: merchant.v1,
-  };
-}
 
 /** A template's fields once checked. */
-export interface TemplateFields {
-  brand_id: string;
-  title: string | null;
-  is_subscription: boolean;
-  subscription_period: SubscriptionPeriod | null;
-  subscription_charge_period_end: boolean;
-  subscription_trial_periods: number;
-  purchase: PurchaseDetailsRequest;
-}
+export type TemplateFields = Omit<BillingTemplate, 'id' | 'created_on' | 'updated_on'>;
 
 const UNITS: ReadonlyArray<SubscriptionPeriod['unit']> = ['day', 'week', 'month', 'year'];
 const MAX_PERIOD_COUNT = 1000;

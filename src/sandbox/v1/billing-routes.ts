@@ -12,12 +12,12 @@ import {
   readClientId,
   readSubscriberPatch,
   readTemplateBody,
-  requestContextOf,
 } from './billing-request.js';
 import { V1HttpError } from './errors.js';
 import { requestedPage } from './pagination.js';
+import { requestContextOf } from './purchase-request.js';
 import { purchaseView } from './purchases.js';
-import { type V1Handler, v1Router } from './v1-context.js';
+import { sendNoContent, type V1Handler, v1Router } from './v1-context.js';
 
 /** Where the outbox is served, beside `/api/v1`: it is the sandbox's, not the gateway's. */
 export const OUTBOX_PATH = '/sandbox/v1/outbox';
@@ -81,8 +81,7 @@ export function mountBillingRoutes(router: Router, api: Router, deps: BillingRou
     '/billing_templates/:id/',
     as(({ http, merchant, params }) => {
       billing.deleteTemplate(merchant.id, params['id']!);
-      http.res.writeHead(204, { 'cache-control': 'no-store' });
-      http.res.end();
+      sendNoContent(http.res);
     }),
   );
   api.on(

@@ -34,11 +34,11 @@ import type { SandboxClock } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
-import { periodStart, requestContextOf, type TemplateFields } from './billing-request.js';
+import { periodStart, type TemplateFields } from './billing-request.js';
 import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseOperations } from './purchase-operations.js';
-import { readCreatePurchase } from './purchase-request.js';
+import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import { checkoutPath, type PurchaseEventName, type PurchaseRecord, type V1Purchases } from './purchases.js';
 import type { V1Merchant } from './v1-context.js';
 
@@ -332,7 +332,8 @@ export class V1Billing {
    * open invoice paid.
    */
   heard(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void {
-    if (event !== 'purchase.paid') return;
+    // Every Purchase billing makes names its Client: a payment without one is none of a subscriber's.
+    if (event !== 'purchase.paid' || record.purchase.client_id === null) return;
     const id = record.purchase.id;
     for (const subscriber of this.subscribers.values()) {
       const first = subscriber.status === 'pending' && subscriber.purchaseId === id;
@@ -454,13 +455,8 @@ export class V1Billing {
         )
       : { issues: [{ field: '__all__', code: 'invalid' as const, message: `No v1 merchant ${merchantId}` }] };
     if ('issues' in read) throw V1HttpError.invalid(read.issues);
-    const stored = this.deps.clients.get(merchantId, clientId);
-    const fromClient = Object.fromEntries(
-      (['email', 'full_name', 'personal_code'] as const).flatMap((field) =>
-        stored[field] === null ? [] : [[field, stored[field]]],
-      ),
-    );
-    return this.deps.purchases.create(merchantId, { ...read.draft, client: fromClient }, baseUrl);
+    const client = this.deps.clients.purchaseClient(merchantId, clientId);
+    return this.deps.purchases.create(merchantId, { ...read.draft, client }, baseUrl);
   }
 
   private mail(

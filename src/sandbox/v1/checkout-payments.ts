@@ -18,7 +18,7 @@ import {
 } from '../../core/card.js';
 import { cardNumberErrorKey, cvcErrorKey, expiryErrorKey } from '../../core/i18n.js';
 import type { PurchaseAttempt } from '../../core/v1-types.js';
-import type { Authorisation, TestAcquirer } from '../acquirer.js';
+import { type Authorisation, PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { Store } from '../store.js';
 import { findTestCard, type TestCardOutcome } from '../test-cards.js';
 import type { PageText } from './checkout-texts.js';
@@ -91,6 +91,7 @@ export function methodsFor(record: PurchaseRecord): PaymentMethodEntry[] {
   });
 }
 
+/** Each entry (`submit`, `answerStep`, `payByWallet`) runs in one store transaction, whatever it changes. */
 export class CheckoutPayments {
   constructor(private readonly deps: CheckoutPaymentsDeps) {}
 
@@ -259,10 +260,7 @@ export class CheckoutPayments {
     if (!token?.authorisationId || !method || !methods.some((candidate) => candidate.name === method)) {
       return noMethod(record);
     }
-    const answer = this.deps.acquirer.charge(token.authorisationId, this.request(record, method), {
-      mode: 'normal',
-      slowMs: 0,
-    });
+    const answer = this.deps.acquirer.charge(token.authorisationId, this.request(record, method), PROMPT);
     if (answer.kind === 'done') return this.succeed(record, method, answer.authorisation.id, baseUrl);
     const reason =
       answer.kind === 'failed' && answer.code === 'insufficient_funds' ? answer.code : 'card_declined';
@@ -333,10 +331,8 @@ export class CheckoutPayments {
         },
       },
     };
-    this.deps.store.transaction(() => {
-      this.deps.purchases.save(failed);
-      this.deps.purchases.emit('purchase.payment_failure', failed, baseUrl);
-    });
+    this.deps.purchases.save(failed);
+    this.deps.purchases.emit('purchase.payment_failure', failed, baseUrl);
     return { kind: 'failed', record: failed, reason };
   }
 
@@ -369,14 +365,11 @@ export class CheckoutPayments {
         transaction_data: { attempts: [...attempts, ...purchase.transaction_data.attempts] },
       },
     };
-    const updated = this.deps.store.transaction(() => {
-      const saved = this.deps.purchases.save(held ? this.deps.operations.held(paid) : paid);
-      this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
-      // A held purchase gets its success callback at capture.
-      if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
-      return saved;
-    });
-    return { kind: 'paid', record: updated };
+    const saved = this.deps.purchases.save(held ? this.deps.operations.held(paid) : paid);
+    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
+    // A held purchase gets its success callback at capture.
+    if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    return { kind: 'paid', record: saved };
   }
 }
 

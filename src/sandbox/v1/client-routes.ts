@@ -6,7 +6,7 @@ import { type RouteHandler, type Router, sendJson } from '../http.js';
 import { readClientBody, type V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { requestedPage } from './pagination.js';
-import type { V1Handler } from './v1-context.js';
+import { sendNoContent, type V1Handler } from './v1-context.js';
 
 export interface ClientRoutesDeps {
   clients: V1Clients;
@@ -17,10 +17,6 @@ export interface ClientRoutesDeps {
 
 export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
   const { clients, authenticated: as } = deps;
-  const noContent = (res: Parameters<V1Handler>[0]['http']['res']) => {
-    res.writeHead(204, { 'cache-control': 'no-store' });
-    res.end();
-  };
   api.on(
     'POST',
     '/clients/',
@@ -58,7 +54,7 @@ export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
       clients.delete(merchant.id, params['id']!, (purchaseId) =>
         deps.deleteToken(merchant.id, purchaseId, baseUrl),
       );
-      noContent(http.res);
+      sendNoContent(http.res);
     }),
   );
   api.on(
@@ -81,7 +77,7 @@ export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
     as(({ http, merchant, params, baseUrl }) => {
       const token = clients.token(merchant.id, params['id']!, params['token']!);
       deps.deleteToken(merchant.id, token.id, baseUrl);
-      noContent(http.res);
+      sendNoContent(http.res);
     }),
   );
 }

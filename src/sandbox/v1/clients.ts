@@ -9,7 +9,7 @@
  * service's Client fields that a merchant would fill in.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, ClientRecurringToken, ClientRequest } from '../../core/v1-types.js';
+import type { Client, ClientRecurringToken, ClientRequest, PurchaseClient } from '../../core/v1-types.js';
 import type { TestAcquirer } from '../acquirer.js';
 import { BodyReader, type Json } from '../body-reader.js';
 import { UUID } from '../formats.js';
@@ -86,6 +86,20 @@ export class V1Clients {
     return this.record(merchantId, id).client;
   }
 
+  /**
+   * What a Purchase for the merchant's Client `id` carries of it: its `email`, `full_name` and
+   * `personal_code`, those it has.
+   * @throws V1HttpError 404.
+   */
+  purchaseClient(merchantId: string, id: string): PurchaseClient {
+    const stored = this.get(merchantId, id);
+    return Object.fromEntries(
+      (['email', 'full_name', 'personal_code'] as const).flatMap((field) =>
+        stored[field] === null ? [] : [[field, stored[field]]],
+      ),
+    );
+  }
+
   /** Whether the merchant has a Client `id` (for a Purchase's `client_id`). */
   has(merchantId: string, id: string): boolean {
     const record = UUID.test(id) ? this.records.get(id.toLowerCase()) : undefined;
@@ -126,9 +140,12 @@ export class V1Clients {
    * @throws V1HttpError 404 when the Client has no such token (a deleted one included).
    */
   token(merchantId: string, clientId: string, tokenId: string): ClientRecurringToken {
-    const found = this.tokens(merchantId, clientId).find((token) => token.id === tokenId.toLowerCase());
+    const { id } = this.get(merchantId, clientId);
+    const found = this.tokenPurchases(merchantId, id).find(
+      (record) => record.purchase.id === tokenId.toLowerCase(),
+    );
     if (!found) throw V1HttpError.nonField(404, 'not_found', `The client has no recurring token ${tokenId}`);
-    return found;
+    return this.tokenView(found);
   }
 
   /** The Client's token Purchases: paid with `force_recurring` and still a token. */

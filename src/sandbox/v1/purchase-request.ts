@@ -27,6 +27,7 @@ import {
   TEST_CREDITORS,
   type TestCreditor,
 } from './test-creditors.js';
+import type { V1Merchant } from './v1-context.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
 export type PurchaseDraft = Pick<
@@ -56,6 +57,16 @@ export interface PurchaseRequestContext {
    * enabled (not when absent, as the document's Limits 5 says).
    */
   agreement: Pick<MerchantV1Credentials, 'creditors' | 'variableCreditor'>;
+}
+
+/** What a merchant's Purchase requests are checked against, as `POST /purchases/` checks them. */
+export function requestContextOf(merchant: V1Merchant): PurchaseRequestContext {
+  return {
+    brandId: merchant.v1.brandId,
+    defaultCurrency: merchant.defaults.currency,
+    defaultLanguage: merchant.defaults.language,
+    agreement: merchant.v1,
+  };
 }
 
 /** The largest amount the sandbox takes, in minor units (a billion in major units). */

@@ -10,7 +10,7 @@ import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
 import type { PurchaseOperations } from './purchase-operations.js';
-import { readCreatePurchase } from './purchase-request.js';
+import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import { type PurchaseRecord, purchaseView, type V1Purchases } from './purchases.js';
 import type { V1Context, V1Handler, V1Merchant } from './v1-context.js';
 
@@ -22,7 +22,7 @@ export interface PurchaseRoutesDeps {
   purchases: V1Purchases;
   operations: PurchaseOperations;
   /** A Purchase's `client_id` must name one of the merchant's Clients. */
-  clients: Pick<V1Clients, 'has' | 'get'>;
+  clients: Pick<V1Clients, 'has' | 'purchaseClient'>;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
@@ -32,12 +32,7 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
     'POST',
     '/purchases/',
     as(async ({ http, merchant, baseUrl }) => {
-      const read = readCreatePurchase(await http.json(), {
-        brandId: merchant.v1.brandId,
-        defaultCurrency: merchant.defaults.currency,
-        defaultLanguage: merchant.defaults.language,
-        agreement: merchant.v1,
-      });
+      const read = readCreatePurchase(await http.json(), requestContextOf(merchant));
       if ('issues' in read) throw V1HttpError.invalid(read.issues);
       const { draft } = read;
       if (draft.client_id !== null) {
@@ -51,13 +46,7 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
           ]);
         }
         // The stored Client's details fill in what the Purchase's own `client` leaves out.
-        const stored = clients.get(merchant.id, draft.client_id);
-        const fromClient = Object.fromEntries(
-          (['email', 'full_name', 'personal_code'] as const).flatMap((field) =>
-            stored[field] === null ? [] : [[field, stored[field]]],
-          ),
-        );
-        draft.client = { ...fromClient, ...draft.client };
+        draft.client = { ...clients.purchaseClient(merchant.id, draft.client_id), ...draft.client };
       }
       sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, draft, baseUrl), baseUrl));
     }),

@@ -75,6 +75,12 @@ function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Mer
   return merchant;
 }
 
+/** The answer of a delete: 204, nothing to cache. */
+export function sendNoContent(res: ServerResponse): void {
+  res.writeHead(204, { 'cache-control': 'no-store' });
+  res.end();
+}
+
 /** `http://<Host>`, so a checkout URL works on whatever host the merchant reached the sandbox under. */
 export function baseUrlOf(req: IncomingMessage): string {
   const host = req.headers.host;

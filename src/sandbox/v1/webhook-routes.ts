@@ -7,7 +7,7 @@ import { V1HttpError } from './errors.js';
 import { pageOf, readPageRequest, requestedPage } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
-import type { V1Handler } from './v1-context.js';
+import { sendNoContent, type V1Handler } from './v1-context.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
 import { readDeliveriesQuery, readWebhookBody } from './webhook-request.js';
 import { type V1Webhooks, webhookView } from './webhooks.js';
@@ -98,8 +98,7 @@ export function mountWebhookRoutes(api: Router, deps: WebhookRoutesDeps): void {
     '/webhooks/:id/',
     as(({ http, merchant, params }) => {
       deliveries.deleteWebhook(merchant.id, params['id']!);
-      http.res.writeHead(204, { 'cache-control': 'no-store' });
-      http.res.end();
+      sendNoContent(http.res);
     }),
   );
 }
