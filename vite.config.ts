@@ -253,8 +253,8 @@ export default defineConfig({
         },
       },
     },
-    // Chunks are named by their module and content: the sandbox's frame page preloads its language's texts
-    // (messages-<lang>.js), and bench/bundle-sizes.ts counts each chunk, each found by its role.
+    // Chunks are named by their module and content: the sandbox's frame page names its first chunk, and
+    // bench/bundle-sizes.ts counts each chunk, each found by its role.
     frame: {
       consumer: 'client',
       build: {

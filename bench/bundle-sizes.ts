@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { FRAME_MESSAGES } from '../src/core/index.js';
+import { dataBlockJson } from '../src/sandbox/widget-pages.js';
 
 export interface Sizes {
   minified: number;
@@ -33,8 +35,8 @@ export interface BundleSizes {
   classicScript: Sizes;
   /**
    * What a page with each kind of widget downloads before the customer does anything: the widget script,
-   * the frame's first chunk, the largest of its language chunks (one loads), and the parts of the form that
-   * the order shows.
+   * the frame's first chunk, the texts that the frame's page carries (the largest language's), and the parts
+   * of the form that the order shows.
    */
   pageLoads: Download[];
   /**
@@ -50,8 +52,10 @@ export interface BundleSizes {
 const SCRIPT_TAG = 'svc-checkout.js';
 const PICKER = 'svc-checkout-v1.js';
 const FRAME_ASSETS = 'frame/assets';
-/** The frame's texts in one language, loaded on demand: a page load downloads one of them. */
+/** The frame's texts in one language, loaded when the page changes its language after the frame started. */
 const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
+/** The frame page's texts: a page load downloads those of one language, in the page's data block. */
+const PAGE_TEXTS = 'texts in the frame page';
 
 /**
  * The frame's chunks by when they load (vite.config.ts builds them; src/sandbox/widget-pages.ts names the
@@ -136,14 +140,13 @@ export function bundleSizes(root = 'dist/browser'): BundleSizes {
     if (!sizes) throw new Error(`${join(root, file)} is missing; run \`npm run build:browser\` first`);
     return sizes;
   };
-  const language = [...files.keys()]
-    .filter((file) => LANGUAGE_CHUNK.test(file.slice(FRAME_ASSETS.length + 1)))
-    .sort((a, b) => sizeOf(b).gzip - sizeOf(a).gzip)[0];
-  if (!language) throw new Error(`${join(root, FRAME_ASSETS)} has no language chunk (messages-<lang>.js)`);
+  const pageTexts = Object.values(FRAME_MESSAGES)
+    .map((texts) => sizesOf(Buffer.from(dataBlockJson(texts))))
+    .sort((a, b) => b.gzip - a.gzip)[0]!;
   const download = (name: string, paths: string[]): Download => ({
     name,
     files: paths,
-    sizes: sum(paths.map(sizeOf)),
+    sizes: sum(paths.map((path) => (path === PAGE_TEXTS ? pageTexts : sizeOf(path)))),
   });
   const inFrame = (frame: string[]) => frame.map((file) => `${FRAME_ASSETS}/${file}`);
   return {
@@ -151,7 +154,9 @@ export function bundleSizes(root = 'dist/browser'): BundleSizes {
     scriptTag: sizeOf(SCRIPT_TAG),
     picker: sizeOf(PICKER),
     classicScript: sizeOf('svc-checkout.classic.js'),
-    pageLoads: PAGE_LOADS.map(({ name, frame }) => download(name, [SCRIPT_TAG, ...inFrame(frame), language])),
+    pageLoads: PAGE_LOADS.map(({ name, frame }) =>
+      download(name, [SCRIPT_TAG, ...inFrame(frame), PAGE_TEXTS]),
+    ),
     afterAction: AFTER_ACTION.map(({ name, frame }) => download(name, inFrame(frame))),
     unreached: UNREACHED.map(({ name, frame }) => download(name, inFrame(frame))),
   };

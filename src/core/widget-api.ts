@@ -6,7 +6,7 @@
  */
 import type { CardScheme } from './card.js';
 import type { CustomerPrefill } from './frame-channel.js';
-import type { Language } from './i18n.js';
+import type { FrameMessages, Language } from './i18n.js';
 import type { LegacyOrderStatus, OrderRejectionReason } from './legacy-callbacks.js';
 import type { DecimalInput, OrderConstraints, ShippingType } from './order.js';
 import type { UncheckedOrderInput } from './order-input-from-attributes.js';
@@ -61,6 +61,21 @@ export interface WidgetConfigView {
   /** The priced fixed order of an INSTANT widget; null for a CHECKOUT widget. */
   fixedOrder: FixedOrderSummary | null;
 }
+
+/**
+ * What the gateway's frame page carries for the frame's first render, as JSON in a data block
+ * (`<script type="application/json" id="svc-frame-bootstrap">`, which no policy runs): the widget's
+ * configuration as `GET /widgets/:id` answers it, and the texts of the page's language. With them the card
+ * form shows as the frame's code starts, with no request or chunk to wait for.
+ */
+export interface FrameBootstrap {
+  config: WidgetConfigView;
+  language: Language;
+  texts: FrameMessages;
+}
+
+/** The id of the frame page's data block that holds its `FrameBootstrap`. */
+export const FRAME_BOOTSTRAP_ID = 'svc-frame-bootstrap';
 
 /** The state of an order at the gateway. */
 export type OrderState = 'CREATED' | 'CHALLENGE' | LegacyOrderStatus;

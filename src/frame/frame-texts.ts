@@ -1,8 +1,8 @@
 /**
- * The frame's texts, one language per page load. Each language's catalog is a chunk of its own
- * (`messages-<lang>.js`, same origin, so the frame's `script-src 'self'` allows it), imported once the
- * language is known; the frame shows its loading state until the texts are there, so no key ever shows in
- * their place.
+ * The frame's texts in another language than its page's (whose texts the page's bootstrap carries): each
+ * language's catalog is a chunk of its own (`messages-<lang>.js`, same origin, so the frame's
+ * `script-src 'self'` allows it), imported when the element asks for that language. The texts shown stay
+ * until the new ones are there, so no key ever shows in their place.
  */
 import type { FrameMessages, Language } from '../core/index.js';
 

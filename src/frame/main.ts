@@ -3,6 +3,7 @@
  * `frame/assets/frame.js`. It runs only inside another page's iframe: opened on its own there is no element
  * to talk to, and a form that takes card data without one would serve only someone imitating a shop.
  */
+import { readBootstrap } from './bootstrap.js';
 import { readFrameLocation } from './frame-location.js';
 import { createWindowChannel } from './parent-channel.js';
 import { SvcPaymentFrame } from './payment-frame.js';
@@ -15,7 +16,7 @@ function start(): void {
   frame.widgetId = found.widgetId;
   frame.pageOrigin = found.origin;
   frame.apiBase = '';
-  frame.startLanguage = document.documentElement.lang;
+  frame.bootstrap = readBootstrap(document);
   frame.channel = createWindowChannel({
     self: window,
     parent: window.parent,

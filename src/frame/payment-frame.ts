@@ -24,7 +24,7 @@ import {
   TOKEN_NAMES,
   type WidgetState,
 } from '../core/index.js';
-import type { ApiError, OrderView, WidgetConfigView } from '../core/widget-api.js';
+import type { ApiError, FrameBootstrap, OrderView, WidgetConfigView } from '../core/widget-api.js';
 import type { AnnounceEvent } from './announce.js';
 import { gatewayConstraintError, schemeNotAcceptedError } from './card-checks.js';
 import { SvcCardFields } from './card-fields.js';
@@ -104,11 +104,12 @@ export class SvcPaymentFrame extends LitElement {
   /** The channel to the element on the merchant's page. */
   channel?: ParentChannel;
   /**
-   * The language of the gateway's page (its `<html lang>`: the one the element asked for in the frame's URL,
-   * else the merchant's), whose texts load as the frame starts, so that the card form shows while the order
-   * is on its way. `init` may still name another.
+   * What the gateway's page gave the frame to start with: the widget's configuration, and the texts of the
+   * page's language (the one the element asked for in the frame's URL, else the merchant's), so that the card
+   * form shows in its first render while the order is on its way. `init` may still name another language.
+   * The frame starts once it has this and its channel.
    */
-  startLanguage?: string;
+  bootstrap?: FrameBootstrap;
 
   /** Texts in the frame's language; none until its catalog has loaded. */
   private t?: FrameTranslate;
@@ -138,8 +139,6 @@ export class SvcPaymentFrame extends LitElement {
   /** The screens that end a payment: a chunk of their own, imported when a payment is sent or found ended. */
   readonly #statusScreen = new LazyPart(() => import('./status-screen.js'));
 
-  /** The widget's configuration, asked for as the frame starts (before any message can arrive). */
-  #configRequest!: Promise<ApiResult<WidgetConfigView>>;
   #catalog?: FrameMessages;
   #overrides: Record<string, string> = {};
   #requestedLanguage: string | undefined;
@@ -177,8 +176,12 @@ export class SvcPaymentFrame extends LitElement {
     this.#resizeObserver?.disconnect();
   }
 
+  protected override willUpdate(): void {
+    // Before the render, so that the first one shows the card form.
+    if (!this.#started && this.channel && this.bootstrap && this.isConnected) this.#start();
+  }
+
   protected override updated(): void {
-    if (!this.#started && this.channel && this.isConnected) this.#start();
     if (!this.#shown && this.querySelector('svc-card-fields')) {
       this.#shown = true;
       this.channel?.post({ type: 'shown' });
@@ -190,21 +193,17 @@ export class SvcPaymentFrame extends LitElement {
   }
 
   /**
-   * Fetches the widget's configuration and the texts, and meanwhile listens to the element and says
-   * `ready`. With both, the card form shows (fields first), while the element sends the order and the
+   * Takes the widget's configuration and the texts from the page's bootstrap, listens to the element and
+   * says `ready`. The card form shows at once (fields first), while the element sends the order and the
    * gateway takes it; the pay button waits for the order.
    */
   #start(): void {
     this.#started = true;
-    this.#configRequest = this.#api.widget(this.widgetId);
-    void this.#configRequest.then((config) => {
-      if (config.kind !== 'ok') return;
-      // Set before any intake can answer: the form below reads it.
-      this.config = config.value;
-      // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
-      if (config.value.collectCustomerData) void loadFormParts({ customer: true, delivery: true });
-    });
-    this.#requestedLanguage = this.startLanguage;
+    const { config, language } = this.bootstrap!;
+    this.config = config;
+    // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
+    if (config.collectCustomerData) void loadFormParts({ customer: true, delivery: true });
+    this.#requestedLanguage = language;
     void this.#showLanguage();
     this.#listen();
     this.channel!.post({ type: 'ready' });
@@ -261,8 +260,7 @@ export class SvcPaymentFrame extends LitElement {
       void loadFormParts({ customer: false, delivery: true });
     }
     // The texts load while the gateway takes the order, so they add no wait of their own.
-    const [config, created, texts] = await Promise.all([
-      this.#configRequest,
+    const [created, texts] = await Promise.all([
       this.#api.createOrder({
         order: message.order,
         ...(message.signature !== undefined && { signature: message.signature }),
@@ -282,7 +280,6 @@ export class SvcPaymentFrame extends LitElement {
       const back = Boolean(message.order.backToMerchantUrl);
       return this.#flow.setPhase({ kind: 'rejected', reason: rejected, back });
     }
-    if (config.kind !== 'ok') return this.#fail(intakeErrorOf(config));
     if (!texts) {
       return this.#fail({
         code: 'gateway_unreachable',
@@ -307,15 +304,17 @@ export class SvcPaymentFrame extends LitElement {
   }
 
   /**
-   * Loads and shows the texts of init's (or the latest update's) language when we speak it, else of the
-   * merchant's default, else English. The latest request's texts win; until they come, the first to arrive
+   * Shows the texts of init's (or the latest update's) language when we speak it, else of the merchant's
+   * default, else English: the bootstrap's when it is that language, else loaded. The latest request's texts win; until they come, the first to arrive
    * show. True once the frame has texts to show.
    */
   async #showLanguage(): Promise<boolean> {
     const request = ++this.#languageRequests;
-    const texts = await loadTexts(
-      normalizeLanguage(this.#requestedLanguage) ?? (await this.#defaultLanguage()),
-    );
+    const language =
+      normalizeLanguage(this.#requestedLanguage) ?? normalizeLanguage(this.config!.defaults.language) ?? 'en';
+    const { bootstrap } = this;
+    const texts =
+      language === bootstrap!.language ? { language, catalog: bootstrap!.texts } : await loadTexts(language);
     if (texts && (request === this.#languageRequests || !this.t)) {
       this.language = texts.language;
       this.#catalog = texts.catalog;
@@ -323,11 +322,6 @@ export class SvcPaymentFrame extends LitElement {
       this.ownerDocument.documentElement.lang = texts.language;
     }
     return this.t !== undefined;
-  }
-
-  async #defaultLanguage(): Promise<Language> {
-    const config = await this.#configRequest;
-    return (config.kind === 'ok' && normalizeLanguage(config.value.defaults.language)) || 'en';
   }
 
   /**

@@ -16,7 +16,6 @@ import type {
   PaymentResult,
   ShippingQuote,
   ShippingQuoteRequest,
-  WidgetConfigView,
 } from '../core/widget-api.js';
 
 /** The outcome of one widget API call. */
@@ -31,10 +30,6 @@ export type ApiResult<T> =
 export class WidgetApiClient {
   /** @param apiBase Prefix of `/widget-api/v1/...`: `''` in the frame (same origin as the gateway). */
   constructor(private readonly apiBase: string) {}
-
-  widget(widgetId: string): Promise<ApiResult<WidgetConfigView>> {
-    return this.call('GET', `/widgets/${encodeURIComponent(widgetId)}`);
-  }
 
   /** The order taken (201), the order taken before for the same page (a reload), or a receipt of one paid. */
   createOrder(request: CreateOrderRequest): Promise<ApiResult<OrderView | PaidReceipt>> {

@@ -46,24 +46,32 @@ function certificateNameFrom(reader: BodyReader, body: Json): string | undefined
   return name;
 }
 
+/**
+ * A widget's configuration as the frame reads it: the answer to `GET /widgets/:id`, and what the frame's page
+ * carries (src/sandbox/widget-pages.ts).
+ * @throws HttpError 404 for an unknown widget
+ */
+export function widgetConfigView(orders: LegacyOrders, widgetId: string): WidgetConfigView {
+  const { merchant, widget } = orders.widget(widgetId);
+  const fixed: FixedOrderSummary | null =
+    widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
+  return {
+    id: widget.id,
+    type: widget.type,
+    validation: widget.validation,
+    collectCustomerData: widget.collectCustomerData,
+    merchant: { name: merchant.name, termsUrl: merchant.callbacks.termsUrl },
+    defaults: merchant.defaults,
+    allowedOrigins: merchant.allowedOrigins,
+    pickupPoints: widget.pickupPoints,
+    cardSchemes: widget.cardSchemes,
+    fixedOrder: fixed,
+  };
+}
+
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ res, params }) => {
-    const { merchant, widget } = orders.widget(params['widgetId']!);
-    const fixed: FixedOrderSummary | null =
-      widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
-    const view: WidgetConfigView = {
-      id: widget.id,
-      type: widget.type,
-      validation: widget.validation,
-      collectCustomerData: widget.collectCustomerData,
-      merchant: { name: merchant.name, termsUrl: merchant.callbacks.termsUrl },
-      defaults: merchant.defaults,
-      allowedOrigins: merchant.allowedOrigins,
-      pickupPoints: widget.pickupPoints,
-      cardSchemes: widget.cardSchemes,
-      fixedOrder: fixed,
-    };
-    sendJson(res, 200, view);
+    sendJson(res, 200, widgetConfigView(orders, params['widgetId']!));
   });
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {

@@ -5,10 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ELEMENT_MESSAGES, normalizeLanguage } from '../core/index.js';
+import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../core/index.js';
+import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../core/widget-api.js';
 import { BuiltFiles } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
+import { widgetConfigView } from './widget-api.js';
 
 /**
  * The widget files a merchant page may load from a build without served-files.json (built by other means, or
@@ -27,6 +29,14 @@ const WIDGET_SCRIPTS = new Set([
 const FRAME_ASSETS = 'frame/assets';
 /** A file name as the builds make them: no path, no dot file (so no `..`, no hidden folder). */
 const SAFE_NAME = /^[\w-][\w.-]*$/;
+
+/**
+ * JSON for a `<script type="application/json">` data block: every `<` escaped, so that no text in it (a
+ * merchant's name with `</script>` in it) can end the block; JSON.parse reads `\u003c` back as `<`.
+ */
+export function dataBlockJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
 
 /** The frame page's policy: nothing inline, nothing from elsewhere, framed only by the merchant's origins. */
 function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
@@ -83,7 +93,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     }
     const { merchant, widget } = found;
     // The page's language, which the element names (`?lang=`) when we speak it, else the merchant's: the
-    // frame's page is served in it, and the frame starts with its texts (preloaded below).
+    // frame's page is served in it, and carries its texts (below).
     const language = normalizeLanguage(url.searchParams.get('lang')) ?? merchant.defaults.language;
     // Each file by its role: its content-hashed name from served-files.json (or its own name in a build
     // without one), when that file is built.
@@ -107,9 +117,12 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
       withFields && entry.includes('/frame-checkout') ? 'frame-checkout.css' : 'frame.css',
     );
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
-    // Its texts load beside the frame's code, not after it.
-    const textsPath = await builtPath(`messages-${language}.js`);
-    const texts = textsPath ? `<link rel="modulepreload" href="${textsPath}">` : '';
+    // The frame's first render needs the widget's configuration and the texts: the page carries both.
+    const bootstrap: FrameBootstrap = {
+      config: widgetConfigView(orders, widget.id),
+      language,
+      texts: FRAME_MESSAGES[language],
+    };
     const html = `<!doctype html>
 <html lang="${language}">
 <head>
@@ -119,8 +132,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
 <title>${escapeHtml(ELEMENT_MESSAGES[language]['frame.title'])}</title>
 ${stylesheet}
 <script type="module" src="${entry}"></script>
-${texts}
-<link rel="preload" as="fetch" crossorigin href="/widget-api/v1/widgets/${encodeURIComponent(params['widgetId']!)}">
+<script type="application/json" id="${FRAME_BOOTSTRAP_ID}">${dataBlockJson(bootstrap)}</script>
 </head>
 <body></body>
 </html>

@@ -1,7 +1,7 @@
 // Bytes are deterministic, so the size aims of issues 3, 4 and 13 are held here; timings live in `npm run bench`.
 // A page load counts what it downloads before the customer acts (bench/bundle-sizes.ts): the widget script, the
-// frame's first chunk for the widget's kind, the largest language chunk, and the parts of the form the order
-// shows; test/e2e/frame-chunks.test.ts checks in a browser that each kind downloads just that. As built when the
+// frame's first chunk for the widget's kind, the texts its page carries (the largest language's), and the parts
+// of the form the order shows; test/e2e/frame-chunks.test.ts checks in a browser that each kind downloads just that. As built when the
 // frame was split (gzip -9): before, one page load of 40 960 bytes, the budget exactly; after, the card form
 // 38 227, a payment-option order with shipping options 40 899, the full checkout 40 433, and the steps after
 // the customer acts 487 to 798 each.

@@ -42,14 +42,14 @@ async function onShopPage(path: string, steps: (shop: ShopPage) => Promise<void>
 
 describe('what the payment frame downloads', () => {
   for (const { kind, path, assets } of [
-    { kind: 'a fixed-price widget', path: '/instant.html', assets: ['frame.js', 'texts'] },
-    { kind: 'a payment-option widget', path: '/single-item.html', assets: ['frame.js', 'texts'] },
+    { kind: 'a fixed-price widget', path: '/instant.html', assets: ['frame.js'] },
+    { kind: 'a payment-option widget', path: '/single-item.html', assets: ['frame.js'] },
     {
       kind: 'a payment-option widget whose order has shipping options',
       path: '/order-json.html',
-      assets: ['frame-checkout.js', 'texts'],
+      assets: ['frame-checkout.js'],
     },
-    { kind: 'the full checkout', path: '/full-checkout.html', assets: ['frame-checkout.js', 'texts'] },
+    { kind: 'the full checkout', path: '/full-checkout.html', assets: ['frame-checkout.js'] },
   ]) {
     test(`${kind} loads ${assets.join(', ')} until the customer acts`, async () => {
       await onShopPage(path, async (shop) => {
@@ -59,18 +59,22 @@ describe('what the payment frame downloads', () => {
     });
   }
 
-  test("the widget's configuration comes with the frame's page (preloaded beside its code), fetched once", async () => {
+  test("the widget's configuration and the page language's texts come in the frame's page; another language loads its chunk", async () => {
     await onShopPage('/single-item.html', async (shop) => {
       await shop.frame.waitForForm();
       const frame = shop.page.frames().find((candidate) => candidate.url().includes('/widget/frame/'))!;
       const configRequests = await frame.evaluate(() =>
         performance
           .getEntriesByType('resource')
-          .filter((entry) => new URL(entry.name).pathname.startsWith('/widget-api/v1/widgets/'))
-          .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+          .filter((entry) => new URL(entry.name).pathname.startsWith('/widget-api/v1/widgets/')),
       );
-      // The preload's request is the only one: the frame's own fetch took its answer.
-      assert.deepEqual(configRequests, ['link']);
+      assert.deepEqual(configRequests, []);
+      assert.deepEqual(await frameAssets(shop), ['frame.js']);
+      await shop.page.locator('svc-checkout').evaluate((element) => element.setAttribute('language', 'ru'));
+      await waitUntil('the frame in Russian', async () =>
+        (await frame.evaluate(() => document.documentElement.lang)) === 'ru' ? true : undefined,
+      );
+      assert.deepEqual(await frameAssets(shop), ['frame.js', 'texts']);
     });
   });
 
@@ -78,12 +82,7 @@ describe('what the payment frame downloads', () => {
     await onShopPage('/single-item.html', async (shop) => {
       await shop.frame.payWith({ number: CARDS.threeDSecure });
       await shop.frame.waitForChallenge();
-      assert.deepEqual(await frameAssets(shop), [
-        'challenge-step.js',
-        'frame.js',
-        'status-screen.js',
-        'texts',
-      ]);
+      assert.deepEqual(await frameAssets(shop), ['challenge-step.js', 'frame.js', 'status-screen.js']);
       await shop.frame.approveChallenge();
       await shop.frame.waitForStatus('Payment successful');
     });

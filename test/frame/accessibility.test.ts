@@ -1,8 +1,9 @@
 // Every state of the frame passes axe; the whole payment works with the keyboard alone; errors and state
 // changes are announced; the focus goes where the customer needs it; the card fields format while typing.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator } from '../../src/core/index.js';
+import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import {
   buttonNamed,
   checkoutOrder,
@@ -44,9 +45,12 @@ describe('accessibility', () => {
 
   describe('every state passes axe', () => {
     it('loading', async () => {
-      // The element says "loading" in its own texts and keeps the frame hidden meanwhile; the frame has
-      // no texts yet, so it shows the progress mark and no text at all (never a text's key).
-      const { frame } = await mountFrame((await gatewayInfo()).widgets.checkout);
+      // The element says "loading" in its own texts and keeps the frame hidden meanwhile. A frame that has
+      // not started (no bootstrap yet) has no texts, so it shows the progress mark and no text at all (never a
+      // text's key).
+      const frame = await fixture<SvcPaymentFrame>(
+        html`<svc-payment-frame .widgetId=${(await gatewayInfo()).widgets.checkout}></svc-payment-frame>`,
+      );
       expect(frame.querySelector('.svc-progress')).to.not.equal(null);
       expect(frame.textContent!.trim()).to.equal('');
       await expect(frame).to.be.accessible();

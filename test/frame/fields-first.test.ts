@@ -15,6 +15,7 @@ import {
   MemoryChannel,
   mountFrame,
   payButton,
+  servedBootstrap,
   typeCard,
   watchFetch,
 } from './harness.js';
@@ -80,26 +81,32 @@ describe('fields first: the card form before the order', () => {
     }
   });
 
-  it("starts in the language of the gateway's page, before init names one", async () => {
+  it("starts with the gateway page's bootstrap: its language, and no request for the widget", async () => {
     const lv = createTranslator('lv');
     const { widgets } = await gatewayInfo();
+    const bootstrap = await servedBootstrap(widgets.checkout, 'lv');
     const pageLanguage = document.documentElement.lang;
     const channel = new MemoryChannel();
+    const requests = watchFetch();
     const frame = await fixture<SvcPaymentFrame>(
       html`<svc-payment-frame
         .widgetId=${widgets.checkout}
         .pageOrigin=${location.origin}
         .apiBase=${''}
-        .startLanguage=${'lv'}
+        .bootstrap=${bootstrap}
         .channel=${channel}
       ></svc-payment-frame>`,
     );
     try {
-      await shown(channel);
+      // In the first render, which fixture waited for: nothing else to wait for, no request, no chunk.
+      expect(channel.types).to.include('shown');
+      expect(input(frame, 'svc-card-number')).to.not.equal(null);
+      expect(requests.requests).to.deep.equal([]);
       expect(frame.querySelector('.svc-summary')!.textContent).to.equal(lv('summary.loading'));
       expect(payButton(frame).textContent?.trim()).to.equal(lv('pay.button', { amount: '…' }));
       expect(document.documentElement.lang).to.equal('lv');
     } finally {
+      requests.restore();
       document.documentElement.lang = pageLanguage;
     }
   });

@@ -1,9 +1,10 @@
-// The frame's plain functions: its URL, idempotency keys, intake error mapping, card checks, caret and totals.
+// The frame's plain functions: its URL, its page's bootstrap, idempotency keys, intake error mapping, card checks, caret and totals.
 import { expect } from '@open-wc/testing';
 import { type CardScheme, createTranslator, FRAME_MESSAGES, luhnCheckDigit } from '../../src/core/index.js';
 import { ORDER_REJECTION_REASONS } from '../../src/core/legacy-callbacks.js';
 import type { ApiError, OrderView } from '../../src/core/widget-api.js';
 import { createAttemptKeys } from '../../src/frame/attempt-keys.js';
+import { readBootstrap } from '../../src/frame/bootstrap.js';
 import {
   cardErrors,
   cvcError,
@@ -54,6 +55,22 @@ describe('frame URL', () => {
     expect(readFrameLocation('/widget/other/w1', hash)).to.equal(undefined);
     expect(readFrameLocation('/widget/frame/', hash)).to.equal(undefined);
     expect(readFrameLocation('/widget/frame/%E0%A4%A', hash)).to.equal(undefined);
+  });
+});
+
+describe("the frame page's bootstrap", () => {
+  const page = (body: string) => new DOMParser().parseFromString(`<!doctype html>${body}`, 'text/html');
+  const block = (json: string) => `<script type="application/json" id="svc-frame-bootstrap">${json}</script>`;
+
+  it('reads the data block, with `\\u003c` read back as `<`', () => {
+    const bootstrap = readBootstrap(page(block('{"language":"lv","texts":{"x":"\\u003c/script>"}}')));
+    expect(bootstrap).to.deep.equal({ language: 'lv', texts: { x: '</script>' } });
+  });
+
+  it('is absent from a page without the block, or with one that does not parse', () => {
+    expect(readBootstrap(page('<p>no block</p>'))).to.equal(undefined);
+    expect(readBootstrap(page(block('')))).to.equal(undefined);
+    expect(readBootstrap(page(block('{"language":')))).to.equal(undefined);
   });
 });
 

@@ -14,6 +14,8 @@ import {
   type Unenveloped,
   type WidgetState,
 } from '../../src/core/index.js';
+import type { FrameBootstrap } from '../../src/core/widget-api.js';
+import { readBootstrap } from '../../src/frame/bootstrap.js';
 import type { ParentChannel } from '../../src/frame/parent-channel.js';
 import '../../src/frame/payment-frame.js';
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
@@ -65,6 +67,18 @@ export class MemoryChannel implements ParentChannel {
 
 export { type GatewayInfo, gatewayInfo, sign } from '../support/gateway-info.js';
 
+/**
+ * The bootstrap the gateway's frame page carries for `widgetId` (in `language`, else the merchant's), read
+ * as the frame reads it.
+ */
+export async function servedBootstrap(widgetId: string, language = ''): Promise<FrameBootstrap> {
+  const response = await fetch(`/__frame-page/${encodeURIComponent(widgetId)}?lang=${language}`);
+  const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+  const bootstrap = readBootstrap(page);
+  if (!bootstrap) throw new Error(`the frame page of ${widgetId} (${response.status}) carries no bootstrap`);
+  return bootstrap;
+}
+
 /** A new merchant order id, so that each test gets an order of its own. */
 export function newOrderId(): string {
   return `T-${crypto.randomUUID().slice(0, 18)}`;
@@ -84,17 +98,22 @@ export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<Or
   };
 }
 
-/** Mounts the frame for `widgetId` with a fresh channel; resolves once it said `ready`. */
+/**
+ * Mounts the frame for `widgetId` with a fresh channel and the bootstrap its gateway page carries (that of
+ * `bootstrapOf`'s page when given); resolves once it said `ready`.
+ */
 export async function mountFrame(
   widgetId: string,
-  options: { apiBase?: string; pageOrigin?: string } = {},
+  options: { apiBase?: string; pageOrigin?: string; bootstrapOf?: string } = {},
 ): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
   const channel = new MemoryChannel();
+  const bootstrap = await servedBootstrap(options.bootstrapOf ?? widgetId);
   const frame = await fixture<SvcPaymentFrame>(
     html`<svc-payment-frame
       .widgetId=${widgetId}
       .pageOrigin=${options.pageOrigin ?? location.origin}
       .apiBase=${options.apiBase ?? ''}
+      .bootstrap=${bootstrap}
       .channel=${channel}
     ></svc-payment-frame>`,
   );

@@ -28,9 +28,12 @@ async function intakeError(frame: HTMLElement, channel: Awaited<ReturnType<typeo
 }
 
 describe('order intake', () => {
-  it('reports an unknown widget', async () => {
+  it('reports a widget the gateway no longer knows', async () => {
+    // The gateway serves no frame page for a widget it does not know; this one went after its page was served.
     const order = await checkoutOrder({ widgetId: '00000000-0000-4000-8000-00000000dead' });
-    const { frame, channel } = await mountFrame(order.widgetId);
+    const { frame, channel } = await mountFrame(order.widgetId, {
+      bootstrapOf: (await checkoutOrder()).widgetId,
+    });
     await init(channel, order);
     expect(await intakeError(frame, channel)).to.include({ type: 'error', code: 'unknown_widget' });
   });

@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { OrderInput } from '../../src/core/index.js';
+import { FRAME_MESSAGES, type OrderInput } from '../../src/core/index.js';
+import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../src/core/widget-api.js';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { signOrder } from '../../src/server/index.js';
@@ -28,6 +29,15 @@ function rawGet(sandbox: Sandbox, path: string): Promise<{ status: number; body:
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The frame page's bootstrap, read from its data block as a browser's JSON.parse reads it. */
+function bootstrapOf(html: string): FrameBootstrap {
+  const block = new RegExp(
+    `<script type="application/json" id="${FRAME_BOOTSTRAP_ID}">([^<]*)</script>`,
+  ).exec(html);
+  assert.ok(block, 'the frame page has its bootstrap data block');
+  return JSON.parse(block[1]!) as FrameBootstrap;
 }
 
 describe('sandbox: widget script, frame page, embedding check and intake rules', () => {
@@ -105,34 +115,30 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     assert.match(html, /<html lang="lv">/);
     assert.match(html, /<script type="module" src="\/widget\/frame\/assets\/frame.js"><\/script>/);
     assert.doesNotMatch(html, /<script>|<style|style=/, 'nothing inline');
-    // The merchant's default language (lv) is preloaded beside the frame's code, and so is the widget's
-    // configuration, which the frame fetches (same URL, same mode) as it starts.
-    assert.match(html, /<link rel="modulepreload" href="\/widget\/frame\/assets\/messages-lv.js">/);
-    assert.match(
-      html,
-      new RegExp(
-        `<link rel="preload" as="fetch" crossorigin href="/widget-api/v1/widgets/${WIDGETS.checkout}">`,
-      ),
-    );
+    // The page carries what the frame's first render needs: the widget's configuration, exactly as the widget
+    // API answers it, and the texts of the merchant's default language (lv).
+    const bootstrap = bootstrapOf(html);
+    const config = await fetch(`${sandbox.url}/widget-api/v1/widgets/${WIDGETS.checkout}`);
+    assert.deepEqual(bootstrap, { config: await config.json(), language: 'lv', texts: FRAME_MESSAGES.lv });
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
   });
 
-  test('the frame page is in the language the element names, with its texts preloaded; else in the merchant’s', async () => {
+  test('the frame page is in the language the element names, with its texts; else in the merchant’s', async () => {
     const page = async (query: string) =>
       (await fetch(`${sandbox.url}/widget/frame/${WIDGETS.checkout}${query}`)).text();
     const russian = await page('?lang=ru');
     assert.match(russian, /<html lang="ru">/);
-    assert.match(russian, /<link rel="modulepreload" href="\/widget\/frame\/assets\/messages-ru.js">/);
-    assert.doesNotMatch(russian, /messages-lv/);
+    assert.equal(bootstrapOf(russian).language, 'ru');
+    assert.deepEqual(bootstrapOf(russian).texts, FRAME_MESSAGES.ru);
     // A region is ours when its language is (ru-RU), as the element's own language check reads it.
     assert.match(await page('?fields=1&lang=ru-RU'), /<html lang="ru">/);
     // A language we do not speak, and what is no language at all, leave the merchant's (lv).
     for (const query of ['?lang=de', '?lang=%22%3E%3Cscript%3E', '?lang=', '']) {
       const html = await page(query);
       assert.match(html, /<html lang="lv">/, query);
-      assert.match(html, /messages-lv\.js/, query);
+      assert.equal(bootstrapOf(html).language, 'lv', query);
       assert.doesNotMatch(html, /<script>/, query);
     }
   });
@@ -152,6 +158,27 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     const served = await fetch(`${sandbox.url}/widget/frame/assets/frame-checkout.js`);
     assert.match(served.headers.get('content-type') ?? '', /^text\/javascript/);
     assert.equal(await served.text(), 'export const fullCheckout = 1;\n');
+  });
+
+  test("a merchant's name that holds markup stays text in the frame page's data block", async () => {
+    const hostileName = '</script><script>alert(1)</script><!-- Shop & Co';
+    const file = testConfigFile(merchant.url);
+    file.merchants[0]!.name = hostileName;
+    const hostile = await startSandbox({
+      port: 0,
+      config: parseConfig(file),
+      dataDir: await tempDir(),
+      browserRoot,
+    });
+    try {
+      const html = await (await fetch(`${hostile.url}/widget/frame/${WIDGETS.checkout}`)).text();
+      assert.doesNotMatch(html, /<script>|<!--/);
+      // One data block, ending where the gateway ended it, that reads back the name exactly.
+      assert.equal(html.match(/<\/script>/g)?.length, 2, 'the module script and the data block');
+      assert.equal(bootstrapOf(html).config.merchant.name, hostileName);
+    } finally {
+      await hostile.close();
+    }
   });
 
   test('an unknown widget gets no form and may not be framed', async () => {

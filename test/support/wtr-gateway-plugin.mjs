@@ -4,6 +4,7 @@
 //   POST /__sign             an OrderInput as JSON -> {signature}, signed with the demo merchant's key
 //   *    /widget-api/*       forwarded to the sandbox, so frame components under test talk to it same-origin,
 //                            as the frame does on the gateway's own page
+//   GET  /__frame-page/*     the sandbox's frame page (/widget/frame/*), for the bootstrap it carries
 //   GET  /__payment-methods  the demo merchant's payment-methods endpoint for v1 mode (the real handler and
 //                            cache over the sandbox's /api/v1/payment_methods/ with the merchant's secret key)
 //   GET  /__payment-methods-slow  the same after 1.5 s, as over a slow network (to see the loading state)
@@ -62,6 +63,15 @@ export async function gatewayMiddleware(ctx, next) {
     const purchase = await fixture.createPurchase(text ? JSON.parse(text) : {});
     ctx.type = 'application/json';
     ctx.body = JSON.stringify(purchase);
+    return;
+  }
+  if (path.startsWith('/__frame-page/') && ctx.method === 'GET') {
+    const response = await fetch(
+      `${fixture.gatewayUrl}/widget/frame/${ctx.url.slice('/__frame-page/'.length)}`,
+    );
+    ctx.status = response.status;
+    ctx.type = 'text/html';
+    ctx.body = await response.text();
     return;
   }
   if (path.startsWith('/widget-api/')) {
