@@ -89,8 +89,10 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
   const built = builtLines.get(order);
   if (built?.t === t && built.language === language) return built.list;
   const locale = localeFor(language);
-  // One formatter for every line: making one costs more than formatting with it.
+  // One formatter for every line: making one costs more than formatting with it. Lines share their
+  // quantities (most are "1 pc."), so each unit and count is worded once.
   const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
+  const quantities = new Map<string, string>();
   const list = document.createElement('ul');
   list.className = 'svc-summary-lines';
   list.setAttribute('aria-label', t('summary.items'));
@@ -103,7 +105,13 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
     const item = row.cloneNode(true) as HTMLLIElement;
     const [label, quantity, total] = item.children;
     label!.textContent = line.label;
-    quantity!.textContent = quantityText(line.count, line.unit, t, counts);
+    const key = `${line.unit} ${line.count}`;
+    let worded = quantities.get(key);
+    if (worded === undefined) {
+      worded = quantityText(line.count, line.unit, t, counts);
+      quantities.set(key, worded);
+    }
+    quantity!.textContent = worded;
     total!.textContent = formatMoney(parseMinorUnits(line.total), order.currency, locale);
     list.append(item);
   }
