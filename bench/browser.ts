@@ -5,23 +5,22 @@
  *   the browser's cache holds what the gateway let it keep);
  * - the same for a baseline: a minimal Lit card form of our own on the page itself, measured in the same run,
  *   and the ratio of the widget's figures to it (issue 13's aims: within 2.5 times cold, 1.5 times warm);
+ * - the same for the floor under any cross-site frame here: a frame page that is one static card input and no
+ *   script, in an iframe the page's HTML declares, and in one that a small module script adds (as the
+ *   element's script tag does). Whatever code a frame runs, its field can't be focusable before these;
  * - time from navigation start until an order of 1,000 items is rendered in the frame's summary, and from the
  *   order's arrival in the frame (the element's `init`, and the gateway's answer to its intake) until then
- *   (issue 13's aim: 100 ms).
- * Medians over `runs` page loads (a new browser context each for the cold figures).
+ *   (issue 13's aim: 100 ms);
+ * - v1 mode: time until a payment method can be chosen.
+ * Medians over `runs` page loads (a new browser context each for the cold figures). The pages and the gateway
+ * run in a process of their own (bench/browser-pages.ts); this one drives the browser.
  * Needs `npm run build:browser`: the sandbox serves the built files.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
-import type { OrderInput } from '../src/core/index.js';
-import { toNodeHandler } from '../src/server/index.js';
 import { launchBrowser } from '../test/e2e/support/browser.js';
-import { startGatewayFixture } from '../test/support/gateway-fixture.js';
-
-const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,6 +98,12 @@ export interface BrowserFigures {
   /** The minimal Lit card form on the page itself, cold and warm. */
   baselineMs: number;
   baselineWarmMs: number;
+  /** A cross-site frame with one static card input and no script, declared in the page's HTML, cold and warm. */
+  frameFloorMs: number;
+  frameFloorWarmMs: number;
+  /** The same frame, added by a small module script from the frame's origin, cold and warm. */
+  scriptedFrameFloorMs: number;
+  scriptedFrameFloorWarmMs: number;
   thousandItemsRenderedMs: number;
   /** From the element's `init` reaching the frame until the 1,000 items are rendered. */
   thousandItemsFromInitMs: number;
@@ -108,62 +113,8 @@ export interface BrowserFigures {
   methodChoosableMs: number;
 }
 
-export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
-  const pages = createServer();
-  await new Promise<void>((resolve) => pages.listen(0, 'localhost', resolve));
-  const pageOrigin = `http://localhost:${(pages.address() as AddressInfo).port}`;
-  // The browser tests' gateway: the sandbox and the demo merchant's server side, the page's origin allowed.
-  const gateway = await startGatewayFixture({ pageOrigin });
-  const script = `<script type="module" src="${gateway.gatewayUrl}/widget/svc-checkout.js"></script>`;
-  const bigOrder: OrderInput = {
-    widgetId: gateway.widgets.checkout,
-    // The page gives certificate-name, which is signed.
-    certificateName: gateway.certificateName,
-    items: Array.from({ length: 1000 }, (_, index) => ({
-      amount: `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`,
-      label: `Item ${index + 1}`,
-      count: (index % 3) + 1,
-    })),
-  };
-  const bigSignature = gateway.sign(bigOrder);
-  // The merchant's side of v1 mode: a Purchase, and the cached payment-methods endpoint on the page's origin.
-  const purchase = await gateway.createPurchase({ client: { email: 'bench@example.com' } });
-  const paymentMethods = toNodeHandler(gateway.paymentMethods);
-  const html = (body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
-  const baselineScript = await buildBaseline();
-  const documents: Record<string, string> = {
-    '/': html(`<svc-checkout widget-id="${gateway.widgets.instant}"></svc-checkout>`),
-    '/baseline': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="/baseline.js"></script></head><body><bench-card-form></bench-card-form></body></html>`,
-    '/big': html(
-      `<svc-checkout widget-id="${bigOrder.widgetId}" order="${escapeAttribute(
-        JSON.stringify({ items: bigOrder.items }),
-      )}" signature="${bigSignature}" certificate-name="${gateway.certificateName}"></svc-checkout>`,
-    ),
-  };
-  documents['/v1'] = html(
-    `<svc-checkout checkout-url="${escapeAttribute(purchase.checkout_url)}" payment-methods-url="/payment-methods" country="lv"></svc-checkout>`,
-  );
-  pages.on('request', (req, res) => {
-    if (req.url?.startsWith('/payment-methods')) {
-      void paymentMethods(req, res);
-      return;
-    }
-    if (req.url === '/baseline.js') {
-      // Cached as the gateway caches its own hashed files, so that the warm figures compare alike.
-      res
-        .writeHead(200, {
-          'content-type': 'text/javascript; charset=utf-8',
-          'cache-control': 'public, max-age=31536000, immutable',
-        })
-        .end(baselineScript);
-      return;
-    }
-    const body = documents[req.url ?? ''];
-    if (body === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-  });
-
+export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
+  const { pageOrigin, stop } = await startPagesProcess();
   const browser = await launchBrowser();
   /** One run of a page: cold in a new context, then warm, the same context loading the page a second time. */
   const loadTwice = async (path: string, milestone: Milestone, onPage: boolean) => {
@@ -250,9 +201,11 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     };
   };
   try {
-    const [widget, baseline] = await measureInTurn([
+    const [widget, baseline, frameFloor, scriptedFrameFloor] = await measureInTurn([
       { path: '/', milestone: 'cardFieldFocusable' },
       { path: '/baseline', milestone: 'cardFieldFocusable', onPage: true },
+      { path: '/floor', milestone: 'cardFieldFocusable' },
+      { path: '/floor-scripted', milestone: 'cardFieldFocusable' },
     ]);
     const bigOrder = await measureBigOrder();
     return {
@@ -261,6 +214,10 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
       cardFieldFocusableWarmMs: widget!.warm,
       baselineMs: baseline!.cold,
       baselineWarmMs: baseline!.warm,
+      frameFloorMs: frameFloor!.cold,
+      frameFloorWarmMs: frameFloor!.warm,
+      scriptedFrameFloorMs: scriptedFrameFloor!.cold,
+      scriptedFrameFloorWarmMs: scriptedFrameFloor!.warm,
       thousandItemsRenderedMs: bigOrder.navigation,
       thousandItemsFromInitMs: bigOrder.init,
       thousandItemsFromIntakeMs: bigOrder.intake,
@@ -268,59 +225,31 @@ export async function benchBrowser(runs = 11): Promise<BrowserFigures> {
     };
   } finally {
     await browser.close();
-    await gateway.close();
-    await new Promise<void>((resolve) => pages.close(() => resolve()));
+    await stop();
   }
 }
 
-/**
- * The baseline: a minimal Lit card form (number, expiry, CVC, pay) defined and rendered on the page itself,
- * bundled with Lit and minified as the widget is. What a form costs when no frame stands in between.
- */
-async function buildBaseline(): Promise<string> {
-  const { build } = await import('vite');
-  // Inside the package, so that `lit` resolves from it.
-  await mkdir(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
-  const dir = await mkdtemp(join(process.cwd(), 'node_modules', '.cache', 'svc-bench-baseline-'));
-  const entry = join(dir, 'baseline.js');
-  await writeFile(
-    entry,
-    `import { LitElement, html, css } from 'lit';
-class BenchCardForm extends LitElement {
-  static styles = css\`label { display: block; margin: 8px 0; } input { display: block; font: inherit; }\`;
-  render() {
-    return html\`<form @submit=\${(event) => event.preventDefault()}>
-      <label>Card number<input autocomplete="cc-number" inputmode="numeric"></label>
-      <label>Expiry<input autocomplete="cc-exp" inputmode="numeric"></label>
-      <label>CVC<input autocomplete="cc-csc" inputmode="numeric"></label>
-      <button>Pay</button>
-    </form>\`;
-  }
-}
-customElements.define('bench-card-form', BenchCardForm);
-`,
+/** bench/browser-pages.ts in a child process, with the same loader (tsx) as this one. */
+async function startPagesProcess(): Promise<{ pageOrigin: string; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(new URL('./browser-pages.ts', import.meta.url))],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  try {
-    const output = await build({
-      configFile: false,
-      logLevel: 'silent',
-      root: process.cwd(),
-      build: {
-        write: false,
-        minify: true,
-        lib: { entry, formats: ['es'], fileName: 'baseline' },
-      },
-    });
-    const results = Array.isArray(output) ? output : [output];
-    for (const result of results) {
-      if (!('output' in result)) continue;
-      const chunk = result.output.find((file) => file.type === 'chunk');
-      if (chunk && chunk.type === 'chunk') return chunk.code;
-    }
-    throw new Error('vite built no baseline chunk');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string | undefined>((resolve) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    void exited.then(() => resolve(undefined));
+  });
+  if (line === undefined) throw new Error('bench/browser-pages.ts exited before it listened');
+  const { pageOrigin } = JSON.parse(line) as { pageOrigin: string };
+  return {
+    pageOrigin,
+    async stop() {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

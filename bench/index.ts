@@ -34,17 +34,21 @@ console.log('after the customer acts:');
 for (const step of sizes.afterAction) console.log(`  ${row(step.name, step.sizes)}`);
 const browser = await benchBrowser();
 const ratio = (ms: number, baseline: number) => `${(ms / baseline).toFixed(2)}x the baseline`;
+const visits = (cold: number, warm: number) =>
+  `${cold.toFixed(0)} ms first visit (${ratio(cold, browser.baselineMs)}), ${warm.toFixed(0)} ms repeat (${ratio(warm, browser.baselineWarmMs)})`;
 console.log(
   `card number field focusable, from navigation start (median of ${browser.runs}; aims 150 ms, 2.5x cold, 1.5x warm):`,
 );
-console.log(
-  `  widget, first visit: ${browser.cardFieldFocusableMs.toFixed(0)} ms (${ratio(browser.cardFieldFocusableMs, browser.baselineMs)})`,
-);
-console.log(
-  `  widget, repeat visit: ${browser.cardFieldFocusableWarmMs.toFixed(0)} ms (${ratio(browser.cardFieldFocusableWarmMs, browser.baselineWarmMs)})`,
-);
+console.log(`  widget: ${visits(browser.cardFieldFocusableMs, browser.cardFieldFocusableWarmMs)}`);
 console.log(
   `  baseline, a minimal Lit card form on the page itself: ${browser.baselineMs.toFixed(0)} ms first visit, ${browser.baselineWarmMs.toFixed(0)} ms repeat`,
+);
+console.log(
+  '  the floor under any cross-site frame here, a frame page that is one static card input and no script:',
+);
+console.log(`    in an iframe of the page's HTML: ${visits(browser.frameFloorMs, browser.frameFloorWarmMs)}`);
+console.log(
+  `    in an iframe that a module script adds: ${visits(browser.scriptedFrameFloorMs, browser.scriptedFrameFloorWarmMs)}`,
 );
 console.log(
   `order of 1,000 items rendered in the frame, from navigation start: ${browser.thousandItemsRenderedMs.toFixed(0)} ms median of ${browser.runs}`,
