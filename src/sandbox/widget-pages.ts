@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../core/index.js';
 import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../core/widget-api.js';
-import { BuiltFiles } from './built-files.js';
+import { BuiltFiles, type Encoding, negotiateEncoding } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 import { widgetConfigView } from './widget-api.js';
@@ -36,6 +37,17 @@ const SAFE_NAME = /^[\w-][\w.-]*$/;
  */
 export function dataBlockJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * A page made per request, compressed on the way out as a gateway's front would (faster settings than the
+ * built files', which are compressed once): the frame page carries its texts, several KB of them.
+ */
+function encodePage(html: string, encoding: Encoding): Buffer {
+  const bytes = Buffer.from(html);
+  if (encoding === 'br')
+    return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+  return encoding === 'gzip' ? gzipSync(bytes) : bytes;
 }
 
 /** The frame page's policy: nothing inline, nothing from elsewhere, framed only by the merchant's origins. */
@@ -77,7 +89,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     router.on(method, '/widget/frame/assets/:file', frameAsset);
   }
 
-  router.on('GET', '/widget/frame/:widgetId', async ({ res, params, url }) => {
+  router.on('GET', '/widget/frame/:widgetId', async ({ req, res, params, url }) => {
     let found: ReturnType<LegacyOrders['widget']>;
     try {
       found = orders.widget(params['widgetId']!);
@@ -139,14 +151,17 @@ ${stylesheet}
 `;
     // no-store: the page carries the merchant's allowed origins (its CSP) and names the build's current
     // chunks, and both change without its address changing; it is small, and everything it loads is cached.
+    const encoding = negotiateEncoding(req.headers['accept-encoding']);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': frameContentSecurityPolicy(merchant.allowedOrigins),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
+      vary: 'accept-encoding',
+      ...(encoding !== 'identity' && { 'content-encoding': encoding }),
     });
-    res.end(html);
+    res.end(encodePage(html, encoding));
   });
 
   // Answers any page: it tells only whether a widget exists and may be embedded at an origin.

@@ -144,11 +144,32 @@ describe('sandbox: the browser files served as a CDN would', () => {
     assert.equal(answer.status, 200);
     assert.equal(answer.headers['cache-control'], 'no-store');
     assert.equal(answer.headers['etag'], undefined);
-    const html = answer.body.toString();
+    const html = decoded(answer).toString();
     assert.ok(html.includes(`src="/widget/${roles.get('frame/assets/frame.js')}"`), html);
-    assert.ok(html.includes(`href="/widget/${roles.get('frame/assets/messages-lv.js')}"`), html);
     const full = (await send(sandbox, `/widget/frame/${WIDGETS.full}`)).body.toString();
     assert.ok(full.includes(`src="/widget/${roles.get('frame/assets/frame-checkout.js')}"`), full);
+  });
+
+  test('the frame page, which carries its texts, is compressed by Accept-Encoding as it is made', async () => {
+    const pages = await Promise.all(
+      ['br', 'gzip', 'identity'].map((encoding) =>
+        send(sandbox, `/widget/frame/${WIDGETS.checkout}?lang=ru`, { 'accept-encoding': encoding }),
+      ),
+    );
+    assert.deepEqual(
+      pages.map((page) => [page.headers['content-encoding'], page.headers['vary']]),
+      [
+        ['br', 'accept-encoding'],
+        ['gzip', 'accept-encoding'],
+        [undefined, 'accept-encoding'],
+      ],
+    );
+    const identity = pages[2]!.body;
+    assert.match(identity.toString(), /"card\.title":"Данные карты"/);
+    for (const page of pages.slice(0, 2)) {
+      assert.deepEqual(decoded(page), identity);
+      assert.ok(page.body.length < identity.length / 2, `${page.body.length} of ${identity.length} bytes`);
+    }
   });
 
   test('brotli, gzip and identity by Accept-Encoding, each decompressing to the bytes on disk', async () => {
