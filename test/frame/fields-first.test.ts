@@ -1,8 +1,8 @@
-// Fields first (issue 13): the frame shows its card form as soon as it has its texts and the widget's
-// configuration, while the element sends the order and the gateway takes it; it tells the element `shown`,
-// which reveals the frame. The order's summary and the pay button fill in when the intake answers, and no
-// submission goes anywhere before: the intake is held here (watchFetch) while the customer types and tries
-// to pay, against the real sandbox.
+// Fields first (issue 13): the frame's first render is its card form, from the texts and the widget's
+// configuration that its page carries, while the element sends the order and the gateway takes it; it tells
+// the element `shown`, which reveals the frame. The order's summary and the pay button fill in when the
+// intake answers, and no submission goes anywhere before: the intake is held here (watchFetch) while the
+// customer types and tries to pay, against the real sandbox.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator } from '../../src/core/index.js';
