@@ -111,7 +111,7 @@ export class SvcPaymentFrame extends LitElement {
    */
   bootstrap?: FrameBootstrap;
 
-  /** Texts in the frame's language; none until its catalog has loaded. */
+  /** Texts in the frame's language; none until the frame starts (from its page's bootstrap). */
   private t?: FrameTranslate;
   private language: Language = 'en';
   private config?: WidgetConfigView;
@@ -259,8 +259,8 @@ export class SvcPaymentFrame extends LitElement {
     if (Array.isArray(shippingOptions) && shippingOptions.length > 0) {
       void loadFormParts({ customer: false, delivery: true });
     }
-    // The texts load while the gateway takes the order, so they add no wait of their own.
-    const [created, texts] = await Promise.all([
+    // Init's language loads while the gateway takes the order (the frame shows the bootstrap's meanwhile).
+    const [created] = await Promise.all([
       this.#api.createOrder({
         order: message.order,
         ...(message.signature !== undefined && { signature: message.signature }),
@@ -271,7 +271,7 @@ export class SvcPaymentFrame extends LitElement {
       this.#showLanguage(),
     ]);
     if (created.kind !== 'ok') {
-      const rejected = texts && rejectionTextKey(created, this.#catalog!);
+      const rejected = rejectionTextKey(created, this.#catalog!);
       if (!rejected) return this.#fail(intakeErrorOf(created));
       // The merchant said why: the customer reads it here, with the way back when the page gave its URL;
       // the page hears it first, so that it is not taken for a payment attempt.
@@ -279,12 +279,6 @@ export class SvcPaymentFrame extends LitElement {
       this.channel?.post({ type: 'rejected', message: why, ...(reason && { reason }) });
       const back = Boolean(message.order.backToMerchantUrl);
       return this.#flow.setPhase({ kind: 'rejected', reason: rejected, back });
-    }
-    if (!texts) {
-      return this.#fail({
-        code: 'gateway_unreachable',
-        message: 'The payment form could not load its texts',
-      });
     }
     // The parts of the form that this order shows (most began to load when the widget or init named them).
     const order = created.value;
@@ -305,23 +299,22 @@ export class SvcPaymentFrame extends LitElement {
 
   /**
    * Shows the texts of init's (or the latest update's) language when we speak it, else of the merchant's
-   * default, else English: the bootstrap's when it is that language, else loaded. The latest request's texts win; until they come, the first to arrive
-   * show. True once the frame has texts to show.
+   * default, else English: the bootstrap's when it is that language, else loaded. The latest request's
+   * texts win; until they come, the ones shown stay (when a language's chunk fails, English shows).
    */
-  async #showLanguage(): Promise<boolean> {
+  async #showLanguage(): Promise<void> {
     const request = ++this.#languageRequests;
     const language =
       normalizeLanguage(this.#requestedLanguage) ?? normalizeLanguage(this.config!.defaults.language) ?? 'en';
     const { bootstrap } = this;
     const texts =
       language === bootstrap!.language ? { language, catalog: bootstrap!.texts } : await loadTexts(language);
-    if (texts && (request === this.#languageRequests || !this.t)) {
+    if (texts && request === this.#languageRequests) {
       this.language = texts.language;
       this.#catalog = texts.catalog;
       this.t = createFrameTranslator(texts.catalog, this.#overrides);
       this.ownerDocument.documentElement.lang = texts.language;
     }
-    return this.t !== undefined;
   }
 
   /**
@@ -559,9 +552,9 @@ export class SvcPaymentFrame extends LitElement {
       case 'processing':
         return this.#withForm(nothing, phase, t!);
       case 'loading':
-        // Fields first: the card form shows once the frame has its texts and the widget's configuration, the
-        // order's summary and the pay button once the gateway has taken the order. Until then, the element
-        // shows its own loading text, with the frame hidden.
+        // Fields first: the card form shows from the start (the page's bootstrap), the order's summary and
+        // the pay button once the gateway has taken the order. A frame not started yet shows progress alone,
+        // hidden behind the element's own loading text.
         return t && this.config ? this.#withForm(nothing, phase, t) : html`<p class="svc-progress"></p>`;
     }
   }

@@ -49,10 +49,11 @@ function certificateNameFrom(reader: BodyReader, body: Json): string | undefined
 /**
  * A widget's configuration as the frame reads it: the answer to `GET /widgets/:id`, and what the frame's page
  * carries (src/sandbox/widget-pages.ts).
- * @throws HttpError 404 for an unknown widget
  */
-export function widgetConfigView(orders: LegacyOrders, widgetId: string): WidgetConfigView {
-  const { merchant, widget } = orders.widget(widgetId);
+export function widgetConfigView(
+  orders: LegacyOrders,
+  { merchant, widget }: ReturnType<LegacyOrders['widget']>,
+): WidgetConfigView {
   const fixed: FixedOrderSummary | null =
     widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
   return {
@@ -71,7 +72,7 @@ export function widgetConfigView(orders: LegacyOrders, widgetId: string): Widget
 
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ res, params }) => {
-    sendJson(res, 200, widgetConfigView(orders, params['widgetId']!));
+    sendJson(res, 200, widgetConfigView(orders, orders.widget(params['widgetId']!)));
   });
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {

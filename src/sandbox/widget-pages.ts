@@ -131,7 +131,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
     // The frame's first render needs the widget's configuration and the texts: the page carries both.
     const bootstrap: FrameBootstrap = {
-      config: widgetConfigView(orders, widget.id),
+      config: widgetConfigView(orders, found),
       language,
       texts: FRAME_MESSAGES[language],
     };
@@ -149,8 +149,9 @@ ${stylesheet}
 <body></body>
 </html>
 `;
-    // no-store: the page carries the merchant's allowed origins (its CSP) and names the build's current
-    // chunks, and both change without its address changing; it is small, and everything it loads is cached.
+    // no-store: the page carries the merchant's allowed origins (its CSP), the widget's configuration and the
+    // build's current chunks, which change without its address changing; it is a few KB compressed, and
+    // everything it loads is cached.
     const encoding = negotiateEncoding(req.headers['accept-encoding']);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
