@@ -6,7 +6,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator } from '../../src/core/index.js';
-import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
+import { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import {
   checkoutOrder,
   gatewayInfo,
@@ -25,6 +25,17 @@ const en = createTranslator('en');
 async function shown(channel: MemoryChannel): Promise<void> {
   await waitUntil(() => channel.types.includes('shown'), 'the frame never said shown');
 }
+
+/** The frame, noting after each of its renders whether it shows the card fields. */
+class FirstRenders extends SvcPaymentFrame {
+  readonly renders: boolean[] = [];
+
+  protected override updated(): void {
+    this.renders.push(this.querySelector('svc-card-fields') !== null);
+    super.updated();
+  }
+}
+customElements.define('first-renders-payment-frame', FirstRenders);
 
 describe('fields first: the card form before the order', () => {
   it('shows the card fields before init, with the pay button waiting for the order, accessibly', async () => {
@@ -81,27 +92,27 @@ describe('fields first: the card form before the order', () => {
     }
   });
 
-  it("starts with the gateway page's bootstrap: its language, and no request for the widget", async () => {
+  it("renders the card form first, from the gateway page's bootstrap: its language, no request", async () => {
     const lv = createTranslator('lv');
     const { widgets } = await gatewayInfo();
     const bootstrap = await servedBootstrap(widgets.checkout, 'lv');
     const pageLanguage = document.documentElement.lang;
     const channel = new MemoryChannel();
     const requests = watchFetch();
-    const frame = await fixture<SvcPaymentFrame>(
-      html`<svc-payment-frame
-        .widgetId=${widgets.checkout}
-        .pageOrigin=${location.origin}
-        .apiBase=${''}
-        .bootstrap=${bootstrap}
-        .channel=${channel}
-      ></svc-payment-frame>`,
-    );
+    const frame = Object.assign(new FirstRenders(), {
+      widgetId: widgets.checkout,
+      pageOrigin: location.origin,
+      apiBase: '',
+      bootstrap,
+      channel,
+    });
+    await fixture(html`<div>${frame}</div>`);
     try {
-      // In the first render, which fixture waited for: nothing else to wait for, no request, no chunk.
+      // Nothing to wait for: no request, no chunk.
       expect(channel.types).to.include('shown');
       expect(input(frame, 'svc-card-number')).to.not.equal(null);
       expect(requests.requests).to.deep.equal([]);
+      expect(frame.renders[0]).to.equal(true, 'the first render has the card fields');
       expect(frame.querySelector('.svc-summary')!.textContent).to.equal(lv('summary.loading'));
       expect(payButton(frame).textContent?.trim()).to.equal(lv('pay.button', { amount: '…' }));
       expect(document.documentElement.lang).to.equal('lv');

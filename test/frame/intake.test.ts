@@ -32,7 +32,7 @@ describe('order intake', () => {
     // The gateway serves no frame page for a widget it does not know; this one went after its page was served.
     const order = await checkoutOrder({ widgetId: '00000000-0000-4000-8000-00000000dead' });
     const { frame, channel } = await mountFrame(order.widgetId, {
-      bootstrapOf: (await checkoutOrder()).widgetId,
+      bootstrapOf: (await gatewayInfo()).widgets.checkout,
     });
     await init(channel, order);
     expect(await intakeError(frame, channel)).to.include({ type: 'error', code: 'unknown_widget' });
