@@ -116,13 +116,17 @@ export interface BrowserFigures {
 export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
   const { pageOrigin, stop } = await startPagesProcess();
   const browser = await launchBrowser();
-  /** One run of a page: cold in a new context, then warm, the same context loading the page a second time. */
-  const loadTwice = async (path: string, milestone: Milestone, onPage: boolean) => {
+  /**
+   * One run of a page: cold in a new context, then (unless `coldOnly`) warm, the same context loading the page
+   * a second time.
+   */
+  const load = async (path: string, milestone: Milestone, onPage: boolean, coldOnly: boolean) => {
     const context = await browser.newContext();
     try {
       const first = await context.newPage();
       await first.goto(`${pageOrigin}${path}`);
       const cold = await msUntil(first, milestone, onPage);
+      if (coldOnly) return { cold };
       await first.close();
       const again = await context.newPage();
       await again.goto(`${pageOrigin}${path}`);
@@ -137,21 +141,20 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
    */
   const measureInTurn = async (
     pagesToLoad: Array<{ path: string; milestone: Milestone; onPage?: boolean }>,
+    coldOnly = false,
   ) => {
     const figures = pagesToLoad.map(() => ({ cold: [] as number[], warm: [] as number[] }));
     for (let run = 0; run <= runs; run++) {
       for (const [index, { path, milestone, onPage = false }] of pagesToLoad.entries()) {
-        const { cold, warm } = await loadTwice(path, milestone, onPage);
+        const { cold, warm } = await load(path, milestone, onPage, coldOnly);
         if (run > 0) {
           figures[index]!.cold.push(cold);
-          figures[index]!.warm.push(warm);
+          if (warm !== undefined) figures[index]!.warm.push(warm);
         }
       }
     }
     return figures.map(({ cold, warm }) => ({ cold: median(cold), warm: median(warm) }));
   };
-  const measure = async (path: string, milestone: Milestone) =>
-    (await measureInTurn([{ path, milestone }]))[0]!.cold;
   /** The 1,000-item order: from navigation start, from `init` in the frame, and from the intake's answer. */
   const measureBigOrder = async () => {
     const figures = { navigation: [] as number[], init: [] as number[], intake: [] as number[] };
@@ -221,7 +224,8 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
       thousandItemsRenderedMs: bigOrder.navigation,
       thousandItemsFromInitMs: bigOrder.init,
       thousandItemsFromIntakeMs: bigOrder.intake,
-      methodChoosableMs: await measure('/v1', 'methodChoosable'),
+      methodChoosableMs: (await measureInTurn([{ path: '/v1', milestone: 'methodChoosable' }], true))[0]!
+        .cold,
     };
   } finally {
     await browser.close();
