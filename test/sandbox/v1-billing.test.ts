@@ -557,9 +557,9 @@ describe('v1 invoices, billing templates and subscriptions', () => {
     const purchaseId = answers.find((answer) => answer.status === 200)!.body.purchase.id as string;
     await pay(purchaseId, '4111111111111111');
     // The subscription's card is the Client's: offered first at the Client's next checkout.
-    const next = await client.purchases.create({
-      ...(purchaseBody({ client_id: subscriber.id }) as unknown as CreatePurchaseRequest),
-    });
+    const next = await client.purchases.create(
+      purchaseBody({ client_id: subscriber.id }) as unknown as CreatePurchaseRequest,
+    );
     const page = await (await fetch(next.checkout_url)).text();
     assert.match(page, new RegExp(`value="saved:${purchaseId}" checked`));
     // Malformed ids and bodies: 4xx, never 5xx.

@@ -95,7 +95,7 @@ function readPeriod(reader: BodyReader, body: Json, required: boolean): Subscrip
     }
     return null;
   }
-  const object = typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+  const object = isJsonObject(value) ? value : undefined;
   const unit = object?.['unit'];
   const count = object?.['count'];
   const extra = object ? Object.keys(object).filter((key) => key !== 'unit' && key !== 'count') : [];

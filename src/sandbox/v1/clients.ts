@@ -141,22 +141,16 @@ export class V1Clients {
    */
   token(merchantId: string, clientId: string, tokenId: string): ClientRecurringToken {
     const { id } = this.get(merchantId, clientId);
-    const found = this.tokenPurchases(merchantId, id).find(
-      (record) => record.purchase.id === tokenId.toLowerCase(),
-    );
-    if (!found) throw V1HttpError.nonField(404, 'not_found', `The client has no recurring token ${tokenId}`);
+    const found = this.purchases.find(tokenId);
+    if (!found || !isTokenOf(found, merchantId, id))
+      throw V1HttpError.nonField(404, 'not_found', `The client has no recurring token ${tokenId}`);
     return this.tokenView(found);
   }
 
   /** The Client's token Purchases: paid with `force_recurring` and still a token. */
   tokenPurchases(merchantId: string, clientId: string): PurchaseRecord[] {
     return [...this.purchases.all()]
-      .filter(
-        (record) =>
-          record.merchantId === merchantId &&
-          record.purchase.client_id === clientId &&
-          record.purchase.is_recurring_token,
-      )
+      .filter((record) => isTokenOf(record, merchantId, clientId))
       .sort((a, b) => (a.purchase.updated_on ?? 0) - (b.purchase.updated_on ?? 0));
   }
 
@@ -192,6 +186,15 @@ export class V1Clients {
   private seconds(): number {
     return Math.floor(this.now().getTime() / 1000);
   }
+}
+
+/** Whether the Purchase is a saved card of the merchant's Client (`force_recurring`, still a token). */
+function isTokenOf(record: PurchaseRecord, merchantId: string, clientId: string): boolean {
+  return (
+    record.merchantId === merchantId &&
+    record.purchase.client_id === clientId &&
+    record.purchase.is_recurring_token
+  );
 }
 
 /** Every member a merchant sets, empty: what a `PUT` leaves of what it does not send. */
