@@ -21,6 +21,7 @@
  */
 import { type FetchHandler, type Purchase, V1ApiError, type V1Client } from 'svc-checkout/server';
 import { json, methodNotAllowed } from './json-answers.js';
+import { Refusal, readBody, refusal } from './json-requests.js';
 import { money } from './v1-cart.js';
 import type { SavedCard, ShopClient, V1Customers } from './v1-customers.js';
 import type { V1EventLog, V1Order } from './v1-event-log.js';
@@ -125,51 +126,6 @@ const REFUSED: Readonly<Record<BackOfficeOperation, (order: V1Order) => string>>
       : `charge the card saved with order ${order.chargedWith} for the new order ${order.reference}`,
   markAsPaid: (order) => `mark order ${order.reference} as paid`,
 };
-
-/** A request the route cannot take, answered with its status. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: BackOfficeRefusal,
-  ) {
-    super(body.message);
-  }
-}
-
-const refusal = (status: number, error: string, message: string) => new Refusal(status, { error, message });
-
-/**
- * Reads a POST's JSON object, which has no member but `members`.
- * @throws Refusal naming what is wrong with it.
- */
-async function readBody(request: Request, members: readonly string[]): Promise<Record<string, unknown>> {
-  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw refusal(415, 'unsupported_media_type', 'Send the request as JSON (content-type: application/json)');
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(await request.text());
-  } catch {
-    throw refusal(400, 'malformed_body', 'The body is not JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw refusal(
-      400,
-      'invalid_request',
-      `The body must be a JSON object, such as {${members.map((member) => `"${member}": …`).join(', ')}}`,
-    );
-  }
-  const unknown = Object.keys(body).find((member) => !members.includes(member));
-  if (unknown !== undefined) {
-    throw refusal(
-      400,
-      'invalid_request',
-      `${JSON.stringify(unknown)} is not a member of this request; it takes ${members.join(', ')}`,
-    );
-  }
-  return body as Record<string, unknown>;
-}
 
 /**
  * Reads an operation's request.
@@ -309,7 +265,7 @@ export function createV1BackOffice(deps: V1BackOfficeDeps): ReadonlyMap<string, 
       error: 'refused',
       message: `The gateway refused to ${REFUSED[operation](order)}: ${cause.description || cause.code} (${cause.code}).`,
       cause,
-    });
+    } satisfies BackOfficeRefusal);
   }
 
   const route =

@@ -26,10 +26,14 @@ import {
   type CompanyBalance,
   type FetchHandler,
   type OutboxMessage,
+  type Purchase,
+  paginate,
   V1ApiError,
   type V1Client,
+  type V1Page,
 } from 'svc-checkout/server';
 import { json, methodNotAllowed } from './json-answers.js';
+import { Refusal, readBody, refusal } from './json-requests.js';
 import { V1_CURRENCY } from './v1-cart.js';
 import { readEmail, type V1Customers } from './v1-customers.js';
 
@@ -106,19 +110,6 @@ export interface V1SubscriptionsDeps {
 const isPlanId = (value: unknown): value is PlanId => value === 'trial' || value === 'monthly';
 const isoOf = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
 
-/** A request the route cannot take. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const answerOf = (error: Refusal) => json(error.status, { error: error.code, message: error.message });
-
 /** Creates the routes of the subscription plan. Nothing is asked of the gateway before a request. */
 export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<string, FetchHandler> {
   const { client } = deps;
@@ -157,10 +148,15 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
     return templates;
   };
 
-  async function view(plan: PlanId, subscriber: BillingTemplateClient): Promise<Subscription> {
+  /** `purchase`: the subscriber's first Purchase when the caller has it already (`add_subscriber`'s answer). */
+  async function view(
+    plan: PlanId,
+    subscriber: BillingTemplateClient,
+    purchase?: Purchase | null,
+  ): Promise<Subscription> {
     const checkoutUrl =
       subscriber.status === 'pending' && subscriber.purchase_id !== null
-        ? (await client.purchases.get(subscriber.purchase_id)).checkout_url
+        ? (purchase ?? (await client.purchases.get(subscriber.purchase_id))).checkout_url
         : null;
     return {
       plan,
@@ -186,44 +182,15 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
   function readCustomer(values: Record<string, unknown>): { plan: PlanId; email: string } {
     const { plan, email } = values;
     if (!isPlanId(plan)) {
-      throw new Refusal(
+      throw refusal(
         400,
         'invalid_plan',
         `plan must be one of ${Object.keys(PLANS).join(', ')}, not ${JSON.stringify(plan)}`,
       );
     }
     const read = readEmail(email);
-    if ('error' in read) throw new Refusal(400, 'invalid_email', read.error);
+    if ('error' in read) throw refusal(400, 'invalid_email', read.error);
     return { plan, email: read.email };
-  }
-
-  async function readJson(request: Request, members: readonly string[]): Promise<Record<string, unknown>> {
-    const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') {
-      throw new Refusal(
-        415,
-        'unsupported_media_type',
-        'Send the request as JSON (content-type: application/json)',
-      );
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(await request.text());
-    } catch {
-      throw new Refusal(400, 'malformed_body', 'The body is not JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new Refusal(400, 'invalid_request', `The body must be a JSON object with ${members.join(', ')}`);
-    }
-    const unknown = Object.keys(body).find((member) => !members.includes(member));
-    if (unknown !== undefined) {
-      throw new Refusal(
-        400,
-        'invalid_request',
-        `${JSON.stringify(unknown)} is not a member of this request; it takes ${members.join(', ')}`,
-      );
-    }
-    return body as Record<string, unknown>;
   }
 
   /** Runs a route, answering refusals with their status and the gateway's silence with 502. */
@@ -234,7 +201,7 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
       try {
         return await handle(request);
       } catch (error) {
-        if (error instanceof Refusal) return answerOf(error);
+        if (error instanceof Refusal) return json(error.status, error.body);
         // The gateway's own words go to the server log; the page gets what to do.
         console.error(`demo shop: ${what} failed:`, error);
         return json(502, {
@@ -256,15 +223,14 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
   });
 
   const subscribe = guarded('POST', 'joining the plan', async (request) => {
-    const { plan, email } = readCustomer(await readJson(request, ['plan', 'email']));
+    const { plan, email } = readCustomer(await readBody(request, ['plan', 'email']));
     const clientId = await deps.customers.clientIdFor(email);
     // Joining twice is the same subscription: a pending one is paid at the same page.
     const known = await find(plan, clientId);
     if (known) return json(200, await view(plan, known));
     const template = (await planTemplates())[plan];
     const added = await client.billingTemplates.addSubscriber(template.id, { client_id: clientId });
-    const joined = await view(plan, added.billing_template_client);
-    return json(201, { ...joined, checkoutUrl: added.purchase?.checkout_url ?? joined.checkoutUrl });
+    return json(201, await view(plan, added.billing_template_client, added.purchase));
   });
 
   const subscription = guarded('GET', 'reading a subscription', async (request) => {
@@ -273,7 +239,7 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
     // A look-up: an e-mail the shop does not know makes no Client.
     const clientId = await deps.customers.findClientId(email);
     const found = clientId === undefined ? undefined : await find(plan, clientId);
-    if (!found) throw new Refusal(404, 'not_subscribed', `${email} has not joined the ${PLANS[plan].title}`);
+    if (!found) throw refusal(404, 'not_subscribed', `${email} has not joined the ${PLANS[plan].title}`);
     return json(200, await view(plan, found));
   });
 
@@ -289,14 +255,14 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
   });
 
   const subscriptionStatus = guarded('POST', 'changing a subscription', async (request) => {
-    const { plan, clientId, status } = await readJson(request, ['plan', 'clientId', 'status']);
+    const { plan, clientId, status } = await readBody(request, ['plan', 'clientId', 'status']);
     if (!isPlanId(plan))
-      throw new Refusal(400, 'invalid_plan', `plan must be trial or monthly, not ${JSON.stringify(plan)}`);
+      throw refusal(400, 'invalid_plan', `plan must be trial or monthly, not ${JSON.stringify(plan)}`);
     if (typeof clientId !== 'string' || clientId === '') {
-      throw new Refusal(400, 'invalid_request', "clientId is required: the subscriber's Client id");
+      throw refusal(400, 'invalid_request', "clientId is required: the subscriber's Client id");
     }
     if (status !== 'active' && status !== 'paused' && status !== 'cancelled') {
-      throw new Refusal(
+      throw refusal(
         400,
         'invalid_status',
         `status must be active, paused or cancelled, not ${JSON.stringify(status)}`,
@@ -309,14 +275,14 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
     } catch (error) {
       if (!(error instanceof V1ApiError)) throw error;
       if (error.code === 'not_found') {
-        throw new Refusal(
+        throw refusal(
           404,
           'unknown_subscription',
           `Client ${clientId} has not joined the ${PLANS[plan].title}`,
         );
       }
       if (error.code !== 'bad_request') throw error;
-      throw new Refusal(
+      throw refusal(
         422,
         'refused',
         `The gateway refused to set the subscription to ${status}: ${error.message}`,
@@ -333,16 +299,16 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
   });
 
   const outbox = guarded('GET', 'reading the outbox', async () => {
-    const messages: OutboxMessage[] = [];
-    let next: string | null = `${deps.gatewayUrl}/sandbox/v1/outbox/?per_page=100`;
-    // Walked along `next`, as the API's lists are; the origin is checked so the key goes nowhere else.
-    while (next !== null && new URL(next).origin === new URL(deps.gatewayUrl).origin) {
-      const answer = await fetch(next, { headers: { authorization: `Bearer ${deps.secretKey}` } });
-      if (!answer.ok) throw new Error(`GET ${next} answered ${answer.status}: ${await answer.text()}`);
-      const page = (await answer.json()) as { results: OutboxMessage[]; next?: string | null };
-      messages.push(...page.results);
-      next = page.next ?? null;
-    }
+    // Walked along `next` as the API's lists are, on the gateway's origin only: the pages carry the key.
+    const outboxPages = paginate<OutboxMessage>(
+      `${deps.gatewayUrl}/sandbox/v1/outbox/?per_page=100`,
+      async (url) => {
+        const answer = await fetch(url, { headers: { authorization: `Bearer ${deps.secretKey}` } });
+        if (!answer.ok) throw new Error(`GET ${url} answered ${answer.status}: ${await answer.text()}`);
+        return (await answer.json()) as V1Page<OutboxMessage>;
+      },
+    );
+    const messages = await outboxPages.toArray();
     messages.sort((a, b) => b.created_on - a.created_on);
     return json(200, { messages });
   });
