@@ -229,7 +229,16 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
     const known = await find(plan, clientId);
     if (known) return json(200, await view(plan, known));
     const template = (await planTemplates())[plan];
-    const added = await client.billingTemplates.addSubscriber(template.id, { client_id: clientId });
+    let added: Awaited<ReturnType<V1Client['billingTemplates']['addSubscriber']>>;
+    try {
+      added = await client.billingTemplates.addSubscriber(template.id, { client_id: clientId });
+    } catch (error) {
+      // A join at the same moment added the Client first: this one is the same subscription.
+      const joined =
+        error instanceof V1ApiError && error.code === 'bad_request' && (await find(plan, clientId));
+      if (!joined) throw error;
+      return json(200, await view(plan, joined));
+    }
     return json(201, await view(plan, added.billing_template_client, added.purchase));
   });
 

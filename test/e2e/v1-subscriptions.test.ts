@@ -231,4 +231,21 @@ describe('v1 subscriptions in the demo shop', () => {
     const clients = await gateway().clients.list().toArray();
     assert.ok(!clients.some((known) => known.email === stranger), 'a look-up makes no Client');
   });
+
+  test('joining at once from several tabs is one subscription: one 201, the others 200 with it', async () => {
+    const email = 'six-tabs@example.com';
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        request(url(V1_SUBSCRIPTION_PATHS.subscribe), 'POST', { plan: 'monthly', email }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status).sort(),
+      [200, 200, 200, 200, 200, 201],
+      answers.map((answer) => answer.text).join('\n'),
+    );
+    const subscriptions = answers.map((answer) => answer.body as unknown as Subscription);
+    assert.equal(new Set(subscriptions.map((joined) => joined.clientId)).size, 1);
+    assert.equal(new Set(subscriptions.map((joined) => joined.checkoutUrl)).size, 1, 'one page to pay at');
+  });
 });
