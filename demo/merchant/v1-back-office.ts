@@ -194,7 +194,7 @@ export function createV1BackOffice(deps: V1BackOfficeDeps): ReadonlyMap<string, 
       const payment = await client.purchases.refund(order.purchaseId, { amount });
       // The answer is the refund's Payment: the Purchase's refundable amount is read again.
       const refunded = keep(await client.purchases.get(order.purchaseId));
-      const what = `${money(payment.amount, payment.currency)} of order ${order.reference}`;
+      const what = `${money(payment.payment.amount, payment.payment.currency)} of order ${order.reference}`;
       const left =
         refunded.refundableAmount > 0
           ? `${money(refunded.refundableAmount, order.currency)} can still be refunded`

@@ -16,15 +16,53 @@ export interface PurchaseProduct {
   price: number;
   /** Whole units; 1 when left out. */
   quantity?: number;
+  /** The merchant's own grouping of products; `""` when left out. */
+  category?: string;
 }
 
-/** Customer data of a Purchase: the members the document has seen. */
-export interface PurchaseClient {
-  email?: string;
-  full_name?: string;
+/**
+ * Customer data of a Purchase as the merchant sends it: any text member of {@link ClientDetails}, and `cc`,
+ * `bcc`. The document names `email`, `full_name` and `personal_code`.
+ */
+export type PurchaseClient = Partial<Record<ClientDetailsText, string>> & { cc?: string[]; bcc?: string[] };
+
+/** The text members of {@link ClientDetails}: `""` on the wire where nothing was given. */
+export type ClientDetailsText =
+  | 'email'
+  | 'phone'
+  | 'full_name'
   /** Personal identification code; also the debtor identification value of a variable-creditor payment. */
-  personal_code?: string;
-}
+  | 'personal_code'
+  | 'street_address'
+  | 'country'
+  | 'city'
+  | 'zip_code'
+  | 'state'
+  | 'shipping_street_address'
+  | 'shipping_country'
+  | 'shipping_city'
+  | 'shipping_zip_code'
+  | 'shipping_state'
+  | 'legal_name'
+  | 'brand_name'
+  | 'registration_number'
+  | 'tax_number'
+  | 'bank_account'
+  | 'bank_code';
+
+/**
+ * The customer of a Purchase as the platform sends it (its ClientDetails): every member always, `""` for a
+ * text nobody gave, `[]` for no copies.
+ */
+export type ClientDetails = Record<ClientDetailsText, string> & {
+  /** Addresses that get a copy of the invoice and receipt. */
+  cc: string[];
+  bcc: string[];
+  /** The platform's kind of customer; null when not set (the sandbox never sets it). */
+  client_type: 'personal' | 'business' | null;
+  /** How invoices reach the customer: the sandbox's are always `[{method: 'email', options: {}}]`. */
+  delivery_methods: Array<{ method: string; options: Record<string, unknown> }>;
+};
 
 /** One creditor of a bulk bank payment; pairs with the product at the same position. */
 export interface PisBulkCreditor {
@@ -73,6 +111,12 @@ export interface PurchaseDetailsRequest {
   /** The amount due in minor units, instead of the sum of the products; required for card bulk payments. */
   total_override?: number;
   payment_method_details?: PaymentMethodDetails;
+  /** The merchant's note on the invoice; `""` when left out. */
+  notes?: string;
+  /** IANA time zone name of the invoice's dates; the sandbox's default is `UTC`. */
+  timezone?: string;
+  /** Text added to the invoice email; `""` when left out. */
+  email_message?: string;
 }
 
 /** The body of `POST /purchases/`. */
@@ -96,6 +140,8 @@ export interface CreatePurchaseRequest {
   force_recurring?: boolean;
   /** Restricts the Purchase to these payment method names (see {@link PaymentMethods}). */
   payment_method_whitelist?: string[];
+  /** Payout method names (see {@link PayoutMethods}) the Purchase's payouts may use; kept and answered. */
+  payout_method_whitelist?: string[];
   /** Unix timestamp (seconds) of the Purchase's expiry. */
   due?: number;
 }
@@ -128,43 +174,178 @@ export type PurchaseStatus =
  */
 export type RefundAvailability = 'none' | 'all' | 'pis_all' | 'pis_partial';
 
-/** Why a payment attempt failed. */
+/** Why a payment attempt failed, as the platform writes it. */
 export interface PurchaseAttemptError {
   code: string;
-  description: string;
+  /** For people. */
+  message: string;
 }
 
-/** One payment attempt in `transaction_data.attempts` (newest first). */
+/**
+ * What the platform knows of the card of a card payment (`transaction_data.extra` and each attempt's
+ * `extra`); `{}` for other methods. The sandbox fills `card_type` (`credit`) with a test value.
+ */
+export interface CardTransactionExtra {
+  /** `credit` or `debit`. */
+  card_type: string;
+  /** The scheme, lower case: `visa`, `mastercard`. */
+  card_brand: string;
+  /** First six and last four digits: `444433******1111`. */
+  masked_pan: string;
+  card_issuer: string;
+  /** ISO 3166-1 alpha-2 of the issuer, or `""`. */
+  card_issuer_country: string;
+  /** Two digits: 30 for 2030. */
+  expiry_year: number;
+  expiry_month: number;
+  cardholder_name: string;
+}
+
+/** `transaction_data.extra` and an attempt's `extra`: the card's data for a card payment, else `{}`. */
+export type TransactionExtra = CardTransactionExtra | Record<string, never>;
+
+/** The kinds of attempt the platform writes, and the sandbox's `charge` and `refund`. */
+export type PurchaseAttemptType =
+  /** The customer paid at once. */
+  | 'execute'
+  /** The customer's card was authorised (`skip_capture`); the money is held. */
+  | 'authorize'
+  | 'capture'
+  | 'release'
+  | 'delete_recurring_token'
+  /** The sandbox's: a recurring token was charged (`POST /purchases/{id}/charge/`). */
+  | 'charge'
+  /** The sandbox's: the acquirer made a refund. */
+  | 'refund';
+
+/** One payment attempt in `transaction_data.attempts` (newest first), as the platform writes it. */
 export interface PurchaseAttempt {
-  /** Present when the attempt failed. */
-  error?: PurchaseAttemptError;
-  /**
-   * Not named by the document; the sandbox sends it. What was tried: the customer's `payment`, or the
-   * merchant's `capture`, `release`, `charge` or `refund`.
-   */
-  type?: 'payment' | 'capture' | 'release' | 'charge' | 'refund';
-  /** Not named by the document; the sandbox sends it. Whether the attempt succeeded. */
-  successful?: boolean;
-  /** Not named by the document; the sandbox sends it. The payment method name of the attempt. */
-  payment_method?: string;
-  /** Not named by the document; the sandbox sends it. The creditor a bulk or variable-creditor payment paid. */
+  /** How it was paid: `payform` (the hosted page), `api` (a charge or operation through the API). */
+  flow: string;
+  type: PurchaseAttemptType;
+  /** Null when the attempt succeeded. */
+  error: PurchaseAttemptError | null;
+  extra: TransactionExtra;
+  /** ISO 3166-1 alpha-2 of the method (the card's issuer), or `""`. */
+  country: string;
+  /** The customer's IP address for their own payment; `""` for the merchant's operations. */
+  client_ip: string;
+  /** The platform's fee of the attempt, in minor units; the sandbox's is a test value. */
+  fee_amount: number;
+  successful: boolean;
+  payment_method: string;
+  /** Unix timestamp (seconds). */
+  processing_time: number;
+  /** Not sent by the platform; the sandbox sends it. The creditor a bulk or variable-creditor payment paid. */
   creditor?: { name: string; iban: string };
-  /** Not named by the document; the sandbox sends it. Minor units paid to `creditor`. */
+  /** Not sent by the platform; the sandbox sends it. Minor units paid to `creditor`. */
   amount?: number;
-  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
-  created_on?: number;
+}
+
+/** `transaction_data` of a Purchase: the method that paid (the newest attempt's) and every attempt. */
+export interface TransactionData {
+  flow: string;
+  extra: TransactionExtra;
+  country: string;
+  /** `""` before anything was tried. */
+  payment_method: string;
+  attempts: PurchaseAttempt[];
+}
+
+/** One product of a Purchase as the platform answers it. */
+export interface PurchaseProductDetails {
+  name: string;
+  /** Unit price in minor units. */
+  price: number;
+  /** A decimal string with four places, as the platform writes it: `"1.0000"`. */
+  quantity: string;
+  /** Minor units; the sandbox takes none and sends 0. */
+  discount: number;
+  /** A decimal string with two places: `"0.00"`; the sandbox takes none. */
+  tax_percent: string;
+  category: string;
 }
 
 /** The `purchase` object of a Purchase as the gateway answers it. */
 export interface PurchaseDetails {
-  products: Array<Required<PurchaseProduct>>;
+  products: PurchaseProductDetails[];
   currency: string;
   language: string;
   due_strict: boolean;
   total_override: number | null;
   payment_method_details: PaymentMethodDetails;
-  /** Not named by the document; the sandbox sends it. The amount due in minor units. */
-  total?: number;
+  /** The amount due in minor units. */
+  total: number;
+  notes: string;
+  /** Minor units owed from earlier; always 0 in the sandbox. */
+  debt: number;
+  subtotal_override: number | null;
+  total_tax_override: number | null;
+  total_discount_override: number | null;
+  /** Client members the hosted page asks the customer for; always `[]` in the sandbox. */
+  request_client_details: string[];
+  /** IANA time zone name. */
+  timezone: string;
+  email_message: string;
+  /** Always `[]` in the sandbox. */
+  shipping_options: Array<Record<string, unknown>>;
+  has_upsell_products: boolean;
+}
+
+/** One status a Purchase took, in `status_history` (oldest first). */
+export interface PurchaseStatusChange {
+  status: PurchaseStatus;
+  /** Unix timestamp (seconds). */
+  timestamp: number;
+}
+
+/**
+ * The money of a Purchase (`payment`, null until it is paid) or of a refund Payment. The platform's fee
+ * depends on money the sandbox does not move: its `fee_amount`, `net_amount`, `pending_amount` and
+ * `pending_unfreeze_on` are test values.
+ */
+export interface PaymentDetails {
+  /** `purchase` for a Purchase's payment, `refund` for a refund. */
+  payment_type: 'purchase' | 'refund';
+  /** True for money that leaves the merchant (a refund). */
+  is_outgoing: boolean;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  /** `amount` less the platform's fees. */
+  net_amount: number;
+  fee_amount: number;
+  /** Fees held back until `pending_unfreeze_on`. */
+  pending_amount: number;
+  /** Unix timestamp (seconds), or null when nothing is held back. */
+  pending_unfreeze_on: number | null;
+  description: string;
+  /** Unix timestamp (seconds). */
+  paid_on: number;
+  remote_paid_on: number;
+  owned_bank_account_id: string | null;
+  owned_bank_account: string | null;
+  owned_bank_code: string | null;
+}
+
+/** A bank account of the merchant's company, in `issuer_details`. */
+export interface BankAccount {
+  bank_account: string;
+  bank_code: string;
+}
+
+/** The merchant's company as the invoice names it; the sandbox's are test values. */
+export interface IssuerDetails {
+  website: string;
+  legal_street_address: string;
+  legal_country: string;
+  legal_city: string;
+  legal_zip_code: string;
+  bank_accounts: BankAccount[];
+  legal_name: string;
+  brand_name: string;
+  registration_number: string;
+  tax_number: string;
 }
 
 /** The names of the events the document lists. */
@@ -187,42 +368,96 @@ export type PurchaseEventType =
 export type V1EventType = PurchaseEventType | 'payment.refunded';
 
 /**
- * A Purchase as `POST /purchases/`, `GET /purchases/{id}/` and the operations on it (cancel, capture,
- * release, charge, ...) answer it: every field the document names. Request fields are echoed; those the
- * request left out read `null` (or their default).
+ * A Purchase as `POST /purchases/`, `GET /purchases/{id}/`, the operations on it (cancel, capture, release,
+ * charge, ...), lists, webhooks and success callbacks send it: every member of the platform's Purchase, with
+ * its types. Request members are echoed; those the request left out read as the platform writes them (`""`
+ * for texts, `null` for the rest).
  */
 export interface Purchase {
   /** UUID. */
   id: string;
+  type: 'purchase';
   brand_id: string;
-  client: PurchaseClient;
-  client_id: string | null;
+  /** The customer, with every member. */
+  client: ClientDetails;
+  /** The Client of the customer: the one given, else one the gateway made (or found by email). */
+  client_id: string;
   purchase: PurchaseDetails;
-  reference: string | null;
-  success_callback: string | null;
-  success_redirect: string | null;
-  failure_redirect: string | null;
-  cancel_redirect: string | null;
+  /** The money taken; null until the Purchase is paid. */
+  payment: PaymentDetails | null;
+  issuer_details: IssuerDetails;
+  transaction_data: TransactionData;
+  status: PurchaseStatus;
+  status_history: PurchaseStatusChange[];
+  /** Unix timestamp (seconds) of the first visit of the hosted page; null before. */
+  viewed_on: number | null;
+  /** UUID of the merchant's company. */
+  company_id: string;
+  /** Made with a test key: always true in the sandbox, whose keys are all test keys. */
+  is_test: boolean;
+  /** The platform user who made it; null when made through the API. */
+  user_id: string | null;
+  /** The BillingTemplate that made it, or null. */
+  billing_template_id: string | null;
+  send_receipt: boolean;
+  is_recurring_token: boolean;
+  /** The token Purchase a charge used; null otherwise. */
+  recurring_token: string | null;
   skip_capture: boolean;
   force_recurring: boolean;
-  payment_method_whitelist: string[] | null;
-  due: number | null;
-  /** The hosted payment page; accepts `?preferred=<payment method>`. The sandbox's: `<base>/checkout/<id>/`. */
-  checkout_url: string;
-  status: PurchaseStatus;
-  is_recurring_token: boolean;
-  marked_as_paid: boolean;
+  /** The gateway's own reference, numbered per account. */
+  reference_generated: string;
+  /** The merchant's reference; `""` when none was given. */
+  reference: string;
+  /** The day it was issued, `YYYY-MM-DD`. */
+  issued: string;
+  /**
+   * Unix timestamp (seconds) of the expiry. When none was given, the platform's default, an hour after
+   * creation, which only `due_strict` enforces.
+   */
+  due: number;
   /** Upper bound of a refund, in minor units. */
   refundable_amount: number;
   refund_availability: RefundAvailability;
-  transaction_data: { attempts: PurchaseAttempt[] };
+  /** Null: the sandbox converts no currency. */
+  currency_conversion: Record<string, unknown> | null;
+  payment_method_whitelist: string[] | null;
+  payout_method_whitelist: string[] | null;
+  /** `""` when not given (as the other redirects and the callback). */
+  success_redirect: string;
+  failure_redirect: string;
+  cancel_redirect: string;
+  success_callback: string;
+  creator_agent: string;
+  /** `api` for a Purchase made through the API, `billing` for one a BillingTemplate made. */
+  platform: string;
+  /** `purchases`, or `billing_invoices` / `billing_subscriptions` for a BillingTemplate's. */
+  product: string;
+  /** The IP address the create request came from. */
+  created_from_ip: string;
+  invoice_url: string | null;
+  /** The hosted payment page; accepts `?preferred=<payment method>`. The sandbox's: `<base>/checkout/<id>/`. */
+  checkout_url: string;
+  direct_post_url: string | null;
+  marked_as_paid: boolean;
+  order_id: string | null;
+  can_retrieve: boolean;
+  can_chargeback: boolean;
+  can_mark_as_refunded: boolean;
+  audit_log_entries: Array<Record<string, unknown>>;
+  upsell_campaigns: Array<Record<string, unknown>>;
+  referral_campaign_id: string | null;
+  referral_code: string | null;
+  referral_code_generated: string | null;
+  referral_code_details: Record<string, unknown> | null;
+  retain_level_details: Record<string, unknown> | null;
+  /** Unix timestamp (seconds). */
+  created_on: number;
+  /** Unix timestamp (seconds). */
+  updated_on: number;
   /** Present in callback payloads only: the event that caused the callback. */
   event_type?: PurchaseEventType;
-  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
-  created_on?: number;
-  /** Not named by the document; the sandbox sends it. Unix timestamp (seconds). */
-  updated_on?: number;
-  /** Not named by the document; the sandbox sends it after `mark_as_paid`: the `paid_on` given, or then. */
+  /** Not sent by the platform; the sandbox sends it after `mark_as_paid`: the `paid_on` given, or then. */
   paid_on?: number;
 }
 
@@ -272,30 +507,46 @@ export interface MarkAsPaidRequest {
 
 /**
  * The Payment a refund creates, as `POST /purchases/{id}/refund/` answers it and `payment.refunded` delivers
- * it. The document names none of its fields ("Fields: not shown"), so every member here is not named by the
- * document; the sandbox sends it. They are modelled on the real service's Payment object.
+ * it. The document names none of its fields ("Fields: not shown"); these are the platform's, as its
+ * `payment.refunded` webhooks carry them.
  */
 export interface Payment {
   /** UUID of the Payment (not of the Purchase: see `related_to`). */
   id: string;
   /** The kind of object, as a webhook delivery's `source_type` names it. */
   type: 'payment';
-  /** What moved the money: a refund is the only kind the v1 interface creates. */
-  payment_type: 'refund';
-  /** Money that leaves the merchant's account. */
-  is_outgoing: true;
-  /** The amount refunded, in minor units. */
-  amount: number;
-  /** ISO 4217: the Purchase's currency. */
-  currency: string;
-  /** Whom the refund went to: the request's `client_name`, else the Purchase's client's full name. */
-  client_name: string;
-  /** The Purchase refunded. */
-  related_to: { type: 'purchase'; id: string };
-  /** `pending` while a slow acquirer still works on it; `paid` once the money went back. */
-  status: 'pending' | 'paid';
-  /** Unix timestamp (seconds) when it was paid; null while `pending`. */
-  paid_on: number | null;
+  /** `pending` while a slow acquirer still works on it; `success` once the money went back. */
+  status: 'pending' | 'success';
+  /** The refund's money: `payment_type: 'refund'`, `is_outgoing: true`; `paid_on` is 0 while `pending`. */
+  payment: PaymentDetails;
+  /**
+   * The refunded Purchase's customer, with the platform's `client_id` (null), `first_name` and `last_name`
+   * (`""`); `full_name` is whom the refund went to (the request's `client_name`, else the Purchase's).
+   */
+  client: ClientDetails & { client_id: string | null; first_name: string; last_name: string };
+  /** The method the refund went back through, without attempts; its `extra` has the refund's `amount`. */
+  transaction_data: Omit<TransactionData, 'attempts' | 'extra'> & {
+    extra: Partial<CardTransactionExtra> & { amount: number };
+  };
+  /** The Purchase refunded, with its `reference_generated`. */
+  related_to: { type: 'purchase'; id: string; reference: string };
+  /** As the refunded Purchase's. */
+  is_test: boolean;
+  company_id: string;
+  user_id: string | null;
+  /** `""`: a refund has no reference of the merchant's. */
+  reference: string;
+  /** The gateway's own reference of the refund, numbered per account. */
+  reference_generated: string;
+  /** The fee of the refund (a test value in the sandbox). */
+  fee_amount: number;
+  refund_availability: 'none';
+  currency_conversion: Record<string, unknown> | null;
+  account_extra: Record<string, unknown>;
+  account_fx_rate: number | null;
+  account_fx_currency: string | null;
+  account_fx_buy_amount: number | null;
+  audit_log_entries: Array<Record<string, unknown>>;
   /** Unix timestamp (seconds). */
   created_on: number;
   /** Unix timestamp (seconds). */

@@ -10,7 +10,10 @@ import { isRecord } from './v1-errors.js';
 export interface PurchaseFailureCause {
   /** The attempt's error code, as the gateway names it; `unknown` when its `error` carries none. */
   code: string;
-  /** The attempt's error text, for people (empty when the gateway gave none). */
+  /**
+   * The attempt's error text, for people (empty when the gateway gave none): its `message`, as the platform
+   * writes it (or `description`, as earlier sandboxes wrote it).
+   */
   description: string;
   /** The newest attempt, whose `error` this is. */
   attempt: PurchaseAttempt;
@@ -36,11 +39,12 @@ export function readFailureCause(
     : undefined;
   const newest: unknown = Array.isArray(attempts) ? attempts[0] : undefined;
   if (!isRecord(newest) || !isRecord(newest['error'])) return undefined;
-  const { code, description } = newest['error'];
+  const { code, message, description } = newest['error'];
+  const text = typeof message === 'string' ? message : description;
   return {
     // An error without a code still means the attempt failed: say so rather than report no failure.
     code: typeof code === 'string' && code !== '' ? code : 'unknown',
-    description: typeof description === 'string' ? description : '',
-    attempt: newest as PurchaseAttempt,
+    description: typeof text === 'string' ? text : '',
+    attempt: newest as unknown as PurchaseAttempt,
   };
 }

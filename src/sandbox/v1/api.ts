@@ -10,7 +10,7 @@
  * this API would be holding it.
  */
 import { createPublicKey } from 'node:crypto';
-import type { V1PublicKey } from '../../core/v1-types.js';
+import type { PaymentRefundedPayload, V1PublicKey } from '../../core/v1-types.js';
 import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { SandboxClock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
@@ -33,6 +33,7 @@ import {
 } from './payment-methods.js';
 import { PurchaseOperations } from './purchase-operations.js';
 import { mountPurchaseRoutes } from './purchase-routes.js';
+import { paymentView } from './purchase-view.js';
 import { type PurchaseRecord, V1Purchases } from './purchases.js';
 import {
   DEFAULT_PAYMENT_METHODS_RATE_LIMIT,
@@ -70,12 +71,22 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const webhookEvents = purchaseWebhookEvents(webhookDeliveries);
   // Billing hears the Purchase events too (a subscriber's first Purchase paid); it is made after purchases.
   let billing: V1Billing | undefined;
-  const purchases = new V1Purchases(store, now, {
-    emit(event, record, baseUrl) {
-      webhookEvents.emit(event, record, baseUrl);
-      billing?.heard(event, record, baseUrl);
+  const purchases = new V1Purchases(
+    store,
+    now,
+    {
+      emit(event, record, baseUrl) {
+        webhookEvents.emit(event, record, baseUrl);
+        billing?.heard(event, record, baseUrl);
+      },
     },
-  });
+    (authorisationId) => {
+      const authorisation = acquirer.get(authorisationId);
+      if (!authorisation) return undefined;
+      const { instrument, captured } = authorisation;
+      return { card: instrument.kind === 'card' ? instrument.card : undefined, captured };
+    },
+  );
   const callbacks = new SuccessCallbacks({
     queue: deps.queue,
     servicePrivateKeyPem: deps.servicePrivateKeyPem,
@@ -90,8 +101,12 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     store,
     callbacks,
     paymentEvents: {
-      emit(merchantId, payload) {
-        webhookDeliveries.emit(merchantId, payload.event_type, { type: 'payment', id: payload.id }, payload);
+      emit(merchantId, refund) {
+        const payload: PaymentRefundedPayload = {
+          ...paymentView(refund, purchases.find(refund.related_to.id)),
+          event_type: 'payment.refunded',
+        };
+        webhookDeliveries.emit(merchantId, payload.event_type, { type: 'payment', id: refund.id }, payload);
       },
     },
     fallbackBaseUrl: () => lastBaseUrl ?? 'http://127.0.0.1',

@@ -17,7 +17,6 @@ import {
   validateExpiry,
 } from '../../core/card.js';
 import { cardNumberErrorKey, cvcErrorKey, expiryErrorKey } from '../../core/i18n.js';
-import type { PurchaseAttempt } from '../../core/v1-types.js';
 import { type Authorisation, PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { Store } from '../store.js';
 import { findTestCard, type TestCardOutcome } from '../test-cards.js';
@@ -26,7 +25,13 @@ import { creditorAttempts } from './creditor-payments.js';
 import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import { payableMethods } from './purchase-request.js';
-import { type CheckoutStep, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
+import {
+  type CheckoutStep,
+  PAYABLE,
+  type PurchaseRecord,
+  type StoredAttempt,
+  type V1Purchases,
+} from './purchases.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
 
 /** The form of the hosted page as posted. Card members are empty for other methods. */
@@ -211,18 +216,25 @@ export class CheckoutPayments {
       errors.push({ field: 'card_holder', text: { key: 'card.holder.error.empty' } });
     const testCard = number.valid ? findTestCard(number.number) : undefined;
     if (number.valid && !testCard) errors.push({ field: 'card_number', text: { key: 'card.testOnly' } });
-    if (errors.length > 0 || !testCard || !number.valid) return { kind: 'invalid', record, errors };
+    if (errors.length > 0 || !testCard || !number.valid || !expiry.valid) {
+      return { kind: 'invalid', record, errors };
+    }
 
     const method = METHOD_OF_SCHEME[testCard.scheme]!;
+    // Kept for `transaction_data.extra`, as the platform keeps them; the number and CVC never are.
+    const paying: PurchaseRecord = {
+      ...record,
+      cardholder: { name: card.holder.trim(), expiryMonth: expiry.month, expiryYear: expiry.year },
+    };
     const authorised = this.deps.acquirer.authoriseCard(number.number, this.request(record, method));
     switch (authorised.kind) {
       case 'approved':
-        return this.succeed(record, method, authorised.authorisation.id, baseUrl);
+        return this.succeed(paying, method, authorised.authorisation.id, baseUrl);
       case 'challenge':
-        return this.openStep(record, 'three_ds', method, authorised.authorisation);
+        return this.openStep(paying, 'three_ds', method, authorised.authorisation);
       case 'declined':
         return this.fail(
-          record,
+          paying,
           method,
           authorised.code,
           authorised.message,
@@ -231,7 +243,7 @@ export class CheckoutPayments {
         );
       case 'processing_error': {
         const failed = this.fail(
-          record,
+          paying,
           method,
           authorised.code,
           authorised.message,
@@ -261,7 +273,8 @@ export class CheckoutPayments {
       return noMethod(record);
     }
     const answer = this.deps.acquirer.charge(token.authorisationId, this.request(record, method), PROMPT);
-    if (answer.kind === 'done') return this.succeed(record, method, answer.authorisation.id, baseUrl);
+    const paying = token.cardholder ? { ...record, cardholder: token.cardholder } : record;
+    if (answer.kind === 'done') return this.succeed(paying, method, answer.authorisation.id, baseUrl);
     const reason =
       answer.kind === 'failed' && answer.code === 'insufficient_funds' ? answer.code : 'card_declined';
     const [code, message] =
@@ -299,8 +312,9 @@ export class CheckoutPayments {
     return { kind: 'step', record: saved, step };
   }
 
-  private attempt(method: string, error?: PurchaseAttempt['error']): PurchaseAttempt {
+  private attempt(method: string, error?: StoredAttempt['error']): StoredAttempt {
     return {
+      type: 'payment',
       successful: error === undefined,
       payment_method: method,
       created_on: this.deps.purchases.nowSeconds(),

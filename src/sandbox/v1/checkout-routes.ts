@@ -104,6 +104,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
       sendHtml(context.res, gone ? 410 : 200, statusPage(page), record);
       return;
     }
+    deps.purchases.viewed(record);
     const methods = methodsFor(record);
     const preferred = context.url.searchParams.get('preferred') ?? '';
     const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;

@@ -100,6 +100,22 @@ export class V1Clients {
     );
   }
 
+  /**
+   * The Client of a Purchase whose merchant named none, as the platform finds or makes it: the merchant's
+   * Client with the Purchase's email, else a new Client with the Purchase's details.
+   */
+  clientForPurchase(merchantId: string, details: PurchaseClient): string {
+    const email = details.email?.toLowerCase();
+    const known = email
+      ? this.list(merchantId).find((client) => client.email.toLowerCase() === email)
+      : undefined;
+    if (known) return known.id;
+    const given = Object.fromEntries(
+      TEXT_FIELDS.flatMap((field) => (details[field] ? [[field, details[field]]] : [])),
+    );
+    return this.create(merchantId, { ...given, email: details.email ?? '' }).id;
+  }
+
   /** Whether the merchant has a Client `id` (for a Purchase's `client_id`). */
   has(merchantId: string, id: string): boolean {
     const record = UUID.test(id) ? this.records.get(id.toLowerCase()) : undefined;

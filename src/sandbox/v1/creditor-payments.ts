@@ -4,7 +4,7 @@
  * the whole amount due. The hosted page's bank step shows these, and an approved step records one successful
  * attempt per creditor in `transaction_data.attempts`.
  */
-import type { PurchaseAttempt, PurchaseDetails } from '../../core/v1-types.js';
+import type { StoredAttempt, StoredPurchaseDetails } from './purchases.js';
 
 /** One creditor a payment pays, and how much (minor units). */
 export interface CreditorShare {
@@ -15,7 +15,7 @@ export interface CreditorShare {
 
 /** Who a bank payment of the purchase pays: its creditors, or undefined when the merchant is paid. */
 export function creditorShares(
-  purchase: PurchaseDetails,
+  purchase: StoredPurchaseDetails,
 ): { kind: 'bulk' | 'variable'; shares: CreditorShare[] } | undefined {
   const details = purchase.payment_method_details;
   if (details.pis_bulk_purchase) {
@@ -44,7 +44,7 @@ export function creditorShares(
  * The attempt of a successful payment to one creditor. `creditor` and `amount` are the sandbox's own members:
  * the document does not show how the gateway records a bulk payment's creditors.
  */
-export interface CreditorPaymentAttempt extends PurchaseAttempt {
+export interface CreditorPaymentAttempt extends StoredAttempt {
   creditor: { name: string; iban: string };
   /** Minor units paid to this creditor. */
   amount: number;
@@ -52,8 +52,8 @@ export interface CreditorPaymentAttempt extends PurchaseAttempt {
 
 /** One successful attempt per creditor, in the creditors' order, made of the payment's own attempt. */
 export function creditorAttempts(
-  purchase: PurchaseDetails,
-  attempt: PurchaseAttempt,
+  purchase: StoredPurchaseDetails,
+  attempt: StoredAttempt,
 ): CreditorPaymentAttempt[] | undefined {
   return creditorShares(purchase)?.shares.map((share) => ({
     ...attempt,

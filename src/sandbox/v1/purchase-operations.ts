@@ -14,23 +14,20 @@
  * every start, so a restart loses none of it.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  Payment,
-  PaymentRefundedPayload,
-  Purchase,
-  PurchaseAttempt,
-  PurchaseAttemptError,
-} from '../../core/v1-types.js';
+import type { Purchase } from '../../core/v1-types.js';
 import { type AcquirerBehaviour, type OperationAnswer, PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { SandboxClock } from '../clock.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
+import type { StoredRefund } from './purchase-view.js';
 import {
   PAYABLE,
   type PendingPurchaseOperation,
   type PurchaseEventName,
   type PurchaseRecord,
+  type StoredAttempt,
+  type StoredAttemptError,
   type V1Purchases,
 } from './purchases.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
@@ -42,12 +39,12 @@ const HOLD_MS = HOLD_DAYS * 24 * 60 * 60 * 1000;
 /** A refund's Payment as stored. */
 interface PaymentRecord {
   merchantId: string;
-  payment: Payment;
+  payment: StoredRefund;
 }
 
 /** Reports a refund's Payment event (`payment.refunded`) inside the store transaction of the change. */
 export interface PaymentEvents {
-  emit(merchantId: string, payload: PaymentRefundedPayload): void;
+  emit(merchantId: string, refund: StoredRefund): void;
 }
 
 export interface PurchaseOperationsDeps {
@@ -272,7 +269,7 @@ export class PurchaseOperations {
     request: { amount?: number; clientName?: string },
     how: AcquirerBehaviour,
     baseUrl: string,
-  ): Payment {
+  ): StoredRefund {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       const { purchase } = record;
@@ -288,7 +285,7 @@ export class PurchaseOperations {
       const answer = this.deps.acquirer.refund(record.authorisationId, amount, how);
       if (answer.kind === 'failed') this.refuse(record, 'refund', answer.code, answer.message);
       const now = this.nowSeconds();
-      const payment: Payment = {
+      const payment: StoredRefund = {
         id: randomUUID(),
         type: 'payment',
         payment_type: 'refund',
@@ -370,7 +367,7 @@ export class PurchaseOperations {
    * The merchant's refund Payment `id`.
    * @throws V1HttpError 404 when there is none (or it is another merchant's).
    */
-  payment(merchantId: string, id: string): Payment {
+  payment(merchantId: string, id: string): StoredRefund {
     const record = this.payments.get(id.toLowerCase());
     if (!record || record.merchantId !== merchantId)
       throw V1HttpError.nonField(404, 'not_found', `No payment ${id}`);
@@ -378,7 +375,7 @@ export class PurchaseOperations {
   }
 
   /** Every refund Payment of the merchant, as stored (for the balance and statements). */
-  *paymentsOf(merchantId: string): IterableIterator<Payment> {
+  *paymentsOf(merchantId: string): IterableIterator<StoredRefund> {
     for (const record of this.payments.values()) if (record.merchantId === merchantId) yield record.payment;
   }
 
@@ -575,10 +572,10 @@ export class PurchaseOperations {
     return saved;
   }
 
-  private refunded(record: PurchaseRecord, paymentId: string): Payment {
+  private refunded(record: PurchaseRecord, paymentId: string): StoredRefund {
     const stored = this.payments.get(paymentId)!;
     const now = this.nowSeconds();
-    const payment: Payment = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
+    const payment: StoredRefund = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
     this.payments.put(paymentId, { ...stored, payment });
     const left = record.purchase.refundable_amount;
     this.deps.purchases.save({
@@ -589,7 +586,7 @@ export class PurchaseOperations {
         updated_on: now,
       },
     });
-    this.deps.paymentEvents.emit(stored.merchantId, { ...payment, event_type: 'payment.refunded' });
+    this.deps.paymentEvents.emit(stored.merchantId, payment);
     return payment;
   }
 
@@ -604,11 +601,11 @@ export class PurchaseOperations {
 
   private withAttempt(
     record: PurchaseRecord,
-    type: PurchaseAttempt['type'],
+    type: StoredAttempt['type'],
     method: string,
-    error?: PurchaseAttemptError,
+    error?: StoredAttemptError,
   ): PurchaseRecord {
-    const attempt: PurchaseAttempt = {
+    const attempt: StoredAttempt = {
       type,
       successful: error === undefined,
       payment_method: method,

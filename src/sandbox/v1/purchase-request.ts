@@ -8,17 +8,22 @@ import type {
   PaymentMethodDetails,
   PisBulkCreditor,
   PisPurchaseDetails,
-  Purchase,
   PurchaseClient,
-  PurchaseDetails,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
 import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
 import type { MerchantV1Credentials } from '../config.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
-import { findPaymentMethod, PAYMENT_METHODS, type PaymentMethodEntry } from './method-catalogue.js';
+import {
+  findPaymentMethod,
+  PAYMENT_METHODS,
+  PAYOUT_METHODS,
+  type PaymentMethodEntry,
+} from './method-catalogue.js';
 import { methodSupports } from './payment-methods.js';
+import { CLIENT_DETAILS_TEXTS } from './purchase-view.js';
+import type { StoredPurchase, StoredPurchaseDetails } from './purchases.js';
 import {
   isIban,
   isWhitelistedCreditor,
@@ -31,7 +36,7 @@ import type { V1Merchant } from './v1-context.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
 export type PurchaseDraft = Pick<
-  Purchase,
+  StoredPurchase,
   | 'brand_id'
   | 'client'
   | 'client_id'
@@ -43,8 +48,12 @@ export type PurchaseDraft = Pick<
   | 'skip_capture'
   | 'force_recurring'
   | 'payment_method_whitelist'
+  | 'payout_method_whitelist'
   | 'due'
-> & { purchase: PurchaseDetails & { total: number } };
+> & { purchase: PurchaseDetailsDraft };
+
+/** The `purchase` object of a valid request, its total worked out. */
+type PurchaseDetailsDraft = StoredPurchaseDetails & { total: number };
 
 /** What the request is checked against: the key's brand, the merchant's defaults and creditor agreement. */
 export interface PurchaseRequestContext {
@@ -106,6 +115,7 @@ export function readCreatePurchase(
   const forceRecurring = reader.boolean(body, 'force_recurring', 'force_recurring') ?? false;
   const due = reader.integer(body, 'due', 'due', { min: 1, max: 99_999_999_999 });
   const whitelist = readWhitelist(reader, body);
+  const payoutWhitelist = readPayoutWhitelist(reader, body);
 
   const details = reader.object(body, 'purchase', 'purchase', true);
   const purchase = details ? readPurchaseDetails(reader, details, context) : undefined;
@@ -131,6 +141,7 @@ export function readCreatePurchase(
       skip_capture: skipCapture,
       force_recurring: forceRecurring,
       payment_method_whitelist: whitelist ?? null,
+      payout_method_whitelist: payoutWhitelist ?? null,
       due: due ?? null,
     },
   };
@@ -140,16 +151,41 @@ function readClient(reader: BodyReader, body: Json): PurchaseClient {
   const object = reader.object(body, 'client', 'client');
   if (!object) return {};
   const client: PurchaseClient = {};
-  const email = reader.string(object, 'email', 'client.email');
-  if (email !== undefined) {
-    if (EMAIL.test(email)) client.email = email;
-    else reader.add('client.email', 'invalid', 'client.email must be an email address');
+  for (const name of CLIENT_DETAILS_TEXTS) {
+    const value = reader.string(object, name, `client.${name}`);
+    if (value !== undefined) client[name] = value;
   }
-  const fullName = reader.string(object, 'full_name', 'client.full_name');
-  if (fullName !== undefined) client.full_name = fullName;
-  const personalCode = reader.string(object, 'personal_code', 'client.personal_code');
-  if (personalCode !== undefined) client.personal_code = personalCode;
+  if (client.email !== undefined && !EMAIL.test(client.email)) {
+    reader.add('client.email', 'invalid', 'client.email must be an email address');
+  }
+  for (const name of ['cc', 'bcc'] as const) {
+    const list = reader.array(object, name, `client.${name}`);
+    if (!list) continue;
+    const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
+    if (emails.length === list.length) client[name] = emails;
+    else reader.add(`client.${name}`, 'invalid', `client.${name} must be an array of email addresses`);
+  }
   return client;
+}
+
+/** `payout_method_whitelist`: names of `GET /payout_methods/`, kept as given. */
+function readPayoutWhitelist(reader: BodyReader, body: Json): string[] | undefined {
+  const field = 'payout_method_whitelist';
+  const list = reader.array(body, field, field);
+  if (!list) return undefined;
+  const names: string[] = [];
+  list.forEach((entry, index) => {
+    if (typeof entry !== 'string') {
+      reader.add(field, 'invalid', `${field}[${index}] must be a string`);
+    } else if (!PAYOUT_METHODS.some((method) => method.name === entry)) {
+      reader.add(
+        field,
+        'invalid',
+        `${JSON.stringify(entry)} is not a payout method; GET /payout_methods/ lists them`,
+      );
+    } else if (!names.includes(entry)) names.push(entry);
+  });
+  return names;
 }
 
 function readWhitelist(reader: BodyReader, body: Json): string[] | undefined {
@@ -179,7 +215,7 @@ function readPurchaseDetails(
   reader: BodyReader,
   details: Json,
   context: PurchaseRequestContext,
-): (PurchaseDetails & { total: number }) | undefined {
+): PurchaseDetailsDraft | undefined {
   const issuesBefore = reader.issues.length;
   const products = readProducts(reader, details);
 
@@ -201,6 +237,16 @@ function readPurchaseDetails(
     max: MAX_AMOUNT,
   });
   const methodDetails = readMethodDetails(reader, details);
+  const notes = reader.string(details, 'notes', 'purchase.notes');
+  const timezone = reader.string(details, 'timezone', 'purchase.timezone');
+  if (timezone !== undefined && !isTimeZone(timezone)) {
+    reader.add(
+      'purchase.timezone',
+      'invalid',
+      'purchase.timezone must be an IANA time zone name such as Europe/Riga',
+    );
+  }
+  const emailMessage = reader.string(details, 'email_message', 'purchase.email_message');
 
   if (reader.issues.length > issuesBefore || !products) return undefined;
   const sum = products.reduce((total, product) => total + product.price * product.quantity, 0);
@@ -220,17 +266,29 @@ function readPurchaseDetails(
     total_override: totalOverride ?? null,
     payment_method_details: methodDetails,
     total: totalOverride ?? sum,
+    ...(notes !== undefined && { notes }),
+    ...(timezone !== undefined && { timezone }),
+    ...(emailMessage !== undefined && { email_message: emailMessage }),
   };
 }
 
-function readProducts(reader: BodyReader, details: Json): PurchaseDetails['products'] | undefined {
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readProducts(reader: BodyReader, details: Json): StoredPurchaseDetails['products'] | undefined {
   const list = reader.array(details, 'products', 'purchase.products', true);
   if (!list) return undefined;
   if (list.length === 0) {
     reader.add('purchase.products', 'empty', 'purchase.products must list at least one product');
     return undefined;
   }
-  const products: PurchaseDetails['products'] = [];
+  const products: StoredPurchaseDetails['products'] = [];
   list.forEach((entry, index) => {
     const path = `purchase.products[${index}]`;
     if (!isJsonObject(entry)) {
@@ -240,7 +298,10 @@ function readProducts(reader: BodyReader, details: Json): PurchaseDetails['produ
     const name = reader.requiredString(entry, 'name', `${path}.name`);
     const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: MAX_AMOUNT }, true);
     const quantity = reader.integer(entry, 'quantity', `${path}.quantity`, { min: 1, max: 1_000_000 }) ?? 1;
-    if (name !== undefined && price !== undefined) products.push({ name, price, quantity });
+    const category = reader.string(entry, 'category', `${path}.category`);
+    if (name !== undefined && price !== undefined) {
+      products.push({ name, price, quantity, ...(category !== undefined && { category }) });
+    }
   });
   return products.length === list.length ? products : undefined;
 }
@@ -353,7 +414,7 @@ function checkDebtorCode(reader: BodyReader, details: Json | undefined, client: 
 /** The rules of bulk, variable-creditor and card bulk payments, once each part reads on its own. */
 function checkMethodDetails(
   reader: BodyReader,
-  purchase: PurchaseDetails,
+  purchase: PurchaseDetailsDraft,
   client: PurchaseClient,
   agreement: PurchaseRequestContext['agreement'],
 ): void {
@@ -446,7 +507,7 @@ function whitelistText(
 
 /** The methods a purchase may be paid with: whitelist (or all), then what the payment kind allows. */
 export function payableMethods(
-  purchase: Pick<PurchaseDetails, 'currency' | 'payment_method_details'>,
+  purchase: Pick<StoredPurchaseDetails, 'currency' | 'payment_method_details'>,
   whitelist: readonly string[] | null | undefined,
   needs: { skipCapture: boolean; forceRecurring: boolean },
 ): PaymentMethodEntry[] {
@@ -472,7 +533,7 @@ export function payableMethods(
 /** Refuses a purchase that no method could pay, naming why. */
 function checkPayable(
   reader: BodyReader,
-  purchase: PurchaseDetails,
+  purchase: PurchaseDetailsDraft,
   whitelist: string[] | undefined,
   needs: { skipCapture: boolean; forceRecurring: boolean },
 ): void {

@@ -11,6 +11,7 @@ import { V1HttpError } from './errors.js';
 import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
+import { paymentView } from './purchase-view.js';
 import { type PurchaseRecord, purchaseView, type V1Purchases } from './purchases.js';
 import type { V1Context, V1Handler, V1Merchant } from './v1-context.js';
 
@@ -22,7 +23,7 @@ export interface PurchaseRoutesDeps {
   purchases: V1Purchases;
   operations: PurchaseOperations;
   /** A Purchase's `client_id` must name one of the merchant's Clients. */
-  clients: Pick<V1Clients, 'has' | 'purchaseClient'>;
+  clients: Pick<V1Clients, 'has' | 'purchaseClient' | 'clientForPurchase'>;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
@@ -48,7 +49,14 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
         // The stored Client's details fill in what the Purchase's own `client` leaves out.
         draft.client = { ...clients.purchaseClient(merchant.id, draft.client_id), ...draft.client };
       }
-      sendJson(http.res, 201, purchaseView(purchases.create(merchant.id, draft, baseUrl), baseUrl));
+      // As the platform, every Purchase has a Client: one found by the email, or made of the details.
+      const created = purchases.transaction(() =>
+        purchases.create(merchant.id, draft, baseUrl, {
+          ...(draft.client_id === null && { clientId: clients.clientForPurchase(merchant.id, draft.client) }),
+          fromIp: (http.req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+        }),
+      );
+      sendJson(http.res, 201, purchaseView(created, baseUrl));
     }),
   );
   api.on(
@@ -108,7 +116,7 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
         behaviour(http, merchant),
         baseUrl,
       );
-      sendJson(http.res, 200, payment);
+      sendJson(http.res, 200, paymentView(payment, purchases.find(payment.related_to.id)));
     }),
   );
 }

@@ -1,11 +1,20 @@
 /**
  * v1 Purchases in the sandbox store: created from a checked request, read back, cancelled. Each is kept as
- * the Purchase's wire fields (without `checkout_url`, which depends on the host the caller reached the sandbox
- * under) plus the merchant it belongs to; one merchant never sees another's purchases. Changes that webhooks
- * report are told to {@link PurchaseEvents} inside the store transaction that makes them.
+ * what the Purchase was asked for and what happened to it ({@link StoredPurchase}) plus the merchant it
+ * belongs to; one merchant never sees another's purchases. The wire Purchase is written from it by
+ * `purchase-view.ts`. Changes that webhooks report are told to {@link PurchaseEvents} inside the store
+ * transaction that makes them.
  */
 import { randomUUID } from 'node:crypto';
-import type { Purchase, PurchaseStatus, PurchaseWebhookPayload } from '../../core/v1-types.js';
+import type {
+  PaymentMethodDetails,
+  PurchaseClient,
+  PurchaseStatus,
+  PurchaseStatusChange,
+  PurchaseWebhookPayload,
+  RefundAvailability,
+} from '../../core/v1-types.js';
+import type { CardProfile } from '../acquirer.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
@@ -30,10 +39,109 @@ export interface PendingPurchaseOperation {
   paymentId?: string;
 }
 
+/**
+ * An attempt as stored; the view writes it as the platform does (`type: 'payment'` as `execute`, or
+ * `authorize` for a hold, `error.description` as `error.message`).
+ */
+export interface StoredAttempt {
+  /** What was tried: the customer's `payment`, or the merchant's operation. */
+  type?: 'payment' | 'capture' | 'release' | 'charge' | 'refund' | 'delete_recurring_token';
+  successful?: boolean;
+  payment_method?: string;
+  /** The creditor a bulk or variable-creditor payment paid. */
+  creditor?: { name: string; iban: string };
+  /** Minor units paid to `creditor`. */
+  amount?: number;
+  /** Unix timestamp (seconds). */
+  created_on?: number;
+  /** Present when the attempt failed. */
+  error?: StoredAttemptError;
+}
+
+/** Why an attempt failed, as stored. */
+export interface StoredAttemptError {
+  code: string;
+  description: string;
+}
+
+/** The `purchase` object as stored: the checked request, defaults filled in. */
+export interface StoredPurchaseDetails {
+  products: Array<{ name: string; price: number; quantity: number; category?: string }>;
+  currency: string;
+  language: string;
+  due_strict: boolean;
+  total_override: number | null;
+  payment_method_details: PaymentMethodDetails;
+  /** Minor units due; absent on purchases stored by versions before it was kept. */
+  total?: number;
+  notes?: string;
+  timezone?: string;
+  email_message?: string;
+}
+
+/**
+ * A Purchase as stored: the request's members (`null` where not given) and its state. Members marked as
+ * later are absent on purchases stored by earlier versions; the view fills them in.
+ */
+export interface StoredPurchase {
+  id: string;
+  brand_id: string;
+  client: PurchaseClient;
+  /** The Client the merchant named; null when none was (the view then names {@link PurchaseRecord.madeClientId}). */
+  client_id: string | null;
+  purchase: StoredPurchaseDetails;
+  reference: string | null;
+  success_callback: string | null;
+  success_redirect: string | null;
+  failure_redirect: string | null;
+  cancel_redirect: string | null;
+  skip_capture: boolean;
+  force_recurring: boolean;
+  payment_method_whitelist: string[] | null;
+  /** Later. */
+  payout_method_whitelist?: string[] | null;
+  due: number | null;
+  status: PurchaseStatus;
+  is_recurring_token: boolean;
+  marked_as_paid: boolean;
+  refundable_amount: number;
+  refund_availability: RefundAvailability;
+  transaction_data: { attempts: StoredAttempt[] };
+  created_on?: number;
+  updated_on?: number;
+  /** Set by `mark_as_paid`. */
+  paid_on?: number;
+  /** Later: every status taken, oldest first (the latest may be missing from a copy saved since). */
+  status_history?: PurchaseStatusChange[];
+  /** Later: the first visit of the hosted page. */
+  viewed_on?: number;
+  /** Later: the account's number of the Purchase, from 1. */
+  number?: number;
+  /** Later: the IP address of the create request. */
+  created_from_ip?: string;
+}
+
+/** The card of a card payment as the checkout form gave it, beyond what the acquirer keeps. */
+export interface CardholderDetails {
+  name: string;
+  /** 1 to 12. */
+  expiryMonth: number;
+  /** Four digits. */
+  expiryYear: number;
+}
+
+/** What the acquirer knows of the authorisation of a purchase. */
+export interface AuthorisationFacts {
+  /** The card, when a card paid. */
+  card: CardProfile | undefined;
+  /** Minor units taken so far. */
+  captured: number;
+}
+
 /** A Purchase as stored. */
 export interface PurchaseRecord {
   merchantId: string;
-  purchase: Omit<Purchase, 'checkout_url'>;
+  purchase: StoredPurchase;
   /** The confirmation the hosted page waits for, if any. */
   step?: CheckoutStep | null;
   /** The acquirer's authorisation of the payment: what is held, captured, and refunded from. */
@@ -43,6 +151,14 @@ export interface PurchaseRecord {
   releaseAt?: number | null;
   /** The sandbox as the merchant reached it when creating the purchase: `checkout_url` of timed events. */
   baseUrl?: string;
+  /** The Client the gateway made (or found by email) for a Purchase whose merchant named none. */
+  madeClientId?: string;
+  /** The card that paid, as the acquirer keeps it (set on saving, from the authorisation). */
+  card?: CardProfile;
+  /** Minor units the authorisation took (captured), set on saving. */
+  captured?: number;
+  /** What the checkout form gave of the card besides its number. */
+  cardholder?: CardholderDetails;
 }
 
 /** The event names a purchase's changes are reported under. */
@@ -72,16 +188,30 @@ export class V1Purchases {
     private readonly store: Store,
     private readonly now: () => Date,
     private readonly events?: PurchaseEvents,
+    /** What the acquirer knows of an authorisation: for the Purchase's `payment` and `transaction_data`. */
+    private readonly authorisationOf: (authorisationId: string) => AuthorisationFacts | undefined = () =>
+      undefined,
   ) {
     this.records = store.collection<PurchaseRecord>('v1-purchases');
   }
 
-  /** Creates the purchase and reports `purchase.created`. */
-  create(merchantId: string, draft: PurchaseDraft, baseUrl: string): PurchaseRecord {
+  /**
+   * Creates the purchase and reports `purchase.created`. `made` is what the gateway adds: the Client it made
+   * for a Purchase whose merchant named none, and the IP address the request came from.
+   */
+  create(
+    merchantId: string,
+    draft: PurchaseDraft,
+    baseUrl: string,
+    made: { clientId?: string; fromIp?: string } = {},
+  ): PurchaseRecord {
     const now = this.nowSeconds();
+    let number = 1;
+    for (const other of this.records.values()) if (other.merchantId === merchantId) number++;
     const record: PurchaseRecord = {
       merchantId,
       baseUrl,
+      ...(made.clientId !== undefined && { madeClientId: made.clientId }),
       purchase: {
         id: randomUUID(),
         ...draft,
@@ -93,6 +223,9 @@ export class V1Purchases {
         transaction_data: { attempts: [] },
         created_on: now,
         updated_on: now,
+        status_history: [{ status: 'created', timestamp: now }],
+        number,
+        created_from_ip: made.fromIp ?? '',
       },
     };
     return this.store.transaction(() => {
@@ -152,15 +285,44 @@ export class V1Purchases {
     });
   }
 
+  /** Runs `work` in one store transaction (nested in the caller's, when there is one). */
+  transaction<R>(work: () => R): R {
+    return this.store.transaction(work);
+  }
+
   /** Reports a change made by the caller; call it inside the caller's store transaction of the change. */
   emit(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void {
     this.events?.emit(event, record, baseUrl);
   }
 
-  /** Stores a changed record (inside the caller's transaction, when there is one). */
+  /**
+   * Stores a changed record (inside the caller's transaction, when there is one), adding a new status to its
+   * `status_history`, and what its authorisation took and with which card.
+   */
   save(record: PurchaseRecord): PurchaseRecord {
-    this.records.put(record.purchase.id, record);
-    return record;
+    const stored = this.records.get(record.purchase.id);
+    let saved = record;
+    if (stored && stored.purchase.status !== record.purchase.status) {
+      const change = { status: record.purchase.status, timestamp: this.nowSeconds() };
+      saved = {
+        ...saved,
+        purchase: { ...saved.purchase, status_history: [...statusHistoryOf(stored.purchase), change] },
+      };
+    }
+    const facts = record.authorisationId ? this.authorisationOf(record.authorisationId) : undefined;
+    if (facts) {
+      saved = { ...saved, captured: facts.captured, ...(facts.card && { card: facts.card }) };
+    }
+    this.records.put(saved.purchase.id, saved);
+    return saved;
+  }
+
+  /** Records the first visit of the purchase's hosted page (`viewed_on`). */
+  viewed(record: PurchaseRecord): PurchaseRecord {
+    if (record.purchase.viewed_on !== undefined) return record;
+    return this.store.transaction(() =>
+      this.save({ ...record, purchase: { ...record.purchase, viewed_on: this.nowSeconds() } }),
+    );
   }
 
   /** Now, in the Unix seconds of the wire's timestamps. */
@@ -184,7 +346,15 @@ export class V1Purchases {
   }
 }
 
-/** The Purchase as the API answers it, with the checkout URL on the host the caller used. */
-export function purchaseView(record: PurchaseRecord, baseUrl: string): Purchase {
-  return { ...record.purchase, checkout_url: `${baseUrl}${checkoutPath(record.purchase.id)}` };
+/**
+ * Every status the purchase took, oldest first: as stored, with its current status when a copy saved without
+ * it is shown, and made of `created_on` and `updated_on` for a purchase stored before the history was kept.
+ */
+export function statusHistoryOf(purchase: StoredPurchase): PurchaseStatusChange[] {
+  const history = purchase.status_history ?? [{ status: 'created', timestamp: purchase.created_on ?? 0 }];
+  return history.at(-1)?.status === purchase.status
+    ? history
+    : [...history, { status: purchase.status, timestamp: purchase.updated_on ?? 0 }];
 }
+
+export { purchaseView } from './purchase-view.js';

@@ -11,12 +11,12 @@ import type {
   CompanyBalanceAmounts,
   CompanyStatementFormat,
   CreateCompanyStatementRequest,
-  Payment,
   PurchaseStatus,
 } from '../../core/v1-types.js';
 import type { TestAcquirer } from '../acquirer.js';
 import { findTestCardByDigits } from '../test-cards.js';
 import { findPaymentMethod } from './method-catalogue.js';
+import type { StoredRefund } from './purchase-view.js';
 import type { PurchaseRecord } from './purchases.js';
 
 /**
@@ -41,7 +41,7 @@ export interface Refunds {
 }
 
 /** The refunds of each Purchase, from the merchant's refund Payments. */
-export function refundsByPurchase(payments: Iterable<Payment>): Map<string, Refunds> {
+export function refundsByPurchase(payments: Iterable<StoredRefund>): Map<string, Refunds> {
   const byPurchase = new Map<string, Refunds>();
   for (const payment of payments) {
     const refunds = byPurchase.get(payment.related_to.id) ?? { refunded: 0, pending: 0 };
