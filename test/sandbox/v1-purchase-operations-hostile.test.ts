@@ -286,7 +286,7 @@ describe('v1 purchase operations under a hostile tester', () => {
     assert.ok(again instanceof Error, 'nothing more to refund');
 
     assert.equal((await client.purchases.capture(held, { amount: 2500 })).status, 'paid');
-    assert.equal((await client.purchases.refund(paid)).amount, 2000, 'what was left of it');
+    assert.equal((await client.purchases.refund(paid)).payment.amount, 2000, 'what was left of it');
     const next = await client.purchases.create(purchaseBody() as never);
     assert.equal((await client.purchases.charge(next.id, { recurring_token: token })).status, 'paid');
   });

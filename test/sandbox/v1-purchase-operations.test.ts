@@ -146,7 +146,7 @@ describe('v1 purchase operations against the sandbox', () => {
     const cause = await client.purchases.failureCause(held.id);
     assert.equal(cause?.code, 'amount_exceeds_refundable');
     const payment = await client.purchases.refund(held.id);
-    assert.equal(payment.amount, 1000);
+    assert.equal(payment.payment.amount, 1000);
     // Nothing held is left either.
     await refused(client.purchases.capture(held.id), 'purchase_capture_error');
   });
@@ -243,19 +243,25 @@ describe('v1 purchase operations against the sandbox', () => {
     const paid = await checkout();
     const first = await client.purchases.refund(paid.id, { amount: 1000, client_name: 'Anna T.' });
     assert.equal(first.type, 'payment');
-    assert.equal(first.payment_type, 'refund');
-    assert.equal(first.amount, 1000);
-    assert.equal(first.currency, 'EUR');
-    assert.equal(first.client_name, 'Anna T.');
-    assert.deepEqual(first.related_to, { type: 'purchase', id: paid.id });
-    assert.equal(first.status, 'paid');
-    assert.equal(typeof first.paid_on, 'number');
+    assert.equal(first.payment.payment_type, 'refund');
+    assert.equal(first.payment.is_outgoing, true);
+    assert.equal(first.payment.amount, 1000);
+    assert.equal(first.payment.currency, 'EUR');
+    assert.equal(first.client.full_name, 'Anna T.');
+    assert.deepEqual(first.related_to, {
+      type: 'purchase',
+      id: paid.id,
+      reference: paid.reference_generated,
+    });
+    assert.equal(first.status, 'success');
+    assert.equal(first.is_test, true);
+    assert.ok(first.payment.paid_on > 0);
     let now = await client.purchases.get(paid.id);
     assert.equal(now.status, 'paid');
     assert.equal(now.refundable_amount, 1500);
     const rest = await client.purchases.refund(paid.id);
-    assert.equal(rest.amount, 1500);
-    assert.equal(rest.client_name, 'Anna Tester', 'the client’s full name by default');
+    assert.equal(rest.payment.amount, 1500);
+    assert.equal(rest.client.full_name, 'Anna Tester', 'the client’s full name by default');
     now = await client.purchases.get(paid.id);
     assert.equal(now.refundable_amount, 0);
     assert.equal(now.refund_availability, 'none');
@@ -315,7 +321,7 @@ describe('v1 purchase operations against the sandbox', () => {
     });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.status, 'pending');
-    assert.equal(answer.body.paid_on, null);
+    assert.equal(answer.body.payment.paid_on, 0, 'not paid yet');
     assert.equal((await client.purchases.get(paid.id)).status, 'pending_refund');
     await refused(client.purchases.refund(paid.id, { amount: 500 }), 'purchase_refund_error');
     await advance(SLOW_MS);

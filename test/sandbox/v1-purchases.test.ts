@@ -5,6 +5,8 @@ import { FakeMerchant, tempDir } from './support.js';
 import { OTHER, OTHER_CREDITORS, purchaseBody, SHORT_WINDOW, startV1Sandbox, V1, v1 } from './v1-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Payout methods of `GET /payout_methods/`, for a Purchase's `payout_method_whitelist`. */
+const PAYOUT_WHITELIST = ['sepa_credit_transfer', 'visa'];
 
 /** The IBAN check digits that make `country + digits + bban` valid (ISO 13616), for IBANs off the whitelist. */
 function iban(country: string, bban: string): string {
@@ -59,35 +61,72 @@ describe('sandbox v1 purchases', () => {
     assert.equal(purchase.checkout_url, `${sandbox.url}/checkout/${purchase.id}/`);
     assert.equal(purchase.status, 'created');
     assert.equal(purchase.brand_id, V1.brandId);
-    assert.deepEqual(purchase.client, { email: 'customer@example.com' });
+    // Every member of the platform's ClientDetails, "" where nothing was given.
+    assert.equal(purchase.client.email, 'customer@example.com');
+    assert.equal(purchase.client.personal_code, '');
+    assert.equal(purchase.client.shipping_street_address, '');
+    assert.deepEqual(purchase.client.cc, []);
+    assert.equal(purchase.client.client_type, null);
+    assert.deepEqual(purchase.client.delivery_methods, [{ method: 'email', options: {} }]);
     assert.deepEqual(purchase.purchase, {
-      products: [{ name: 'Tea', price: 1250, quantity: 2 }],
+      products: [
+        { name: 'Tea', price: 1250, quantity: '2.0000', discount: 0, tax_percent: '0.00', category: '' },
+      ],
       currency: 'EUR',
       language: 'lv',
       due_strict: false,
       total_override: null,
       payment_method_details: {},
       total: 2500,
+      notes: '',
+      debt: 0,
+      subtotal_override: null,
+      total_tax_override: null,
+      total_discount_override: null,
+      request_client_details: [],
+      timezone: 'UTC',
+      email_message: '',
+      shipping_options: [],
+      has_upsell_products: false,
     });
+    // The platform's defaults: "" for texts and redirects, a due an hour on.
     for (const field of [
-      'client_id',
       'reference',
       'success_callback',
       'success_redirect',
       'failure_redirect',
       'cancel_redirect',
-      'payment_method_whitelist',
-      'due',
     ]) {
+      assert.equal(purchase[field], '', field);
+    }
+    for (const field of ['payment_method_whitelist', 'payout_method_whitelist', 'payment', 'viewed_on']) {
       assert.equal(purchase[field], null, field);
     }
+    assert.equal(purchase.due, purchase.created_on + 3600);
+    assert.equal(purchase.type, 'purchase');
+    assert.equal(purchase.is_test, true, 'every sandbox key is a test key');
+    assert.deepEqual(purchase.status_history, [{ status: 'created', timestamp: purchase.created_on }]);
+    assert.match(purchase.reference_generated, /^SV\d+$/);
+    assert.match(purchase.company_id, UUID);
+    // A Client is made for every Purchase, and found again by its email.
+    assert.match(purchase.client_id, UUID);
+    const client = await v1(sandbox, 'GET', `/clients/${purchase.client_id}/`);
+    assert.equal(client.body.email, 'customer@example.com');
+    const again = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() });
+    assert.equal(again.body.client_id, purchase.client_id);
     assert.equal(purchase.skip_capture, false);
     assert.equal(purchase.force_recurring, false);
     assert.equal(purchase.is_recurring_token, false);
     assert.equal(purchase.marked_as_paid, false);
     assert.equal(purchase.refundable_amount, 0);
     assert.equal(purchase.refund_availability, 'none');
-    assert.deepEqual(purchase.transaction_data, { attempts: [] });
+    assert.deepEqual(purchase.transaction_data, {
+      flow: 'payform',
+      extra: {},
+      country: '',
+      payment_method: '',
+      attempts: [],
+    });
     assert.equal(purchase.event_type, undefined);
     assert.equal(typeof purchase.created_on, 'number');
 
@@ -101,11 +140,18 @@ describe('sandbox v1 purchases', () => {
     const stored = await v1(sandbox, 'POST', '/clients/', { body: { email: 'anna@example.org' } });
     const clientId = (stored.body.id as string).toUpperCase();
     const body = purchaseBody({
-      client: { email: 'anna@example.com', full_name: 'Anna Bērziņa', personal_code: '010190-12345' },
+      client: {
+        email: 'anna@example.com',
+        full_name: 'Anna Bērziņa',
+        personal_code: '010190-12345',
+        phone: '+371 20000000',
+        shipping_city: 'Rīga',
+        cc: ['accounts@example.com'],
+      },
       client_id: clientId,
       purchase: {
         products: [
-          { name: 'Lamp', price: 4000 },
+          { name: 'Lamp', price: 4000, category: 'lighting' },
           { name: 'Bulb', price: 250, quantity: 4 },
         ],
         currency: 'usd',
@@ -113,6 +159,9 @@ describe('sandbox v1 purchases', () => {
         due_strict: true,
         total_override: 4500,
         payment_method_details: { ip_address: '203.0.113.7' },
+        notes: 'Leave at the door',
+        timezone: 'Europe/Riga',
+        email_message: 'Thank you',
       },
       reference: 'ORDER-77',
       success_callback: 'https://shop.example/callback',
@@ -122,18 +171,28 @@ describe('sandbox v1 purchases', () => {
       skip_capture: true,
       force_recurring: true,
       payment_method_whitelist: ['visa', 'mastercard', 'visa'],
+      payout_method_whitelist: PAYOUT_WHITELIST,
       due,
-      notes: 'not a documented field: ignored',
+      notes: 'not a member of a Purchase: ignored',
     });
     const created = await v1(sandbox, 'POST', '/purchases', { body });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const purchase = created.body;
-    assert.deepEqual(purchase.client, body['client']);
+    const { client } = purchase;
+    for (const [member, value] of Object.entries(body['client'] as object)) {
+      assert.deepEqual(client[member], value, member);
+    }
+    assert.equal(client.street_address, '');
     assert.equal(purchase.client_id, clientId.toLowerCase());
+    const product = { discount: 0, tax_percent: '0.00' };
     assert.deepEqual(purchase.purchase.products, [
-      { name: 'Lamp', price: 4000, quantity: 1 },
-      { name: 'Bulb', price: 250, quantity: 4 },
+      { name: 'Lamp', price: 4000, quantity: '1.0000', category: 'lighting', ...product },
+      { name: 'Bulb', price: 250, quantity: '4.0000', category: '', ...product },
     ]);
+    assert.equal(purchase.purchase.notes, 'Leave at the door');
+    assert.equal(purchase.purchase.timezone, 'Europe/Riga');
+    assert.equal(purchase.purchase.email_message, 'Thank you');
+    assert.deepEqual(purchase.payout_method_whitelist, PAYOUT_WHITELIST);
     assert.equal(purchase.purchase.currency, 'USD');
     assert.equal(purchase.purchase.language, 'ru');
     assert.equal(purchase.purchase.due_strict, true);
@@ -150,17 +209,20 @@ describe('sandbox v1 purchases', () => {
     assert.deepEqual(purchase.payment_method_whitelist, ['visa', 'mastercard']);
     assert.equal(purchase.due, due);
     assert.equal(purchase.notes, undefined);
+    assert.deepEqual((await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body, purchase);
   });
 
   test('names each wrong field: one object for one problem, an array for several', async () => {
     const answer = await v1(sandbox, 'POST', '/purchases/', {
       body: {
         brand_id: 'not-a-uuid',
-        client: { email: 'nobody' },
+        client: { email: 'nobody', cc: ['nobody'] },
         purchase: {
           products: [{ name: '', price: -1 }, { name: 'Ok', price: 1.5, quantity: 0 }, 'tea'],
           currency: 'EURO',
+          timezone: 'Mars/Olympus',
         },
+        payout_method_whitelist: ['cash'],
         success_redirect: 'shop.example/ok',
         skip_capture: 'yes',
         due: 'tomorrow',
@@ -171,6 +233,9 @@ describe('sandbox v1 purchases', () => {
     const body = answer.body;
     assert.deepEqual(body['brand_id'], { code: 'invalid', message: 'brand_id must be a UUID' });
     assert.equal(body['client.email'].code, 'invalid');
+    assert.equal(body['client.cc'].code, 'invalid');
+    assert.equal(body['purchase.timezone'].code, 'invalid');
+    assert.match(body['payout_method_whitelist'].message, /"cash" is not a payout method/);
     assert.equal(body['purchase.products[0].name'].code, 'blank');
     assert.equal(body['purchase.products[0].price'].code, 'min_value');
     assert.equal(body['purchase.products[1].price'].code, 'invalid');

@@ -130,7 +130,7 @@ describe('v1 wallet payments server to server', () => {
       );
       // The acquirer holds the payment as any other: a part of it can be refunded.
       const refund = await client.purchases.refund(purchase.id, { amount: 500 });
-      assert.equal(refund.amount, 500);
+      assert.equal(refund.payment.amount, 500);
       assert.equal((await client.purchases.get(purchase.id)).refundable_amount, 2000);
     });
 

@@ -4,12 +4,14 @@
  * the client sent and how it read the answer. End-to-end runs against the sandbox live elsewhere.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import {
   createV1Client,
   type Payment,
   type Purchase,
+  type PurchaseAttempt,
   readFailureCause,
   type V1Client,
   type WalletBPaymentAnswer,
@@ -63,54 +65,43 @@ async function recordingGateway() {
 const ID = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
 const TOKEN_ID = '0b7a3c1e-5d2f-4e8a-9c6b-1f2e3d4c5b6a';
 
+/** A real held Purchase of the platform (its `purchase.hold` sample payload), with `overrides`. */
 function purchase(overrides: Partial<Purchase> = {}): Purchase {
+  const { event_type: _, ...held } = sample('08-event-Purchase-hold.json');
+  return { ...(held as unknown as Purchase), id: ID, ...overrides };
+}
+
+/** A real refund Payment of the platform (its `payment.refunded` sample payload, without `event_type`). */
+const PAYMENT: Payment = (() => {
+  const { event_type: _, ...payment } = sample('12-event-Purchase-refunded.json');
+  return payment as unknown as Payment;
+})();
+
+function sample(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(`../fixtures/v1-samples/${name}`, import.meta.url), 'utf8'));
+}
+
+/** An attempt as the platform writes it: a successful payment, with `overrides`. */
+function attempt(overrides: Partial<PurchaseAttempt> = {}): PurchaseAttempt {
   return {
-    id: ID,
-    brand_id: '2c0a5f1e-1111-4222-8333-444455556666',
-    client: { full_name: 'Anna Tester' },
-    client_id: null,
-    purchase: {
-      products: [{ name: 'Tea', price: 1250, quantity: 1 }],
-      currency: 'EUR',
-      language: 'en',
-      due_strict: false,
-      total_override: null,
-      payment_method_details: {},
-    },
-    reference: 'order-17',
-    success_callback: null,
-    success_redirect: null,
-    failure_redirect: null,
-    cancel_redirect: null,
-    skip_capture: true,
-    force_recurring: false,
-    payment_method_whitelist: null,
-    due: null,
-    checkout_url: `https://gateway.example/checkout/${ID}/`,
-    status: 'hold',
-    is_recurring_token: false,
-    marked_as_paid: false,
-    refundable_amount: 0,
-    refund_availability: 'none',
-    transaction_data: { attempts: [] },
+    flow: 'payform',
+    type: 'execute',
+    error: null,
+    extra: {},
+    country: '',
+    client_ip: '',
+    fee_amount: 0,
+    successful: true,
+    payment_method: 'visa',
+    processing_time: 1_900_000_000,
     ...overrides,
   };
 }
 
-const PAYMENT: Payment = {
-  id: '9d1c0b2a-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
-  type: 'payment',
-  payment_type: 'refund',
-  is_outgoing: true,
-  amount: 500,
-  currency: 'EUR',
-  client_name: 'Anna Tester',
-  related_to: { type: 'purchase', id: ID },
-  status: 'paid',
-  paid_on: 1_900_000_000,
-  created_on: 1_900_000_000,
-  updated_on: 1_900_000_000,
-};
+/** The transaction data of a Purchase with these attempts. */
+function attempts(...list: PurchaseAttempt[]): Purchase['transaction_data'] {
+  return { flow: 'payform', extra: {}, country: '', payment_method: 'visa', attempts: list };
+}
 
 const WALLET_B_ANSWER: WalletBPaymentAnswer = {
   merchant: 'TESTMERCHANT01',
@@ -314,12 +305,14 @@ describe('v1 client: Purchase operations on the wire', () => {
   test("a documented 400 is bad_request with the document's code under __all__; failureCause then reads why", async () => {
     const declined = purchase({
       status: 'hold',
-      transaction_data: {
-        attempts: [
-          { error: { code: 'insufficient_funds', description: 'Insufficient funds' }, successful: false },
-          { successful: true, payment_method: 'visa' },
-        ],
-      },
+      transaction_data: attempts(
+        attempt({
+          error: { code: 'insufficient_funds', message: 'Insufficient funds' },
+          successful: false,
+          type: 'capture',
+        }),
+        attempt({ type: 'authorize' }),
+      ),
     });
     const operations: Array<[string, string, () => Promise<unknown>]> = [
       ['capture/', 'purchase_capture_error', () => v1.purchases.capture(ID, { amount: 500 })],
@@ -360,9 +353,10 @@ describe('v1 client: Purchase operations on the wire', () => {
       status: 200,
       body: purchase({
         status: 'paid',
-        transaction_data: {
-          attempts: [{ successful: true }, { error: { code: 'card_declined', description: 'Declined' } }],
-        },
+        transaction_data: attempts(
+          attempt(),
+          attempt({ error: { code: 'card_declined', message: 'Declined' }, successful: false }),
+        ),
       }),
     }));
     assert.equal(await v1.purchases.failureCause(ID), undefined);
@@ -380,23 +374,26 @@ describe('v1 client: Purchase operations on the wire', () => {
 });
 
 describe('readFailureCause', () => {
-  const failed = { error: { code: 'card_declined', description: 'Card declined' }, successful: false };
+  const failed = attempt({ error: { code: 'card_declined', message: 'Card declined' }, successful: false });
 
   test('reads the error of the newest attempt (the first), with the attempt', () => {
-    assert.deepEqual(readFailureCause({ transaction_data: { attempts: [failed, { successful: true }] } }), {
+    assert.deepEqual(readFailureCause({ transaction_data: attempts(failed, attempt()) }), {
       code: 'card_declined',
       description: 'Card declined',
       attempt: failed,
     });
   });
 
+  test("reads the sandbox's earlier error.description too", () => {
+    const earlier = { error: { code: 'card_declined', description: 'Card declined' }, successful: false };
+    const read = readFailureCause({ transaction_data: { attempts: [earlier] } } as never);
+    assert.equal(read?.description, 'Card declined');
+  });
+
   test('is undefined when the newest attempt succeeded or there is none', () => {
-    assert.equal(readFailureCause({ transaction_data: { attempts: [] } }), undefined);
-    assert.equal(
-      readFailureCause({ transaction_data: { attempts: [{ successful: true }, failed] } }),
-      undefined,
-    );
-    assert.equal(readFailureCause({ transaction_data: { attempts: [{ error: null as never }] } }), undefined);
+    assert.equal(readFailureCause({ transaction_data: attempts() }), undefined);
+    assert.equal(readFailureCause({ transaction_data: attempts(attempt(), failed) }), undefined);
+    assert.equal(readFailureCause({ transaction_data: attempts(attempt({ error: null })) }), undefined);
   });
 
   test('reads a Purchase that lacks what the type promises without throwing', () => {
@@ -407,8 +404,8 @@ describe('readFailureCause', () => {
   });
 
   test('an error without code or description still tells of a failure', () => {
-    const bare = { error: {} as never };
-    assert.deepEqual(readFailureCause({ transaction_data: { attempts: [bare] } }), {
+    const bare = attempt({ error: {} as never, successful: false });
+    assert.deepEqual(readFailureCause({ transaction_data: attempts(bare) }), {
       code: 'unknown',
       description: '',
       attempt: bare,

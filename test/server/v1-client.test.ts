@@ -50,6 +50,7 @@ describe('v1 client against the sandbox', () => {
       reference: 'order-17',
       success_redirect: 'https://shop.example/ok',
       payment_method_whitelist: ['visa', 'mastercard'],
+      payout_method_whitelist: ['sepa_credit_transfer'],
     });
     assert.match(created.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(created.status, 'created');
@@ -57,7 +58,11 @@ describe('v1 client against the sandbox', () => {
     assert.equal(created.reference, 'order-17');
     assert.equal(created.brand_id, V1.brandId);
     assert.deepEqual(created.payment_method_whitelist, ['visa', 'mastercard']);
-    assert.deepEqual(created.purchase.products, [{ name: 'Tea', price: 1250, quantity: 2 }]);
+    assert.deepEqual(created.payout_method_whitelist, ['sepa_credit_transfer']);
+    assert.equal(created.is_test, true);
+    assert.deepEqual(created.purchase.products, [
+      { name: 'Tea', price: 1250, quantity: '2.0000', discount: 0, tax_percent: '0.00', category: '' },
+    ]);
     assert.equal(created.purchase.total, 2500);
     assert.equal(created.is_recurring_token, false);
     assert.equal(created.marked_as_paid, false);
@@ -65,7 +70,7 @@ describe('v1 client against the sandbox', () => {
     assert.equal(typeof created.refundable_amount, 'number');
     assert.equal(typeof created.refund_availability, 'string');
     assert.deepEqual(created.transaction_data.attempts, []);
-    assert.equal(created.success_callback, null);
+    assert.equal(created.success_callback, '');
 
     assert.deepEqual(await v1.purchases.get(created.id), created);
 

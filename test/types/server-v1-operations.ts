@@ -81,11 +81,11 @@ export async function wallets(v1: V1Client, id: string, walletPayload: object): 
 
 export function webhook(event: V1WebhookEvent): void {
   if (event.event_type === 'payment.refunded') {
-    const amount: number = event.amount;
+    const amount: number = event.payment.amount;
     const purchaseId: string = event.related_to.id;
-    const paidOn: number | null = event.paid_on;
+    const paidOn: number = event.payment.paid_on;
     // @ts-expect-error a Payment has no payment attempts: those are the Purchase's
-    console.log(amount, purchaseId, paidOn, event.transaction_data);
+    console.log(amount, purchaseId, paidOn, event.transaction_data.attempts);
   } else {
     // @ts-expect-error a Purchase event is no Payment
     console.log(event.related_to);
