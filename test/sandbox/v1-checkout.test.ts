@@ -188,7 +188,11 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(after.transaction_data.attempts.length, 1);
     assert.equal(after.transaction_data.attempts[0].successful, true);
     assert.equal(after.transaction_data.attempts[0].payment_method, 'visa');
-    assert.equal(after.transaction_data.attempts[0].error, undefined);
+    assert.equal(after.transaction_data.attempts[0].error, null);
+    assert.equal(after.transaction_data.attempts[0].type, 'execute');
+    assert.equal(after.transaction_data.extra.masked_pan, '411111******1111');
+    assert.equal(after.transaction_data.extra.cardholder_name, 'Anna Tester');
+    assert.equal(after.payment.amount, 2500);
 
     await waitForCallbacks(purchase.id, 1);
     const mine = callbacks(purchase.id);
@@ -259,7 +263,7 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(now.status, 'error');
     assert.deepEqual(now.transaction_data.attempts[0].error, {
       code: 'card_declined',
-      description: 'The card was declined',
+      message: 'The card was declined',
     });
     assert.equal((await pay(purchase.id, cardForm('4000000000009995'))).location, REDIRECTS.failure_redirect);
     assert.equal((await pay(purchase.id, cardForm('5555555555554444'))).location, REDIRECTS.success_redirect);
@@ -348,7 +352,7 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(failed.status, 'error');
     assert.deepEqual(failed.transaction_data.attempts[0].error, {
       code: 'wallet_declined',
-      description: 'The wallet did not confirm the payment',
+      message: 'The wallet did not confirm the payment',
     });
   });
 

@@ -87,14 +87,13 @@ export class V1Clients {
   }
 
   /**
-   * What a Purchase for the merchant's Client `id` carries of it: its `email`, `full_name` and
-   * `personal_code`, those it has.
+   * What a Purchase for the merchant's Client `id` carries of it: its email and each member it has.
    * @throws V1HttpError 404.
    */
   purchaseClient(merchantId: string, id: string): PurchaseClient {
     const stored = this.get(merchantId, id);
     return Object.fromEntries(
-      (['email', 'full_name', 'personal_code'] as const).flatMap((field) =>
+      (['email', ...TEXT_FIELDS] as const).flatMap((field) =>
         stored[field] === null ? [] : [[field, stored[field]]],
       ),
     );
