@@ -66,7 +66,7 @@ export interface V1Order {
   mode: V1OrderMode;
   /** For a charge of a saved card: the reference of the order whose card paid it. */
   chargedWith: string | null;
-  /** The shop's Client (customer) the Purchase was made for (`client_id`); null for a guest. */
+  /** The Client the Purchase was made for (`client_id`): the customer's, or the one the gateway made for a guest. */
   clientId: string | null;
   /** The status of the newest snapshot (an event's, or the answer to an operation on it). */
   status: string;
