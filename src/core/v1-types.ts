@@ -650,31 +650,26 @@ export type WalletPaymentAnswer = WalletPaymentAccepted | WalletBPaymentAnswer |
 // Clients
 
 /**
- * The members of a Client that a merchant sets. The document names `email`, `full_name` and `personal_code`;
- * the others are the real service's Client fields. `null` clears a member.
+ * The members of a Client that a merchant sets: every member of {@link ClientDetails} but the platform's own
+ * `client_type` and `delivery_methods`. The document names `email`, `full_name` and `personal_code`. `null`
+ * clears a member (`""`, or `[]` for `cc` and `bcc`).
  */
-export interface ClientRequest {
+export type ClientRequest = {
   /** Required when creating or replacing a Client. */
   email?: string;
-  full_name?: string | null;
-  /** Personal identification code. */
-  personal_code?: string | null;
-  phone?: string | null;
-  legal_name?: string | null;
-  registration_number?: string | null;
-  tax_number?: string | null;
-  street_address?: string | null;
-  city?: string | null;
-  zip_code?: string | null;
-  /** ISO 3166-1 alpha-2, such as `LV`. */
-  country?: string | null;
-}
+} & {
+  /** `country` and `shipping_country`: ISO 3166-1 alpha-2, such as `LV`. */
+  [Member in Exclude<ClientDetailsText, 'email'>]?: string | null;
+} & {
+  /** Addresses that get a copy of the invoice and receipt. */
+  cc?: string[] | null;
+  bcc?: string[] | null;
+};
 
-/** A Client as the gateway answers it: every member, unset ones `null`. */
-export type Client = { -readonly [Key in keyof Omit<ClientRequest, 'email'>]-?: string | null } & {
+/** A Client as the gateway answers it: the platform's ClientDetails (every member, `""` where unset) and its id. */
+export type Client = ClientDetails & {
   /** UUID; a Purchase's `client_id`. */
   id: string;
-  email: string;
   /** Unix timestamp (seconds). */
   created_on: number;
   /** Unix timestamp (seconds). */

@@ -59,17 +59,31 @@ describe('v1 Clients and saved cards', () => {
     });
     assert.equal(created.email, 'anna@example.com');
     assert.equal(created.full_name, 'Anna Tester');
-    assert.equal(created.phone, null, 'every member is there, unset ones null');
+    assert.equal(created.phone, '', 'every member of the platform’s ClientDetails is there, unset ones ""');
+    assert.equal(created.shipping_street_address, '');
+    assert.deepEqual(created.cc, []);
+    assert.equal(created.client_type, null);
+    assert.deepEqual(created.delivery_methods, [{ method: 'email', options: {} }]);
     assert.equal(typeof created.created_on, 'number');
     assert.deepEqual(await client.clients.get(created.id), created);
 
-    const patched = await client.clients.patch(created.id, { phone: '+371 2000 0000', full_name: null });
+    const patched = await client.clients.patch(created.id, {
+      phone: '+371 2000 0000',
+      full_name: null,
+      shipping_country: 'EE',
+      bcc: ['books@example.com'],
+    });
     assert.equal(patched.phone, '+371 2000 0000');
-    assert.equal(patched.full_name, null);
+    assert.equal(patched.full_name, '');
+    assert.equal(patched.shipping_country, 'EE');
+    assert.deepEqual(patched.bcc, ['books@example.com']);
     assert.equal(patched.country, 'LV', 'a PATCH keeps what it does not name');
     const replaced = await client.clients.update(created.id, { email: 'anna@example.org' });
     assert.equal(replaced.email, 'anna@example.org');
-    assert.equal(replaced.phone, null, 'a PUT clears what it does not send');
+    assert.equal(replaced.phone, '', 'a PUT clears what it does not send');
+    assert.deepEqual(replaced.bcc, []);
+    const roundTrip = await v1(sandbox, 'PUT', `/clients/${created.id}/`, { body: replaced });
+    assert.equal(roundTrip.status, 200, 'what a GET answers, PUT back unchanged, is taken');
     assert.equal(replaced.created_on, created.created_on);
 
     const listed = [];

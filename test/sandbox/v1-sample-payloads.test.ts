@@ -74,6 +74,8 @@ const FPX_AND_SETTLEMENT = [
  * for the states the sandbox does not reach as such, the Purchase (`GET /purchases/{id}/`) in the nearest state.
  */
 const ours = new Map<string, Record<string, unknown>>();
+/** The Client the sandbox made for the captured Purchase, as the Clients API answers it. */
+let madeClient: Record<string, unknown>;
 
 /**
  * Samples whose state the sandbox does not reach, and what they are compared with instead (no `event_type`:
@@ -202,6 +204,9 @@ describe('v1 payloads beside the platform samples', () => {
     const cancelled = await create();
     await operate(cancelled, 'cancel');
     ours.set('17-event-Purchase-cancelled.json', await delivered(cancelled, 'purchase.cancelled'));
+
+    const { client_id } = ours.get('10-event-Purchase-captured.json')!;
+    madeClient = (await v1(sandbox, 'GET', `/clients/${client_id}/`)).body;
   });
 
   after(async () => {
@@ -249,19 +254,21 @@ describe('v1 payloads beside the platform samples', () => {
       'php.Product.tax_percent',
     ]);
     const problems: string[] = [];
-    for (const [sdk, byModel] of Object.entries(models)) {
-      for (const [model, members] of Object.entries(byModel)) {
-        const object = where[model] as Record<string, unknown>;
-        for (const [member, type] of Object.entries(members)) {
-          // The PHP ClientDetails also models the Clients API's Client, whose `id` a Purchase's client has not.
-          if (sdk === 'php' && model === 'ClientDetails' && member === 'id') continue;
-          if (!(member in object)) problems.push(`${sdk}.${model}.${member}: missing`);
-          else if (samplesWin.has(`${sdk}.${model}.${member}`)) continue;
-          else if (object[member] !== null && jsonType(object[member]) !== type) {
-            problems.push(`${sdk}.${model}.${member}: ${jsonType(object[member])}, the model's is a ${type}`);
-          }
+    const check = (sdk: string, model: string, object: Record<string, unknown>, client = false) => {
+      for (const [member, type] of Object.entries(models[sdk as 'node' | 'php'][model]!)) {
+        // The PHP ClientDetails also models the Clients API's Client, whose `id` a Purchase's client has not.
+        if (model === 'ClientDetails' && member === 'id' && !client) continue;
+        if (!(member in object)) problems.push(`${sdk}.${model}.${member}: missing`);
+        else if (samplesWin.has(`${sdk}.${model}.${member}`)) continue;
+        else if (object[member] !== null && jsonType(object[member]) !== type) {
+          problems.push(`${sdk}.${model}.${member}: ${jsonType(object[member])}, the model's is a ${type}`);
         }
       }
+    };
+    for (const [sdk, byModel] of Object.entries(models)) {
+      for (const model of Object.keys(byModel)) check(sdk, model, where[model] as Record<string, unknown>);
+      // The Clients API's Client is a ClientDetails too.
+      check(sdk, 'ClientDetails', madeClient, true);
     }
     assert.deepEqual(problems, []);
   });

@@ -5,40 +5,51 @@
  * `recurring_token`. Deleting it deletes the Purchase's token, so it is hidden at checkout, refused by
  * `charge`, and `is_recurring_token` turns false, as the document's Clients rules say.
  *
- * The document names only `email`, `full_name` and `personal_code`; the other members are the real
- * service's Client fields that a merchant would fill in.
+ * The document names only `email`, `full_name` and `personal_code`; a Client has every member of the
+ * platform's ClientDetails, as a Purchase's `client` has, `""` where unset.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, ClientRecurringToken, ClientRequest, PurchaseClient } from '../../core/v1-types.js';
+import type {
+  Client,
+  ClientDetailsText,
+  ClientRecurringToken,
+  ClientRequest,
+  PurchaseClient,
+} from '../../core/v1-types.js';
 import type { TestAcquirer } from '../acquirer.js';
 import { BodyReader, type Json } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError, type V1Issue } from './errors.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
+import { CLIENT_DETAILS_TEXTS, clientDetails } from './purchase-view.js';
 import type { PurchaseRecord, V1Purchases } from './purchases.js';
 
-/** A Client as stored. */
+/**
+ * A Client as stored: its id, timestamps and the members given. Clients stored by earlier versions have
+ * `null` for members unset; {@link clientView} writes both as the platform does.
+ */
 interface ClientRecord {
   merchantId: string;
   /** Creation order, which lists keep. */
   seq: number;
-  client: Client;
+  client: StoredClient;
 }
 
-/** The text members of a Client, in the order answers write them. */
-const TEXT_FIELDS = [
-  'full_name',
-  'personal_code',
-  'phone',
-  'legal_name',
-  'registration_number',
-  'tax_number',
-  'street_address',
-  'city',
-  'zip_code',
-  'country',
-] as const satisfies ReadonlyArray<keyof ClientRequest>;
+type StoredClient = { id: string; email: string; created_on: number; updated_on: number } & {
+  [Member in Exclude<ClientDetailsText, 'email'>]?: string | null;
+} & { cc?: string[] | null; bcc?: string[] | null };
+
+/** The text members a merchant sets besides `email`. */
+const TEXT_FIELDS = CLIENT_DETAILS_TEXTS.filter(
+  (field): field is Exclude<ClientDetailsText, 'email'> => field !== 'email',
+);
+
+/** Members the platform writes and a merchant does not set: taken back unchanged in a body, and ignored. */
+const READ_ONLY = ['id', 'created_on', 'updated_on', 'client_type', 'delivery_methods'];
+
+/** Countries are ISO 3166-1 alpha-2 codes. */
+const COUNTRY_FIELDS: ReadonlySet<string> = new Set(['country', 'shipping_country']);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_TEXT = 256;
@@ -59,15 +70,9 @@ export class V1Clients {
 
   create(merchantId: string, request: ClientRequest & { email: string }): Client {
     const now = this.seconds();
-    const client: Client = {
-      id: randomUUID(),
-      ...blankClient(),
-      ...request,
-      created_on: now,
-      updated_on: now,
-    };
+    const client: StoredClient = { id: randomUUID(), ...request, created_on: now, updated_on: now };
     this.records.put(client.id, { merchantId, seq: ++this.seq, client });
-    return client;
+    return clientView(client);
   }
 
   /** The merchant's Clients, oldest first. */
@@ -75,7 +80,7 @@ export class V1Clients {
     return [...this.records.values()]
       .filter((record) => record.merchantId === merchantId)
       .sort((a, b) => a.seq - b.seq)
-      .map((record) => record.client);
+      .map((record) => clientView(record.client));
   }
 
   /**
@@ -83,7 +88,7 @@ export class V1Clients {
    * @throws V1HttpError 404 when there is none (or it is another merchant's).
    */
   get(merchantId: string, id: string): Client {
-    return this.record(merchantId, id).client;
+    return clientView(this.record(merchantId, id).client);
   }
 
   /**
@@ -92,11 +97,12 @@ export class V1Clients {
    */
   purchaseClient(merchantId: string, id: string): PurchaseClient {
     const stored = this.get(merchantId, id);
-    return Object.fromEntries(
-      (['email', ...TEXT_FIELDS] as const).flatMap((field) =>
-        stored[field] === null ? [] : [[field, stored[field]]],
-      ),
+    const given: PurchaseClient = Object.fromEntries(
+      CLIENT_DETAILS_TEXTS.flatMap((field) => (stored[field] === '' ? [] : [[field, stored[field]]])),
     );
+    if (stored.cc.length > 0) given.cc = stored.cc;
+    if (stored.bcc.length > 0) given.bcc = stored.bcc;
+    return given;
   }
 
   /**
@@ -109,10 +115,7 @@ export class V1Clients {
       ? this.list(merchantId).find((client) => client.email.toLowerCase() === email)
       : undefined;
     if (known) return known.id;
-    const given = Object.fromEntries(
-      TEXT_FIELDS.flatMap((field) => (details[field] ? [[field, details[field]]] : [])),
-    );
-    return this.create(merchantId, { ...given, email: details.email ?? '' }).id;
+    return this.create(merchantId, { ...details, email: details.email ?? '' }).id;
   }
 
   /** Whether the merchant has a Client `id` (for a Purchase's `client_id`). */
@@ -127,10 +130,11 @@ export class V1Clients {
    */
   update(merchantId: string, id: string, request: ClientRequest, partial: boolean): Client {
     const record = this.record(merchantId, id);
-    const base = partial ? record.client : { ...record.client, ...blankClient() };
-    const client: Client = { ...base, ...request, updated_on: this.seconds() };
+    const { id: own, email, created_on } = record.client;
+    const base: StoredClient = partial ? record.client : { id: own, email, created_on, updated_on: 0 };
+    const client: StoredClient = { ...base, ...request, updated_on: this.seconds() };
     this.records.put(client.id, { ...record, client });
-    return client;
+    return clientView(client);
   }
 
   /**
@@ -212,17 +216,17 @@ function isTokenOf(record: PurchaseRecord, merchantId: string, clientId: string)
   );
 }
 
-/** Every member a merchant sets, empty: what a `PUT` leaves of what it does not send. */
-function blankClient(): Omit<Client, 'id' | 'email' | 'created_on' | 'updated_on'> {
-  return Object.fromEntries(TEXT_FIELDS.map((field) => [field, null])) as Omit<
-    Client,
-    'id' | 'email' | 'created_on' | 'updated_on'
-  >;
+/** The Client as the platform writes it: every member of ClientDetails, `""` or `[]` where unset. */
+function clientView(stored: StoredClient): Client {
+  const { id, created_on, updated_on, ...members } = stored;
+  const given = Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null));
+  return { id, ...clientDetails(given), created_on, updated_on };
 }
 
 /**
  * Checks a Client body: `email` is required for a whole Client (`POST`, `PUT`), optional in a `PATCH`.
- * Read-only members (`id`, timestamps) are ignored; unknown members are refused, naming them.
+ * Read-only members (`id`, timestamps, `client_type`, `delivery_methods`) are ignored; unknown members are
+ * refused, naming them.
  * @returns the members given, or every problem found.
  */
 export function readClientBody(
@@ -230,7 +234,7 @@ export function readClientBody(
   partial: boolean,
 ): { client: ClientRequest } | { issues: V1Issue[] } {
   const reader = new BodyReader();
-  const known = new Set<string>(['email', ...TEXT_FIELDS, 'id', 'created_on', 'updated_on']);
+  const known = new Set<string>(['email', ...TEXT_FIELDS, 'cc', 'bcc', ...READ_ONLY]);
   for (const key of Object.keys(body)) {
     if (!known.has(key)) reader.add(key, 'invalid', `${key} is not a field of a Client`);
   }
@@ -250,9 +254,20 @@ export function readClientBody(
     if (value === undefined) continue;
     if (value.length > MAX_TEXT)
       reader.add(field, 'max_length', `${field} has at most ${MAX_TEXT} characters`);
-    else if (field === 'country' && !/^[A-Z]{2}$/.test(value)) {
-      reader.add('country', 'invalid', 'country must be an ISO 3166-1 alpha-2 code such as LV');
+    else if (COUNTRY_FIELDS.has(field) && value !== '' && !/^[A-Z]{2}$/.test(value)) {
+      reader.add(field, 'invalid', `${field} must be an ISO 3166-1 alpha-2 code such as LV`);
     } else client[field] = value;
+  }
+  for (const field of ['cc', 'bcc'] as const) {
+    if (body[field] === null) {
+      client[field] = null;
+      continue;
+    }
+    const list = reader.array(body, field, field);
+    if (!list) continue;
+    const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
+    if (emails.length === list.length) client[field] = emails;
+    else reader.add(field, 'invalid', `${field} must be an array of email addresses`);
   }
   return reader.issues.length > 0 ? { issues: reader.issues } : { client };
 }
