@@ -102,9 +102,12 @@ export class V1Customers {
     return false;
   }
 
-  /** Every Client of the shop's account, newest first, each with its saved cards. */
+  /**
+   * Every customer (Client with an e-mail) of the shop's account, newest first, each with its saved cards. The
+   * Clients the gateway makes for guests' Purchases have no e-mail, and are no customers of the shop's.
+   */
   async list(): Promise<ShopClient[]> {
-    const clients = await this.client.clients.list().toArray();
+    const clients = (await this.client.clients.list().toArray()).filter((client) => client.email !== '');
     const shown = await Promise.all(clients.map((client) => this.view(client)));
     return shown.reverse();
   }

@@ -35,7 +35,8 @@ export type V1CallbackOptions = Pick<VerifySignedRequestOptions, 'maxBodyBytes'>
 /**
  * The body of a `payment.refunded` webhook: the Payment the refund created (the `Payment` that
  * `v1.purchases.refund` resolves), with its `event_type`. The document names no Payment field; the type is
- * the sandbox's Payment, modelled on the real service's. Only `id` and `event_type` are checked on arrival.
+ * the platform's, as its `payment.refunded` webhooks carry it. Only `id` and `event_type` are checked on
+ * arrival.
  */
 export type PaymentRefundedEvent = PaymentRefundedPayload;
 
