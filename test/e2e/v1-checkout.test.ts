@@ -259,8 +259,8 @@ describe('v1 back end over HTTP', () => {
     assert.deepEqual(
       purchase.purchase.products.map((product) => [product.name, product.price, product.quantity]),
       [
-        ['Linen tea towel', 1250, 2],
-        ['Stoneware mug', 990, 1],
+        ['Linen tea towel', 1250, '2.0000'],
+        ['Stoneware mug', 990, '1.0000'],
       ],
     );
     assert.equal(purchase.success_callback, url(V1_PATHS.successCallback));
