@@ -38,11 +38,13 @@ export {
 } from '../core/order-input-from-attributes.js';
 export type {
   AddSubscriberAnswer,
+  BillingPeriodUnits,
   BillingRequest,
   BillingTemplate,
   BillingTemplateClient,
   BillingTemplateClientPatch,
   BillingTemplateClientRequest,
+  BillingTemplateClientSettings,
   BillingTemplateClientStatus,
   BillingTemplateRequest,
   CapturePurchaseRequest,
