@@ -181,6 +181,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     deliveries: webhookDeliveries,
     purchases,
     operations,
+    billing,
     authenticated: as,
   });
   mountStatementRoutes(api, { store, clock, purchases, operations, acquirer, authenticated: as });
