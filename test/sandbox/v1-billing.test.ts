@@ -678,6 +678,13 @@ describe('v1 invoices, billing templates and subscriptions', () => {
       ['purchase.created', 'purchase.paid', 'purchase.created', 'purchase.paid'],
       'the deliveries of the subscriber’s Purchases: the first and the charged second',
     );
+    const foreign = await v1(
+      sandbox,
+      'GET',
+      `/webhooks/deliveries/?id=${subscriber.id}&source_type=billing_template_client`,
+      { key: OTHER.secretKey },
+    );
+    assert.equal(foreign.status, 404, 'another account’s subscriber is none of this one’s');
     await client.billingTemplates.delete(created.body.id);
   });
 
