@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../src/core/v1-types.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openStore } from '../../src/sandbox/store.js';
 import { periodStart } from '../../src/sandbox/v1/billing-request.js';
 import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
 import { FakeMerchant, tempDir } from './support.js';
@@ -767,6 +768,65 @@ describe('v1 invoices, billing templates and subscriptions', () => {
     );
     const invoice = await client.billingTemplates.sendInvoice(oneTime.id, { client_id: ben.id });
     assert.deepEqual([invoice.due, invoice.skip_capture], [1_900_000_000, true]);
+  });
+
+  test('a data dir of an earlier version: its {unit, count} templates and its subscribers without ids are answered in the SDK’s shape, and keep billing', async () => {
+    const plan = await client.billingTemplates.create(template({ subscription_trial_periods: 1 }));
+    const dora = await newClient();
+    const before = (await client.billingTemplates.addSubscriber(plan.id, { client_id: dora.id }))
+      .billing_template_client;
+    await sandbox.close();
+
+    // What an earlier version stored: the template's period as {unit, count} and none of the newer members.
+    const store = openStore({ dataDir });
+    const templates = store.collection<{ template: Record<string, unknown> }>('v1-billing-templates');
+    const subscribers = store.collection<Record<string, unknown>>('v1-billing-subscribers');
+    store.transaction(() => {
+      const record = templates.get(plan.id)!;
+      const {
+        subscription_period_units: _u,
+        subscription_due_period: _d,
+        subscription_due_period_units: _du,
+        subscription_active: _a,
+        number_of_billing_cycles: _n,
+        invoice_issued: _ii,
+        invoice_due: _id,
+        invoice_skip_capture: _is,
+        invoice_send_receipt: _ir,
+        force_recurring: _f,
+        ...earlier
+      } = record.template;
+      templates.put(plan.id, {
+        ...record,
+        template: { ...earlier, subscription_period: { unit: 'month', count: 1 } },
+      });
+      for (const [key, stored] of [...subscribers.entries()]) {
+        if (stored['clientId'] !== dora.id) continue;
+        const { id: _i, cycles: _c, cyclesPassed: _p, settings: _s, purchaseIds: _ids, ...older } = stored;
+        subscribers.put(key, older);
+      }
+    });
+    await store.close();
+    await start();
+
+    const upgraded = await client.billingTemplates.get(plan.id);
+    assertModel(upgraded as unknown as Record<string, unknown>, SDK_TEMPLATE_MEMBERS, 'BillingTemplate');
+    assert.deepEqual([upgraded.subscription_period, upgraded.subscription_period_units], [1, 'months']);
+    const subscriber = await client.billingTemplates.clients.get(plan.id, dora.id);
+    assertModel(
+      subscriber as unknown as Record<string, unknown>,
+      SDK_SUBSCRIBER_MEMBERS,
+      'BillingTemplateClient',
+    );
+    assert.notEqual(subscriber.id, before.id, 'a new id, kept from now on');
+    assert.equal((await client.billingTemplates.clients.get(plan.id, subscriber.id)).id, subscriber.id);
+    assert.equal(subscriber.next_billing_on, before.next_billing_on);
+    sandbox.clock.advance(subscriber.next_billing_on! * 1000 - sandbox.clock.now().getTime());
+    assert.equal(
+      (await client.billingTemplates.clients.get(plan.id, dora.id)).number_of_billing_cycles_passed,
+      1,
+    );
+    await client.billingTemplates.delete(plan.id);
   });
 });
 
