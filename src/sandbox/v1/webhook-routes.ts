@@ -5,7 +5,6 @@
  * The sandbox's events are of Purchases and refund Payments. A subscriber's (`billing_template_client`)
  * deliveries are those of the Purchases made for it; the sandbox makes no payouts, so no payout id names one.
  */
-
 import { HttpError, type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
 import type { V1Billing } from './billing.js';
 import { V1HttpError } from './errors.js';
