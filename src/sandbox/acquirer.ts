@@ -238,6 +238,20 @@ export class TestAcquirer {
     return this.apply({ ...authorisation, pending: null }, pending.kind, pending.amount);
   }
 
+  /**
+   * Closes the authorisation outside the card networks (its purchase was marked as paid): a pending operation
+   * is dropped unapplied, so it can never complete, and everything not taken is given back.
+   */
+  giveBack(id: string): Authorisation {
+    const authorisation = this.require(id);
+    if (authorisation.state !== 'authorised') return this.put({ ...authorisation, pending: null });
+    return this.put({
+      ...authorisation,
+      pending: null,
+      released: authorisation.amount - authorisation.captured,
+    });
+  }
+
   /** The authorisation no longer charges again. */
   forgetToken(id: string): Authorisation {
     return this.put({ ...this.require(id), recurring: false });

@@ -266,7 +266,7 @@ function summary(context: PageContext): string {
   );
 }
 
-/** The page of a Purchase that can no longer be paid: paid, held, cancelled or expired. */
+/** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
 export function statusPage(context: PageContext): string {
   const { t, record } = context;
   const { purchase } = record;
@@ -283,6 +283,11 @@ export function statusPage(context: PageContext): string {
     case 'hold':
       title = t('status.paid.title');
       body = t('status.hold.text', { amount });
+      back = purchase.success_redirect;
+      break;
+    case 'preauthorized':
+      title = t('status.paid.title');
+      body = t('status.preauthorized.text');
       back = purchase.success_redirect;
       break;
     case 'expired':

@@ -1,7 +1,7 @@
 /**
  * What a merchant does to a Purchase after checkout, through the v1 API: capture or release a hold (and the
- * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid, resend
- * the invoice. Each goes through the test acquirer and follows the document's "States and transitions":
+ * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid (the
+ * invoice's resending is billing's, which keeps the outbox). Each goes through the test acquirer and follows the document's "States and transitions":
  *
  * - answered at once, the Purchase takes its new status and its event is reported;
  * - with the slow acquirer, the call answers 200 with the `pending_*` status and its event, and the operation
@@ -26,6 +26,7 @@ import type { SandboxClock } from '../clock.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
+import { preauthorizes } from './purchase-request.js';
 import {
   PAYABLE,
   type PendingPurchaseOperation,
@@ -94,15 +95,29 @@ export class PurchaseOperations {
    * taken on first as what it was: its hold released 6 days after it was made, its refunds within it.
    */
   resume(): void {
+    // An earlier version held a card saved without a charge for ever, as a hold of nothing.
+    const savedCards = [...this.deps.purchases.all()].filter(
+      (record) =>
+        record.purchase.status === 'hold' &&
+        preauthorizes(record.purchase.skip_capture, record.purchase.purchase),
+    );
     const earlier = [...this.deps.purchases.all()].filter(
       (record) =>
         (record.purchase.status === 'paid' || record.purchase.status === 'hold') &&
         !record.purchase.marked_as_paid &&
         !record.authorisationId,
     );
-    if (earlier.length > 0) {
+    if (savedCards.length > 0 || earlier.length > 0) {
       this.deps.store.transaction(() => {
         for (const record of earlier) this.adopt(record);
+        for (const { purchase } of savedCards) {
+          const record = this.deps.purchases.find(purchase.id)!;
+          this.deps.purchases.save({
+            ...record,
+            releaseAt: null,
+            purchase: { ...record.purchase, status: 'preauthorized' },
+          });
+        }
       });
     }
     for (const record of this.deps.purchases.all()) this.schedule(record);
@@ -316,30 +331,43 @@ export class PurchaseOperations {
   }
 
   /**
-   * `POST /purchases/{id}/mark_as_paid/`: the merchant took the money elsewhere. No money moves through the
-   * gateway, so nothing becomes refundable and no event is sent.
-   * @throws V1HttpError 400 `invalid` when the purchase is paid already, or holds money or waits for the
-   *   acquirer (capture or release it first); 404.
+   * `POST /purchases/{id}/mark_as_paid/`: the merchant took the money elsewhere, so any Purchase not paid
+   * through the gateway becomes `paid` with `marked_as_paid`. What the acquirer holds for it is given back
+   * first, at once whatever the acquirer mode: a hold is released (a `release` attempt records it), and a
+   * slow capture, release or charge still in flight is dropped, so its answer never comes and nothing is
+   * taken twice. No money moves through the gateway: nothing becomes refundable and no event is sent.
+   * @throws V1HttpError 400 `invalid` when the purchase is paid already (or being refunded); 404.
    */
   markAsPaid(merchantId: string, id: string, paidOn: number | undefined): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       const { status } = record.purchase;
-      if (!PAYABLE.has(status) && status !== 'cancelled' && status !== 'expired' && status !== 'released') {
+      if (status === 'paid' || status === 'pending_refund') {
         throw V1HttpError.nonField(
           400,
           'invalid',
           status === 'paid'
             ? 'The purchase is paid already'
-            : `The purchase is ${status}; capture or release it instead of marking it as paid`,
+            : 'The purchase is paid already; a refund of it is being processed',
         );
       }
       this.deps.clock.cancel(`release:${id}`);
+      let settled = record;
+      if (HOLDING.has(status) && record.authorisationId) {
+        this.deps.acquirer.giveBack(record.authorisationId);
+        if (record.pending && record.pending.kind !== 'recurring_token_delete') {
+          this.deps.clock.cancel(`settle:${id}`);
+          settled = { ...settled, pending: null };
+        }
+        // A charge still in flight held nothing yet that the Purchase showed; a hold's release is its attempt.
+        if (status !== 'pending_charge') settled = this.withAttempt(settled, 'release', lastMethod(record));
+      }
       return this.deps.purchases.save({
-        ...record,
+        ...settled,
         step: null,
+        releaseAt: null,
         purchase: {
-          ...record.purchase,
+          ...settled.purchase,
           status: 'paid',
           marked_as_paid: true,
           paid_on: paidOn ?? this.nowSeconds(),
@@ -347,23 +375,6 @@ export class PurchaseOperations {
         },
       });
     });
-  }
-
-  /**
-   * `POST /purchases/{id}/resend_invoice/`: the sandbox sends no mail; it answers the purchase when there is
-   * something to pay.
-   * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
-   */
-  resendInvoice(merchantId: string, id: string): PurchaseRecord {
-    const record = this.deps.purchases.get(merchantId, id);
-    if (!PAYABLE.has(record.purchase.status)) {
-      throw V1HttpError.nonField(
-        400,
-        'invalid',
-        `The purchase is ${record.purchase.status}; there is nothing to invoice`,
-      );
-    }
-    return record;
   }
 
   /**
@@ -385,6 +396,14 @@ export class PurchaseOperations {
   /** The authorisation a capture or release acts on, or the document's error. */
   private heldAuthorisation(record: PurchaseRecord, operation: 'capture' | 'release') {
     const authorisation = record.authorisationId ? this.deps.acquirer.get(record.authorisationId) : undefined;
+    if (record.purchase.status === 'preauthorized') {
+      this.refuse(
+        record,
+        operation,
+        'not_held',
+        `The purchase is preauthorized: its card was saved without a charge and nothing is held to ${operation}. Charge the card with POST /purchases/{id}/charge/ of another Purchase ({"recurring_token": "${record.purchase.id}"})`,
+      );
+    }
     if (record.purchase.status !== 'hold' || !authorisation) {
       this.refuse(
         record,
@@ -554,15 +573,17 @@ export class PurchaseOperations {
   }
 
   private chargeSettled(record: PurchaseRecord, method: string, baseUrl: string): PurchaseRecord {
-    const held = record.purchase.skip_capture;
+    // A charge of nothing with skip_capture checks the card and holds nothing: no hold to release.
+    const preauthorized = preauthorizes(record.purchase.skip_capture, record.purchase.purchase);
+    const held = record.purchase.skip_capture && !preauthorized;
     const charged = this.withAttempt(
       {
         ...record,
         purchase: {
           ...record.purchase,
-          status: held ? 'hold' : 'paid',
-          refundable_amount: held ? 0 : (record.purchase.purchase.total ?? 0),
-          refund_availability: held ? 'none' : refundAvailability(method),
+          status: preauthorized ? 'preauthorized' : held ? 'hold' : 'paid',
+          refundable_amount: record.purchase.skip_capture ? 0 : (record.purchase.purchase.total ?? 0),
+          refund_availability: record.purchase.skip_capture ? 'none' : refundAvailability(method),
           updated_on: this.nowSeconds(),
         },
       },
@@ -570,8 +591,12 @@ export class PurchaseOperations {
       method,
     );
     const saved = this.deps.purchases.save(held ? this.held(charged) : charged);
-    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
-    if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    if (record.purchase.skip_capture) {
+      this.deps.purchases.emit(preauthorized ? 'purchase.preauthorized' : 'purchase.hold', saved, baseUrl);
+      return saved;
+    }
+    this.deps.purchases.emit('purchase.paid', saved, baseUrl);
+    this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
     return saved;
   }
 
@@ -632,6 +657,14 @@ export class PurchaseOperations {
     return Math.floor(this.deps.clock.nowMs() / 1000);
   }
 }
+
+/** Statuses in which the acquirer holds (or is about to hold or take) money for the Purchase. */
+const HOLDING: ReadonlySet<Purchase['status']> = new Set([
+  'hold',
+  'pending_capture',
+  'pending_release',
+  'pending_charge',
+]);
 
 const PENDING_STATUS: Readonly<Record<PendingPurchaseOperation['kind'], Purchase['status'] | undefined>> = {
   capture: 'pending_capture',
