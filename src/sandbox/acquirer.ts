@@ -50,6 +50,8 @@ export interface PendingOperation {
   kind: OperationKind;
   amount: number;
   settlesAt: number;
+  /** Accepted, but declined when it settles (a test card's charges). */
+  declines?: { code: string; message: string };
 }
 
 export interface Authorisation {
@@ -188,18 +190,23 @@ export class TestAcquirer {
     if (how.mode === 'fail') return failed('processing_error', 'The acquirer failed to process the charge');
     const card = token.instrument.kind === 'card' ? testCardOf(token.instrument.card) : undefined;
     const outcome = card?.charges ?? { kind: 'approved' as const };
-    if (outcome.kind === 'declined') return failed(outcome.code, outcome.message);
+    // A caller that cannot wait (slowMs 0: the one-click payment, a subscription's billing) hears at once.
+    if (outcome.kind === 'declined' || (outcome.kind === 'declined_after_acceptance' && how.slowMs === 0)) {
+      return failed(outcome.code, outcome.message);
+    }
     // The new authorisation charges again only when its own Purchase saves the card too.
     const created = this.create(
       token.instrument,
       { ...request, capture: false, recurring: request.recurring ?? false },
       'approved',
     );
-    if (how.mode === 'slow') return this.accept(created, 'charge', request.capture ? request.amount : 0, how);
-    return {
-      kind: 'done',
-      authorisation: this.apply(created, 'charge', request.capture ? request.amount : 0),
-    };
+    const taken = request.capture ? request.amount : 0;
+    if (outcome.kind === 'declined_after_acceptance') {
+      const { code, message } = outcome;
+      return this.accept(created, 'charge', taken, how, { code, message });
+    }
+    if (how.mode === 'slow') return this.accept(created, 'charge', taken, how);
+    return { kind: 'done', authorisation: this.apply(created, 'charge', taken) };
   }
 
   /**
@@ -230,12 +237,22 @@ export class TestAcquirer {
     });
   }
 
-  /** Ends the slow operation of `id`, if it is still pending. */
-  settle(id: string): Authorisation {
+  /**
+   * Ends the slow operation of `id`, if it is still pending: done, or failed when it declines once accepted
+   * (then nothing stays held or taken, and the authorisation charges no more).
+   */
+  settle(id: string): OperationAnswer {
     const authorisation = this.require(id);
     const pending = authorisation.pending;
-    if (!pending) return authorisation;
-    return this.apply({ ...authorisation, pending: null }, pending.kind, pending.amount);
+    if (!pending) return { kind: 'done', authorisation };
+    if (pending.declines) {
+      this.put({ ...authorisation, pending: null, state: 'declined', captured: 0, recurring: false });
+      return failed(pending.declines.code, pending.declines.message);
+    }
+    return {
+      kind: 'done',
+      authorisation: this.apply({ ...authorisation, pending: null }, pending.kind, pending.amount),
+    };
   }
 
   /**
@@ -286,12 +303,14 @@ export class TestAcquirer {
     kind: OperationKind,
     amount: number,
     how: AcquirerBehaviour,
+    declines?: PendingOperation['declines'],
   ): OperationAnswer {
     const pending: PendingOperation = {
       id: randomUUID(),
       kind,
       amount,
       settlesAt: this.options.clock.nowMs() + how.slowMs,
+      ...(declines && { declines }),
     };
     return { kind: 'pending', authorisation: this.put({ ...authorisation, pending }), pending };
   }

@@ -235,15 +235,7 @@ export class PurchaseOperations {
       );
       const method = lastMethod(token);
       if (answer.kind === 'failed') {
-        const failed = this.withAttempt(record, 'charge', method, {
-          code: answer.code,
-          description: answer.message,
-        });
-        const saved = this.deps.purchases.save({
-          ...failed,
-          purchase: { ...failed.purchase, status: 'error' },
-        });
-        this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+        this.chargeFailed(record, method, answer, baseUrl);
         throw new Refused(V1HttpError.nonField(400, 'purchase_charge_error', answer.message));
       }
       const charged = { ...record, authorisationId: answer.authorisation.id };
@@ -497,9 +489,10 @@ export class PurchaseOperations {
       if (!record || !pending) return;
       const baseUrl = this.baseUrlOf(record);
       const done = { ...record, pending: null };
-      if (record.authorisationId && pending.kind !== 'recurring_token_delete') {
-        this.deps.acquirer.settle(record.authorisationId);
-      }
+      const answer =
+        record.authorisationId && pending.kind !== 'recurring_token_delete'
+          ? this.deps.acquirer.settle(record.authorisationId)
+          : undefined;
       switch (pending.kind) {
         case 'capture':
           this.captured(done, baseUrl);
@@ -508,7 +501,9 @@ export class PurchaseOperations {
           this.released(done, baseUrl);
           return;
         case 'charge':
-          this.chargeSettled(done, lastMethod(record), baseUrl);
+          // Accepted, then declined: the document's "failure after acceptance".
+          if (answer?.kind === 'failed') this.chargeFailed(done, this.chargedMethod(record), answer, baseUrl);
+          else this.chargeSettled(done, this.chargedMethod(record), baseUrl);
           return;
         case 'refund':
           this.refunded(
@@ -600,17 +595,47 @@ export class PurchaseOperations {
     return saved;
   }
 
+  /** A declined charge: `error` (still payable), with the cause as its attempt and `purchase.payment_failure`. */
+  private chargeFailed(
+    record: PurchaseRecord,
+    method: string,
+    answer: Extract<OperationAnswer, { kind: 'failed' }>,
+    baseUrl: string,
+  ): void {
+    const failed = this.withAttempt(record, 'charge', method, {
+      code: answer.code,
+      description: answer.message,
+    });
+    const saved = this.deps.purchases.save({
+      ...failed,
+      purchase: { ...failed.purchase, status: 'error', updated_on: this.nowSeconds() },
+    });
+    this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+  }
+
+  /** The method a charge went through: the card's scheme or the method its authorisation was made with. */
+  private chargedMethod(record: PurchaseRecord): string {
+    const instrument = record.authorisationId
+      ? this.deps.acquirer.get(record.authorisationId)?.instrument
+      : undefined;
+    if (instrument?.kind === 'method') return instrument.method;
+    if (instrument?.kind === 'card') return instrument.card.scheme.toLowerCase();
+    return lastMethod(record);
+  }
+
   private refunded(record: PurchaseRecord, paymentId: string): Payment {
     const stored = this.payments.get(paymentId)!;
     const now = this.nowSeconds();
     const payment: Payment = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
     this.payments.put(paymentId, { ...stored, payment });
     const left = record.purchase.refundable_amount;
+    const availability = record.purchase.refund_availability;
     this.deps.purchases.save({
       ...record,
       purchase: {
         ...record.purchase,
-        refund_availability: left > 0 ? record.purchase.refund_availability : 'none',
+        // A bank payment refunded in part has the rest to refund: pis_partial.
+        refund_availability: left === 0 ? 'none' : availability === 'pis_all' ? 'pis_partial' : availability,
         updated_on: now,
       },
     });
