@@ -126,7 +126,9 @@ export type PurchaseStatus =
 
 /**
  * Whether and how a refund is possible. The document names `pis_all` and `pis_partial` (bank payments,
- * whose refund body differs); `none` (nothing to refund) and `all` (full or partial refund) are the sandbox's.
+ * whose refund body differs) without defining them; the sandbox sends `pis_all` for a bank payment nothing of
+ * which was refunded, and `pis_partial` once part of it was (the rest can be). `none` (nothing to refund) and
+ * `all` (full or partial refund, cards and wallets) are the sandbox's.
  */
 export type RefundAvailability = 'none' | 'all' | 'pis_all' | 'pis_partial';
 

@@ -6,8 +6,9 @@
  *
  * An operation answers at once, or, in the slow mode, is accepted and settles on the sandbox clock
  * `slowMs` later: the owner keeps the returned `settlesAt`, and calls {@link TestAcquirer.settle} then. The
- * `fail` mode makes an operation fail in processing, for the `purchase_*_error` paths. Card numbers are
- * never kept: an authorisation keeps the card's scheme, brand, issuer, first six and last four digits.
+ * `fail` mode makes an operation fail in processing, for the `purchase_*_error` paths; a test card can make
+ * its token's charges be accepted and fail when they settle. Card numbers are never kept: an authorisation
+ * keeps the card's scheme, brand, issuer, first six and last four digits.
  */
 import { randomUUID } from 'node:crypto';
 import type { CardScheme } from '../core/card.js';
@@ -178,7 +179,8 @@ export class TestAcquirer {
   /**
    * A charge without the customer on the card of the recurring token `tokenId`: a new authorisation, taken at
    * once with `capture`, else held. A card whose test outcome declines such charges fails; so does a token
-   * that no longer charges.
+   * that no longer charges. A card whose charges are declined after acceptance is pending, and fails when it
+   * settles `slowMs` later (at once with a `slowMs` of 0).
    */
   charge(
     tokenId: string,
