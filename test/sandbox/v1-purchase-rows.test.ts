@@ -29,7 +29,11 @@ const WEBHOOK_PATH = '/v1/rows-webhook';
 const CALLBACK_PATH = '/v1/rows-success';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SLOW_MS = 10_000;
-const CARD = { approved: '4111111111111111', declinedAfterAcceptance: '4000000000000358' } as const;
+const CARD = {
+  approved: '4111111111111111',
+  challenge: '4000000000003220',
+  declinedAfterAcceptance: '4000000000000358',
+} as const;
 const slow = { 'x-sandbox-acquirer': 'slow' };
 
 describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a charge declined later', () => {
@@ -193,6 +197,26 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
       // The token charges again: the dropped charge did not use it up.
       const next = await create();
       assert.equal((await client.purchases.charge(next.id, { recurring_token: token.id })).status, 'paid');
+    });
+
+    test('an open 3-D Secure challenge is declined: answered later, it authorises nothing', async () => {
+      const purchase = await create();
+      const challenged = await postForm(sandbox, `/checkout/${purchase.id}/pay`, cardForm(CARD.challenge));
+      assert.equal(challenged.status, 303);
+      await client.purchases.markAsPaid(purchase.id);
+      await postForm(sandbox, challenged.location!, { decision: 'approve' });
+      const after = await client.purchases.get(purchase.id);
+      assert.equal(after.status, 'paid');
+      assert.equal(after.marked_as_paid, true);
+      assert.equal(after.transaction_data.attempts.length, 0, 'no payment went through');
+      await sandbox.close();
+      const store = openStore({ dataDir });
+      const open = [...store.collection<Authorisation>('acquirer-authorisations').values()].filter(
+        (authorisation) => authorisation.state === 'challenge',
+      );
+      await store.close();
+      await start();
+      assert.deepEqual(open, [], 'no challenge is left open, as if it could still take money');
     });
 
     test('a paid purchase, or one whose refund is under way, is paid already: 400', async () => {

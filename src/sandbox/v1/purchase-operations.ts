@@ -327,7 +327,7 @@ export class PurchaseOperations {
    * through the gateway becomes `paid` with `marked_as_paid`. What the acquirer holds for it is given back
    * first, at once whatever the acquirer mode: a hold is released (a `release` attempt records it), and a
    * slow capture, release or charge still in flight is dropped, so its answer never comes and nothing is
-   * taken twice. No money moves through the gateway: nothing becomes refundable and no event is sent.
+   * taken twice; an open 3-D Secure challenge is declined. No money moves through the gateway: nothing becomes refundable and no event is sent.
    * @throws V1HttpError 400 `invalid` when the purchase is paid already (or being refunded); 404.
    */
   markAsPaid(merchantId: string, id: string, paidOn: number | undefined): PurchaseRecord {
@@ -344,6 +344,9 @@ export class PurchaseOperations {
         );
       }
       this.deps.clock.cancel(`release:${id}`);
+      // A 3-D Secure challenge still open can no longer be answered: it authorises nothing.
+      const challenge = record.step?.authorisationId;
+      if (challenge) this.deps.acquirer.completeChallenge(challenge, false);
       let settled = record;
       if (HOLDING.has(status) && record.authorisationId) {
         this.deps.acquirer.giveBack(record.authorisationId);
