@@ -314,6 +314,27 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
       assert.equal((await client.purchases.get(next.id)).status, 'paid');
     });
 
+    test('one an earlier version left as a hold of nothing is preauthorized at the next start', async () => {
+      const saved = await cardSaving({ force_recurring: true });
+      await sandbox.close();
+      const store = openStore({ dataDir });
+      const purchases = store.collection<PurchaseRecord>('v1-purchases');
+      const record = purchases.get(saved.id)!;
+      store.transaction(() =>
+        purchases.put(saved.id, {
+          ...record,
+          releaseAt: sandbox.clock.now().getTime() + DAY_MS,
+          purchase: { ...record.purchase, status: 'hold' },
+        }),
+      );
+      await store.close();
+      await start();
+      assert.equal((await client.purchases.get(saved.id)).status, 'preauthorized');
+      await advanceClock(sandbox, 2 * DAY_MS);
+      assert.equal((await client.purchases.get(saved.id)).status, 'preauthorized');
+      await expectEvents(saved.id, ['purchase.created', 'purchase.preauthorized']);
+    });
+
     test('mark_as_paid takes it too: nothing was held', async () => {
       const saved = await cardSaving();
       const marked = await client.purchases.markAsPaid(saved.id);
