@@ -107,8 +107,8 @@ export interface CreatePurchaseRequest {
  * Status of a Purchase. The document names `hold`, `paid`, `released` and the `pending_*` ones; it leaves
  * the rest open, and the sandbox uses: `created` (payable, nothing tried yet), `error` (the last payment
  * attempt failed; still payable), `cancelled` (by `POST /purchases/{id}/cancel/`) and `expired` (`due`
- * passed with `due_strict`; no longer payable). `preauthorized` is the platform's (its SDKs' PurchaseStatus and
- * sample payloads): a card saved without a charge (`skip_capture` with a total of 0); it holds no money.
+ * passed with `due_strict`; no longer payable). `preauthorized` is the platform's (its SDKs' PurchaseStatus
+ * and sample payloads): a card saved without a charge (`skip_capture` with a total of 0); it holds no money.
  */
 export type PurchaseStatus =
   | 'created'
@@ -186,7 +186,10 @@ export type PurchaseEventType =
   | 'purchase.pending_recurring_token_delete'
   | 'purchase.recurring_token_deleted'
   | 'purchase.subscription_charge_failure'
-  /** Not in the document's list; the platform's SDKs and sample payloads name it: a card saved without a charge. */
+  /**
+   * Not in the document's list; the platform's SDKs and sample payloads name it: a card saved without a
+   * charge.
+   */
   | 'purchase.preauthorized';
 
 /** Every event name of the document: the Purchase events and `payment.refunded` (which delivers a Payment). */

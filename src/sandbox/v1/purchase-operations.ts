@@ -1,7 +1,8 @@
 /**
  * What a merchant does to a Purchase after checkout, through the v1 API: capture or release a hold (and the
- * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid (the
- * invoice's resending is billing's, which keeps the outbox). Each goes through the test acquirer and follows the document's "States and transitions":
+ * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid (resending
+ * the invoice is billing's, which keeps the outbox). Each goes through the test acquirer and follows the
+ * document's "States and transitions":
  *
  * - answered at once, the Purchase takes its new status and its event is reported;
  * - with the slow acquirer, the call answers 200 with the `pending_*` status and its event, and the operation
@@ -327,7 +328,8 @@ export class PurchaseOperations {
    * through the gateway becomes `paid` with `marked_as_paid`. What the acquirer holds for it is given back
    * first, at once whatever the acquirer mode: a hold is released (a `release` attempt records it), and a
    * slow capture, release or charge still in flight is dropped, so its answer never comes and nothing is
-   * taken twice; an open 3-D Secure challenge is declined. No money moves through the gateway: nothing becomes refundable and no event is sent.
+   * taken twice; an open 3-D Secure challenge is declined. No money moves through the gateway: nothing
+   * becomes refundable and no event is sent.
    * @throws V1HttpError 400 `invalid` when the purchase is paid already (or being refunded); 404.
    */
   markAsPaid(merchantId: string, id: string, paidOn: number | undefined): PurchaseRecord {
@@ -396,7 +398,7 @@ export class PurchaseOperations {
         record,
         operation,
         'not_held',
-        `The purchase is preauthorized: its card was saved without a charge and nothing is held to ${operation}. Charge the card with POST /purchases/{id}/charge/ of another Purchase ({"recurring_token": "${record.purchase.id}"})`,
+        `The purchase is preauthorized: its card was saved without a charge, so nothing is held to ${operation}; charge another Purchase with it as recurring_token instead`,
       );
     }
     if (record.purchase.status !== 'hold' || !authorisation) {
@@ -598,7 +600,7 @@ export class PurchaseOperations {
     return saved;
   }
 
-  /** A declined charge: `error` (still payable), with the cause as its attempt and `purchase.payment_failure`. */
+  /** A declined charge: `error` (payable again), its cause as an attempt, and `purchase.payment_failure`. */
   private chargeFailed(
     record: PurchaseRecord,
     method: string,
