@@ -35,6 +35,8 @@ const CARD = {
   declinedAfterAcceptance: '4000000000000358',
 } as const;
 const slow = { 'x-sandbox-acquirer': 'slow' };
+/** The `purchase` of a Purchase that saves the card without a charge (with `skip_capture`). */
+const CARD_CHECK = { products: [{ name: 'Card check', price: 0 }], language: 'en' } as const;
 
 describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a charge declined later', () => {
   let merchant: FakeMerchant;
@@ -93,7 +95,7 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
   const cardSaving = (overrides: Record<string, unknown> = {}) =>
     checkout({
       skip_capture: true,
-      purchase: { products: [{ name: 'Card check', price: 0 }], language: 'en' },
+      purchase: CARD_CHECK,
       ...overrides,
     });
 
@@ -236,6 +238,10 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
 
   describe('a card saved without a charge', () => {
     test('preauthorized with purchase.preauthorized, a token, no success callback, never released', async () => {
+      const form = await (
+        await fetch((await create({ skip_capture: true, purchase: CARD_CHECK })).checkout_url)
+      ).text();
+      assert.match(form, /<button type="submit" class="pay">Save card<\/button>/);
       const saved = await cardSaving({ force_recurring: true });
       assert.equal(saved.status, 'preauthorized');
       assert.equal(saved.is_recurring_token, true);
@@ -290,7 +296,7 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
       const walletOnly = await v1(sandbox, 'POST', '/purchases/', {
         body: purchaseBody({
           skip_capture: true,
-          purchase: { products: [{ name: 'Card check', price: 0 }] },
+          purchase: CARD_CHECK,
           payment_method_whitelist: ['svc_wallet_a'],
         }),
       });

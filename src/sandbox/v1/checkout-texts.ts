@@ -39,6 +39,8 @@ interface PageMessages {
   readonly 'status.hold.text': string;
   /** A card saved without a charge. */
   readonly 'status.preauthorized.text': string;
+  /** The submit button of a Purchase that saves the card without a charge. */
+  readonly 'pay.saveCard': string;
   readonly 'reason.bank_declined': string;
   readonly 'reason.wallet_declined': string;
 }
@@ -65,6 +67,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.text': 'The time to pay this order has passed.',
     'status.hold.text': 'Thank you! {amount} has been reserved.',
     'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
+    'pay.saveCard': 'Save card',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -89,6 +92,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
     'status.preauthorized.text': 'Paldies! Jūsu karte ir saglabāta; nauda netika iekasēta.',
+    'pay.saveCard': 'Saglabāt karti',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -113,6 +117,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.text': 'Срок оплаты этого заказа истёк.',
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
     'status.preauthorized.text': 'Спасибо! Ваша карта сохранена; деньги не списаны.',
+    'pay.saveCard': 'Сохранить карту',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },
