@@ -107,7 +107,8 @@ export interface CreatePurchaseRequest {
  * Status of a Purchase. The document names `hold`, `paid`, `released` and the `pending_*` ones; it leaves
  * the rest open, and the sandbox uses: `created` (payable, nothing tried yet), `error` (the last payment
  * attempt failed; still payable), `cancelled` (by `POST /purchases/{id}/cancel/`) and `expired` (`due`
- * passed with `due_strict`; no longer payable).
+ * passed with `due_strict`; no longer payable). `preauthorized` is the platform's (its SDKs' PurchaseStatus
+ * and sample payloads): a card saved without a charge (`skip_capture` with a total of 0); it holds no money.
  */
 export type PurchaseStatus =
   | 'created'
@@ -120,11 +121,14 @@ export type PurchaseStatus =
   | 'pending_capture'
   | 'pending_release'
   | 'pending_charge'
-  | 'pending_refund';
+  | 'pending_refund'
+  | 'preauthorized';
 
 /**
  * Whether and how a refund is possible. The document names `pis_all` and `pis_partial` (bank payments,
- * whose refund body differs); `none` (nothing to refund) and `all` (full or partial refund) are the sandbox's.
+ * whose refund body differs) without defining them; the sandbox sends `pis_all` for a bank payment nothing of
+ * which was refunded, and `pis_partial` once part of it was (the rest can be). `none` (nothing to refund) and
+ * `all` (full or partial refund, cards and wallets) are the sandbox's.
  */
 export type RefundAvailability = 'none' | 'all' | 'pis_all' | 'pis_partial';
 
@@ -181,7 +185,12 @@ export type PurchaseEventType =
   | 'purchase.pending_refund'
   | 'purchase.pending_recurring_token_delete'
   | 'purchase.recurring_token_deleted'
-  | 'purchase.subscription_charge_failure';
+  | 'purchase.subscription_charge_failure'
+  /**
+   * Not in the document's list; the platform's SDKs and sample payloads name it: a card saved without a
+   * charge.
+   */
+  | 'purchase.preauthorized';
 
 /** Every event name of the document: the Purchase events and `payment.refunded` (which delivers a Payment). */
 export type V1EventType = PurchaseEventType | 'payment.refunded';

@@ -124,7 +124,14 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const as = authenticated(deps.config.merchants, (baseUrl) => {
     lastBaseUrl = baseUrl;
   });
-  mountPurchaseRoutes(api, { purchases, operations, clients, authenticated: as });
+  mountPurchaseRoutes(api, {
+    purchases,
+    operations,
+    clients,
+    // Billing is made below, before any request comes.
+    invoices: { resendInvoice: (...args) => billing!.resendInvoice(...args) },
+    authenticated: as,
+  });
   mountClientRoutes(api, {
     clients,
     deleteToken: (merchantId, purchaseId, baseUrl) =>

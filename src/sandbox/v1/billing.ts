@@ -46,7 +46,13 @@ import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
-import { checkoutPath, type PurchaseEventName, type PurchaseRecord, type V1Purchases } from './purchases.js';
+import {
+  checkoutPath,
+  PAYABLE,
+  type PurchaseEventName,
+  type PurchaseRecord,
+  type V1Purchases,
+} from './purchases.js';
 import type { V1Merchant } from './v1-context.js';
 
 interface TemplateRecord {
@@ -400,6 +406,28 @@ export class V1Billing {
 
   // -------------------------------------------------------------------------------------------------------
   // Outbox
+
+  /**
+   * `POST /purchases/{id}/resend_invoice/`: mails the invoice of a Purchase that can still be paid again, as
+   * a new invoice in the outbox (with the billing template of a subscription's Purchase).
+   * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
+   */
+  resendInvoice(merchantId: string, id: string, baseUrl: string): PurchaseRecord {
+    const record = this.deps.purchases.get(merchantId, id);
+    if (!PAYABLE.has(record.purchase.status)) {
+      throw V1HttpError.nonField(
+        400,
+        'invalid',
+        `The purchase is ${record.purchase.status}; there is nothing to invoice`,
+      );
+    }
+    const subscriber = [...this.subscribers.values()].find(
+      (candidate) =>
+        candidate.invoiceId === record.purchase.id || candidate.purchaseId === record.purchase.id,
+    );
+    this.deps.store.transaction(() => this.mail(record, 'invoice', subscriber?.templateId ?? null, baseUrl));
+    return record;
+  }
 
   /** What the gateway would have mailed to the merchant's customers, oldest first. */
   outbox(merchantId: string): OutboxMessage[] {

@@ -37,6 +37,7 @@ const STATUSES: readonly PurchaseStatus[] = [
   'pending_release',
   'pending_charge',
   'pending_refund',
+  'preauthorized',
 ];
 
 const TIME_FILTERS = ['from', 'to', 'paid_from', 'paid_to', 'updated_from', 'updated_to'] as const;
