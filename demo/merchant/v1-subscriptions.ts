@@ -91,7 +91,7 @@ export interface SubscriptionChanged {
 }
 
 /** The statuses the staff can set. */
-const STATUS_VERBS: Readonly<Record<BillingTemplateClientPatch['status'], string>> = {
+const STATUS_VERBS: Readonly<Record<NonNullable<BillingTemplateClientPatch['status']>, string>> = {
   active: 'Resumed',
   paused: 'Paused',
   cancelled: 'Cancelled',
@@ -129,7 +129,8 @@ export function createV1Subscriptions(deps: V1SubscriptionsDeps): ReadonlyMap<st
               brand_id: deps.brandId,
               title,
               is_subscription: true,
-              subscription_period: { unit: 'month', count: 1 },
+              subscription_period: 1,
+              subscription_period_units: 'months',
               subscription_trial_periods: trialMonths,
               purchase: {
                 currency: V1_CURRENCY,

@@ -6,8 +6,9 @@
  *
  * An operation answers at once, or, in the slow mode, is accepted and settles on the sandbox clock
  * `slowMs` later: the owner keeps the returned `settlesAt`, and calls {@link TestAcquirer.settle} then. The
- * `fail` mode makes an operation fail in processing, for the `purchase_*_error` paths. Card numbers are
- * never kept: an authorisation keeps the card's scheme, brand, issuer, first six and last four digits.
+ * `fail` mode makes an operation fail in processing, for the `purchase_*_error` paths; a test card can make
+ * its token's charges be accepted and fail when they settle. Card numbers are never kept: an authorisation
+ * keeps the card's scheme, brand, issuer, first six and last four digits.
  */
 import { randomUUID } from 'node:crypto';
 import type { CardScheme } from '../core/card.js';
@@ -50,6 +51,8 @@ export interface PendingOperation {
   kind: OperationKind;
   amount: number;
   settlesAt: number;
+  /** Accepted, but declined when it settles (a test card's charges). */
+  declines?: { code: string; message: string };
 }
 
 export interface Authorisation {
@@ -176,7 +179,8 @@ export class TestAcquirer {
   /**
    * A charge without the customer on the card of the recurring token `tokenId`: a new authorisation, taken at
    * once with `capture`, else held. A card whose test outcome declines such charges fails; so does a token
-   * that no longer charges.
+   * that no longer charges. A card whose charges are declined after acceptance is pending, and fails when it
+   * settles `slowMs` later (at once with a `slowMs` of 0).
    */
   charge(
     tokenId: string,
@@ -188,18 +192,23 @@ export class TestAcquirer {
     if (how.mode === 'fail') return failed('processing_error', 'The acquirer failed to process the charge');
     const card = token.instrument.kind === 'card' ? testCardOf(token.instrument.card) : undefined;
     const outcome = card?.charges ?? { kind: 'approved' as const };
-    if (outcome.kind === 'declined') return failed(outcome.code, outcome.message);
+    // A caller that cannot wait (slowMs 0: the one-click payment, a subscription's billing) hears at once.
+    if (outcome.kind === 'declined' || (outcome.kind === 'declined_after_acceptance' && how.slowMs === 0)) {
+      return failed(outcome.code, outcome.message);
+    }
     // The new authorisation charges again only when its own Purchase saves the card too.
     const created = this.create(
       token.instrument,
       { ...request, capture: false, recurring: request.recurring ?? false },
       'approved',
     );
-    if (how.mode === 'slow') return this.accept(created, 'charge', request.capture ? request.amount : 0, how);
-    return {
-      kind: 'done',
-      authorisation: this.apply(created, 'charge', request.capture ? request.amount : 0),
-    };
+    const taken = request.capture ? request.amount : 0;
+    if (outcome.kind === 'declined_after_acceptance') {
+      const { code, message } = outcome;
+      return this.accept(created, 'charge', taken, how, { code, message });
+    }
+    if (how.mode === 'slow') return this.accept(created, 'charge', taken, how);
+    return { kind: 'done', authorisation: this.apply(created, 'charge', taken) };
   }
 
   /**
@@ -230,12 +239,36 @@ export class TestAcquirer {
     });
   }
 
-  /** Ends the slow operation of `id`, if it is still pending. */
-  settle(id: string): Authorisation {
+  /**
+   * Ends the slow operation of `id`, if it is still pending: done, or failed when it declines once accepted
+   * (then nothing stays held or taken, and the authorisation charges no more).
+   */
+  settle(id: string): OperationAnswer {
     const authorisation = this.require(id);
     const pending = authorisation.pending;
-    if (!pending) return authorisation;
-    return this.apply({ ...authorisation, pending: null }, pending.kind, pending.amount);
+    if (!pending) return { kind: 'done', authorisation };
+    if (pending.declines) {
+      this.put({ ...authorisation, pending: null, state: 'declined', captured: 0, recurring: false });
+      return failed(pending.declines.code, pending.declines.message);
+    }
+    return {
+      kind: 'done',
+      authorisation: this.apply({ ...authorisation, pending: null }, pending.kind, pending.amount),
+    };
+  }
+
+  /**
+   * Closes the authorisation outside the card networks (its purchase was marked as paid): a pending operation
+   * is dropped unapplied, so it can never complete, and everything not taken is given back.
+   */
+  giveBack(id: string): Authorisation {
+    const authorisation = this.require(id);
+    if (authorisation.state !== 'authorised') return this.put({ ...authorisation, pending: null });
+    return this.put({
+      ...authorisation,
+      pending: null,
+      released: authorisation.amount - authorisation.captured,
+    });
   }
 
   /** The authorisation no longer charges again. */
@@ -272,12 +305,14 @@ export class TestAcquirer {
     kind: OperationKind,
     amount: number,
     how: AcquirerBehaviour,
+    declines?: PendingOperation['declines'],
   ): OperationAnswer {
     const pending: PendingOperation = {
       id: randomUUID(),
       kind,
       amount,
       settlesAt: this.options.clock.nowMs() + how.slowMs,
+      ...(declines && { declines }),
     };
     return { kind: 'pending', authorisation: this.put({ ...authorisation, pending }), pending };
   }

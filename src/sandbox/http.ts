@@ -244,11 +244,22 @@ export function answerError(res: ServerResponse, error: unknown): void {
 
 /**
  * The request's target as a URL. Only its path and query count: an absolute-form target
- * (`GET http://host/path`) is read for its path, and one that is no URL at all is a 400.
+ * (`GET http://host/path`) is read for its path, and one that is no URL at all is a 400. Runs of slashes in
+ * the path are one, as the real front end merges them: an SDK's base URL with a trailing slash makes
+ * `/api/v1//purchases/`. (A target starting `//` would otherwise be read as a host.)
  */
 function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '/';
   try {
-    return new URL(req.url ?? '/', 'http://sandbox.invalid');
+    if (target.startsWith('/')) {
+      const query = target.search(/[?#]/);
+      const path = query === -1 ? target : target.slice(0, query);
+      const rest = query === -1 ? '' : target.slice(query);
+      return new URL(`${mergeSlashes(path)}${rest}`, 'http://sandbox.invalid');
+    }
+    const url = new URL(target, 'http://sandbox.invalid');
+    url.pathname = mergeSlashes(url.pathname);
+    return url;
   } catch {
     throw new HttpError(
       400,
@@ -257,6 +268,8 @@ function requestUrl(req: IncomingMessage): URL {
     );
   }
 }
+
+const mergeSlashes = (path: string) => path.replace(/\/{2,}/g, '/');
 
 /** A percent-encoded path segment, decoded; a malformed escape (`%E0%A4%A`) is a 400, not a crash. */
 export function decodePathSegment(segment: string): string {

@@ -17,8 +17,14 @@ export interface TestCard {
   brand: string;
   issuer: string;
   outcome: TestCardOutcome;
-  /** How charges of its recurring token (made without the customer) end; approved unless given. */
-  charges?: Extract<TestCardOutcome, { kind: 'approved' | 'declined' }>;
+  /**
+   * How charges of its recurring token (made without the customer) end; approved unless given.
+   * `declined_after_acceptance`: the acquirer accepts the charge (`pending_charge`) and declines it when it
+   * settles.
+   */
+  charges?:
+    | Extract<TestCardOutcome, { kind: 'approved' | 'declined' }>
+    | { kind: 'declined_after_acceptance'; code: 'card_declined'; message: string };
   description: string;
 }
 
@@ -85,6 +91,19 @@ export const TEST_CARDS: readonly TestCard[] = [
     outcome: approved,
     charges: { kind: 'declined', code: 'card_declined', message: 'The card was declined' },
     description: 'approved; later charges of its recurring token declined',
+  },
+  {
+    number: '4000000000000358',
+    scheme: 'VISA',
+    brand: 'VISA',
+    issuer: 'SANDBOX BANK',
+    outcome: approved,
+    charges: {
+      kind: 'declined_after_acceptance',
+      code: 'card_declined',
+      message: 'The card was declined after the charge was accepted',
+    },
+    description: 'approved; later charges of its recurring token accepted, then declined',
   },
   // Cards of other issuers and brands, for card constraints.
   {

@@ -39,11 +39,13 @@ export {
 export type {
   AddSubscriberAnswer,
   BankAccount,
+  BillingPeriodUnits,
   BillingRequest,
   BillingTemplate,
   BillingTemplateClient,
   BillingTemplateClientPatch,
   BillingTemplateClientRequest,
+  BillingTemplateClientSettings,
   BillingTemplateClientStatus,
   BillingTemplateRequest,
   CapturePurchaseRequest,

@@ -351,11 +351,17 @@ export interface V1BillingTemplates {
    * at its `checkout_url`; the Client is not saved to the template.
    * @throws V1ApiError `bad_request` for a subscription template or a Client not of the account.
    */
-  sendInvoice(id: string, body: BillingTemplateClientRequest, options?: V1RequestOptions): Promise<Purchase>;
+  sendInvoice(
+    id: string,
+    body: Pick<BillingTemplateClientRequest, 'client_id'>,
+    options?: V1RequestOptions,
+  ): Promise<Purchase>;
   /**
    * `POST /billing_templates/{id}/add_subscriber/`: `active` with `purchase` null for trial and period-end
-   * subscriptions, else `pending` with the first Purchase to pay at its `checkout_url`.
-   * @throws V1ApiError `bad_request` for a one-time template, or a Client not of the account or subscribed.
+   * subscriptions, else `pending` with the first Purchase to pay at its `checkout_url`. The body's settings
+   * (`payment_method_whitelist`, `send_*`) are the subscriber's.
+   * @throws V1ApiError `bad_request` for a one-time template, a Client not of the account or subscribed, or a
+   *   whitelist the template's Purchases cannot take.
    */
   addSubscriber(
     id: string,
@@ -370,11 +376,15 @@ export interface V1BillingTemplates {
       query?: Record<string, V1QueryValue>,
       options?: V1RequestOptions,
     ): V1List<BillingTemplateClient>;
-    /** `GET /billing_templates/{id}/clients/{client_id}/`. @throws V1ApiError `not_found`. */
+    /**
+     * `GET /billing_templates/{id}/clients/{client_id}/`; `clientId` is the Client's id or the subscriber's
+     * own `id`. @throws V1ApiError `not_found`.
+     */
     get(templateId: string, clientId: string, options?: V1RequestOptions): Promise<BillingTemplateClient>;
     /**
-     * `PATCH /billing_templates/{id}/clients/{client_id}/`: `active`, `paused` or `cancelled` (final).
-     * @throws V1ApiError `bad_request` for another status or a change out of `cancelled`.
+     * `PATCH /billing_templates/{id}/clients/{client_id}/`: `status` (`active`, `paused` or `cancelled`,
+     * final) and the subscriber's settings, each optional.
+     * @throws V1ApiError `bad_request` for another status, a change out of `cancelled` or a refused whitelist.
      */
     patch(
       templateId: string,

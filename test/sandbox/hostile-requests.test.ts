@@ -26,12 +26,17 @@ async function stillAnswers(): Promise<void> {
 }
 
 describe('the sandbox under hostile requests', () => {
-  for (const target of ['http://[', '//[', 'http://a:99999/', 'http://%zz/', 'http://x:-1/']) {
+  for (const target of ['http://[', 'http://a:99999/', 'http://%zz/', 'http://x:-1/']) {
     it(`answers GET ${target} with 400 and keeps running`, async () => {
       assert.equal(await rawRequest(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1`), 400);
       await stillAnswers();
     });
   }
+
+  it('reads GET //[ as the path /[ (slashes merged, not a host): 404, and keeps running', async () => {
+    assert.equal(await rawRequest('GET //[ HTTP/1.1\r\nHost: 127.0.0.1'), 404);
+    await stillAnswers();
+  });
 
   for (const path of [
     '/widget-api/v1/orders/%E0%A4%A',

@@ -9,8 +9,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import type { Authorisation } from '../../src/sandbox/acquirer.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
+import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
 import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
 import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
 import {
@@ -168,6 +170,30 @@ describe('v1 purchase operations under a hostile tester', () => {
           assert.equal(purchase.refundable_amount, 0, `${purchase.status}: nothing refundable`);
         }
       }
+    }
+    // Every slow answer due, the acquirer's ledger agrees with the Purchases: nothing pending, and money held
+    // only for a Purchase on hold (mark_as_paid gives back what it held, whatever was in flight).
+    sandbox.clock.advance(10_000);
+    await sandbox.close();
+    const store = openStore({ dataDir });
+    const purchases = store.collection<PurchaseRecord>('v1-purchases');
+    const authorisations = store.collection<Authorisation>('acquirer-authorisations');
+    const ledger = ids.flatMap((id) => {
+      const record = purchases.get(id)!;
+      const authorisation = record.authorisationId ? authorisations.get(record.authorisationId) : undefined;
+      return authorisation ? [{ status: record.purchase.status, authorisation }] : [];
+    });
+    await store.close();
+    await start();
+    assert.ok(ledger.length >= 3, 'the paid and held purchases have authorisations');
+    for (const { status, authorisation } of ledger) {
+      assert.equal(authorisation.pending, null, `${status}: nothing pending`);
+      const held =
+        authorisation.state === 'authorised'
+          ? authorisation.amount - authorisation.captured - authorisation.released
+          : 0;
+      if (status !== 'hold') assert.equal(held, 0, `${status}: nothing held`);
+      assert.ok(authorisation.refunded <= authorisation.captured, 'never refunded more than taken');
     }
   });
 

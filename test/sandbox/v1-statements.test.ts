@@ -461,6 +461,50 @@ describe('v1 balance and company statements against the sandbox', () => {
     assert.deepEqual(JSON.parse(text), []);
   });
 
+  test('filters given as query parameters select as in the body; unknown, doubled or malformed ones are a 400 naming them', async () => {
+    const t0 = Math.floor(sandbox.clock.now().getTime() / 1000);
+    const pound = await create({
+      reference: 'query-pound',
+      purchase: { products: [{ name: 'Scone', price: 700 }], currency: 'GBP' },
+    });
+    const euro = await create({
+      reference: 'query-euro',
+      purchase: { products: [{ name: 'Scone', price: 800 }] },
+    });
+    const statementOf = async (query: string, body: Record<string, unknown> = {}) => {
+      const answer = await v1(sandbox, 'POST', `/company_statements/?${query}`, { body });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      sandbox.clock.advance(STATEMENT_QUEUE_MS);
+      const file = await client.statements.download(answer.body.id, { intervalMs: 10 });
+      let text = '';
+      for await (const chunk of file) text += Buffer.from(chunk).toString('utf8');
+      return { filters: answer.body.filters, ids: (JSON.parse(text) as Row[]).map((row) => row.id) };
+    };
+    const pounds = await statementOf(`q=query-&currency=GBP&from=${t0}`, { format: 'json' });
+    assert.deepEqual(pounds.ids, [pound.id]);
+    assert.deepEqual(pounds.filters, { from: t0, q: 'query-', currency: 'GBP' });
+    assert.deepEqual(
+      (await statementOf(`format=json&q=query-&total=750&total=900&status=created,hold`)).ids,
+      [euro.id],
+      'total as two values, status as a list',
+    );
+    assert.deepEqual((await statementOf('format=json&q=query-&total=600,750&three_d_secure=0')).ids, [
+      pound.id,
+    ]);
+
+    for (const [query, body, field] of [
+      ['nope=1', {}, 'nope'],
+      ['q=pound', { q: 'euro' }, 'q'],
+      ['from=yesterday', {}, 'from'],
+      ['currency=EUR&currency=GBP', {}, 'currency'],
+      ['total=5', {}, 'total'],
+    ] as const) {
+      const answer = await v1(sandbox, 'POST', `/company_statements/?${query}`, { body });
+      assert.equal(answer.status, 400, query);
+      assert.deepEqual(Object.keys(answer.body), [field], query);
+    }
+  });
+
   test('the CSV: RFC 4180 quoting, formula cells defused, times in the requested zone', async () => {
     const tricky = await checkout({
       reference: '=HYPERLINK("http://evil.example","click")',

@@ -231,6 +231,15 @@ describe('sandbox v1 webhooks', () => {
       assert.equal(foreignPurchase.status, 404);
       const payment = await v1(sandbox, 'GET', `/webhooks/deliveries/?id=${purchaseId}&source_type=payment`);
       assert.equal(payment.status, 404, 'the sandbox has no payments');
+      const payout = await v1(sandbox, 'GET', `/webhooks/deliveries/?id=${purchaseId}&source_type=payout`);
+      assert.equal(payout.status, 404);
+      assert.match(payout.body.__all__.message, /the sandbox makes no payouts/);
+      const subscriber = await v1(
+        sandbox,
+        'GET',
+        `/webhooks/deliveries/?id=${purchaseId}&source_type=billing_template_client`,
+      );
+      assert.equal(subscriber.status, 404, 'a Purchase id names no subscriber');
     } finally {
       await sandbox.close();
       await receiver.close();

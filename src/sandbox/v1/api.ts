@@ -139,7 +139,14 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const as = authenticated(deps.config.merchants, (baseUrl) => {
     lastBaseUrl = baseUrl;
   });
-  mountPurchaseRoutes(api, { purchases, operations, clients, authenticated: as });
+  mountPurchaseRoutes(api, {
+    purchases,
+    operations,
+    clients,
+    // Billing is made below, before any request comes.
+    invoices: { resendInvoice: (...args) => billing!.resendInvoice(...args) },
+    authenticated: as,
+  });
   mountClientRoutes(api, {
     clients,
     deleteToken: (merchantId, purchaseId, baseUrl) =>
@@ -196,6 +203,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     deliveries: webhookDeliveries,
     purchases,
     operations,
+    billing,
     authenticated: as,
   });
   mountStatementRoutes(api, { store, clock, purchases, operations, acquirer, authenticated: as });

@@ -1,6 +1,7 @@
 /**
  * The invoicing endpoints of `/api/v1/`: `POST /billing/`, billing templates (create, list, get, `PUT`,
- * delete, `send_invoice`, `add_subscriber`) and a template's subscribers (list, get, `PATCH` of `status`);
+ * delete, `send_invoice`, `add_subscriber`) and a template's subscribers (list, get, `PATCH` of `status` and
+ * settings; a subscriber is named by its Client's id or its own);
  * and the sandbox's outbox, `GET /sandbox/v1/outbox/` with the merchant's bearer secret key: the invoices and
  * receipts the gateway would have mailed to the merchant's customers.
  */
@@ -10,6 +11,7 @@ import type { V1Billing } from './billing.js';
 import {
   readBillingClients,
   readClientId,
+  readSubscriberBody,
   readSubscriberPatch,
   readTemplateBody,
 } from './billing-request.js';
@@ -100,9 +102,9 @@ export function mountBillingRoutes(router: Router, api: Router, deps: BillingRou
     '/billing_templates/:id/add_subscriber/',
     as(async ({ http, merchant, params, baseUrl }) => {
       billing.template(merchant.id, params['id']!);
-      const read = readClientId(await http.json());
+      const read = readSubscriberBody(await http.json());
       if ('issues' in read) throw V1HttpError.invalid(read.issues);
-      const added = billing.addSubscriber(merchant.id, params['id']!, read.clientId, baseUrl);
+      const added = billing.addSubscriber(merchant.id, params['id']!, read.clientId, read.settings, baseUrl);
       sendJson(http.res, 200, {
         billing_template_client: added.subscriber,
         purchase: added.purchase && purchaseView(added.purchase, baseUrl),

@@ -12,6 +12,11 @@
  * - otherwise it is `pending` with a Purchase made with `force_recurring`; paying it saves the card and makes
  *   the subscriber `active`, its periods counting from the day of the payment.
  *
+ * A subscriber counts its billed periods (`number_of_billing_cycles_passed`: the first Purchase paid, and each
+ * period charged or invoiced); once they reach the template's `number_of_billing_cycles` (0: no end) it is
+ * `cancelled`. While the template's `subscription_active` is false, periods pass unbilled, as when paused.
+ * What is mailed follows the subscriber's `send_*` flags and the template's `invoice_send_receipt`.
+ *
  * Each billing makes the period's Purchase (with `force_recurring`) and charges the subscriber's card as
  * `POST /purchases/{id}/charge/` does: its own saved card while it is a token, else the Client's newest
  * saved card. Paid: the Purchase's events and a receipt in the outbox. Declined, or no card to charge:
@@ -25,7 +30,9 @@ import type {
   BillingTemplate,
   BillingTemplateClient,
   BillingTemplateClientPatch,
+  BillingTemplateClientSettings,
   BillingTemplateClientStatus,
+  CreatePurchaseRequest,
   OutboxMessage,
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
@@ -34,22 +41,32 @@ import type { SandboxClock } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
-import { periodStart, type TemplateFields } from './billing-request.js';
+import { periodOf, periodStart, type TemplateFields } from './billing-request.js';
 import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
-import { checkoutPath, type PurchaseEventName, type PurchaseRecord, type V1Purchases } from './purchases.js';
+import { companyIdOf } from './purchase-view.js';
+import {
+  checkoutPath,
+  PAYABLE,
+  type PurchaseEventName,
+  type PurchaseRecord,
+  type V1Purchases,
+} from './purchases.js';
 import type { V1Merchant } from './v1-context.js';
 
 interface TemplateRecord {
   merchantId: string;
   seq: number;
-  template: BillingTemplate;
+  /** What the merchant set; the rest of a BillingTemplate is made by {@link V1Billing.templateView}. */
+  template: TemplateFields & Pick<BillingTemplate, 'id' | 'created_on' | 'updated_on'>;
 }
 
 /** A subscriber as stored, under `<template id>:<client id>`. */
 interface SubscriberRecord {
+  /** The BillingTemplateClient's own id. */
+  id: string;
   merchantId: string;
   templateId: string;
   clientId: string;
@@ -58,6 +75,13 @@ interface SubscriberRecord {
   /** Fixed when the subscriber is added: a later change of the template applies to new subscribers. */
   period: SubscriptionPeriod;
   periodEnd: boolean;
+  /** The template's `number_of_billing_cycles` when the subscriber was added: 0 for no end. */
+  cycles: number;
+  /** Periods billed so far. */
+  cyclesPassed: number;
+  settings: Required<BillingTemplateClientSettings>;
+  /** Every Purchase made for the subscriber, oldest first: what its webhook deliveries are of. */
+  purchaseIds: string[];
   /** The first Purchase (of a `pending` subscriber), or null. */
   purchaseId: string | null;
   /** When period 0 starts (epoch ms on the sandbox clock); null while pending. */
@@ -108,6 +132,7 @@ export class V1Billing {
     >) {
       for (const record of collection.values()) this.seq = Math.max(this.seq, record.seq);
     }
+    this.upgradeStored();
   }
 
   /** Sets the clock's billing of every stored subscriber again (at each start). */
@@ -120,18 +145,22 @@ export class V1Billing {
 
   createTemplate(merchantId: string, fields: TemplateFields): BillingTemplate {
     const now = this.seconds();
-    const template: BillingTemplate = { id: randomUUID(), ...fields, created_on: now, updated_on: now };
-    this.templates.put(template.id, { merchantId, seq: ++this.seq, template });
-    return template;
+    const record: TemplateRecord = {
+      merchantId,
+      seq: ++this.seq,
+      template: { id: randomUUID(), ...fields, created_on: now, updated_on: now },
+    };
+    this.templates.put(record.template.id, record);
+    return this.templateView(record);
   }
 
   listTemplates(merchantId: string): BillingTemplate[] {
-    return this.ofMerchant(this.templates, merchantId).map((record) => record.template);
+    return this.ofMerchant(this.templates, merchantId).map((record) => this.templateView(record));
   }
 
   /** @throws V1HttpError 404. */
   template(merchantId: string, id: string): BillingTemplate {
-    return this.templateRecord(merchantId, id).template;
+    return this.templateView(this.templateRecord(merchantId, id));
   }
 
   /**
@@ -150,9 +179,12 @@ export class V1Billing {
         },
       ]);
     }
-    const template: BillingTemplate = { ...record.template, ...fields, updated_on: this.seconds() };
-    this.templates.put(id, { ...record, template });
-    return template;
+    const saved: TemplateRecord = {
+      ...record,
+      template: { ...record.template, ...fields, updated_on: this.seconds() },
+    };
+    this.templates.put(id, saved);
+    return this.templateView(saved);
   }
 
   /** Deletes the template and its subscribers, whose billing stops. @throws V1HttpError 404. */
@@ -186,7 +218,7 @@ export class V1Billing {
     if (unknown.length > 0) throw V1HttpError.invalid(unknown);
     return this.deps.store.transaction(() =>
       clientIds.map((clientId) => {
-        const record = this.makePurchase(merchantId, fields, clientId, false, baseUrl);
+        const record = this.makePurchase(merchantId, fields, clientId, invoiceOptions(fields), baseUrl);
         this.mail(record, 'invoice', null, baseUrl);
         return record.purchase.id;
       }),
@@ -209,7 +241,7 @@ export class V1Billing {
     }
     this.checkClient(merchantId, clientId, 'client_id');
     return this.deps.store.transaction(() => {
-      const record = this.makePurchase(merchantId, template, clientId, false, baseUrl);
+      const record = this.makePurchase(merchantId, template, clientId, invoiceOptions(template), baseUrl);
       this.mail(record, 'invoice', template.id, baseUrl);
       return record;
     });
@@ -220,18 +252,21 @@ export class V1Billing {
 
   /**
    * `add_subscriber`, by the document's table: `active` without a Purchase for trial and period-end
-   * subscriptions; otherwise `pending` with a Purchase (made with `force_recurring`, mailed as an invoice).
+   * subscriptions; otherwise `pending` with a Purchase (made with `force_recurring`, mailed as an invoice
+   * when `send_invoice_on_add_subscriber`).
    * @throws V1HttpError 400 for a one-time template, a Client not of the account or one subscribed already
-   *   (a cancelled subscriber may be added again, starting afresh); 404.
+   *   (a cancelled subscriber may be added again, starting afresh), a whitelist the Purchases cannot take; 404.
    */
   addSubscriber(
     merchantId: string,
     templateId: string,
     clientId: string,
+    given: BillingTemplateClientSettings,
     baseUrl: string,
   ): { subscriber: BillingTemplateClient; purchase: PurchaseRecord | null } {
     const { template } = this.templateRecord(merchantId, templateId);
-    if (!template.is_subscription || template.subscription_period === null) {
+    const units = template.subscription_period_units;
+    if (!template.is_subscription || template.subscription_period === null || units === null) {
       throw V1HttpError.nonField(
         400,
         'invalid',
@@ -250,19 +285,30 @@ export class V1Billing {
         },
       ]);
     }
+    const settings: SubscriberRecord['settings'] = { ...DEFAULT_SETTINGS, ...given };
+    const options = this.subscriptionOptions(template, settings);
+    // The whitelist is checked now, with the Purchase it goes into, also where the first comes later.
+    this.purchaseRequest(merchantId, template, clientId, options);
     const nowMs = this.deps.clock.nowMs();
     const immediate = template.subscription_charge_period_end || template.subscription_trial_periods > 0;
     const { subscriber, purchase } = this.deps.store.transaction(() => {
-      const purchase = immediate ? null : this.makePurchase(merchantId, template, clientId, true, baseUrl);
-      if (purchase) this.mail(purchase, 'invoice', template.id, baseUrl);
+      const purchase = immediate ? null : this.makePurchase(merchantId, template, clientId, options, baseUrl);
+      if (purchase && settings.send_invoice_on_add_subscriber) {
+        this.mail(purchase, 'invoice', template.id, baseUrl);
+      }
       const subscriber: SubscriberRecord = {
+        id: randomUUID(),
         merchantId,
         templateId: template.id,
         clientId,
         seq: ++this.seq,
         status: immediate ? 'active' : 'pending',
-        period: template.subscription_period!,
+        period: periodOf(template.subscription_period!, units),
         periodEnd: template.subscription_charge_period_end,
+        cycles: template.number_of_billing_cycles,
+        cyclesPassed: 0,
+        settings,
+        purchaseIds: purchase ? [purchase.purchase.id] : [],
         purchaseId: purchase?.purchase.id ?? null,
         startedAt: immediate ? nowMs : null,
         nextPeriod: immediate ? template.subscription_trial_periods : 1,
@@ -291,12 +337,13 @@ export class V1Billing {
   }
 
   /**
-   * `PATCH` of a subscriber's `status`:
+   * `PATCH` of a subscriber's settings (its whitelist applies to the Purchases made from now on) and `status`:
    * - `paused`: the periods that pass are not billed; `active` again bills from the next period on;
-   * - `active` for a `pending` subscriber: the merchant took its first payment elsewhere; the subscription
-   *   starts now, the next billing one period later;
+   * - `active` for a `pending` subscriber: the merchant took its first payment elsewhere, which counts as its
+   *   first period billed; the subscription starts now, the next billing one period later;
    * - `cancelled`: never billed again; final (add the Client again to start afresh).
-   * @throws V1HttpError 400 for a change out of `cancelled`, or `pending` to `paused`; 404.
+   * @throws V1HttpError 400 for a change out of `cancelled`, `pending` to `paused`, or a whitelist the
+   *   Purchases cannot take; 404.
    */
   patchSubscriber(
     merchantId: string,
@@ -305,23 +352,29 @@ export class V1Billing {
     patch: BillingTemplateClientPatch,
   ): BillingTemplateClient {
     const record = this.subscriberRecord(merchantId, templateId, clientId);
-    if (record.status === patch.status) return this.view(record);
+    const { status, ...given } = patch;
+    const settings = { ...record.settings, ...given };
+    const template = this.templateRecord(merchantId, templateId).template;
+    this.purchaseRequest(merchantId, template, record.clientId, this.subscriptionOptions(template, settings));
     const refuse = (message: string): never => {
       throw V1HttpError.invalid([{ field: 'status', code: 'invalid', message }]);
     };
-    if (record.status === 'cancelled') {
+    const changes = status !== undefined && status !== record.status;
+    if (changes && record.status === 'cancelled') {
       refuse('The subscriber is cancelled, which is final; add the client again with add_subscriber');
     }
-    if (record.status === 'pending' && patch.status === 'paused') {
+    if (changes && record.status === 'pending' && status === 'paused') {
       refuse('A pending subscriber has not started; set it active (paid elsewhere) or cancelled');
     }
-    const started = record.status === 'pending' && patch.status === 'active';
-    const saved: SubscriberRecord = {
+    const started = changes && record.status === 'pending' && status === 'active';
+    let saved: SubscriberRecord = {
       ...record,
-      status: patch.status,
+      settings,
+      ...(changes && { status }),
       ...(started && { startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
       updatedOn: this.seconds(),
     };
+    if (started) saved = cyclePassed(saved);
     this.subscribers.put(keyOf(record.templateId, record.clientId), saved);
     this.schedule(saved);
     return this.view(saved);
@@ -338,21 +391,44 @@ export class V1Billing {
     for (const subscriber of this.subscribers.values()) {
       const first = subscriber.status === 'pending' && subscriber.purchaseId === id;
       if (!first && subscriber.invoiceId !== id) continue;
-      const saved: SubscriberRecord = {
+      let saved: SubscriberRecord = {
         ...subscriber,
         ...(first && { status: 'active', startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
         invoiceId: subscriber.invoiceId === id ? null : subscriber.invoiceId,
         tokenId: record.purchase.is_recurring_token ? id : subscriber.tokenId,
         updatedOn: this.seconds(),
       };
+      if (first) saved = cyclePassed(saved);
       this.subscribers.put(keyOf(subscriber.templateId, subscriber.clientId), saved);
-      this.mail(record, 'receipt', subscriber.templateId, baseUrl);
+      if (this.sendsReceipts(saved)) this.mail(record, 'receipt', subscriber.templateId, baseUrl);
       this.deps.store.afterCommit(() => this.schedule(saved));
     }
   }
 
   // -------------------------------------------------------------------------------------------------------
   // Outbox
+
+  /**
+   * `POST /purchases/{id}/resend_invoice/`: mails the invoice of a Purchase that can still be paid again, as
+   * a new invoice in the outbox (with the billing template of a subscription's Purchase).
+   * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
+   */
+  resendInvoice(merchantId: string, id: string, baseUrl: string): PurchaseRecord {
+    const record = this.deps.purchases.get(merchantId, id);
+    if (!PAYABLE.has(record.purchase.status)) {
+      throw V1HttpError.nonField(
+        400,
+        'invalid',
+        `The purchase is ${record.purchase.status}; there is nothing to invoice`,
+      );
+    }
+    const subscriber = [...this.subscribers.values()].find(
+      (candidate) =>
+        candidate.invoiceId === record.purchase.id || candidate.purchaseId === record.purchase.id,
+    );
+    this.deps.store.transaction(() => this.mail(record, 'invoice', subscriber?.templateId ?? null, baseUrl));
+    return record;
+  }
 
   /** What the gateway would have mailed to the merchant's customers, oldest first. */
   outbox(merchantId: string): OutboxMessage[] {
@@ -384,7 +460,10 @@ export class V1Billing {
     );
   }
 
-  /** The clock reached a subscriber's billing: bill the period (unless paused) and set the next. */
+  /**
+   * The clock reached a subscriber's billing: bill the period (unless it or its template is paused) and set
+   * the next.
+   */
   private billPeriod(key: string): void {
     const subscriber = this.subscribers.get(key);
     if (!subscriber || (subscriber.status !== 'active' && subscriber.status !== 'paused')) return;
@@ -397,7 +476,9 @@ export class V1Billing {
         updatedOn: this.seconds(),
       };
       if (gone) next = { ...next, status: 'cancelled' };
-      else if (subscriber.status === 'active') next = this.charge(next, template);
+      else if (subscriber.status === 'active' && template.subscription_active) {
+        next = cyclePassed(this.charge(next, template));
+      }
       this.subscribers.put(key, next);
       return next;
     });
@@ -405,15 +486,17 @@ export class V1Billing {
   }
 
   /** One period's Purchase, charged to the subscriber's card; an invoice when that fails. */
-  private charge(subscriber: SubscriberRecord, template: BillingTemplate): SubscriberRecord {
+  private charge(subscriber: SubscriberRecord, template: TemplateRecord['template']): SubscriberRecord {
     const { merchantId, baseUrl } = subscriber;
-    const made = this.makePurchase(merchantId, template, subscriber.clientId, true, baseUrl);
+    const options = this.subscriptionOptions(template, subscriber.settings);
+    const made = this.makePurchase(merchantId, template, subscriber.clientId, options, baseUrl);
+    const purchaseIds = [...subscriber.purchaseIds, made.purchase.id];
     const tokenId = this.tokenOf(subscriber);
     if (tokenId !== null) {
       try {
         const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, PROMPT, baseUrl);
-        this.mail(paid, 'receipt', template.id, baseUrl);
-        return { ...subscriber, tokenId };
+        if (this.sendsReceipts(subscriber)) this.mail(paid, 'receipt', template.id, baseUrl);
+        return { ...subscriber, purchaseIds, tokenId };
       } catch (error) {
         // A decline is answered as the document's purchase_charge_error, with purchase.payment_failure sent.
         if (!(error instanceof V1HttpError)) throw error;
@@ -421,8 +504,15 @@ export class V1Billing {
     }
     const unpaid = this.deps.purchases.find(made.purchase.id)!;
     this.deps.purchases.emit('purchase.subscription_charge_failure', unpaid, baseUrl);
-    this.mail(unpaid, 'invoice', template.id, baseUrl);
-    return { ...subscriber, invoiceId: unpaid.purchase.id };
+    if (subscriber.settings.send_invoice_on_charge_failure)
+      this.mail(unpaid, 'invoice', template.id, baseUrl);
+    return { ...subscriber, purchaseIds, invoiceId: unpaid.purchase.id };
+  }
+
+  /** Whether the subscriber's payments are mailed receipts: its `send_receipt` and its template's. */
+  private sendsReceipts(subscriber: SubscriberRecord): boolean {
+    const template = this.templates.get(subscriber.templateId)?.template;
+    return subscriber.settings.send_receipt && (template?.invoice_send_receipt ?? true);
   }
 
   /** The card to charge: the subscriber's own while it is still a token, else the Client's newest. */
@@ -433,30 +523,57 @@ export class V1Billing {
     return saved.at(-1)?.purchase.id ?? null;
   }
 
+  /** The Purchase a subscription makes for a subscriber: saving the card, due after the template's due period. */
+  private subscriptionOptions(
+    template: TemplateFields,
+    settings: BillingTemplateClientSettings,
+  ): PurchaseOptions {
+    const { subscription_due_period: due, subscription_due_period_units: units } = template;
+    return {
+      force_recurring: true,
+      ...(due !== null &&
+        units !== null && {
+          due: Math.floor(periodStart(this.deps.clock.nowMs(), periodOf(due, units), 1) / 1000),
+        }),
+      ...(settings.payment_method_whitelist && {
+        payment_method_whitelist: settings.payment_method_whitelist,
+      }),
+    };
+  }
+
+  /**
+   * The Purchase create request of the template for the Client, checked as `POST /purchases/` checks it.
+   * @throws V1HttpError 400 with its issues.
+   */
+  private purchaseRequest(
+    merchantId: string,
+    template: Pick<BillingTemplate, 'brand_id' | 'purchase'>,
+    clientId: string,
+    options: PurchaseOptions,
+  ) {
+    const merchant = this.deps.merchants.find((candidate) => candidate.id === merchantId);
+    const context = merchant?.v1 ? requestContextOf(merchant as V1Merchant) : undefined;
+    const read = context
+      ? readCreatePurchase(
+          { brand_id: template.brand_id, purchase: template.purchase, client_id: clientId, ...options },
+          context,
+        )
+      : { issues: [{ field: '__all__', code: 'invalid' as const, message: `No v1 merchant ${merchantId}` }] };
+    if ('issues' in read) throw V1HttpError.invalid(read.issues);
+    return read.draft;
+  }
+
   /** A Purchase of the template for the Client, made as `POST /purchases/` would make it. */
   private makePurchase(
     merchantId: string,
     template: Pick<BillingTemplate, 'brand_id' | 'purchase'>,
     clientId: string,
-    forceRecurring: boolean,
+    options: PurchaseOptions,
     baseUrl: string,
   ): PurchaseRecord {
-    const merchant = this.deps.merchants.find((candidate) => candidate.id === merchantId);
-    const context = merchant?.v1 ? requestContextOf(merchant as V1Merchant) : undefined;
-    const read = context
-      ? readCreatePurchase(
-          {
-            brand_id: template.brand_id,
-            purchase: template.purchase,
-            client_id: clientId,
-            force_recurring: forceRecurring,
-          },
-          context,
-        )
-      : { issues: [{ field: '__all__', code: 'invalid' as const, message: `No v1 merchant ${merchantId}` }] };
-    if ('issues' in read) throw V1HttpError.invalid(read.issues);
+    const draft = this.purchaseRequest(merchantId, template, clientId, options);
     const client = this.deps.clients.purchaseClient(merchantId, clientId);
-    return this.deps.purchases.create(merchantId, { ...read.draft, client }, baseUrl);
+    return this.deps.purchases.create(merchantId, { ...draft, client }, baseUrl);
   }
 
   private mail(
@@ -491,17 +608,70 @@ export class V1Billing {
   private view(subscriber: SubscriberRecord): BillingTemplateClient {
     const at = this.nextBillingAt(subscriber);
     return {
+      type: 'billing_template_client',
+      id: subscriber.id,
       client_id: subscriber.clientId,
       billing_template_id: subscriber.templateId,
       client: this.deps.clients.has(subscriber.merchantId, subscriber.clientId)
         ? this.deps.clients.get(subscriber.merchantId, subscriber.clientId)
         : null,
       status: subscriber.status,
+      number_of_billing_cycles_passed: subscriber.cyclesPassed,
+      subscription_billing_scheduled_on: at === null ? null : new Date(at).toISOString().slice(0, 10),
+      ...subscriber.settings,
       purchase_id: subscriber.purchaseId,
       next_billing_on: at === null ? null : Math.floor(at / 1000),
       created_on: subscriber.createdOn,
       updated_on: subscriber.updatedOn,
     };
+  }
+
+  private templateView({ merchantId, template }: TemplateRecord): BillingTemplate {
+    const { id, created_on, updated_on, ...fields } = template;
+    return {
+      type: 'billing_template',
+      id,
+      created_on,
+      updated_on,
+      company_id: companyIdOf(merchantId),
+      is_test: true,
+      user_id: null,
+      ...fields,
+      subscription_has_active_clients: this.subscribersOf(id).some(
+        (subscriber) => subscriber.status === 'active',
+      ),
+    };
+  }
+
+  /**
+   * Brings records stored by an earlier sandbox to this shape: templates with `subscription_period`
+   * `{unit, count}` and none of the `invoice_*` members; subscribers without an id and settings.
+   */
+  private upgradeStored(): void {
+    for (const record of this.templates.values()) {
+      if ('subscription_period_units' in record.template) continue;
+      const stored = record.template as Omit<TemplateRecord['template'], 'subscription_period'>;
+      const old = (record.template as { subscription_period: SubscriptionPeriod | null }).subscription_period;
+      const units = old && (`${old.unit}s` as BillingTemplate['subscription_period_units']);
+      const template: TemplateRecord['template'] = {
+        ...UPGRADE_TEMPLATE,
+        ...stored,
+        subscription_period: old?.count ?? null,
+        subscription_period_units: units,
+      };
+      this.templates.put(template.id, { ...record, template });
+    }
+    for (const [key, record] of this.subscribers.entries()) {
+      if (record.id !== undefined) continue;
+      this.subscribers.put(key, {
+        ...record,
+        id: randomUUID(),
+        cycles: 0,
+        cyclesPassed: 0,
+        settings: DEFAULT_SETTINGS,
+        purchaseIds: record.purchaseId === null ? [] : [record.purchaseId],
+      });
+    }
   }
 
   private checkClient(merchantId: string, clientId: string, field: string): void {
@@ -518,14 +688,35 @@ export class V1Billing {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  private subscriberRecord(merchantId: string, templateId: string, clientId: string): SubscriberRecord {
+  /** A subscriber by its Client's id or by its own (the platform's path takes its own). */
+  private subscriberRecord(merchantId: string, templateId: string, id: string): SubscriberRecord {
     const { template } = this.templateRecord(merchantId, templateId);
-    const record = UUID.test(clientId)
-      ? this.subscribers.get(keyOf(template.id, clientId.toLowerCase()))
+    const lower = id.toLowerCase();
+    const record = UUID.test(id)
+      ? (this.subscribers.get(keyOf(template.id, lower)) ??
+        this.subscribersOf(template.id).find((subscriber) => subscriber.id === lower))
       : undefined;
     if (!record)
-      throw V1HttpError.nonField(404, 'not_found', `Client ${clientId} is no subscriber of this template`);
+      throw V1HttpError.nonField(
+        404,
+        'not_found',
+        `${id} is no subscriber (nor a subscriber's Client) of this template`,
+      );
     return record;
+  }
+
+  /**
+   * The Purchases made for the merchant's subscriber `id` (a BillingTemplateClient id), oldest first: what
+   * its webhook deliveries are of.
+   * @throws V1HttpError 404 when the merchant has no such subscriber.
+   */
+  subscriberPurchaseIds(merchantId: string, id: string): string[] {
+    const lower = id.toLowerCase();
+    const found = [...this.subscribers.values()].find(
+      (subscriber) => subscriber.id === lower && subscriber.merchantId === merchantId,
+    );
+    if (!found) throw V1HttpError.nonField(404, 'not_found', `No billing_template_client ${id}`);
+    return found.purchaseIds;
   }
 
   private templateRecord(merchantId: string, id: string): TemplateRecord {
@@ -552,4 +743,51 @@ export class V1Billing {
 
 function keyOf(templateId: string, clientId: string): string {
   return `${templateId}:${clientId}`;
+}
+
+/** The members a template adds to the Purchase create requests it makes. */
+type PurchaseOptions = Pick<
+  CreatePurchaseRequest,
+  'force_recurring' | 'skip_capture' | 'due' | 'payment_method_whitelist'
+>;
+
+/** The Purchases of a one-time template (and of `POST /billing/`): its `invoice_*` members. */
+function invoiceOptions(template: TemplateFields): PurchaseOptions {
+  return {
+    force_recurring: template.force_recurring,
+    skip_capture: template.invoice_skip_capture,
+    ...(template.invoice_due !== null && { due: template.invoice_due }),
+  };
+}
+
+/** The platform's defaults of a subscriber's settings. */
+const DEFAULT_SETTINGS: SubscriberRecord['settings'] = {
+  payment_method_whitelist: null,
+  send_invoice_on_charge_failure: true,
+  send_invoice_on_add_subscriber: false,
+  send_receipt: true,
+};
+
+/** What a template stored by an earlier sandbox lacks. */
+const UPGRADE_TEMPLATE: Omit<TemplateFields, 'brand_id' | 'title' | 'is_subscription' | 'purchase'> = {
+  number_of_billing_cycles: 0,
+  invoice_issued: null,
+  invoice_due: null,
+  invoice_skip_capture: false,
+  invoice_send_receipt: true,
+  subscription_period: null,
+  subscription_period_units: null,
+  subscription_due_period: null,
+  subscription_due_period_units: null,
+  subscription_charge_period_end: false,
+  subscription_trial_periods: 0,
+  subscription_active: true,
+  force_recurring: false,
+};
+
+/** One more period billed: the subscription ends once it has billed `number_of_billing_cycles`. */
+function cyclePassed(subscriber: SubscriberRecord): SubscriberRecord {
+  const cyclesPassed = subscriber.cyclesPassed + 1;
+  const ended = subscriber.cycles > 0 && cyclesPassed >= subscriber.cycles;
+  return { ...subscriber, cyclesPassed, ...(ended && { status: 'cancelled' as const }) };
 }

@@ -21,6 +21,7 @@ import {
   METHOD_GROUPS,
   type PaymentMethodEntry,
 } from './method-catalogue.js';
+import { preauthorizes } from './purchase-request.js';
 import type { CheckoutStep, PurchaseRecord } from './purchases.js';
 import { formatIban } from './test-creditors.js';
 
@@ -203,7 +204,11 @@ export function formPage(context: PageContext, options: FormPageOptions): string
         ) +
         '</fieldset>';
     }
-    form += `<button type="submit" class="pay">${escapeHtml(t('pay.button', { amount: amountOf(context) }))}</button></form>`;
+    // A card saved without a charge pays nothing: the button says what it does instead of "Pay 0.00".
+    const button = preauthorizes(purchase.skip_capture, purchase.purchase)
+      ? t('pay.saveCard')
+      : t('pay.button', { amount: amountOf(context) });
+    form += `<button type="submit" class="pay">${escapeHtml(button)}</button></form>`;
     parts.push(form);
   }
   if (purchase.cancel_redirect !== null) {
@@ -266,7 +271,7 @@ function summary(context: PageContext): string {
   );
 }
 
-/** The page of a Purchase that can no longer be paid: paid, held, cancelled or expired. */
+/** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
 export function statusPage(context: PageContext): string {
   const { t, record } = context;
   const { purchase } = record;
@@ -283,6 +288,11 @@ export function statusPage(context: PageContext): string {
     case 'hold':
       title = t('status.paid.title');
       body = t('status.hold.text', { amount });
+      back = purchase.success_redirect;
+      break;
+    case 'preauthorized':
+      title = t('status.paid.title');
+      body = t('status.preauthorized.text');
       back = purchase.success_redirect;
       break;
     case 'expired':

@@ -2,11 +2,12 @@
  * What the hosted checkout page does to a Purchase: has the test acquirer authorise a test card (with the
  * 3-D Secure test challenge), or a bank or wallet method confirmed on a test step, or a wallet payment posted
  * server to server (`wallet-payments.ts`, its 3-D Secure step answered on this page); records each attempt,
- * newest first; moves the Purchase to `paid` (or `hold` with `skip_capture`) or `error` (still payable); and,
- * for a paid Purchase with a `success_callback`, queues the signed callback in the same store transaction as
- * the state change and the acquirer's authorisation, so a Purchase is never paid without its callback or the
- * other way round; the webhook events (`purchase.paid`, `purchase.hold`, `purchase.payment_failure`) are
- * reported in that transaction too. Card numbers are never kept.
+ * newest first; moves the Purchase to `paid` (or `hold` with `skip_capture`, or `preauthorized` when it saves
+ * the card without a charge) or `error` (still payable); and, for a paid Purchase with a `success_callback`,
+ * queues the signed callback in the same store transaction as the state change and the acquirer's
+ * authorisation, so a Purchase is never paid without its callback or the other way round; the webhook events
+ * (`purchase.paid`, `purchase.hold`, `purchase.preauthorized`, `purchase.payment_failure`) are reported in
+ * that transaction too. Card numbers are never kept.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -24,7 +25,7 @@ import type { PageText } from './checkout-texts.js';
 import { creditorAttempts } from './creditor-payments.js';
 import { findPaymentMethod, type PaymentMethodEntry } from './method-catalogue.js';
 import type { PurchaseOperations } from './purchase-operations.js';
-import { payableMethods } from './purchase-request.js';
+import { payableMethods, preauthorizes } from './purchase-request.js';
 import {
   type CheckoutStep,
   PAYABLE,
@@ -284,7 +285,10 @@ export class CheckoutPayments {
     return this.fail(record, method, code, message, { key: `status.failed.reason.${reason}` }, baseUrl);
   }
 
-  /** What the acquirer is asked for: the amount due, taken at once unless `skip_capture` holds it. */
+  /**
+   * What the acquirer is asked for: the amount due, taken at once unless `skip_capture` holds it; the card
+   * kept for later charges with `force_recurring`, or when the Purchase saves it without a charge.
+   */
   private request(record: PurchaseRecord, methodName?: string) {
     const { purchase } = record;
     const method = methodName === undefined ? undefined : findPaymentMethod(methodName);
@@ -292,7 +296,7 @@ export class CheckoutPayments {
       amount: purchase.purchase.total ?? 0,
       currency: purchase.purchase.currency,
       capture: !purchase.skip_capture,
-      recurring: purchase.force_recurring && (method?.recurring ?? false),
+      recurring: savesCard(purchase) && (method?.recurring ?? false),
     };
   }
 
@@ -350,15 +354,21 @@ export class CheckoutPayments {
     return { kind: 'failed', record: failed, reason };
   }
 
-  /** Paid (or held), with the success callback queued in the same transaction. */
+  /**
+   * Paid (or held, or the card saved without a charge), with the success callback of a payment queued in the
+   * same transaction.
+   */
   private succeed(
     record: PurchaseRecord,
     methodName: string,
     authorisationId: string,
     baseUrl: string,
   ): Extract<CheckoutOutcome, { kind: 'paid' }> {
-    const method = findPaymentMethod(methodName)!;
     const { purchase } = record;
+    if (preauthorizes(purchase.skip_capture, purchase.purchase)) {
+      return { kind: 'paid', record: this.preauthorized(record, methodName, authorisationId, baseUrl) };
+    }
+    const method = findPaymentMethod(methodName)!;
     const held = purchase.skip_capture;
     const attempt = this.attempt(methodName);
     // A bank payment to named creditors pays each of them: one successful attempt per creditor.
@@ -385,6 +395,42 @@ export class CheckoutPayments {
     if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
     return { kind: 'paid', record: saved };
   }
+
+  /**
+   * The card is saved without a charge: `preauthorized` and a recurring token for good, holding nothing, so
+   * never released. No success callback: the document sends those for money paid or captured only.
+   */
+  private preauthorized(
+    record: PurchaseRecord,
+    methodName: string,
+    authorisationId: string,
+    baseUrl: string,
+  ): PurchaseRecord {
+    const { purchase } = record;
+    const saved = this.deps.purchases.save({
+      ...record,
+      step: null,
+      authorisationId,
+      purchase: {
+        ...purchase,
+        status: 'preauthorized',
+        updated_on: this.deps.purchases.nowSeconds(),
+        is_recurring_token: true,
+        refundable_amount: 0,
+        refund_availability: 'none',
+        transaction_data: {
+          attempts: [this.attempt(methodName), ...purchase.transaction_data.attempts],
+        },
+      },
+    });
+    this.deps.purchases.emit('purchase.preauthorized', saved, baseUrl);
+    return saved;
+  }
+}
+
+/** Whether paying the Purchase keeps its card for later charges (a recurring token). */
+function savesCard(purchase: PurchaseRecord['purchase']): boolean {
+  return purchase.force_recurring || preauthorizes(purchase.skip_capture, purchase.purchase);
 }
 
 /** The outcome of a submission that names no method the purchase can be paid with. */

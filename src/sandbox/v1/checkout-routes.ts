@@ -194,7 +194,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         return;
       case 'closed':
         if (
-          (purchase.status === 'paid' || purchase.status === 'hold') &&
+          (purchase.status === 'paid' || purchase.status === 'hold' || purchase.status === 'preauthorized') &&
           purchase.success_redirect !== null
         ) {
           redirect(context.res, purchase.success_redirect);

@@ -37,6 +37,10 @@ interface PageMessages {
   readonly 'status.expired.text': string;
   /** `{amount}`. */
   readonly 'status.hold.text': string;
+  /** A card saved without a charge. */
+  readonly 'status.preauthorized.text': string;
+  /** The submit button of a Purchase that saves the card without a charge. */
+  readonly 'pay.saveCard': string;
   readonly 'reason.bank_declined': string;
   readonly 'reason.wallet_declined': string;
 }
@@ -62,6 +66,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.title': 'Payment expired',
     'status.expired.text': 'The time to pay this order has passed.',
     'status.hold.text': 'Thank you! {amount} has been reserved.',
+    'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
+    'pay.saveCard': 'Save card',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -85,6 +91,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.title': 'Maksājuma termiņš beidzies',
     'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
+    'status.preauthorized.text': 'Paldies! Jūsu karte ir saglabāta; nauda netika iekasēta.',
+    'pay.saveCard': 'Saglabāt karti',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -108,6 +116,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.expired.title': 'Срок оплаты истёк',
     'status.expired.text': 'Срок оплаты этого заказа истёк.',
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
+    'status.preauthorized.text': 'Спасибо! Ваша карта сохранена; деньги не списаны.',
+    'pay.saveCard': 'Сохранить карту',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },

@@ -1,9 +1,10 @@
 /**
  * v1 Clients in the sandbox store: a merchant's customers, and their saved cards. A saved card (a
- * ClientRecurringToken) is not kept apart: it is a paid Purchase of the Client made with `force_recurring`
- * whose `is_recurring_token` is still true, and its id is that Purchase's id, the one `charge` takes as
- * `recurring_token`. Deleting it deletes the Purchase's token, so it is hidden at checkout, refused by
- * `charge`, and `is_recurring_token` turns false, as the document's Clients rules say.
+ * ClientRecurringToken) is not kept apart: it is a Purchase of the Client paid with `force_recurring` or
+ * `preauthorized` (its card saved without a charge) whose `is_recurring_token` is still true, and its id is
+ * that Purchase's id, the one `charge` takes as `recurring_token`. Deleting it deletes the Purchase's token,
+ * so it is hidden at checkout, refused by `charge`, and `is_recurring_token` turns false, as the document's
+ * Clients rules say.
  *
  * The document names only `email`, `full_name` and `personal_code`; a Client has every member of the
  * platform's ClientDetails, as a Purchase's `client` has, `""` where unset.
@@ -166,7 +167,7 @@ export class V1Clients {
     return this.tokenView(found);
   }
 
-  /** The Client's token Purchases: paid with `force_recurring` and still a token. */
+  /** The Client's token Purchases: paid with `force_recurring` (or preauthorized) and still a token. */
   tokenPurchases(merchantId: string, clientId: string): PurchaseRecord[] {
     return [...this.purchases.all()]
       .filter((record) => isTokenOf(record, merchantId, clientId))
@@ -207,7 +208,7 @@ export class V1Clients {
   }
 }
 
-/** Whether the Purchase is a saved card of the merchant's Client (`force_recurring`, still a token). */
+/** Whether the Purchase is a saved card of the merchant's Client (still a token). */
 function isTokenOf(record: PurchaseRecord, merchantId: string, clientId: string): boolean {
   return (
     record.merchantId === merchantId &&

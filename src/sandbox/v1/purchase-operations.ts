@@ -1,7 +1,8 @@
 /**
  * What a merchant does to a Purchase after checkout, through the v1 API: capture or release a hold (and the
- * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid, resend
- * the invoice. Each goes through the test acquirer and follows the document's "States and transitions":
+ * 6-day release of one nobody captured), charge a recurring token, delete it, refund, mark as paid (resending
+ * the invoice is billing's, which keeps the outbox). Each goes through the test acquirer and follows the
+ * document's "States and transitions":
  *
  * - answered at once, the Purchase takes its new status and its event is reported;
  * - with the slow acquirer, the call answers 200 with the `pending_*` status and its event, and the operation
@@ -20,6 +21,7 @@ import type { SandboxClock } from '../clock.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
+import { preauthorizes } from './purchase-request.js';
 import type { StoredRefund } from './purchase-view.js';
 import {
   PAYABLE,
@@ -91,15 +93,29 @@ export class PurchaseOperations {
    * taken on first as what it was: its hold released 6 days after it was made, its refunds within it.
    */
   resume(): void {
+    // An earlier version held a card saved without a charge for ever, as a hold of nothing.
+    const savedCards = [...this.deps.purchases.all()].filter(
+      (record) =>
+        record.purchase.status === 'hold' &&
+        preauthorizes(record.purchase.skip_capture, record.purchase.purchase),
+    );
     const earlier = [...this.deps.purchases.all()].filter(
       (record) =>
         (record.purchase.status === 'paid' || record.purchase.status === 'hold') &&
         !record.purchase.marked_as_paid &&
         !record.authorisationId,
     );
-    if (earlier.length > 0) {
+    if (savedCards.length > 0 || earlier.length > 0) {
       this.deps.store.transaction(() => {
         for (const record of earlier) this.adopt(record);
+        for (const { purchase } of savedCards) {
+          const record = this.deps.purchases.find(purchase.id)!;
+          this.deps.purchases.save({
+            ...record,
+            releaseAt: null,
+            purchase: { ...record.purchase, status: 'preauthorized' },
+          });
+        }
       });
     }
     for (const record of this.deps.purchases.all()) this.schedule(record);
@@ -217,15 +233,7 @@ export class PurchaseOperations {
       );
       const method = lastMethod(token);
       if (answer.kind === 'failed') {
-        const failed = this.withAttempt(record, 'charge', method, {
-          code: answer.code,
-          description: answer.message,
-        });
-        const saved = this.deps.purchases.save({
-          ...failed,
-          purchase: { ...failed.purchase, status: 'error' },
-        });
-        this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+        this.chargeFailed(record, method, answer, baseUrl);
         throw new Refused(V1HttpError.nonField(400, 'purchase_charge_error', answer.message));
       }
       const charged = { ...record, authorisationId: answer.authorisation.id };
@@ -313,30 +321,47 @@ export class PurchaseOperations {
   }
 
   /**
-   * `POST /purchases/{id}/mark_as_paid/`: the merchant took the money elsewhere. No money moves through the
-   * gateway, so nothing becomes refundable and no event is sent.
-   * @throws V1HttpError 400 `invalid` when the purchase is paid already, or holds money or waits for the
-   *   acquirer (capture or release it first); 404.
+   * `POST /purchases/{id}/mark_as_paid/`: the merchant took the money elsewhere, so any Purchase not paid
+   * through the gateway becomes `paid` with `marked_as_paid`. What the acquirer holds for it is given back
+   * first, at once whatever the acquirer mode: a hold is released (a `release` attempt records it), and a
+   * slow capture, release or charge still in flight is dropped, so its answer never comes and nothing is
+   * taken twice; an open 3-D Secure challenge is declined. No money moves through the gateway: nothing
+   * becomes refundable and no event is sent.
+   * @throws V1HttpError 400 `invalid` when the purchase is paid already (or being refunded); 404.
    */
   markAsPaid(merchantId: string, id: string, paidOn: number | undefined): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       const { status } = record.purchase;
-      if (!PAYABLE.has(status) && status !== 'cancelled' && status !== 'expired' && status !== 'released') {
+      if (status === 'paid' || status === 'pending_refund') {
         throw V1HttpError.nonField(
           400,
           'invalid',
           status === 'paid'
             ? 'The purchase is paid already'
-            : `The purchase is ${status}; capture or release it instead of marking it as paid`,
+            : 'The purchase is paid already; a refund of it is being processed',
         );
       }
       this.deps.clock.cancel(`release:${id}`);
+      // A 3-D Secure challenge still open can no longer be answered: it authorises nothing.
+      const challenge = record.step?.authorisationId;
+      if (challenge) this.deps.acquirer.completeChallenge(challenge, false);
+      let settled = record;
+      if (HOLDING.has(status) && record.authorisationId) {
+        this.deps.acquirer.giveBack(record.authorisationId);
+        if (record.pending && record.pending.kind !== 'recurring_token_delete') {
+          this.deps.clock.cancel(`settle:${id}`);
+          settled = { ...settled, pending: null };
+        }
+        // A charge still in flight held nothing yet that the Purchase showed; a hold's release is its attempt.
+        if (status !== 'pending_charge') settled = this.withAttempt(settled, 'release', lastMethod(record));
+      }
       return this.deps.purchases.save({
-        ...record,
+        ...settled,
         step: null,
+        releaseAt: null,
         purchase: {
-          ...record.purchase,
+          ...settled.purchase,
           status: 'paid',
           marked_as_paid: true,
           paid_on: paidOn ?? this.nowSeconds(),
@@ -344,23 +369,6 @@ export class PurchaseOperations {
         },
       });
     });
-  }
-
-  /**
-   * `POST /purchases/{id}/resend_invoice/`: the sandbox sends no mail; it answers the purchase when there is
-   * something to pay.
-   * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
-   */
-  resendInvoice(merchantId: string, id: string): PurchaseRecord {
-    const record = this.deps.purchases.get(merchantId, id);
-    if (!PAYABLE.has(record.purchase.status)) {
-      throw V1HttpError.nonField(
-        400,
-        'invalid',
-        `The purchase is ${record.purchase.status}; there is nothing to invoice`,
-      );
-    }
-    return record;
   }
 
   /**
@@ -382,6 +390,14 @@ export class PurchaseOperations {
   /** The authorisation a capture or release acts on, or the document's error. */
   private heldAuthorisation(record: PurchaseRecord, operation: 'capture' | 'release') {
     const authorisation = record.authorisationId ? this.deps.acquirer.get(record.authorisationId) : undefined;
+    if (record.purchase.status === 'preauthorized') {
+      this.refuse(
+        record,
+        operation,
+        'not_held',
+        `The purchase is preauthorized: its card was saved without a charge, so nothing is held to ${operation}; charge another Purchase with it as recurring_token instead`,
+      );
+    }
     if (record.purchase.status !== 'hold' || !authorisation) {
       this.refuse(
         record,
@@ -475,9 +491,10 @@ export class PurchaseOperations {
       if (!record || !pending) return;
       const baseUrl = this.baseUrlOf(record);
       const done = { ...record, pending: null };
-      if (record.authorisationId && pending.kind !== 'recurring_token_delete') {
-        this.deps.acquirer.settle(record.authorisationId);
-      }
+      const answer =
+        record.authorisationId && pending.kind !== 'recurring_token_delete'
+          ? this.deps.acquirer.settle(record.authorisationId)
+          : undefined;
       switch (pending.kind) {
         case 'capture':
           this.captured(done, baseUrl);
@@ -486,7 +503,9 @@ export class PurchaseOperations {
           this.released(done, baseUrl);
           return;
         case 'charge':
-          this.chargeSettled(done, lastMethod(record), baseUrl);
+          // Accepted, then declined: the document's "failure after acceptance".
+          if (answer?.kind === 'failed') this.chargeFailed(done, this.chargedMethod(record), answer, baseUrl);
+          else this.chargeSettled(done, this.chargedMethod(record), baseUrl);
           return;
         case 'refund':
           this.refunded(
@@ -551,15 +570,17 @@ export class PurchaseOperations {
   }
 
   private chargeSettled(record: PurchaseRecord, method: string, baseUrl: string): PurchaseRecord {
-    const held = record.purchase.skip_capture;
+    // A charge of nothing with skip_capture checks the card and holds nothing: no hold to release.
+    const preauthorized = preauthorizes(record.purchase.skip_capture, record.purchase.purchase);
+    const held = record.purchase.skip_capture && !preauthorized;
     const charged = this.withAttempt(
       {
         ...record,
         purchase: {
           ...record.purchase,
-          status: held ? 'hold' : 'paid',
-          refundable_amount: held ? 0 : (record.purchase.purchase.total ?? 0),
-          refund_availability: held ? 'none' : refundAvailability(method),
+          status: preauthorized ? 'preauthorized' : held ? 'hold' : 'paid',
+          refundable_amount: record.purchase.skip_capture ? 0 : (record.purchase.purchase.total ?? 0),
+          refund_availability: record.purchase.skip_capture ? 'none' : refundAvailability(method),
           updated_on: this.nowSeconds(),
         },
       },
@@ -567,9 +588,41 @@ export class PurchaseOperations {
       method,
     );
     const saved = this.deps.purchases.save(held ? this.held(charged) : charged);
-    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
-    if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    if (record.purchase.skip_capture) {
+      this.deps.purchases.emit(preauthorized ? 'purchase.preauthorized' : 'purchase.hold', saved, baseUrl);
+      return saved;
+    }
+    this.deps.purchases.emit('purchase.paid', saved, baseUrl);
+    this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
     return saved;
+  }
+
+  /** A declined charge: `error` (payable again), its cause as an attempt, and `purchase.payment_failure`. */
+  private chargeFailed(
+    record: PurchaseRecord,
+    method: string,
+    answer: Extract<OperationAnswer, { kind: 'failed' }>,
+    baseUrl: string,
+  ): void {
+    const failed = this.withAttempt(record, 'charge', method, {
+      code: answer.code,
+      description: answer.message,
+    });
+    const saved = this.deps.purchases.save({
+      ...failed,
+      purchase: { ...failed.purchase, status: 'error', updated_on: this.nowSeconds() },
+    });
+    this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+  }
+
+  /** The method a charge went through: the card's scheme or the method its authorisation was made with. */
+  private chargedMethod(record: PurchaseRecord): string {
+    const instrument = record.authorisationId
+      ? this.deps.acquirer.get(record.authorisationId)?.instrument
+      : undefined;
+    if (instrument?.kind === 'method') return instrument.method;
+    if (instrument?.kind === 'card') return instrument.card.scheme.toLowerCase();
+    return lastMethod(record);
   }
 
   private refunded(record: PurchaseRecord, paymentId: string): StoredRefund {
@@ -578,11 +631,13 @@ export class PurchaseOperations {
     const payment: StoredRefund = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
     this.payments.put(paymentId, { ...stored, payment });
     const left = record.purchase.refundable_amount;
+    const availability = record.purchase.refund_availability;
     this.deps.purchases.save({
       ...record,
       purchase: {
         ...record.purchase,
-        refund_availability: left > 0 ? record.purchase.refund_availability : 'none',
+        // A bank payment refunded in part has the rest to refund: pis_partial.
+        refund_availability: left === 0 ? 'none' : availability === 'pis_all' ? 'pis_partial' : availability,
         updated_on: now,
       },
     });
@@ -629,6 +684,14 @@ export class PurchaseOperations {
     return Math.floor(this.deps.clock.nowMs() / 1000);
   }
 }
+
+/** Statuses in which the acquirer holds (or is about to hold or take) money for the Purchase. */
+const HOLDING: ReadonlySet<Purchase['status']> = new Set([
+  'hold',
+  'pending_capture',
+  'pending_release',
+  'pending_charge',
+]);
 
 const PENDING_STATUS: Readonly<Record<PendingPurchaseOperation['kind'], Purchase['status'] | undefined>> = {
   capture: 'pending_capture',

@@ -505,9 +505,18 @@ function whitelistText(
     : `this merchant's whitelist (merchants[].v1.creditors in the sandbox config): ${whitelist.map(entry).join(', ')}`;
 }
 
+/**
+ * Whether the Purchase saves a card without a charge: `skip_capture` with a total of 0 (the platform's
+ * "preauthorization", in its SDKs' description of `skip_capture`). Paid by card only, it saves the card
+ * whether or not `force_recurring` is set, and ends `preauthorized`, holding nothing.
+ */
+export function preauthorizes(skipCapture: boolean, purchase: Pick<StoredPurchaseDetails, 'total'>): boolean {
+  return skipCapture && (purchase.total ?? 0) === 0;
+}
+
 /** The methods a purchase may be paid with: whitelist (or all), then what the payment kind allows. */
 export function payableMethods(
-  purchase: Pick<StoredPurchaseDetails, 'currency' | 'payment_method_details'>,
+  purchase: Pick<StoredPurchaseDetails, 'currency' | 'payment_method_details' | 'total'>,
   whitelist: readonly string[] | null | undefined,
   needs: { skipCapture: boolean; forceRecurring: boolean },
 ): PaymentMethodEntry[] {
@@ -526,6 +535,7 @@ export function payableMethods(
         currency: purchase.currency,
         skipCapture: needs.skipCapture,
         recurring: needs.forceRecurring,
+        preauthorization: preauthorizes(needs.skipCapture, purchase),
       }),
   );
 }
@@ -551,6 +561,7 @@ function checkPayable(
     `${purchase.currency}`,
     needs.skipCapture && 'skip_capture',
     needs.forceRecurring && 'force_recurring',
+    preauthorizes(needs.skipCapture, purchase) && 'preauthorization (skip_capture with a total of 0)',
     purchase.payment_method_details.pis_bulk_purchase && 'a bulk bank payment (bank methods only)',
     purchase.payment_method_details.pis_purchase && 'a variable creditor (bank methods only)',
     purchase.payment_method_details.svc_bulk_purchase && 'a card bulk payment (card methods only)',

@@ -6,6 +6,7 @@
  */
 import { ACQUIRER_MODES, type AcquirerBehaviour, type AcquirerMode } from '../acquirer.js';
 import { type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
+import type { V1Billing } from './billing.js';
 import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { readCapture, readCharge, readMarkAsPaid, readRefund } from './operation-requests.js';
@@ -24,11 +25,13 @@ export interface PurchaseRoutesDeps {
   operations: PurchaseOperations;
   /** A Purchase's `client_id` must name one of the merchant's Clients. */
   clients: Pick<V1Clients, 'has' | 'purchaseClient' | 'clientForPurchase'>;
+  /** `resend_invoice` puts the invoice in the outbox again. */
+  invoices: Pick<V1Billing, 'resendInvoice'>;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
 export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void {
-  const { purchases, operations, clients, authenticated: as } = deps;
+  const { purchases, operations, clients, invoices, authenticated: as } = deps;
   api.on(
     'POST',
     '/purchases/',
@@ -103,7 +106,9 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
   operation('mark_as_paid', async ({ merchant, params }, body) =>
     operations.markAsPaid(merchant.id, params['id']!, readMarkAsPaid(await body()).paidOn),
   );
-  operation('resend_invoice', ({ merchant, params }) => operations.resendInvoice(merchant.id, params['id']!));
+  operation('resend_invoice', ({ merchant, params, baseUrl }) =>
+    invoices.resendInvoice(merchant.id, params['id']!, baseUrl),
+  );
   api.on(
     'POST',
     '/purchases/:id/refund/',

@@ -372,8 +372,11 @@ function referenceOf(record: PurchaseRecord): string {
   return `SV${number ?? Number.parseInt(id.slice(0, 6), 16)}`;
 }
 
-/** A stable test UUID for the merchant's company (the sandbox's merchants have an id, not a company). */
+/**
+ * The account's `company_id`: the sandbox has no companies, so a UUID made from the merchant id stands in, the
+ * same in every answer (Purchases, Payments, billing templates) and after restarts.
+ */
 export function companyIdOf(merchantId: string): string {
-  const hex = createHash('sha256').update(`svc-sandbox company ${merchantId}`).digest('hex');
+  const hex = createHash('sha256').update(`company:${merchantId}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

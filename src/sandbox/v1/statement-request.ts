@@ -1,7 +1,9 @@
 /**
- * The body of `POST /company_statements/`: `format`, `timezone` and every filter parameter of the document,
- * all in the JSON body, each checked and each problem a named issue of its member (answered as one 400).
- * Members the request does not know are refused too, so that a misspelt filter is not silently ignored.
+ * The request of `POST /company_statements/`: `format`, `timezone` and every filter parameter of the document,
+ * in the JSON body or as query parameters (the document lists the filters apart from the body, and the
+ * platform's reference takes them in the query), each checked and each problem a named issue of its member
+ * (answered as one 400). Members the request does not know are refused too, in the body or the query, so
+ * that a misspelt filter is not silently ignored; one given in both places is refused rather than chosen.
  */
 import type {
   CompanyStatementFormat,
@@ -35,6 +37,7 @@ const STATUSES: readonly PurchaseStatus[] = [
   'pending_release',
   'pending_charge',
   'pending_refund',
+  'preauthorized',
 ];
 
 const TIME_FILTERS = ['from', 'to', 'paid_from', 'paid_to', 'updated_from', 'updated_to'] as const;
@@ -87,6 +90,60 @@ const isStatus = oneOf(STATUSES);
 
 const isStatusOrList = (value: unknown): value is PurchaseStatus | PurchaseStatus[] =>
   Array.isArray(value) ? value.length > 0 && value.every(isStatus) : isStatus(value);
+
+/**
+ * The query parameters of `POST /company_statements/` merged into its body, as the body would write them:
+ * numbers for the time filters, `total` as `[min, max]` (`total=100&total=500` or `total=100,500`), `status`
+ * as one status or a list (repeated or comma-separated).
+ */
+export function withQueryParameters(
+  body: Record<string, unknown>,
+  query: URLSearchParams,
+): { body: Record<string, unknown> } | { issues: V1Issue[] } {
+  const issues: V1Issue[] = [];
+  const merged: Record<string, unknown> = { ...body };
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    if (!MEMBERS.has(name)) {
+      issues.push({
+        field: name,
+        code: 'invalid',
+        message: `${name} is not a statement parameter; they are ${[...MEMBERS].join(', ')}`,
+      });
+      continue;
+    }
+    if (body[name] !== undefined && body[name] !== null) {
+      issues.push({
+        field: name,
+        code: 'invalid',
+        message: `${name} is given both as a query parameter and in the body; give it once`,
+      });
+      continue;
+    }
+    const list = name === 'total' || name === 'status';
+    if (!list && values.length > 1) {
+      issues.push({
+        field: name,
+        code: 'invalid',
+        message: `${name} is given ${values.length} times; give it once`,
+      });
+      continue;
+    }
+    merged[name] = fromQuery(name, list ? values.flatMap((value) => value.split(',')) : values);
+  }
+  return issues.length > 0 ? { issues } : { body: merged };
+}
+
+/** A query parameter's text as the body writes the member; text that is neither is left for the check to name. */
+function fromQuery(name: string, values: string[]): unknown {
+  const number = (text: string) => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+  if (name === 'total') return values.map(number);
+  if (name === 'status') return values.length === 1 ? values[0] : values;
+  const [text = ''] = values;
+  if ((TIME_FILTERS as readonly string[]).includes(name)) return number(text);
+  if (name === 'three_d_secure' && (text === '1' || text === '0')) return Number(text);
+  return text;
+}
 
 /** Reads the body of `POST /company_statements/`. A member that is null is left out, as when absent. */
 export function readStatementRequest(

@@ -1,6 +1,6 @@
 /**
  * `GET /balance/` and the company statements of `/api/v1/`: create (`POST`, format, time zone and every filter
- * of the document in the JSON body), list (pages with `next`), get, cancel, and the download of a ready
+ * of the document in the JSON body or as query parameters), list (pages with `next`), get, cancel, and the download of a ready
  * statement at its `download_url`, streamed as it is written. The download takes the same bearer key as
  * every other endpoint: a statement lists customers' names and emails, so holding its URL must not be enough.
  */
@@ -15,7 +15,7 @@ import { V1HttpError } from './errors.js';
 import { pageOf, readPageRequest } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
-import { readStatementRequest } from './statement-request.js';
+import { readStatementRequest, withQueryParameters } from './statement-request.js';
 import {
   balanceOf,
   type RowContext,
@@ -68,7 +68,8 @@ export function mountStatementRoutes(api: Router, deps: StatementRoutesDeps): vo
     'POST',
     '/company_statements/',
     as(async ({ http, merchant, baseUrl }) => {
-      const read = readStatementRequest(await http.json());
+      const given = withQueryParameters(await http.json(), http.url.searchParams);
+      const read = 'issues' in given ? given : readStatementRequest(given.body);
       if ('issues' in read) throw V1HttpError.invalid(read.issues);
       sendJson(http.res, 201, statementView(statements.create(merchant.id, read.draft), baseUrl));
     }),

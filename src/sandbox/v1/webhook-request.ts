@@ -32,6 +32,7 @@ const EVENT_NAMES: Readonly<Record<WebhookEventType, true>> = {
   'purchase.pending_recurring_token_delete': true,
   'purchase.recurring_token_deleted': true,
   'purchase.subscription_charge_failure': true,
+  'purchase.preauthorized': true,
   'payment.refunded': true,
   'purchase.cancelled': true,
 };

@@ -1,15 +1,19 @@
 /**
  * The Webhooks endpoints of `/api/v1/`: create, list, get, replace (`PUT`), change (`PATCH`) and delete a
  * webhook, and `GET /webhooks/deliveries/` for an object's delivery history. Lists are pages with `next`.
+ *
+ * The sandbox's events are of Purchases and refund Payments. A subscriber's (`billing_template_client`)
+ * deliveries are those of the Purchases made for it; the sandbox makes no payouts, so no payout id names one.
  */
 import { HttpError, type RequestContext, type RouteHandler, type Router, sendJson } from '../http.js';
+import type { V1Billing } from './billing.js';
 import { V1HttpError } from './errors.js';
 import { pageOf, readPageRequest, requestedPage } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
 import { sendNoContent, type V1Handler } from './v1-context.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
-import { readDeliveriesQuery, readWebhookBody } from './webhook-request.js';
+import { type DeliverySource, readDeliveriesQuery, readWebhookBody } from './webhook-request.js';
 import { type V1Webhooks, webhookView } from './webhooks.js';
 
 export interface WebhookRoutesDeps {
@@ -18,11 +22,32 @@ export interface WebhookRoutesDeps {
   purchases: V1Purchases;
   /** The refund Payments, whose deliveries are listed too. */
   operations: Pick<PurchaseOperations, 'payment'>;
+  /** The Purchases of a subscriber, whose deliveries are its. */
+  billing: Pick<V1Billing, 'subscriberPurchaseIds'>;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
 export function mountWebhookRoutes(api: Router, deps: WebhookRoutesDeps): void {
-  const { webhooks, deliveries, purchases, operations, authenticated: as } = deps;
+  const { webhooks, deliveries, purchases, operations, billing, authenticated: as } = deps;
+  /** The objects whose deliveries are the source's: itself, or a subscriber's Purchases. @throws 404. */
+  const objectsOf = (merchantId: string, source: DeliverySource): DeliverySource[] => {
+    switch (source.type) {
+      case 'purchase':
+        purchases.get(merchantId, source.id);
+        return [source];
+      case 'payment':
+        operations.payment(merchantId, source.id);
+        return [source];
+      case 'billing_template_client':
+        return billing.subscriberPurchaseIds(merchantId, source.id).map((id) => ({ type: 'purchase', id }));
+      case 'payout':
+        throw V1HttpError.nonField(
+          404,
+          'not_found',
+          `No payout ${source.id}: the sandbox makes no payouts (the document shows no Payout operations)`,
+        );
+    }
+  };
   const replace = (partial: boolean) =>
     as(async ({ http, merchant, params }) => {
       const body = await http.json();
@@ -60,16 +85,11 @@ export function mountWebhookRoutes(api: Router, deps: WebhookRoutesDeps): void {
           ...('issues' in page ? page.issues : []),
         ]);
       }
-      const { source } = read;
-      // The sandbox's objects with events are purchases and refund payments: any other id names nothing here.
-      if (source.type === 'purchase') purchases.get(merchant.id, source.id);
-      else if (source.type === 'payment') operations.payment(merchant.id, source.id);
-      else throw V1HttpError.nonField(404, 'not_found', `No ${source.type} ${source.id}`);
-      sendJson(
-        http.res,
-        200,
-        pageOf(deliveries.list(merchant.id, source), page.request, ownUrl(http, baseUrl)),
-      );
+      const listed = objectsOf(merchant.id, read.source)
+        .flatMap((object) => deliveries.list(merchant.id, object))
+        // Oldest first across a subscriber's Purchases; the sort is stable, so each keeps its own order.
+        .sort((a, b) => a.created_on.localeCompare(b.created_on));
+      sendJson(http.res, 200, pageOf(listed, page.request, ownUrl(http, baseUrl)));
     }),
   );
   api.any('/webhooks/deliveries/', () => {
