@@ -85,8 +85,6 @@ const NOT_REACHED: Readonly<Record<string, string>> = {
   '03-event-Purchase-viewed.json': 'a created Purchase whose hosted page was opened (no `viewed` status)',
   '05-event-Purchase-pending-execute.json':
     'a Purchase waiting for its 3-D Secure step (no `pending_execute` status)',
-  '06-event-Purchase-preauthorized.json':
-    'a held card saved with force_recurring (no `preauthorized` status)',
   '07-event-Purchase-settled.json': 'a paid Purchase (no settlement, no FPX)',
 };
 
@@ -151,9 +149,12 @@ describe('v1 payloads beside the platform samples', () => {
     await pay(challenged, '4000000000003220');
     ours.set('05-event-Purchase-pending-execute.json', await get(challenged));
 
-    const saved = await create({ skip_capture: true, force_recurring: true });
+    // The card saved without a charge, as the samples' recurring-token Purchases were.
+    const cardCheck = { products: [{ name: 'Card check', price: 0 }] };
+    const saving = { skip_capture: true, force_recurring: true, purchase: cardCheck };
+    const saved = await create(saving);
     await pay(saved);
-    ours.set('06-event-Purchase-preauthorized.json', await get(saved));
+    ours.set('06-event-Purchase-preauthorized.json', await delivered(saved, 'purchase.preauthorized'));
 
     const held = await create({ skip_capture: true });
     await pay(held);
@@ -174,14 +175,14 @@ describe('v1 payloads beside the platform samples', () => {
     ours.set('12-event-Purchase-refunded.json', await delivered(payment.id, 'payment.refunded', 'payment'));
 
     const whitelist = { payment_method_whitelist: ['mastercard', 'visa'] };
-    const token = await create({ force_recurring: true, ...whitelist });
+    const token = await create({ ...saving, ...whitelist });
     await pay(token);
     await operate(token, 'delete_recurring_token', true);
     ours.set(
       '13-event-Purchase-pending-recurring-token-delete.json',
       await delivered(token, 'purchase.pending_recurring_token_delete'),
     );
-    const deleted = await create({ force_recurring: true, ...whitelist });
+    const deleted = await create({ ...saving, ...whitelist });
     await pay(deleted);
     await operate(deleted, 'delete_recurring_token');
     ours.set(
