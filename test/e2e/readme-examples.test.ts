@@ -38,6 +38,7 @@ import {
   createV1Client,
   type OrderInput,
   orderSignatureInput,
+  type Payment,
   signOrder,
   type V1Client,
   verifyOrderSignature,
@@ -600,7 +601,8 @@ const TS_CHECKS: Record<string, TsCheck> = {
       assert.equal(purchase.status, 'paid');
       assert.equal(purchase.refundable_amount, 1000, 'the rest was released');
       assert.equal((released as { status: string }).status, 'released');
-      assert.equal((refund as { amount: number; status: string }).amount, 500);
+      assert.equal((refund as Payment).payment.amount, 500);
+      assert.equal((refund as Payment).status, 'success');
       assert.equal((charged as { status: string }).status, 'paid');
       const paid = settled as { status: string; marked_as_paid: boolean };
       assert.deepEqual([paid.status, paid.marked_as_paid], ['paid', true]);
