@@ -81,7 +81,7 @@ describe('parseOrder', () => {
     });
     assert.equal(error, undefined, error?.message);
     assert.deepEqual(
-      value?.shippingOptions.map((option) => [option.id, option.label, option.type]),
+      value?.shippingOptions.map((option) => [option.id, option.title, option.type]),
       [
         ['courier', 'Courier', 'ADDRESS'],
         ['locker', 'Pickup point', 'PICKUP_POINT'],

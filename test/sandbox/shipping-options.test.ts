@@ -231,8 +231,8 @@ describe('shipping option labels and types, and pickup points', () => {
     const paid = await pay(base, { optionId: 'locker', pickupPointId: 'p2', contactPhone: '+37120000000' });
     assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
     const notification = await notificationFor(paid.body['order'].id);
-    const { date, ...shipping } = notification.shipping!;
-    assert.match(date, /^\d{4}-\d\d-\d\d$/, 'the payment day');
+    const { date, ...shipping } = notification.shipping;
+    assert.match(String(date), /^\d{4}-\d\d-\d\d$/, 'the payment day');
     assert.deepEqual(shipping, {
       type: 'PICKUP_POINT',
       address: {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { PurchaseNotification } from '../../src/core/legacy-callbacks.js';
+import { NO_SHIPPING, type PurchaseNotification } from '../../src/core/legacy-callbacks.js';
 import {
   constructPurchaseNotification,
   createSelfSignedCertificate,
@@ -76,7 +76,7 @@ const notification: PurchaseNotification = {
     terms: 'https://shop.example/terms',
     verification: null,
   },
-  shipping: null,
+  shipping: NO_SHIPPING,
 };
 
 /** The error a promise rejects with, asserted to be a SignatureVerificationError. */
