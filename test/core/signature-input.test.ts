@@ -322,7 +322,10 @@ describe('orderSignatureInput: properties', () => {
         for (const o of order.shippingOptions ?? []) fields.push(o.id, o.amount?.toString(), o.currency);
         const { paymentScheme, issuer, brand } = order.constraints ?? {};
         fields.push(paymentScheme, issuer, brand);
-        assert.equal(orderSignatureInput(order), fields.filter((f) => f !== undefined && f !== null).join(''));
+        assert.equal(
+          orderSignatureInput(order),
+          fields.filter((f) => f !== undefined && f !== null).join(''),
+        );
       }),
       { seed: 10 },
     );

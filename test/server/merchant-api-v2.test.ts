@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { MerchantApiV2Order, MerchantApiV2Refund } from '../../src/core/merchant-api-v2-types.js';
 import { NO_SHIPPING } from '../../src/core/legacy-callbacks.js';
+import type { MerchantApiV2Order, MerchantApiV2Refund } from '../../src/core/merchant-api-v2-types.js';
 import {
   createMerchantApiV2Client,
   generateMerchantKeyPair,
