@@ -196,7 +196,7 @@ interface WidgetConfigBase {
 /** A fixed-price widget: its order is part of the config. */
 export interface InstantWidgetConfig extends WidgetConfigBase {
   type: 'INSTANT';
-  /** The fixed order as written (checked: `parseOrder({ widgetId: id, ...order })` succeeds). */
+  /** The fixed order as written, its `null` members left out (checked: `parseOrder({ widgetId: id, ...order })` succeeds). */
   order: FixedOrder;
 }
 
@@ -737,7 +737,9 @@ class SemanticChecker {
         );
       }
     });
-    return { ...base, type: 'INSTANT', order: widget.order };
+    // As read: its `null` members ("not given") left out, as every order the sandbox keeps.
+    const { widgetId: _, ...order } = parsed.value.input;
+    return { ...base, type: 'INSTANT', order };
   }
 }
 
