@@ -21,7 +21,7 @@ import {
   printWidget,
   type ReadmeOrder,
   referenceNotification,
-} from './official-php-client.js';
+} from '../support/official-php-client.js';
 import {
   call,
   FakeMerchant,
