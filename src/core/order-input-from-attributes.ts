@@ -192,10 +192,8 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
       return problem('wrong_type', 'must be a JSON object with items');
     }
     for (const [key, value] of Object.entries(parsed.value)) {
-      // `null` is "not given": the official client writes `"orderId":null` for an order without an id.
-      if (JSON_MEMBERS.has(key)) {
-        if (value !== null) input[key] = value;
-      } else
+      if (JSON_MEMBERS.has(key)) input[key] = value;
+      else
         issues.push({
           path: `order.${key}`,
           code: 'unknown_member',
@@ -210,22 +208,14 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
     }
     input['items'] = [item];
   }
-  const jsonOrderId = input['orderId'];
+  const { orderId } = attributes;
+  // `null` is "not given": the official client writes `"orderId":null` for an order without an id.
+  if (present(orderId) && input.orderId != null && `${input.orderId}` !== orderId) {
+    return problem('conflicting_values', `orderId "${input.orderId}" is not order-id "${orderId}"`);
+  }
   for (const name of ELEMENT_LEVEL_ATTRIBUTES) {
     const value = attributes[name];
     if (present(value)) input[name] = value;
-  }
-  const { orderId } = attributes;
-  if (jsonOrderId !== undefined && present(orderId) && String(jsonOrderId) !== orderId) {
-    return {
-      issues: [
-        {
-          path: 'orderId',
-          code: 'conflicting_values',
-          message: `order-id: ${JSON.stringify(orderId)} and order.orderId ${JSON.stringify(jsonOrderId)} differ; give the order id once, in the order-id attribute or in the order JSON's orderId`,
-        },
-      ],
-    };
   }
   return { input, issues };
 }

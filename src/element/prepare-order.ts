@@ -9,7 +9,6 @@ import type { OrderItemInput, ShippingOptionInput } from '../core/order.js';
 import {
   givesSingleItem,
   type OrderAttributes,
-  orderAttributeOf,
   orderInputFromAttributes,
   type UncheckedOrderInput,
 } from '../core/order-input-from-attributes.js';
@@ -100,8 +99,7 @@ export function prepareOrder(
     return {
       code: 'invalid_order',
       message: error.map((issue) => issue.message).join('; '),
-      // `order-id` when the JSON's orderId differs from it; else the order JSON.
-      attribute: orderAttributeOf(error[0]?.path) ?? 'order',
+      attribute: 'order',
     };
   }
   const layout: OrderLayout = {

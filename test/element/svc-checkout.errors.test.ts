@@ -96,15 +96,15 @@ describe('<svc-checkout> errors', () => {
     }
   });
 
-  it("with an order-id that differs from the order JSON's orderId names order-id and both values", async () => {
+  it("with an order-id that differs from the order JSON's orderId names both, and loads no frame", async () => {
     const { element, event, errors } = await failing(
       `<svc-checkout gateway="${location.origin}" widget-id="${widgetId}" order-id="A-2"
         order='{"orderId":"A-1","items":[{"amount":1,"label":"Tea"}]}'></svc-checkout>`,
     );
-    expect(event.detail).to.include({ code: 'invalid_order', attribute: 'order-id' });
-    expect(event.detail.message).to.contain('order-id: "A-2" and order.orderId "A-1" differ');
+    expect(event.detail).to.include({ code: 'invalid_order', attribute: 'order' });
+    expect(event.detail.message).to.equal('order: orderId "A-1" is not order-id "A-2"');
     expect(errors).to.have.length(1);
-    expect(errors[0]).to.contain('[attribute: order-id]').and.contain('Fix the order-id attribute');
+    expect(errors[0]).to.contain('[attribute: order]').and.contain('Fix the order attribute');
     expect(shadow(element).querySelector('iframe')).to.equal(null);
   });
 
