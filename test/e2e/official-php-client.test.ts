@@ -32,6 +32,7 @@ const CITADELE_CARD = '4012000000000008';
 let browser: Browser;
 let merchant: FakeMerchant;
 let sandbox: Sandbox;
+/** Where the client's scripts read their files (keys, bodies); the sandbox keeps its data elsewhere. */
 let dir: string;
 let reference: DecodedNotification;
 const pages = createServer();
@@ -51,7 +52,7 @@ before(async () => {
   const file = testConfigFile(merchant.url);
   file.merchants[0]!.allowedOrigins = [pageOrigin];
   dir = await tempDir();
-  sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: dir });
+  sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
   browser = await launchBrowser();
   const gateway = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const body = await referenceNotification();

@@ -42,6 +42,7 @@ const defaults = { currency: 'EUR', taxRate: '21' };
 
 let merchant: FakeMerchant;
 let sandbox: Sandbox;
+/** Where the client's scripts read their files (keys, bodies); the sandbox keeps its data elsewhere. */
 let dir: string;
 let reference: DecodedNotification;
 let keys = 0;
@@ -49,7 +50,11 @@ let keys = 0;
 before(async () => {
   merchant = await FakeMerchant.start();
   dir = await tempDir();
-  sandbox = await startSandbox({ port: 0, config: parseConfig(testConfigFile(merchant.url)), dataDir: dir });
+  sandbox = await startSandbox({
+    port: 0,
+    config: parseConfig(testConfigFile(merchant.url)),
+    dataDir: await tempDir(),
+  });
   // The client's test notification, signed here: its decoder checks a signature before anything else.
   const gateway = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const body = await referenceNotification();
