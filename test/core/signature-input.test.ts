@@ -299,9 +299,9 @@ describe('orderSignatureInput: properties', () => {
           })),
         };
         // An independent spelling of the rule, for rates of at most 2 places and whole counts.
-        const twoPlaces = (rate: string | number | undefined) =>
-          rate === undefined ? undefined : Number(rate).toFixed(2);
-        const fields = [
+        const twoPlaces = (rate: string | number | null | undefined) =>
+          rate === undefined || rate === null ? undefined : Number(rate).toFixed(2);
+        const fields: Array<string | null | undefined> = [
           order.widgetId,
           order.language,
           order.certificateName,
@@ -322,7 +322,10 @@ describe('orderSignatureInput: properties', () => {
         for (const o of order.shippingOptions ?? []) fields.push(o.id, o.amount?.toString(), o.currency);
         const { paymentScheme, issuer, brand } = order.constraints ?? {};
         fields.push(paymentScheme, issuer, brand);
-        assert.equal(orderSignatureInput(order), fields.filter((f) => f !== undefined).join(''));
+        assert.equal(
+          orderSignatureInput(order),
+          fields.filter((f) => f !== undefined && f !== null).join(''),
+        );
       }),
       { seed: 10 },
     );

@@ -237,6 +237,40 @@ describe('verifyPaidOrder', () => {
     assert.equal(noShipping.code, 'shipping_mismatch');
   });
 
+  test('a free option marked excludeFromOrderIfFree: no shipping line, named in shipping.method', async () => {
+    const flagged: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'FREE-1',
+      items: [{ amount: '30.00', label: 'Lamp' }],
+      shippingOptions: [
+        { id: 'courier', amount: '4.99' },
+        { id: 'pickup', amount: 0, title: 'In store pickup', excludeFromOrderIfFree: true },
+      ],
+    };
+    const free = await pay(await create(flagged), { shipping: { optionId: 'pickup' } });
+    assert.deepEqual(
+      free.items.map((item) => item.type),
+      ['UNKNOWN'],
+    );
+    const ok = verifyPaidOrder(free, expected(flagged));
+    assert.ok(ok.ok, JSON.stringify(ok));
+    assert.equal(ok.shippingOptionId, 'pickup');
+    assert.equal(ok.totalAmount, '30.00');
+    // The flag is not signed: checked against an order without it, the missing free line is a mismatch, and
+    // a notification with the line is one against the order with it.
+    const unflagged = {
+      ...flagged,
+      shippingOptions: flagged.shippingOptions!.map(({ excludeFromOrderIfFree: _, ...option }) => option),
+    };
+    const missing = verifyPaidOrder(free, expected(unflagged));
+    assert.deepEqual(missing.ok ? missing : [missing.code, missing.field], ['shipping_mismatch', 'items']);
+    const withLine = await pay(await create({ ...unflagged, orderId: 'FREE-2' }), {
+      shipping: { optionId: 'pickup' },
+    });
+    const extra = verifyPaidOrder(withLine, expected({ ...flagged, orderId: 'FREE-2' }));
+    assert.deepEqual(extra.ok ? extra : [extra.code, extra.field], ['shipping_mismatch', 'items[1]']);
+  });
+
   describe('each part of a real notification is compared', () => {
     const signed: OrderInput = {
       widgetId: WIDGETS.checkout,

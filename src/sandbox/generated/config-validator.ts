@@ -42,7 +42,7 @@ function ucs2length(str) {
 
 /** The validator that stops at the first problem. */
 export function firstProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
 const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
@@ -53,9 +53,9 @@ const formats4 = formats.origin;
 const formats6 = formats["http-url"];
 const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
 const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
-const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
-const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
-const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
+const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}};
+const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}};
+const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -133,6 +133,10 @@ if(valid3){
 if(data1.currency !== undefined){
 let data3 = data1.currency;
 const _errs10 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: schema37.properties.currency.type},message:"must be string,null",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3}];
+return false;
+}
 if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data3 === "string"){
@@ -140,10 +144,6 @@ if(!(formats2(data3))){
 validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3}];
-return false;
 }
 }
 }
@@ -177,8 +177,8 @@ if(valid3){
 if(data1.taxRate !== undefined){
 let data5 = data1.taxRate;
 const _errs14 = errors;
-if((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5}];
+if(((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")) && (data5 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string,null",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5}];
 return false;
 }
 var valid3 = _errs14 === errors;
@@ -190,8 +190,8 @@ if(valid3){
 if(data1.orderItemId !== undefined){
 let data6 = data1.orderItemId;
 const _errs16 = errors;
-if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6}];
+if(((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (data6 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number,null",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6}];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -203,8 +203,8 @@ if(valid3){
 if(data1.count !== undefined){
 let data7 = data1.count;
 const _errs18 = errors;
-if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7}];
+if(((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")) && (data7 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string,null",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -216,11 +216,11 @@ if(valid3){
 if(data1.unit !== undefined){
 let data8 = data1.unit;
 const _errs20 = errors;
-if(typeof data8 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8}];
+if((typeof data8 !== "string") && (data8 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: schema37.properties.unit.type},message:"must be string,null",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8}];
 return false;
 }
-if(!(((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR"))){
+if(!((((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR")) || (data8 === null))){
 validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/enum",keyword:"enum",params:{allowedValues: schema37.properties.unit.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.unit.enum,parentSchema:schema37.properties.unit,data:data8}];
 return false;
 }
@@ -264,6 +264,10 @@ if(valid0){
 if(data.shippingOptions !== undefined){
 let data9 = data.shippingOptions;
 const _errs22 = errors;
+if((!(Array.isArray(data9))) && (data9 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: schema36.properties.shippingOptions.type},message:"must be array,null",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9}];
+return false;
+}
 if(errors === _errs22){
 if(Array.isArray(data9)){
 var valid4 = true;
@@ -282,7 +286,7 @@ return false;
 else {
 const _errs27 = errors;
 for(const key2 in data10){
-if(!((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "label")) || (key2 === "type"))){
+if(!((((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "title")) || (key2 === "label")) || (key2 === "excludeFromOrderIfFree")) || (key2 === "type"))){
 validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10}];
 return false;
 break;
@@ -313,8 +317,8 @@ if(valid6){
 if(data10.amount !== undefined){
 let data12 = data10.amount;
 const _errs30 = errors;
-if((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12}];
+if(((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")) && (data12 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string,null",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12}];
 return false;
 }
 var valid6 = _errs30 === errors;
@@ -326,6 +330,10 @@ if(valid6){
 if(data10.currency !== undefined){
 let data13 = data10.currency;
 const _errs32 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: schema38.properties.currency.type},message:"must be string,null",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13}];
+return false;
+}
 if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data13 === "string"){
@@ -333,10 +341,6 @@ if(!(formats2(data13))){
 validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13}];
-return false;
 }
 }
 }
@@ -349,8 +353,8 @@ if(valid6){
 if(data10.taxRate !== undefined){
 let data14 = data10.taxRate;
 const _errs34 = errors;
-if((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14}];
+if(((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")) && (data14 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string,null",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14}];
 return false;
 }
 var valid6 = _errs34 === errors;
@@ -359,19 +363,19 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data10.label !== undefined){
-let data15 = data10.label;
+if(data10.title !== undefined){
+let data15 = data10.title;
 const _errs36 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/type",keyword:"type",params:{type: schema38.properties.title.type},message:"must be string,null",schema:schema38.properties.title.type,parentSchema:schema38.properties.title,data:data15}];
+return false;
+}
 if(errors === _errs36){
 if(typeof data15 === "string"){
 if(func1(data15) < 1){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data15}];
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.title,data:data15}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data15}];
-return false;
 }
 }
 var valid6 = _errs36 === errors;
@@ -380,21 +384,57 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data10.type !== undefined){
-let data16 = data10.type;
+if(data10.label !== undefined){
+let data16 = data10.label;
 const _errs38 = errors;
-if(typeof data16 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data16}];
+if((typeof data16 !== "string") && (data16 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: schema38.properties.label.type},message:"must be string,null",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data16}];
 return false;
 }
-if(!((data16 === "ADDRESS") || (data16 === "PICKUP_POINT"))){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data16}];
+if(errors === _errs38){
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data16}];
 return false;
+}
+}
 }
 var valid6 = _errs38 === errors;
 }
 else {
 var valid6 = true;
+}
+if(valid6){
+if(data10.excludeFromOrderIfFree !== undefined){
+let data17 = data10.excludeFromOrderIfFree;
+const _errs40 = errors;
+if((typeof data17 !== "boolean") && (data17 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/excludeFromOrderIfFree",schemaPath:"#/$defs/shippingOption/properties/excludeFromOrderIfFree/type",keyword:"type",params:{type: schema38.properties.excludeFromOrderIfFree.type},message:"must be boolean,null",schema:schema38.properties.excludeFromOrderIfFree.type,parentSchema:schema38.properties.excludeFromOrderIfFree,data:data17}];
+return false;
+}
+var valid6 = _errs40 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data10.type !== undefined){
+let data18 = data10.type;
+const _errs42 = errors;
+if((typeof data18 !== "string") && (data18 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: schema38.properties.type.type},message:"must be string,null",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data18}];
+return false;
+}
+if(!(((data18 === "ADDRESS") || (data18 === "PICKUP_POINT")) || (data18 === null))){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data18}];
+return false;
+}
+var valid6 = _errs42 === errors;
+}
+else {
+var valid6 = true;
+}
+}
 }
 }
 }
@@ -415,10 +455,6 @@ break;
 }
 }
 }
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9}];
-return false;
-}
 }
 var valid0 = _errs22 === errors;
 }
@@ -427,50 +463,28 @@ var valid0 = true;
 }
 if(valid0){
 if(data.constraints !== undefined){
-let data17 = data.constraints;
-const _errs40 = errors;
-if(errors === _errs40){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-const _errs42 = errors;
-for(const key3 in data17){
+let data19 = data.constraints;
+const _errs44 = errors;
+if((!(data19 && typeof data19 == "object" && !Array.isArray(data19))) && (data19 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: schema36.properties.constraints.type},message:"must be object,null",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data19}];
+return false;
+}
+if(errors === _errs44){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+const _errs46 = errors;
+for(const key3 in data19){
 if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
-validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data17}];
+validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data19}];
 return false;
 break;
 }
 }
-if(_errs42 === errors){
-if(data17.issuer !== undefined){
-let data18 = data17.issuer;
-const _errs43 = errors;
-if(typeof data18 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data18}];
-return false;
-}
-var valid7 = _errs43 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data17.brand !== undefined){
-let data19 = data17.brand;
-const _errs45 = errors;
-if(typeof data19 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data19}];
-return false;
-}
-var valid7 = _errs45 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data17.paymentScheme !== undefined){
-let data20 = data17.paymentScheme;
+if(_errs46 === errors){
+if(data19.issuer !== undefined){
+let data20 = data19.issuer;
 const _errs47 = errors;
-if(typeof data20 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data20}];
+if((typeof data20 !== "string") && (data20 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: schema36.properties.constraints.properties.issuer.type},message:"must be string,null",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data20}];
 return false;
 }
 var valid7 = _errs47 === errors;
@@ -478,16 +492,38 @@ var valid7 = _errs47 === errors;
 else {
 var valid7 = true;
 }
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data17}];
+if(valid7){
+if(data19.brand !== undefined){
+let data21 = data19.brand;
+const _errs49 = errors;
+if((typeof data21 !== "string") && (data21 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: schema36.properties.constraints.properties.brand.type},message:"must be string,null",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data21}];
 return false;
 }
+var valid7 = _errs49 === errors;
 }
-var valid0 = _errs40 === errors;
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.paymentScheme !== undefined){
+let data22 = data19.paymentScheme;
+const _errs51 = errors;
+if((typeof data22 !== "string") && (data22 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: schema36.properties.constraints.properties.paymentScheme.type},message:"must be string,null",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data22}];
+return false;
+}
+var valid7 = _errs51 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
@@ -2245,7 +2281,7 @@ return validate20;
 
 /** The validator that lists every problem. */
 export function everyProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
 const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
@@ -2256,9 +2292,9 @@ const formats4 = formats.origin;
 const formats6 = formats["http-url"];
 const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
 const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
-const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
-const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
-const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
+const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}};
+const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}};
+const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2357,9 +2393,8 @@ errors++;
 }
 if(data1.currency !== undefined){
 let data3 = data1.currency;
-if(typeof data3 === "string"){
-if(!(formats2(data3))){
-const err7 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3};
+if((typeof data3 !== "string") && (data3 !== null)){
+const err7 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: schema37.properties.currency.type},message:"must be string,null",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2368,9 +2403,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3};
+if(typeof data3 === "string"){
+if(!(formats2(data3))){
+const err8 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2378,6 +2413,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 if(data1.label !== undefined){
@@ -2407,8 +2443,8 @@ errors++;
 }
 if(data1.taxRate !== undefined){
 let data5 = data1.taxRate;
-if((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5};
+if(((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")) && (data5 !== null)){
+const err11 = {instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string,null",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2420,8 +2456,8 @@ errors++;
 }
 if(data1.orderItemId !== undefined){
 let data6 = data1.orderItemId;
-if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6};
+if(((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (data6 !== null)){
+const err12 = {instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number,null",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2433,8 +2469,8 @@ errors++;
 }
 if(data1.count !== undefined){
 let data7 = data1.count;
-if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-const err13 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7};
+if(((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")) && (data7 !== null)){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string,null",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2446,8 +2482,8 @@ errors++;
 }
 if(data1.unit !== undefined){
 let data8 = data1.unit;
-if(typeof data8 !== "string"){
-const err14 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8};
+if((typeof data8 !== "string") && (data8 !== null)){
+const err14 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: schema37.properties.unit.type},message:"must be string,null",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2456,7 +2492,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR"))){
+if(!((((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR")) || (data8 === null))){
 const err15 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/enum",keyword:"enum",params:{allowedValues: schema37.properties.unit.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.unit.enum,parentSchema:schema37.properties.unit,data:data8};
 if(vErrors === null){
 vErrors = [err15];
@@ -2493,13 +2529,8 @@ errors++;
 }
 if(data.shippingOptions !== undefined){
 let data9 = data.shippingOptions;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.id === undefined){
-const err18 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema38.required,parentSchema:schema38,data:data10};
+if((!(Array.isArray(data9))) && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: schema36.properties.shippingOptions.type},message:"must be array,null",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2508,9 +2539,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "label")) || (key2 === "type"))){
-const err19 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10};
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id === undefined){
+const err19 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema38.required,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2519,12 +2554,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data10.id !== undefined){
-let data11 = data10.id;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.id,data:data11};
+for(const key2 in data10){
+if(!((((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "title")) || (key2 === "label")) || (key2 === "excludeFromOrderIfFree")) || (key2 === "type"))){
+const err20 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2534,8 +2566,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.id.type,parentSchema:schema38.properties.id,data:data11};
+if(data10.id !== undefined){
+let data11 = data10.id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err21 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2545,10 +2580,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data10.amount !== undefined){
-let data12 = data10.amount;
-if((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")){
-const err22 = {instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12};
+else {
+const err22 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.id.type,parentSchema:schema38.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2558,11 +2591,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data10.currency !== undefined){
-let data13 = data10.currency;
-if(typeof data13 === "string"){
-if(!(formats2(data13))){
-const err23 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13};
+if(data10.amount !== undefined){
+let data12 = data10.amount;
+if(((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")) && (data12 !== null)){
+const err23 = {instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string,null",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2572,8 +2604,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13};
+if(data10.currency !== undefined){
+let data13 = data10.currency;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err24 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: schema38.properties.currency.type},message:"must be string,null",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2582,11 +2616,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data10.taxRate !== undefined){
-let data14 = data10.taxRate;
-if((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")){
-const err25 = {instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14};
+if(typeof data13 === "string"){
+if(!(formats2(data13))){
+const err25 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2596,11 +2628,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data10.label !== undefined){
-let data15 = data10.label;
-if(typeof data15 === "string"){
-if(func1(data15) < 1){
-const err26 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data15};
+}
+if(data10.taxRate !== undefined){
+let data14 = data10.taxRate;
+if(((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")) && (data14 !== null)){
+const err26 = {instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string,null",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2610,8 +2642,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data15};
+if(data10.title !== undefined){
+let data15 = data10.title;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err27 = {instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/type",keyword:"type",params:{type: schema38.properties.title.type},message:"must be string,null",schema:schema38.properties.title.type,parentSchema:schema38.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2620,11 +2654,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data10.type !== undefined){
-let data16 = data10.type;
-if(typeof data16 !== "string"){
-const err28 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data16};
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err28 = {instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2633,8 +2665,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!((data16 === "ADDRESS") || (data16 === "PICKUP_POINT"))){
-const err29 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data16};
+}
+}
+if(data10.label !== undefined){
+let data16 = data10.label;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err29 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: schema38.properties.label.type},message:"must be string,null",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2643,10 +2679,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data10};
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err30 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2657,8 +2692,10 @@ errors++;
 }
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9};
+if(data10.excludeFromOrderIfFree !== undefined){
+let data17 = data10.excludeFromOrderIfFree;
+if((typeof data17 !== "boolean") && (data17 !== null)){
+const err31 = {instancePath:instancePath+"/shippingOptions/" + i1+"/excludeFromOrderIfFree",schemaPath:"#/$defs/shippingOption/properties/excludeFromOrderIfFree/type",keyword:"type",params:{type: schema38.properties.excludeFromOrderIfFree.type},message:"must be boolean,null",schema:schema38.properties.excludeFromOrderIfFree.type,parentSchema:schema38.properties.excludeFromOrderIfFree,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2668,12 +2705,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.constraints !== undefined){
-let data17 = data.constraints;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
-const err32 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data17};
+if(data10.type !== undefined){
+let data18 = data10.type;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err32 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: schema38.properties.type.type},message:"must be string,null",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data18};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2682,11 +2717,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data17.issuer !== undefined){
-let data18 = data17.issuer;
-if(typeof data18 !== "string"){
-const err33 = {instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data18};
+if(!(((data18 === "ADDRESS") || (data18 === "PICKUP_POINT")) || (data18 === null))){
+const err33 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2696,10 +2728,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data17.brand !== undefined){
-let data19 = data17.brand;
-if(typeof data19 !== "string"){
-const err34 = {instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data19};
+}
+else {
+const err34 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2709,10 +2740,12 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.paymentScheme !== undefined){
-let data20 = data17.paymentScheme;
-if(typeof data20 !== "string"){
-const err35 = {instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data20};
+}
+}
+if(data.constraints !== undefined){
+let data19 = data.constraints;
+if((!(data19 && typeof data19 == "object" && !Array.isArray(data19))) && (data19 !== null)){
+const err35 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: schema36.properties.constraints.type},message:"must be object,null",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data19};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2721,10 +2754,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data17};
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key3 in data19){
+if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
+const err36 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2734,14 +2767,55 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(data19.issuer !== undefined){
+let data20 = data19.issuer;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err37 = {instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: schema36.properties.constraints.properties.issuer.type},message:"must be string,null",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data19.brand !== undefined){
+let data21 = data19.brand;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err38 = {instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: schema36.properties.constraints.properties.brand.type},message:"must be string,null",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data21};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data19.paymentScheme !== undefined){
+let data22 = data19.paymentScheme;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err39 = {instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: schema36.properties.constraints.properties.paymentScheme.type},message:"must be string,null",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data22};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }

@@ -174,7 +174,7 @@ export function shippingChoice(
   const address = pickup ? pickup.address : request.address;
   return {
     optionId: option.id,
-    label: option.label ?? option.id,
+    label: option.title ?? option.id,
     amount,
     type: option.type,
     address: address
