@@ -209,12 +209,16 @@ export interface FrameMessages
   readonly 'delivery.priceOnRequest': string;
   /** In place of the price of a pickup-point option priced later, until a pickup point is chosen. */
   readonly 'delivery.priceOnPickupPoint': string;
+  /** In place of the price of an option priced later on a form that asks no address, until it is chosen. */
+  readonly 'delivery.priceOnChoice': string;
   /** While the merchant's shipping cost URL is asked. */
   readonly 'delivery.calculating': string;
   /** A shipping option that costs nothing. */
   readonly 'delivery.free': string;
   /** The shipping cost URL gave no price. */
   readonly 'delivery.quoteFailed': string;
+  /** The shipping cost URL gave no price, on a form that asks no address. */
+  readonly 'delivery.quoteFailedNoAddress': string;
 
   /** Text of the link to the merchant's terms and conditions, shown on every widget kind. */
   readonly 'terms.link': string;

@@ -4,7 +4,8 @@
  * one of the widget's pickup points (required, and no street address) for a PICKUP_POINT option. Options the
  * order prices itself show their price; the others are priced by the merchant's shipping cost URL once the
  * address is known or the point chosen, through the `quote` function the frame gives. On any other widget
- * only the choice among options with fixed prices (the gateway refuses unpriced ones there).
+ * only the choice of option, an unpriced one priced as soon as it is chosen (with no address: the form asks
+ * none).
  */
 import { html, LitElement, nothing } from 'lit';
 import {
@@ -147,7 +148,7 @@ export class SvcDeliveryFields extends LitElement {
       errors.pickupPoint = { key: 'delivery.choosePickupPoint' };
     if (option && Object.keys(errors).length === 0 && option.amount === null) {
       await this.#requestQuote();
-      if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: 'delivery.quoteFailed' };
+      if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: this.#quoteFailedKey };
     }
     this.errors = errors;
     if (!option || Object.keys(errors).length > 0) return undefined;
@@ -178,6 +179,11 @@ export class SvcDeliveryFields extends LitElement {
     return this.collectAddress && this.#selected?.type === 'PICKUP_POINT';
   }
 
+  /** Why no price came, and what to change: the address only where the form asks for one. */
+  get #quoteFailedKey(): FrameMessageKey {
+    return this.collectAddress ? 'delivery.quoteFailed' : 'delivery.quoteFailedNoAddress';
+  }
+
   /** The price of an option and the tax rate of its line, when known. */
   #priceOf(option: ShippingOptionView): ChosenShipping['price'] {
     if (option.amount !== null) return { amount: parseMinorUnits(option.amount), taxRate: option.taxRate };
@@ -195,8 +201,12 @@ export class SvcDeliveryFields extends LitElement {
     };
   }
 
-  /** What prices the chosen option: its pickup point, or the complete address; nothing while either is missing. */
+  /**
+   * What prices the chosen option: its pickup point, or the complete address; nothing while either is
+   * missing. A form that asks no address prices the option alone.
+   */
   #quoteRequest(option: ShippingOptionView): ShippingQuoteRequest | undefined {
+    if (!this.collectAddress) return { optionId: option.id };
     if (option.type === 'PICKUP_POINT') {
       return this.pickupPointId === ''
         ? undefined
@@ -230,8 +240,8 @@ export class SvcDeliveryFields extends LitElement {
       if (option.id !== this.optionId) return;
       const errors = { ...this.errors };
       if (answer.kind === 'failed') {
-        errors.option = { key: 'delivery.quoteFailed' };
-        this.dispatchEvent(new AnnounceEvent(this.t('delivery.quoteFailed')));
+        errors.option = { key: this.#quoteFailedKey };
+        this.dispatchEvent(new AnnounceEvent(this.t(this.#quoteFailedKey)));
       } else delete errors.option;
       this.errors = errors;
     });
@@ -271,9 +281,13 @@ export class SvcDeliveryFields extends LitElement {
   }
 
   protected override willUpdate(): void {
-    // A single fixed-price option is no choice to make; the full checkout still asks for it, as it always did.
+    // A single option is no choice to make (an unpriced one is priced at once); the full checkout still asks
+    // for it, as it always did.
     const only = this.options.length === 1 ? this.options[0] : undefined;
-    if (!this.collectAddress && only && this.optionId === '') this.optionId = only.id;
+    if (!this.collectAddress && only && this.optionId === '') {
+      this.optionId = only.id;
+      void this.#requestQuote();
+    }
   }
 
   protected override updated(): void {
@@ -297,7 +311,7 @@ export class SvcDeliveryFields extends LitElement {
     }
     return this.quotes[option.id]?.status === 'pending' && option.id === this.optionId
       ? this.t('delivery.calculating')
-      : this.t(priceLaterKey(option));
+      : this.t(priceLaterKey(option, this.collectAddress));
   }
 
   /** The options as a radio group, with the error of the choice. */

@@ -110,10 +110,13 @@ export const ruFrame: FrameMessages = {
   'delivery.serviceHours': 'Часы работы: {hours}',
   'delivery.priceOnRequest': 'Стоимость будет рассчитана после ввода адреса',
   'delivery.priceOnPickupPoint': 'Стоимость будет рассчитана после выбора пункта выдачи',
+  'delivery.priceOnChoice': 'Стоимость рассчитывается при выборе',
   'delivery.calculating': 'Расчёт стоимости доставки…',
   'delivery.free': 'Бесплатно',
   'delivery.quoteFailed':
     'Не удалось рассчитать стоимость доставки. Проверьте адрес или выберите другой способ доставки.',
+  'delivery.quoteFailedNoAddress':
+    'Не удалось рассчитать стоимость доставки. Выберите другой способ доставки.',
 
   'terms.link': 'Условия покупки',
   'terms.newTab': '(откроется в новой вкладке)',
