@@ -78,9 +78,9 @@ function taxRate(value: unknown): string {
  * language, certificate name, success redirect URL, back-to-merchant URL, order id; then per item amount,
  * currency, label, count, unit, tax rate, item id (or tax rate, item id, count, unit, see
  * {@link SignatureInputOptions}); then per shipping option id, amount, currency; then the constraints payment
- * scheme, issuer, brand. Amounts `%.2f`, counts `%.3f` (or as given), tax rates `%.2f` of the value as given. A shipping option's tax rate, and our
- * unsigned extension's `label` and `type`, are not part of it. Only what the merchant gave is written:
- * defaults filled in later are not part of it.
+ * scheme, issuer, brand. Amounts `%.2f`, counts `%.3f` (or as given), tax rates `%.2f` of the value as given.
+ * A shipping option's tax rate, and our unsigned extension's `label` and `type`, are not part of it. Only what
+ * the merchant gave is written: defaults filled in later are not part of it.
  * @throws OrderValidationError when the order is invalid, so nobody signs an order the gateway would refuse.
  */
 export function orderSignatureInput(order: OrderInput, options: SignatureInputOptions = {}): string {
