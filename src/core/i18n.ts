@@ -217,8 +217,6 @@ export interface FrameMessages
   readonly 'delivery.free': string;
   /** The shipping cost URL gave no price. */
   readonly 'delivery.quoteFailed': string;
-  /** The shipping cost URL gave no price, on a form that asks no address. */
-  readonly 'delivery.quoteFailedNoAddress': string;
 
   /** Text of the link to the merchant's terms and conditions, shown on every widget kind. */
   readonly 'terms.link': string;

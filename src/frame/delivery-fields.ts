@@ -148,7 +148,7 @@ export class SvcDeliveryFields extends LitElement {
       errors.pickupPoint = { key: 'delivery.choosePickupPoint' };
     if (option && Object.keys(errors).length === 0 && option.amount === null) {
       await this.#requestQuote();
-      if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: this.#quoteFailedKey };
+      if (this.quotes[option.id]?.status !== 'priced') errors.option = { key: 'delivery.quoteFailed' };
     }
     this.errors = errors;
     if (!option || Object.keys(errors).length > 0) return undefined;
@@ -177,11 +177,6 @@ export class SvcDeliveryFields extends LitElement {
   /** Whether a pickup point must be chosen: the chosen option delivers to one. */
   get #asksPickupPoint(): boolean {
     return this.collectAddress && this.#selected?.type === 'PICKUP_POINT';
-  }
-
-  /** Why no price came, and what to change: the address only where the form asks for one. */
-  get #quoteFailedKey(): FrameMessageKey {
-    return this.collectAddress ? 'delivery.quoteFailed' : 'delivery.quoteFailedNoAddress';
   }
 
   /** The price of an option and the tax rate of its line, when known. */
@@ -240,8 +235,8 @@ export class SvcDeliveryFields extends LitElement {
       if (option.id !== this.optionId) return;
       const errors = { ...this.errors };
       if (answer.kind === 'failed') {
-        errors.option = { key: this.#quoteFailedKey };
-        this.dispatchEvent(new AnnounceEvent(this.t(this.#quoteFailedKey)));
+        errors.option = { key: 'delivery.quoteFailed' };
+        this.dispatchEvent(new AnnounceEvent(this.t('delivery.quoteFailed')));
       } else delete errors.option;
       this.errors = errors;
     });
