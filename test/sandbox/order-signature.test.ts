@@ -1,6 +1,7 @@
 // The sandbox's order signature check at intake, over real HTTP, with signatures made by node:crypto directly
 // over text written out here by hand (issue 10): the official client's `%.3f` counts and the documentation's
-// plain-count variant, nothing else; `certificate-name` optional (any active certificate verifies an order
+// plain-count variant, each in the client's or (issue 20) the documentation's item field order, nothing else;
+// `certificate-name` optional (any active certificate verifies an order
 // that names none) and, when given, signed and the only certificate that may verify.
 import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
