@@ -61,6 +61,7 @@ export interface MerchantConfigFile {
   id: string;
   name: string;
   apiKey: string;
+  requireApiKey?: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults?: Partial<MerchantDefaults>;
@@ -215,6 +216,8 @@ export interface MerchantConfig {
   id: string;
   name: string;
   apiKey: string;
+  /** Whether merchant API v2 refuses a request without `X-Svc-Api-Key` (the official client sends none). */
+  requireApiKey: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults: MerchantDefaults;
@@ -514,7 +517,11 @@ interface FilledConfigFile {
   orderVerification: OrderVerificationSettings;
 }
 
-type FilledMerchant = Omit<MerchantConfigFile, 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'> & {
+type FilledMerchant = Omit<
+  MerchantConfigFile,
+  'requireApiKey' | 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'
+> & {
+  requireApiKey: boolean;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
   certificates: FilledCertificate[];
@@ -595,6 +602,7 @@ class SemanticChecker {
       id: merchant.id,
       name: merchant.name,
       apiKey: merchant.apiKey,
+      requireApiKey: merchant.requireApiKey,
       ...(merchant.company && { company: { ...merchant.company } }),
       ...(merchant.v1 && { v1: this.v1(merchant.v1, `${path}.v1`) }),
       defaults: { ...merchant.defaults },

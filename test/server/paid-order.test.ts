@@ -127,6 +127,27 @@ describe('verifyPaidOrder', () => {
     });
   });
 
+  test("a forgery over the document's field order passes the signature check but not verifyPaidOrder", async () => {
+    const signed: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'FORGE-DOC',
+      items: [{ amount: '12.50', label: 'Tea', count: 2, unit: 'PIECE', taxRate: '21', orderItemId: 'T-1' }],
+    };
+    const signature = signOrder(signed, merchantKeys.main.privateKeyPem);
+    // The gateway also reads the document's order (tax rate and item id before count and unit): the page
+    // turns the count into a 2 % tax rate and the rest into the item id, and writes the shop's very text.
+    const forged: OrderInput = {
+      ...signed,
+      items: [{ amount: '12.50', label: 'Tea', taxRate: '2', orderItemId: '0PIECE21.00T-1' }],
+    };
+    assert.equal(orderSignatureInput(forged, { itemFieldOrder: 'document' }), orderSignatureInput(signed));
+    assert.ok(verifyOrderSignature(forged, signature, merchantKeys.main.publicKeyPem));
+
+    const result = verifyPaidOrder(await pay(await create(forged, signature)), expected(signed));
+    assert.ok(!result.ok);
+    assert.equal(result.code, 'total_mismatch');
+  });
+
   test('a fixed-seed fuzz of re-split orders: every one the gateway takes is refused', async () => {
     const random = mulberry32(9);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -399,7 +420,8 @@ function mulberry32(seed: number): () => number {
 /**
  * Orders that differ from `order` in one item, made by moving text across the boundary between the label and
  * the fields signed right around it (count, tax rate, item id), kept when they parse and sign the same text:
- * the forgeries a page can make without the merchant's key, whatever order the fields are signed in.
+ * the forgeries a page can make without the merchant's key, whatever order the fields are signed in, and
+ * whichever of the field orders the gateway accepts the page writes them in.
  */
 function resplits(order: OrderInput): OrderInput[] {
   const found: OrderInput[] = [];
@@ -427,7 +449,11 @@ function resplits(order: OrderInput): OrderInput[] {
           items: order.items.map((other, at) => (at === index ? changed : other)),
         };
         try {
-          if (orderSignatureInput(candidate) === target) found.push(candidate);
+          const texts = [
+            orderSignatureInput(candidate),
+            orderSignatureInput(candidate, { itemFieldOrder: 'document' }),
+          ];
+          if (texts.includes(target)) found.push(candidate);
         } catch {
           // Not a valid order: the gateway would refuse it before any signature check.
         }
