@@ -113,7 +113,7 @@ export const enFrame: FrameMessages = {
   'delivery.calculating': 'Calculating the delivery price…',
   'delivery.free': 'Free',
   'delivery.quoteFailed':
-    'The delivery price could not be calculated. Choose another shipping method or change the delivery details.',
+    'The delivery price could not be calculated. Choose another method or change the details.',
 
   'terms.link': 'Terms and conditions',
   'terms.newTab': '(opens in a new tab)',

@@ -115,8 +115,7 @@ export const lvFrame: FrameMessages = {
   'delivery.priceOnChoice': 'Cena tiks aprēķināta pēc izvēles',
   'delivery.calculating': 'Aprēķina piegādes cenu…',
   'delivery.free': 'Bez maksas',
-  'delivery.quoteFailed':
-    'Piegādes cenu neizdevās aprēķināt. Izvēlieties citu piegādes veidu vai mainiet piegādes datus.',
+  'delivery.quoteFailed': 'Piegādes cenu neizdevās aprēķināt. Izvēlieties citu veidu vai mainiet datus.',
 
   'terms.link': 'Pirkuma noteikumi',
   'terms.newTab': '(atveras jaunā cilnē)',
