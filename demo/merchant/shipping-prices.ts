@@ -58,10 +58,11 @@ export function cityKey(city: string): string {
 export function quoteShipping(request: ShippingCostRequest): ShippingCostResponse | null {
   switch (request.shipping_method_id) {
     case DEMO_SHIPPING_METHODS.courier: {
-      // The courier goes to the customer's address, never to a pickup point.
+      // The courier goes to the customer's address, never to a pickup point. A widget that asks no address
+      // sends an empty one: the price of any other city.
       if (request.pickup_point !== undefined) return null;
       const city = cityKey(request.address.city);
-      if (city === '' || COURIER_UNSERVED_CITIES.has(city)) return null;
+      if (COURIER_UNSERVED_CITIES.has(city)) return null;
       return { amount: COURIER_PRICES[city] ?? COURIER_OTHER_CITY_PRICE };
     }
     case DEMO_SHIPPING_METHODS.pickup: {

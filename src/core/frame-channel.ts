@@ -91,7 +91,7 @@ export type FrameToElementMessage =
       type: 'paymentCompleted';
       /** The gateway's order id: the notification's `id` and merchant API v2's `{order_id}`. */
       orderId: string;
-      /** The page's `order-id`, when it gave one. */
+      /** The page's `order-id` (or the order JSON's `orderId`), when it gave one. */
       merchantOrderId?: string;
       paymentSucceeded: boolean;
     })

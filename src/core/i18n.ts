@@ -209,6 +209,8 @@ export interface FrameMessages
   readonly 'delivery.priceOnRequest': string;
   /** In place of the price of a pickup-point option priced later, until a pickup point is chosen. */
   readonly 'delivery.priceOnPickupPoint': string;
+  /** In place of the price of an option priced later on a form that asks no address, until it is chosen. */
+  readonly 'delivery.priceOnChoice': string;
   /** While the merchant's shipping cost URL is asked. */
   readonly 'delivery.calculating': string;
   /** A shipping option that costs nothing. */

@@ -69,7 +69,10 @@ export interface NotificationMerchantUrls {
   verification: string | null;
 }
 
-/** Where a delivery goes: the customer's address, or a pickup point's. */
+/**
+ * Where a delivery goes: the customer's address, or a pickup point's. Every member is null where it is not
+ * known (an order without shipping, a pickup point without a configured address).
+ */
 export interface NotificationAddress {
   country: string | null;
   city: string | null;
@@ -87,21 +90,66 @@ export interface NotificationPickupPoint {
   service_hours: string | null;
 }
 
-/** Delivery data, present when the customer chose a shipping option. */
-export interface NotificationShipping {
-  type: 'ADDRESS' | 'PICKUP_POINT';
+/**
+ * `pickup_point` when no point was chosen: every member null, not `null` itself, since the official client's
+ * `Shipping::getPickupPoint()` makes a model of it (`new PickupPoint(null)` throws).
+ */
+export type NoPickupPoint = { [Member in keyof NotificationPickupPoint]: null };
+
+/** Delivery data of a shipping option the customer chose. */
+interface ChosenShipping<Type extends 'ADDRESS' | 'PICKUP_POINT', PickupPoint> {
+  type: Type;
   /**
    * The delivery date, `yyyy-MM-dd`. The widget asks for no preferred date, so the gateway gives the day the
    * attempt ended (the payment day of a PAID order), in UTC.
    */
   date: string;
-  /** The shipping option chosen: its id and label (not the pickup point, which is `pickup_point`). */
+  /**
+   * The shipping option chosen: its id and title (its id when it has none), not the pickup point, which is
+   * `pickup_point`.
+   */
   method: { id: string; name: string };
-  /** A pickup point's address when the gateway knows it, else the customer's; null when neither is known. */
-  address: NotificationAddress | null;
+  /** A pickup point's address when the gateway knows it, else the customer's. */
+  address: NotificationAddress;
   contact_phone: string | null;
-  pickup_point: NotificationPickupPoint | null;
+  pickup_point: PickupPoint;
 }
+
+/**
+ * `shipping` of an order without a shipping choice: every member null, and the nested models with null
+ * members, so that the official client's `MerchantOrder::getShipping()` and its getters read it.
+ */
+export interface NoShipping {
+  type: null;
+  date: null;
+  method: { id: null; name: null };
+  address: { [Member in keyof NotificationAddress]: null };
+  contact_phone: null;
+  pickup_point: NoPickupPoint;
+}
+
+/** The `shipping` of an order without a shipping choice. */
+export const NO_SHIPPING: NoShipping = Object.freeze({
+  type: null,
+  date: null,
+  method: Object.freeze({ id: null, name: null }),
+  address: Object.freeze({
+    country: null,
+    city: null,
+    street: null,
+    postal_code: null,
+    latitude: null,
+    longitude: null,
+  }),
+  contact_phone: null,
+  pickup_point: Object.freeze({ name: null, external_id: null, comments: null, service_hours: null }),
+});
+
+/** Delivery data: to the customer's address, to a pickup point, or none (`type` null). */
+export type NotificationShipping =
+  | ChosenShipping<'ADDRESS', NoPickupPoint>
+  | ChosenShipping<'PICKUP_POINT', NotificationPickupPoint>
+  | NoShipping;
 
 /**
  * The body of the PUT to the merchant's purchase notification URL, signed in `X-Svc-Signature` over its exact
@@ -130,7 +178,8 @@ export interface PurchaseNotification {
   currency: string;
   items: NotificationItem[];
   merchant_urls: NotificationMerchantUrls;
-  shipping: NotificationShipping | null;
+  /** Always an object, `type` null without a shipping choice (see {@link NoShipping}). */
+  shipping: NotificationShipping;
 }
 
 /**

@@ -80,7 +80,8 @@ const ELEMENT_LEVEL_ATTRIBUTES = [
 export interface UncheckedOrderInput {
   widgetId?: string;
   language?: string;
-  orderId?: string;
+  /** The `order-id` attribute, or the order JSON's `orderId` as written (the gateway checks it). */
+  orderId?: unknown;
   backToMerchantUrl?: string;
   successRedirectUrl?: string;
   certificateName?: string;
@@ -93,8 +94,11 @@ export interface UncheckedOrderInput {
   constraints?: unknown;
 }
 
-/** What the `order` JSON may hold: the order's contents (the element-level fields are attributes). */
-const JSON_MEMBERS = new Set(['items', 'shippingOptions', 'constraints']);
+/**
+ * What the `order` JSON may hold: the order's contents, and the order id (as the official PHP client prints
+ * it, the `order-id` attribute's alternative); the other element-level fields are attributes.
+ */
+const JSON_MEMBERS = new Set(['orderId', 'items', 'shippingOptions', 'constraints']);
 
 const NAMED_ENTITIES: Record<string, string> = {
   quot: '"',
@@ -193,7 +197,7 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
         issues.push({
           path: `order.${key}`,
           code: 'unknown_member',
-          message: `order.${key}: is not a member of the order JSON; use items, shippingOptions, constraints`,
+          message: `order.${key}: is not a member of the order JSON; use ${[...JSON_MEMBERS].join(', ')}`,
         });
     }
   } else if (singleItem) {
@@ -204,6 +208,11 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
     }
     input['items'] = [item];
   }
+  const { orderId } = attributes;
+  // `null` is "not given": the official client writes `"orderId":null` for an order without an id.
+  if (present(orderId) && input.orderId != null && `${input.orderId}` !== orderId) {
+    return problem('conflicting_values', `orderId "${input.orderId}" is not order-id "${orderId}"`);
+  }
   for (const name of ELEMENT_LEVEL_ATTRIBUTES) {
     const value = attributes[name];
     if (present(value)) input[name] = value;
@@ -213,9 +222,9 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
 
 /**
  * The order input the attributes give, exactly as given, or the problems of the attributes' shape, each
- * naming the `order` attribute (its JSON does not parse, is not an object, holds members other than
- * `items`, `shippingOptions` and `constraints`, or comes with the single-item attributes). The values are
- * not checked: see `orderFromAttributes`.
+ * naming the attribute (the `order` JSON does not parse, is not an object, holds members other than
+ * `orderId`, `items`, `shippingOptions` and `constraints`, or comes with the single-item attributes; its
+ * `orderId` differs from `order-id`). The values are not checked: see `orderFromAttributes`.
  */
 export function orderInputFromAttributes(
   attributes: OrderAttributes,

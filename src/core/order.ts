@@ -13,16 +13,19 @@ export type Unit = (typeof UNITS)[number];
 /** A decimal as a merchant writes it: a JSON number or a decimal string. */
 export type DecimalInput = number | string;
 
-/** One item as the merchant writes it. `amount` is the unit price with tax included, in major units. */
+/**
+ * One item as the merchant writes it. `amount` is the unit price with tax included, in major units. `null`
+ * for an optional member is "not given", as the official PHP client writes every member it was not given.
+ */
 export interface OrderItemInput {
   amount: DecimalInput;
-  currency?: string;
+  currency?: string | null;
   label: string;
   /** `0.21` or `21` (a value above 1 is a percentage). */
-  taxRate?: DecimalInput;
-  orderItemId?: string | number;
-  count?: DecimalInput;
-  unit?: Unit;
+  taxRate?: DecimalInput | null;
+  orderItemId?: string | number | null;
+  count?: DecimalInput | null;
+  unit?: Unit | null;
 }
 
 /** How a shipping option delivers: to the customer's address, or to one of the widget's pickup points. */
@@ -31,20 +34,28 @@ export type ShippingType = (typeof SHIPPING_TYPES)[number];
 
 /**
  * A shipping option; one with only `id` is priced later through the merchant's shipping cost URL.
- * `label` and `type` are our extension of the order JSON: neither is part of the signature input.
+ * `title` and `excludeFromOrderIfFree` (the official client's members), `label` and `type` (ours) are not
+ * part of the signature input. `null` for an optional member is "not given".
  */
 export interface ShippingOptionInput {
   id: string;
-  amount?: DecimalInput;
-  currency?: string;
-  taxRate?: DecimalInput;
+  amount?: DecimalInput | null;
+  currency?: string | null;
+  taxRate?: DecimalInput | null;
   /** The name the customer reads (and the notification's `shipping.method.name`); the id when absent. */
-  label?: string;
+  title?: string | null;
+  /** The same as `title`, kept for orders written before `title`; when both are given they must be equal. */
+  label?: string | null;
+  /**
+   * `true`: once chosen at price 0 (its `amount`, or the price the shipping cost URL quotes), the option adds
+   * no shipping line to the order's items in the notification and merchant API v2.
+   */
+  excludeFromOrderIfFree?: boolean | null;
   /**
    * `ADDRESS` (the default): delivered to the address the customer gives. `PICKUP_POINT`: delivered to one of
    * the widget's pickup points, which the customer must choose; no street address is asked for.
    */
-  type?: ShippingType;
+  type?: ShippingType | null;
 }
 
 /** Card constraints: only cards matching every given value are accepted. */
@@ -54,15 +65,27 @@ export interface OrderConstraints {
   paymentScheme?: string;
 }
 
-/** The `order` attribute's JSON. */
+/** Card constraints as the merchant writes them: `null` is "not given". */
+export type OrderConstraintsInput = {
+  [Member in keyof OrderConstraints]?: OrderConstraints[Member] | null;
+};
+
+/**
+ * The `order` attribute's JSON, as the official PHP client prints it: `orderId` there is the `order-id`
+ * attribute's alternative (signed as the order id). `null` for an optional member is "not given".
+ */
 export interface OrderJson {
+  orderId?: string | null;
   items: OrderItemInput[];
   shippingOptions?: ShippingOptionInput[];
-  constraints?: OrderConstraints;
+  constraints?: OrderConstraintsInput | null;
 }
 
-/** An order with the element-level fields beside it, values as the merchant wrote them: what is signed. */
-export interface OrderInput extends OrderJson {
+/**
+ * An order with the element-level fields beside it, values as the merchant wrote them: what is signed.
+ * `orderId` is the `order-id` attribute or the order JSON's `orderId`.
+ */
+export interface OrderInput extends Omit<OrderJson, 'orderId'> {
   widgetId: string;
   language?: string;
   /**
@@ -104,8 +127,10 @@ export interface ShippingOption {
   amount?: MinorUnits;
   currency?: string;
   taxRate?: TaxRate;
-  /** As the merchant wrote it; absent when not given (readers show the id instead). */
-  label?: string;
+  /** `title` (or its alias `label`) as the merchant wrote it; absent when not given (readers show the id). */
+  title?: string;
+  /** Whether the option, chosen at price 0, adds no shipping line to the order's items. */
+  excludeFromOrderIfFree: boolean;
   /** `ADDRESS` when not given. */
   type: ShippingType;
 }
@@ -137,6 +162,7 @@ export type OrderIssueCode =
   | 'invalid_currency'
   | 'currency_mismatch'
   | 'duplicate_id'
+  | 'conflicting_values'
   | 'too_long'
   | 'invalid_url'
   | 'invalid_json';
@@ -178,7 +204,16 @@ const ORDER_MEMBERS = new Set([
   'constraints',
 ]);
 const ITEM_MEMBERS = new Set(['amount', 'currency', 'label', 'taxRate', 'orderItemId', 'count', 'unit']);
-const SHIPPING_MEMBERS = new Set(['id', 'amount', 'currency', 'taxRate', 'label', 'type']);
+const SHIPPING_MEMBERS = new Set([
+  'id',
+  'amount',
+  'currency',
+  'taxRate',
+  'title',
+  'label',
+  'excludeFromOrderIfFree',
+  'type',
+]);
 const CONSTRAINT_MEMBERS = new Set(['issuer', 'brand', 'paymentScheme']);
 
 type Fields = Record<string, unknown>;
@@ -305,6 +340,12 @@ class Reader {
     );
   }
 
+  flag(value: unknown, path: string): boolean | undefined {
+    if (value === undefined || value === null) return false;
+    if (typeof value === 'boolean') return value;
+    return this.add(path, 'wrong_type', `must be true, false or null, not ${JSON.stringify(value)}`);
+  }
+
   shippingType(value: unknown, path: string): ShippingType | undefined {
     if (value === undefined || value === null || value === '') return 'ADDRESS';
     if (typeof value === 'string' && (SHIPPING_TYPES as readonly string[]).includes(value))
@@ -366,16 +407,36 @@ function readShippingOption(reader: Reader, value: unknown, path: string): Shipp
       : reader.amount(value['amount'], `${path}.amount`);
   const currency = reader.currency(value['currency'], `${path}.currency`);
   const taxRate = reader.taxRate(value['taxRate'], `${path}.taxRate`);
+  const title = reader.text(value['title'], `${path}.title`, false, MAX_LABEL_LENGTH);
   const label = reader.text(value['label'], `${path}.label`, false, MAX_LABEL_LENGTH);
+  if (title !== undefined && label !== undefined && title !== label) {
+    reader.add(
+      `${path}.title`,
+      'conflicting_values',
+      `${JSON.stringify(title)} and ${path}.label ${JSON.stringify(label)} differ; label is an alias of title: give title alone`,
+    );
+  }
+  const excludeFromOrderIfFree = reader.flag(
+    value['excludeFromOrderIfFree'],
+    `${path}.excludeFromOrderIfFree`,
+  );
   const type = reader.shippingType(value['type'], `${path}.type`);
-  if (reader.issues.length > before || id === undefined || type === undefined) return undefined;
+  if (
+    reader.issues.length > before ||
+    id === undefined ||
+    type === undefined ||
+    excludeFromOrderIfFree === undefined
+  )
+    return undefined;
+  const name = title ?? label;
   return {
     id,
     type,
+    excludeFromOrderIfFree,
     ...(amount !== undefined && { amount }),
     ...(currency !== undefined && { currency }),
     ...(taxRate !== undefined && { taxRate }),
-    ...(label !== undefined && { label }),
+    ...(name !== undefined && { title: name }),
   };
 }
 
@@ -394,9 +455,27 @@ function readConstraints(reader: Reader, value: unknown): OrderConstraints {
   return constraints;
 }
 
+/** The members that are not `null`: the order JSON's `null` is "not given", and readers need see only one form. */
+function givenOnly(value: Fields): Fields {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null));
+}
+
+/** A valid order's input with every `null` member (of the order, its items, options and constraints) left out. */
+function withoutNulls(input: Fields): Fields {
+  const given = givenOnly(input);
+  for (const list of ['items', 'shippingOptions'] as const) {
+    const entries = given[list];
+    if (Array.isArray(entries)) given[list] = entries.map((entry: Fields) => givenOnly(entry));
+  }
+  if (isObject(given['constraints'])) given['constraints'] = givenOnly(given['constraints']);
+  return given;
+}
+
 /**
  * Reads and validates an order, collecting every problem rather than stopping at the first.
- * An order may have no items: a fixed-price widget's order lives in the gateway, not on the page.
+ * An order may have no items: a fixed-price widget's order lives in the gateway, not on the page. `null`
+ * for an optional member is "not given" (the official PHP client writes every member so), and the order's
+ * `input` leaves it out.
  */
 export function parseOrder(
   input: unknown,
@@ -412,7 +491,13 @@ export function parseOrder(
   reader.text(input['certificateName'], 'certificateName', false);
   reader.url(input['successRedirectUrl'], 'successRedirectUrl');
   reader.url(input['backToMerchantUrl'], 'backToMerchantUrl');
-  reader.text(input['orderId'], 'orderId', false);
+  const rawOrderId = input['orderId'];
+  // The official client prints the id as the merchant set it: a number for an integer id.
+  const orderId = reader.text(
+    typeof rawOrderId === 'number' && Number.isSafeInteger(rawOrderId) ? String(rawOrderId) : rawOrderId,
+    'orderId',
+    false,
+  );
 
   const items: OrderItem[] = [];
   const rawItems = input['items'] ?? [];
@@ -460,7 +545,10 @@ export function parseOrder(
     return { error: new OrderValidationError(reader.issues) };
   return {
     value: {
-      input: input as unknown as OrderInput,
+      input: {
+        ...withoutNulls(input),
+        ...(orderId !== undefined && { orderId }),
+      } as unknown as OrderInput,
       items,
       shippingOptions,
       constraints,

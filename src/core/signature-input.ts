@@ -15,6 +15,13 @@ export interface SignatureInputOptions {
    * signature verifies only so). The sandbox and `verifyOrderSignature` accept either.
    */
   countForm?: 'three-decimals' | 'as-given';
+  /**
+   * The order of an item's fields after its label: `client` (count, unit, tax rate, item id: the official
+   * client's, and the default) or `document` (tax rate, item id, count, unit: the legacy documentation's
+   * multi-item order). They differ only for an item with both a count or unit and a tax rate or item id. The
+   * sandbox and `verifyOrderSignature` accept either.
+   */
+  itemFieldOrder?: 'client' | 'document';
 }
 
 /** A field's text, or nothing when the merchant gave no value: absent fields are left out, not written empty. */
@@ -69,17 +76,18 @@ function taxRate(value: unknown): string {
 /**
  * The string the merchant signs, the given fields joined with no separator, in this order: widget id,
  * language, certificate name, success redirect URL, back-to-merchant URL, order id; then per item amount,
- * currency, label, count, unit, tax rate, item id; then per shipping option id, amount, currency; then the
- * constraints payment scheme, issuer, brand. Amounts `%.2f`, counts `%.3f` (or as given, see
- * {@link SignatureInputOptions}), tax rates `%.2f` of the value as given. A shipping option's tax rate, and our
- * unsigned extension's `label` and `type`, are not part of it. Only what the merchant gave is written:
- * defaults filled in later are not part of it.
+ * currency, label, count, unit, tax rate, item id (or tax rate, item id, count, unit, see
+ * {@link SignatureInputOptions}); then per shipping option id, amount, currency; then the constraints payment
+ * scheme, issuer, brand. Amounts `%.2f`, counts `%.3f` (or as given), tax rates `%.2f` of the value as given.
+ * A shipping option's tax rate, and our unsigned extension's `label` and `type`, are not part of it. Only what
+ * the merchant gave is written: defaults filled in later are not part of it.
  * @throws OrderValidationError when the order is invalid, so nobody signs an order the gateway would refuse.
  */
 export function orderSignatureInput(order: OrderInput, options: SignatureInputOptions = {}): string {
   const { error } = parseOrder(order);
   if (error) throw error;
   const countForm = options.countForm ?? 'three-decimals';
+  const documentOrder = options.itemFieldOrder === 'document';
   const parts = [
     given(order.widgetId),
     given(order.language),
@@ -89,14 +97,13 @@ export function orderSignatureInput(order: OrderInput, options: SignatureInputOp
     given(order.orderId),
   ];
   for (const item of order.items ?? []) {
+    const quantity = [count(item.count, countForm), given(item.unit)];
+    const tax = [taxRate(item.taxRate), given(item.orderItemId)];
     parts.push(
       amount(item.amount),
       given(item.currency),
       given(item.label),
-      count(item.count, countForm),
-      given(item.unit),
-      taxRate(item.taxRate),
-      given(item.orderItemId),
+      ...(documentOrder ? [...tax, ...quantity] : [...quantity, ...tax]),
     );
   }
   for (const option of order.shippingOptions ?? []) {

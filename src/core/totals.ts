@@ -17,7 +17,7 @@ export interface OrderDefaults {
 /** The shipping option the customer chose, with its price when the order itself does not carry one. */
 export interface ChosenShipping {
   id: string;
-  /** What the line says; the option's label, else its id, when not given. */
+  /** What the line says; the option's title, else its id, when not given. */
   label?: string;
   /** The price quoted through the merchant's shipping cost URL, for options without an amount. */
   amount?: MinorUnits;
@@ -82,7 +82,8 @@ export function shippingLineAmounts(
 }
 
 /**
- * Prices an order with the merchant's defaults and, when given, the chosen shipping option.
+ * Prices an order with the merchant's defaults and, when given, the chosen shipping option: its line, unless
+ * the option is free and `excludeFromOrderIfFree`.
  * @throws PricingError when the shipping option is not in the order or has no price yet.
  */
 export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: ChosenShipping): PricedOrder {
@@ -114,16 +115,19 @@ export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: Cho
         `Shipping option ${JSON.stringify(shipping.id)} has no price yet`,
       );
     }
-    const taxRate = shippingTaxRate(option, defaults.taxRate, shipping.taxRate);
-    lines.push({
-      type: 'SHIPPING',
-      label: shipping.label ?? option.label ?? option.id,
-      unitAmount: amount,
-      count: ONE,
-      unit: 'PIECE',
-      taxRate,
-      ...shippingLineAmounts(amount, taxRate),
-    });
+    // The official client's `excludeFromOrderIfFree`: free shipping of such an option is no line of the order.
+    if (amount !== 0 || !option.excludeFromOrderIfFree) {
+      const taxRate = shippingTaxRate(option, defaults.taxRate, shipping.taxRate);
+      lines.push({
+        type: 'SHIPPING',
+        label: shipping.label ?? option.title ?? option.id,
+        unitAmount: amount,
+        count: ONE,
+        unit: 'PIECE',
+        taxRate,
+        ...shippingLineAmounts(amount, taxRate),
+      });
+    }
   }
   return {
     currency: order.currency ?? defaults.currency,

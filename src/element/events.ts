@@ -11,7 +11,7 @@ import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
 export interface PaymentCompletedDetail {
   /** The gateway's order id: the purchase notification's `id` and merchant API v2's `{order_id}`. */
   readonly orderId: string;
-  /** The page's `order-id` attribute, or `null` when the page gave none. */
+  /** The page's `order-id` attribute (or the order JSON's `orderId`), or `null` when the page gave none. */
   readonly merchantOrderId: string | null;
   /** `true` when the payment was collected; `false` when it failed. */
   readonly paymentSucceeded: boolean;

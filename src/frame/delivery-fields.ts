@@ -4,7 +4,8 @@
  * one of the widget's pickup points (required, and no street address) for a PICKUP_POINT option. Options the
  * order prices itself show their price; the others are priced by the merchant's shipping cost URL once the
  * address is known or the point chosen, through the `quote` function the frame gives. On any other widget
- * only the choice among options with fixed prices (the gateway refuses unpriced ones there).
+ * only the choice of option, an unpriced one priced as soon as it is chosen (with no address: the form asks
+ * none).
  */
 import { html, LitElement, nothing } from 'lit';
 import {
@@ -195,8 +196,12 @@ export class SvcDeliveryFields extends LitElement {
     };
   }
 
-  /** What prices the chosen option: its pickup point, or the complete address; nothing while either is missing. */
+  /**
+   * What prices the chosen option: its pickup point, or the complete address; nothing while either is
+   * missing. A form that asks no address prices the option alone.
+   */
   #quoteRequest(option: ShippingOptionView): ShippingQuoteRequest | undefined {
+    if (!this.collectAddress) return { optionId: option.id };
     if (option.type === 'PICKUP_POINT') {
       return this.pickupPointId === ''
         ? undefined
@@ -271,9 +276,13 @@ export class SvcDeliveryFields extends LitElement {
   }
 
   protected override willUpdate(): void {
-    // A single fixed-price option is no choice to make; the full checkout still asks for it, as it always did.
+    // A single option is no choice to make (an unpriced one is priced at once); the full checkout still asks
+    // for it, as it always did.
     const only = this.options.length === 1 ? this.options[0] : undefined;
-    if (!this.collectAddress && only && this.optionId === '') this.optionId = only.id;
+    if (!this.collectAddress && only && this.optionId === '') {
+      this.optionId = only.id;
+      void this.#requestQuote();
+    }
   }
 
   protected override updated(): void {
@@ -297,7 +306,7 @@ export class SvcDeliveryFields extends LitElement {
     }
     return this.quotes[option.id]?.status === 'pending' && option.id === this.optionId
       ? this.t('delivery.calculating')
-      : this.t(priceLaterKey(option));
+      : this.t(priceLaterKey(option, this.collectAddress));
   }
 
   /** The options as a radio group, with the error of the choice. */

@@ -62,9 +62,16 @@ export function orderTax(order: OrderView, shipping: ChosenShipping | undefined)
   return orderAmount(order, shipping, 'tax');
 }
 
-/** What an option without a known price says: when it will have one. */
-export function priceLaterKey(option: Pick<ShippingOptionView, 'type'> | undefined): FrameMessageKey {
-  return option?.type === 'PICKUP_POINT' ? 'delivery.priceOnPickupPoint' : 'delivery.priceOnRequest';
+/**
+ * What an option without a known price says: when it will have one. A form that asks no address prices an
+ * option as soon as it is chosen.
+ */
+export function priceLaterKey(
+  option: Pick<ShippingOptionView, 'type'> | undefined,
+  asksAddress: boolean,
+): FrameMessageKey {
+  if (option?.type === 'PICKUP_POINT') return 'delivery.priceOnPickupPoint';
+  return asksAddress ? 'delivery.priceOnRequest' : 'delivery.priceOnChoice';
 }
 
 function quantityText(count: string, unit: string, t: FrameTranslate, counts: Intl.NumberFormat): string {
@@ -135,7 +142,11 @@ export function renderOrderSummary(
     shippingRow = {
       method: option?.label ?? shipping.optionId,
       text:
-        amount === undefined ? t(priceLaterKey(option)) : amount === 0 ? t('delivery.free') : money(amount),
+        amount === undefined
+          ? t(priceLaterKey(option, order.collectCustomerData))
+          : amount === 0
+            ? t('delivery.free')
+            : money(amount),
     };
   } else if (shippingLine) {
     shippingRow = { method: shippingLine.label, text: money(parseMinorUnits(shippingLine.total)) };

@@ -30,6 +30,8 @@ export type CliRequest =
       configFile?: string;
       /** Where state and keys are kept; without one a temporary dir is used and state is lost at exit. */
       dataDir?: string;
+      /** Serve HTTPS with a self-signed certificate kept in the data dir. */
+      https: boolean;
     }
   | { kind: 'help'; text: string }
   | { kind: 'version' };
@@ -72,6 +74,10 @@ Options:
                       is created and its private key written to the data dir.
   -d, --data-dir DIR  Keeps state and keys across restarts (default: state in
                       memory, lost at exit; keys in a new temporary dir)
+      --https         Serve HTTPS with a self-signed certificate for localhost,
+                      127.0.0.1, ::1 and --host, made at the first start and
+                      kept in the data dir (tls/certificate.pem; path printed).
+                      Trust it, e.g. NODE_EXTRA_CA_CERTS=<that file> for Node
   -h, --help          Show this text
   -v, --version       Show the version
 
@@ -144,6 +150,7 @@ const OPTIONS = {
   host: { type: 'string' },
   config: { type: 'string', short: 'c' },
   'data-dir': { type: 'string', short: 'd' },
+  https: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -160,6 +167,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     host?: string;
     config?: string;
     'data-dir'?: string;
+    https?: boolean;
     help?: boolean;
     version?: boolean;
   };
@@ -176,6 +184,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     host: values.host === undefined ? DEFAULT_HOST : nonEmpty(values.host, '--host'),
     ...(values.config !== undefined && { configFile: nonEmpty(values.config, '--config') }),
     ...(values['data-dir'] !== undefined && { dataDir: nonEmpty(values['data-dir'], '--data-dir') }),
+    https: values.https === true,
   };
 }
 

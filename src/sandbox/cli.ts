@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     host: request.host,
     ...(request.configFile !== undefined && { config: request.configFile }),
     ...(request.dataDir !== undefined && { dataDir: request.dataDir }),
+    https: request.https,
   });
   // Before anything is printed: whoever reads the output may stop the sandbox as soon as it sees a line.
   let stopping = false;
@@ -51,6 +52,11 @@ async function main(): Promise<void> {
   });
   console.log(`svc-sandbox ${version()} listening on ${sandbox.url}`);
   console.log(`  gateway certificate: ${sandbox.url}/sandbox/service-certificate.pem`);
+  if (sandbox.tlsCertificateFile) {
+    console.log(
+      `  TLS certificate (self-signed; trust it, e.g. NODE_EXTRA_CA_CERTS): ${sandbox.tlsCertificateFile}`,
+    );
+  }
   console.log(`  ${request.dataDir ? 'data dir' : 'keys (state in memory)'}: ${sandbox.keyDir}`);
   if (sandbox.demoMerchant) {
     console.log(`  demo merchant private key: ${sandbox.demoMerchant.privateKeyFile}`);

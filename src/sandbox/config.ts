@@ -36,6 +36,12 @@ export { MAX_CONFIG_FILE_BYTES, MAX_PEM_FILE_BYTES };
 
 /** A language the payment frame speaks. */
 export type Language = 'lv' | 'en' | 'ru';
+/**
+ * An INSTANT widget's fixed order: the order JSON without `orderId`, which each page gives (one fixed id
+ * would make the widget payable once).
+ */
+export type FixedOrder = Omit<OrderJson, 'orderId'>;
+
 /** INSTANT: fixed price, order kept in the config. CHECKOUT: the page supplies the order. */
 export type WidgetType = 'INSTANT' | 'CHECKOUT';
 /** How a page's order is trusted: by the merchant's signature, or by asking the order verification URL. */
@@ -55,6 +61,7 @@ export interface MerchantConfigFile {
   id: string;
   name: string;
   apiKey: string;
+  requireApiKey?: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults?: Partial<MerchantDefaults>;
@@ -83,7 +90,7 @@ export interface WidgetConfigFile {
   cardSchemes?: AcceptedCardScheme[];
   pickupPoints?: PickupPoint[];
   /** Required for INSTANT, refused for CHECKOUT. */
-  order?: OrderJson;
+  order?: FixedOrder;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -190,8 +197,8 @@ interface WidgetConfigBase {
 /** A fixed-price widget: its order is part of the config. */
 export interface InstantWidgetConfig extends WidgetConfigBase {
   type: 'INSTANT';
-  /** The fixed order as written (checked: `parseOrder({ widgetId: id, ...order })` succeeds). */
-  order: OrderJson;
+  /** The fixed order as written, its `null` members left out (checked: `parseOrder({ widgetId: id, ...order })` succeeds). */
+  order: FixedOrder;
 }
 
 /** A dynamic-price widget: the page supplies the order. */
@@ -209,6 +216,8 @@ export interface MerchantConfig {
   id: string;
   name: string;
   apiKey: string;
+  /** Whether merchant API v2 refuses a request without `X-Svc-Api-Key` (the official client sends none). */
+  requireApiKey: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
   defaults: MerchantDefaults;
@@ -508,7 +517,11 @@ interface FilledConfigFile {
   orderVerification: OrderVerificationSettings;
 }
 
-type FilledMerchant = Omit<MerchantConfigFile, 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'> & {
+type FilledMerchant = Omit<
+  MerchantConfigFile,
+  'requireApiKey' | 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'
+> & {
+  requireApiKey: boolean;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
   certificates: FilledCertificate[];
@@ -589,6 +602,7 @@ class SemanticChecker {
       id: merchant.id,
       name: merchant.name,
       apiKey: merchant.apiKey,
+      requireApiKey: merchant.requireApiKey,
       ...(merchant.company && { company: { ...merchant.company } }),
       ...(merchant.v1 && { v1: this.v1(merchant.v1, `${path}.v1`) }),
       defaults: { ...merchant.defaults },
@@ -731,7 +745,9 @@ class SemanticChecker {
         );
       }
     });
-    return { ...base, type: 'INSTANT', order: widget.order };
+    // As read: its `null` members ("not given") left out, as every order the sandbox keeps.
+    const { widgetId: _, ...order } = parsed.value.input;
+    return { ...base, type: 'INSTANT', order };
   }
 }
 

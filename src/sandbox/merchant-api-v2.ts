@@ -3,6 +3,7 @@
  * widget's order approved (`PUT .../orders/{orderId}`) or rejected (`DELETE`, `{reasonCode}`), each request
  * checked for its HTTP signature, digest and date before anything is read or changed. The API key and key id
  * headers are checked when sent: the real service's official client sends neither with its signed requests.
+ * A merchant's `requireApiKey` makes the API key required, as the interface document has it.
  * Its approvals and rejections carry no HTTP signature but a JWS body signed with the merchant's key (`kid`:
  * the certificate's name), which is taken in its place.
  *
@@ -76,15 +77,25 @@ function header(context: RequestContext, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Refuses an API key that is sent and is not the merchant's. None sent is taken: see the file's comment. */
+/**
+ * Refuses an API key that is sent and is not the merchant's. None sent is taken unless the merchant's
+ * `requireApiKey` says otherwise: see the file's comment.
+ */
 function checkApiKey(context: RequestContext, merchant: MerchantConfig): void {
   const apiKey = header(context, 'x-svc-api-key');
+  if (apiKey === undefined && merchant.requireApiKey) {
+    throw new HttpError(
+      401,
+      'api_key_missing',
+      "Send the merchant's API key in the X-Svc-Api-Key header: this merchant's requireApiKey is on",
+    );
+  }
   if (apiKey !== undefined && apiKey !== merchant.apiKey)
     throw new HttpError(401, 'api_key_invalid', "X-Svc-Api-Key is not this merchant's API key");
 }
 
 /**
- * Checks API key and key id when sent, and the HTTP signature (with the request id, when one is sent, among
+ * Checks API key (see {@link checkApiKey}) and key id when sent, and the HTTP signature (with the request id, when one is sent, among
  * the signed headers); answers 401 naming what failed. Returns the raw body and the signature's canonical
  * bytes.
  */

@@ -2,7 +2,8 @@
  * Assembles the sandbox gateway: config, state, the service's keys, the delivery queue and the HTTP routes.
  */
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +19,7 @@ import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
+import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
@@ -31,6 +33,11 @@ export interface SandboxOptions {
   config?: SandboxConfig | string;
   /** Where state and keys live; state survives a restart only with a data dir. */
   dataDir?: string;
+  /**
+   * Serve HTTPS with a self-signed certificate for `localhost`, `127.0.0.1`, `::1` and `host`, made on first
+   * use and kept in the data dir (`tls/certificate.pem`, {@link Sandbox.tlsCertificateFile}). Default false.
+   */
+  https?: boolean;
   /**
    * Real time, for tests that fix it. The sandbox clock that time rules read is this plus how far it was
    * advanced ({@link Sandbox.clock}).
@@ -53,7 +60,7 @@ export interface SandboxOptions {
 export type SandboxWarning = StoreWarning;
 
 export interface Sandbox {
-  /** The base URL, such as `http://127.0.0.1:4010`. */
+  /** The base URL, such as `http://127.0.0.1:4010` (`https://` with the `https` option). */
   url: string;
   port: number;
   config: SandboxConfig;
@@ -61,6 +68,8 @@ export interface Sandbox {
   keyDir: string;
   /** The sandbox's certificate: merchants check `X-Svc-Signature` with it. */
   serviceCertificatePem: string;
+  /** With the `https` option: the TLS certificate's file, for clients to trust (`NODE_EXTRA_CA_CERTS`). */
+  tlsCertificateFile?: string;
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
   /** The sandbox clock: `advance(ms)` moves every time rule forward (also `POST /sandbox/v1/clock`). */
@@ -99,6 +108,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.https ? await loadOrCreateTlsCertificate(keyDir, tlsNamesFor(host)) : undefined;
   const store: Store = openStore({
     ...(options.dataDir && { dataDir: options.dataDir }),
     // Once per change of state, not per refused request: a full disk would otherwise flood the console.
@@ -166,15 +177,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     servicePrivateKeyPem: serviceKeys.privateKeyPem,
   });
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     // `handle` answers every error itself; this only guards the process should the answer fail too.
     router.handle(req, res).catch(() => res.destroy());
-  });
+  };
+  const server: Server = tls
+    ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem }, listener)
+    : createServer(listener);
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => resolveListen());
+      server.listen(options.port ?? 4010, host, () => resolveListen());
     });
   } catch (error) {
     // A port in use: give the data dir back, so that a second try in this process can have it.
@@ -185,13 +199,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const host = options.host ?? '127.0.0.1';
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     config,
     keyDir,
     serviceCertificatePem: serviceKeys.certificatePem,
+    ...(tls && { tlsCertificateFile: tls.certificateFile }),
     ...(demoMerchant && { demoMerchant }),
     clock,
     warnings: store.warnings,

@@ -122,6 +122,15 @@ export const TEST_CARDS: readonly TestCard[] = [
     outcome: approved,
     description: 'Debit Mastercard of Nordic Bank, approved',
   },
+  {
+    // The official PHP client's README constrains its example order to the brand "Citadele".
+    number: '4012000000000008',
+    scheme: 'VISA',
+    brand: 'CITADELE',
+    issuer: 'CITADELE BANKA',
+    outcome: approved,
+    description: 'Visa of brand Citadele (Citadele banka), approved',
+  },
   // Cards of schemes a widget takes only when its config's cardSchemes names them (the default is Visa and
   // Mastercard): the gateway and the form refuse them otherwise.
   {

@@ -6,6 +6,8 @@
  * with a duplicate detector, and the cached payment-methods lookup with its HTTP handler.
  */
 export {
+  type NoShipping,
+  type NotificationShipping,
   ORDER_REJECTION_REASONS,
   type OrderRejectionReason,
   type OrderVerificationAnswer,

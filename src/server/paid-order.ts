@@ -243,21 +243,24 @@ function chosenShipping(
       'the notification has more than one SHIPPING line',
     );
   }
-  const [line] = lines;
-  if (!line) {
-    // The gateway takes no payment without a shipping choice when the order offers any.
-    if (offered.length > 0) {
-      return mismatch(
-        'shipping_mismatch',
-        'items',
-        `no SHIPPING line, but the signed order offers ${offered.join(', ')}`,
-      );
-    }
-    return { shipping: undefined };
-  }
-  const path = `items[${line.index}]`;
   const method = isRecord(body['shipping']) ? body['shipping']['method'] : undefined;
   const id = isRecord(method) ? method['id'] : undefined;
+  const option = order.shippingOptions.find((candidate) => candidate.id === id);
+  const [line] = lines;
+  if (!line) {
+    if (offered.length === 0) return { shipping: undefined };
+    // A free option that the order marks excludeFromOrderIfFree adds no line: chosen, it was free.
+    if (option?.excludeFromOrderIfFree && (option.amount ?? 0) === 0) {
+      return { shipping: { id: option.id, amount: 0 } };
+    }
+    // The gateway takes no payment without a shipping choice when the order offers any.
+    return mismatch(
+      'shipping_mismatch',
+      'items',
+      `no SHIPPING line, but the signed order offers ${offered.join(', ')} (none of them free and excludeFromOrderIfFree as chosen)`,
+    );
+  }
+  const path = `items[${line.index}]`;
   if (typeof id !== 'string') {
     return mismatch(
       'malformed_notification',
@@ -265,7 +268,6 @@ function chosenShipping(
       'a SHIPPING line needs the chosen option in shipping.method',
     );
   }
-  const option = order.shippingOptions.find((candidate) => candidate.id === id);
   if (!option) {
     const choices = offered.length > 0 ? `offers only ${offered.join(', ')}` : 'offers no shipping';
     return mismatch(
@@ -287,7 +289,8 @@ function chosenShipping(
  * Checks a verified purchase notification against the order the merchant signed: that it is `PAID`, for this
  * `order_id`, in the currency, with the total and tax, and with every item (label, quantity, unit, total, tax,
  * tax rate, item id) and the shipping line (one of the signed options, at its signed price when the order gave
- * one) that the order prices to with `priceOrder`, the gateway's own computation. Fulfil only on `ok: true`.
+ * one; none for a free option marked `excludeFromOrderIfFree`, named in `shipping.method`) that the order prices
+ * to with `priceOrder`, the gateway's own computation. Fulfil only on `ok: true`.
  *
  * Lines are compared by their totals, tax, quantities and rates, which pin the money. An item's `amount` is the
  * net unit price derived from them (`(total_amount - tax_amount) / quantity`); it is checked to agree with
@@ -395,8 +398,16 @@ export function verifyPaidOrder(
     if (problem) return problem;
   }
   const pricedShipping = priced.lines.find((line) => line.type === 'SHIPPING');
-  if (pricedShipping && shippingLines[0]) {
-    const problem = compareLine(shippingLines[0].raw, pricedShipping, `items[${shippingLines[0].index}]`);
+  const [shippingLine] = shippingLines;
+  if (shippingLine && !pricedShipping) {
+    return mismatch(
+      'shipping_mismatch',
+      `items[${shippingLine.index}]`,
+      `a SHIPPING line for ${shown(choice.shipping?.id)}, which the signed order marks excludeFromOrderIfFree and prices at 0`,
+    );
+  }
+  if (pricedShipping && shippingLine) {
+    const problem = compareLine(shippingLine.raw, pricedShipping, `items[${shippingLine.index}]`);
     if (problem) return problem;
   }
   return {

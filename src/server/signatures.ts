@@ -4,7 +4,7 @@
  */
 import { sign, verify } from 'node:crypto';
 import type { OrderInput } from '../core/order.js';
-import { orderSignatureInput } from '../core/signature-input.js';
+import { orderSignatureInput, type SignatureInputOptions } from '../core/signature-input.js';
 import { checkCertificateValidity, importPrivateKey, importPublicKey } from './keys.js';
 
 export { orderSignatureInput };
@@ -78,13 +78,20 @@ export interface VerifyOrderSignatureOptions {
    * the gateway accepts it.
    */
   acceptPlainCounts?: boolean;
+  /**
+   * Also accept a signature over the input with each item's fields in the documentation's order (tax rate and
+   * item id before count and unit), with counts in either accepted form. On by default, as the gateway
+   * accepts it.
+   */
+  acceptDocumentOrder?: boolean;
   /** The time of use, checked against an X.509 certificate's validity dates; now when left out. */
   now?: Date;
 }
 
 /**
  * Checks an order's signature as the gateway does: over the input with counts written with 3 decimals
- * (`2.000`), or (unless turned off) with counts as given (`2`).
+ * (`2.000`) or (unless turned off) as given (`2`), each with the items' fields in the official client's order
+ * or (unless turned off) the documentation's. At most four texts are tried; nothing else may vary.
  * @throws OrderValidationError when the order is invalid.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
  * @throws CertificateValidityError when the key is an X.509 certificate outside its validity at `options.now`.
@@ -96,11 +103,15 @@ export function verifyOrderSignature(
   options: VerifyOrderSignatureOptions = {},
 ): boolean {
   const at = { now: options.now ?? new Date() };
-  const threeDecimals = orderSignatureInput(order);
-  if (verifySignature(threeDecimals, signatureBase64, publicKeyOrCertificatePem, at)) return true;
-  if (options.acceptPlainCounts === false) return false;
-  const asGiven = orderSignatureInput(order, { countForm: 'as-given' });
-  return (
-    asGiven !== threeDecimals && verifySignature(asGiven, signatureBase64, publicKeyOrCertificatePem, at)
-  );
+  const countForms: Array<SignatureInputOptions['countForm']> =
+    options.acceptPlainCounts === false ? ['three-decimals'] : ['three-decimals', 'as-given'];
+  const fieldOrders: Array<SignatureInputOptions['itemFieldOrder']> =
+    options.acceptDocumentOrder === false ? ['client'] : ['client', 'document'];
+  // A set: most orders write the same text in several forms, and each text is verified once.
+  const texts = new Set<string>();
+  for (const itemFieldOrder of fieldOrders)
+    for (const countForm of countForms) texts.add(orderSignatureInput(order, { countForm, itemFieldOrder }));
+  for (const text of texts)
+    if (verifySignature(text, signatureBase64, publicKeyOrCertificatePem, at)) return true;
+  return false;
 }

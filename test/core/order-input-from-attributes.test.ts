@@ -81,15 +81,48 @@ describe('orderInputFromAttributes', () => {
   });
 
   test('refuses members of the JSON that are not order contents, and both forms at once', () => {
-    const stray = orderInputFromAttributes({ widgetId, order: '{"items":[],"orderId":"x","shiping":[]}' });
+    const stray = orderInputFromAttributes({ widgetId, order: '{"items":[],"language":"lv","shiping":[]}' });
     assert.deepEqual(
       stray.error?.map((issue) => issue.path),
-      ['order.orderId', 'order.shiping'],
+      ['order.language', 'order.shiping'],
     );
-    assert.match(stray.error?.[0]?.message ?? '', /use items, shippingOptions, constraints/);
+    assert.match(stray.error?.[0]?.message ?? '', /use orderId, items, shippingOptions, constraints/);
     const both = orderInputFromAttributes({ widgetId, order: '{"items":[]}', amount: '1', taxRate: '21' });
     assert.equal(both.error?.[0]?.path, 'order');
     assert.match(both.error?.[0]?.message ?? '', /single-item attributes \(amount, tax-rate\), not both/);
+  });
+
+  test("takes the JSON's orderId as the order-id attribute's alternative; null is not given", () => {
+    const json = '{"orderId":"36c4","items":[],"shippingOptions":[],"constraints":null}';
+    assert.deepEqual(orderInputFromAttributes({ widgetId, order: json }).value, {
+      widgetId,
+      orderId: '36c4',
+      items: [],
+      shippingOptions: [],
+      constraints: null,
+    });
+    assert.equal(orderInputFromAttributes({ widgetId, order: json, orderId: '36c4' }).value?.orderId, '36c4');
+    const none = '{"orderId":null,"items":[]}';
+    assert.equal(orderInputFromAttributes({ widgetId, order: none, orderId: 'B2' }).value?.orderId, 'B2');
+    assert.equal(
+      orderInputFromAttributes({ widgetId, order: '{"orderId":7,"items":[]}', orderId: '7' }).error,
+      undefined,
+    );
+    // What the gateway reads of it: null is not given.
+    assert.deepEqual(orderFromAttributes({ widgetId, order: none }).value, { widgetId, items: [] });
+  });
+
+  test('refuses an order-id and a JSON orderId that differ, naming both', () => {
+    const { error } = orderInputFromAttributes({
+      widgetId,
+      order: '{"orderId":"A-1","items":[]}',
+      orderId: 'A-2',
+    });
+    assert.deepEqual(error, [
+      { path: 'order', code: 'conflicting_values', message: 'order: orderId "A-1" is not order-id "A-2"' },
+    ]);
+    const server = orderFromAttributes({ widgetId, order: '{"orderId":"A-1","items":[]}', orderId: 'A-2' });
+    assert.equal(server.error?.issues[0]?.code, 'conflicting_values');
   });
 
   test('assembleOrderInput keeps the input beside the JSON’s stray members, for orderFromAttributes', () => {

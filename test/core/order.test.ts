@@ -81,7 +81,7 @@ describe('parseOrder', () => {
     });
     assert.equal(error, undefined, error?.message);
     assert.deepEqual(
-      value?.shippingOptions.map((option) => [option.id, option.label, option.type]),
+      value?.shippingOptions.map((option) => [option.id, option.title, option.type]),
       [
         ['courier', 'Courier', 'ADDRESS'],
         ['locker', 'Pickup point', 'PICKUP_POINT'],
@@ -106,6 +106,102 @@ describe('parseOrder', () => {
     assert.equal(label.message, 'shippingOptions[1].label: must be a string, not number');
     assert.equal(only(order({ label: '  ' })).path, 'shippingOptions[1].label');
     assert.equal(only(order({ label: 'x'.repeat(501) })).code, 'too_long');
+  });
+
+  test('the order JSON as the official PHP client prints it: JSON numbers, every member, null for not given', () => {
+    // CheckoutWidget::getHtmlRepresentation() of the client's README order (klix-app/merchant-api-php 2.0.2).
+    const printed = {
+      orderId: '1234567890',
+      items: [
+        {
+          amount: 122.99,
+          currency: 'EUR',
+          label: 'Vacuum cleaner TC31',
+          count: 2,
+          unit: 'PIECE',
+          taxRate: 0.21,
+          orderItemId: 'ff713414-56f9-11ea-82b4-0242ac130003',
+        },
+        {
+          amount: 7.05,
+          currency: 'EUR',
+          label: 'Filter for TC31',
+          count: null,
+          unit: null,
+          taxRate: null,
+          orderItemId: null,
+        },
+      ],
+      shippingOptions: [
+        {
+          id: 'courier',
+          amount: 3,
+          currency: null,
+          taxRate: null,
+          title: null,
+          excludeFromOrderIfFree: null,
+        },
+        {
+          id: 'pickup',
+          amount: 0,
+          currency: 'EUR',
+          taxRate: null,
+          title: 'In store pickup',
+          excludeFromOrderIfFree: true,
+        },
+      ],
+      constraints: { paymentScheme: null, issuer: null, brand: 'Citadele' },
+    };
+    const { value, error } = parseOrder({ widgetId, ...printed });
+    assert.equal(error, undefined, error?.message);
+    assert.equal(value?.input.orderId, '1234567890');
+    assert.deepEqual(
+      value?.items.map((item) => [item.amount, item.count.thousandths, item.taxRate?.ppm, item.orderItemId]),
+      [
+        [12299, 2000, 210_000, 'ff713414-56f9-11ea-82b4-0242ac130003'],
+        [705, 1000, undefined, undefined],
+      ],
+    );
+    assert.deepEqual(value?.shippingOptions, [
+      { id: 'courier', type: 'ADDRESS', excludeFromOrderIfFree: false, amount: 300 },
+      {
+        id: 'pickup',
+        type: 'ADDRESS',
+        excludeFromOrderIfFree: true,
+        amount: 0,
+        currency: 'EUR',
+        title: 'In store pickup',
+      },
+    ]);
+    assert.deepEqual(value?.constraints, { brand: 'Citadele' });
+    // What readers see of the input: null members left out, as if never written.
+    assert.deepEqual(value?.input.items[1], { amount: 7.05, currency: 'EUR', label: 'Filter for TC31' });
+    assert.deepEqual(value?.input.constraints, { brand: 'Citadele' });
+    assert.deepEqual(value?.input.shippingOptions?.[0], { id: 'courier', amount: 3 });
+    assert.equal(parseOrder({ widgetId, ...printed, orderId: null }).value?.input.orderId, undefined);
+    assert.equal(parseOrder({ widgetId, ...printed, orderId: 42 }).value?.input.orderId, '42');
+  });
+
+  test("a shipping option's title, its alias label, and excludeFromOrderIfFree", () => {
+    const option = (fields: object) =>
+      parseOrder({ widgetId, items: [{ amount: 1, label: 'A' }], shippingOptions: [{ id: 's', ...fields }] });
+    assert.equal(option({ label: 'Courier' }).value?.shippingOptions[0]?.title, 'Courier');
+    assert.equal(option({ title: 'Courier', label: 'Courier' }).value?.shippingOptions[0]?.title, 'Courier');
+    assert.equal(option({ title: 'Courier', label: null }).value?.shippingOptions[0]?.title, 'Courier');
+    const both = option({ title: 'Courier', label: 'Post' }).error?.issues;
+    assert.equal(both?.length, 1);
+    assert.equal(both?.[0]?.code, 'conflicting_values');
+    assert.equal(
+      both?.[0]?.message,
+      'shippingOptions[0].title: "Courier" and shippingOptions[0].label "Post" differ; label is an alias of title: give title alone',
+    );
+    const flag = option({ excludeFromOrderIfFree: 'yes' }).error?.issues[0];
+    assert.equal(flag?.path, 'shippingOptions[0].excludeFromOrderIfFree');
+    assert.equal(flag?.code, 'wrong_type');
+    assert.equal(
+      option({ excludeFromOrderIfFree: false }).value?.shippingOptions[0]?.excludeFromOrderIfFree,
+      false,
+    );
   });
 
   test('collects every problem at once', () => {
@@ -166,8 +262,8 @@ describe('orderFromAttributes', () => {
       'order.items[0].label',
     );
     assert.equal(
-      orderFromAttributes({ widgetId, order: '{"items":[],"orderId":"x"}' }).error?.issues[0]?.path,
-      'order.orderId',
+      orderFromAttributes({ widgetId, order: '{"items":[],"language":"x"}' }).error?.issues[0]?.path,
+      'order.language',
     );
     assert.match(
       orderFromAttributes({ widgetId, order: '{"items":[]}', amount: '1' }).error?.message ?? '',

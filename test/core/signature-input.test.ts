@@ -23,6 +23,7 @@ describe('orderSignatureInput: the documentation’s worked examples', () => {
 
   // Each item has either count and unit or tax rate and item id, never both: so the documentation's order
   // (tax rate, item id, count, unit) and the client's (count, unit, tax rate, item id) write the same text.
+  // (With both, they differ: see the next test.)
   const multiItem: OrderInput = {
     widgetId,
     language: 'en',
@@ -45,6 +46,24 @@ describe('orderSignatureInput: the documentation’s worked examples', () => {
     assert.equal(
       orderSignatureInput(multiItem, { countForm: 'as-given' }),
       `${widgetId}enA-2` + '12.50EURTea2PIECE' + '88.00EURKettle0.21K-1' + 'courier4.99EUR',
+    );
+  });
+});
+
+describe('orderSignatureInput: the documentation’s item field order, on request', () => {
+  test('an item with both count/unit and tax rate/item id: tax rate and item id come first', () => {
+    const order: OrderInput = {
+      widgetId,
+      items: [{ amount: 5, label: 'Jam', count: 3, unit: 'PIECE', taxRate: '0.12', orderItemId: 'J-1' }],
+    };
+    assert.equal(orderSignatureInput(order), `${widgetId}5.00Jam3.000PIECE0.12J-1`);
+    assert.equal(
+      orderSignatureInput(order, { itemFieldOrder: 'document' }),
+      `${widgetId}5.00Jam0.12J-13.000PIECE`,
+    );
+    assert.equal(
+      orderSignatureInput(order, { itemFieldOrder: 'document', countForm: 'as-given' }),
+      `${widgetId}5.00Jam0.12J-13PIECE`,
     );
   });
 });
@@ -299,9 +318,9 @@ describe('orderSignatureInput: properties', () => {
           })),
         };
         // An independent spelling of the rule, for rates of at most 2 places and whole counts.
-        const twoPlaces = (rate: string | number | undefined) =>
-          rate === undefined ? undefined : Number(rate).toFixed(2);
-        const fields = [
+        const twoPlaces = (rate: string | number | null | undefined) =>
+          rate === undefined || rate === null ? undefined : Number(rate).toFixed(2);
+        const fields: Array<string | null | undefined> = [
           order.widgetId,
           order.language,
           order.certificateName,
@@ -322,7 +341,10 @@ describe('orderSignatureInput: properties', () => {
         for (const o of order.shippingOptions ?? []) fields.push(o.id, o.amount?.toString(), o.currency);
         const { paymentScheme, issuer, brand } = order.constraints ?? {};
         fields.push(paymentScheme, issuer, brand);
-        assert.equal(orderSignatureInput(order), fields.filter((f) => f !== undefined).join(''));
+        assert.equal(
+          orderSignatureInput(order),
+          fields.filter((f) => f !== undefined && f !== null).join(''),
+        );
       }),
       { seed: 10 },
     );

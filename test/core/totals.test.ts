@@ -107,6 +107,32 @@ describe('tax and totals', () => {
     );
   });
 
+  test('a free option marked excludeFromOrderIfFree adds no line; priced above 0, or unmarked, it does', () => {
+    const o = order({
+      items: [{ amount: 10, label: 'Tea' }],
+      shippingOptions: [
+        { id: 'pickup', amount: 0, title: 'In store pickup', excludeFromOrderIfFree: true },
+        { id: 'free', amount: 0, excludeFromOrderIfFree: null },
+        { id: 'quoted', excludeFromOrderIfFree: true },
+      ],
+    });
+    const shippingLines = (id: string, amount?: number) =>
+      priceOrder(o, defaults, { id, ...(amount !== undefined && { amount }) }).lines.filter(
+        (line) => line.type === 'SHIPPING',
+      );
+    assert.deepEqual(shippingLines('pickup'), []);
+    assert.deepEqual(shippingLines('quoted', 0), [], 'priced 0 by the shipping cost URL');
+    assert.deepEqual(
+      shippingLines('quoted', 250).map((line) => line.total),
+      [250],
+    );
+    assert.deepEqual(
+      shippingLines('free').map((line) => [line.label, line.total]),
+      [['free', 0]],
+    );
+    assert.equal(priceOrder(o, defaults, { id: 'pickup' }).total, 1000);
+  });
+
   test('defaults fill what the order leaves open; shipping needs a price', () => {
     const o = order({ items: [{ amount: 10, label: 'Tea' }], shippingOptions: [{ id: 'later' }] });
     const priced = priceOrder(o, defaults);

@@ -350,6 +350,31 @@ describe('demo merchant back end', () => {
     assert.equal(entry.notification.shipping?.address?.street, 'Audēju iela 16');
   });
 
+  test('prices an option with only an id on the plain widget, which asks for no address', async () => {
+    const order: OrderInput = {
+      widgetId: DEMO_WIDGET_IDS.checkout,
+      orderId: 'SHIP-PLAIN-1',
+      items: [{ amount: '30.00', label: 'Lamp' }],
+      shippingOptions: [{ id: 'courier', label: 'Courier' }],
+    };
+    const created = await createOrder(order, signed(order));
+    assert.equal(created.status, 201, created.text);
+    const id = String(created.body['id']);
+    // The gateway asks the shop with empty address members; the demo prices that at its any-other-city price.
+    const quoted = await request(`${env.sandbox.url}/widget-api/v1/orders/${id}/shipping-quotes`, 'POST', {
+      optionId: 'courier',
+    });
+    assert.deepEqual(quoted.body, { amount: '7.90', currency: 'EUR', taxRate: '0.21' });
+    const paid = await request(`${env.sandbox.url}/widget-api/v1/orders/${id}/payments`, 'POST', {
+      idempotencyKey: 'ship-plain-1',
+      card: { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Anna Berzina' },
+      shipping: { optionId: 'courier' },
+    });
+    assert.equal(paid.body['state'], 'PAID', paid.text);
+    const entry = await env.merchant.waitForNotification((n) => n.notification.id === id);
+    assert.equal(entry.notification.total_amount, 37.9);
+  });
+
   test('refuses a shipping cost request that the gateway did not sign', async () => {
     const answer = await request(`${env.merchantUrl}/api/shipping-cost`, 'POST', {
       order_id: 'x',

@@ -77,13 +77,13 @@ describe('console messages of the element', () => {
       {
         code: 'invalid_order',
         message:
-          'addShippingOption() (option 1): Shipping option courier has no amount; options priced later need a full-checkout widget',
+          'addShippingOption() (option 1): Shipping option courier has type PICKUP_POINT, but this widget offers no pickup points',
         attribute: 'addShippingOption',
       },
       ORIGIN,
     );
     expect(line).to.equal(
-      '<svc-checkout> invalid_order [attribute: addShippingOption]: addShippingOption() (option 1): Shipping option courier has no amount; options priced later need a full-checkout widget. Fix what the page passes to addShippingOption() as the message says.',
+      '<svc-checkout> invalid_order [attribute: addShippingOption]: addShippingOption() (option 1): Shipping option courier has type PICKUP_POINT, but this widget offers no pickup points. Fix what the page passes to addShippingOption() as the message says.',
     );
   });
 });

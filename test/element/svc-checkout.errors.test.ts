@@ -82,7 +82,7 @@ describe('<svc-checkout> errors', () => {
   it('with order JSON that is no object of order contents, or with the single-item attributes too, names order', async () => {
     for (const [order, extra, says] of [
       ['[1]', '', 'order: must be a JSON object with items'],
-      ['{"items":[],"orderId":"A-1"}', '', 'order.orderId: is not a member of the order JSON'],
+      ['{"items":[],"language":"lv"}', '', 'order.language: is not a member of the order JSON'],
       ['{"items":[]}', 'amount="1.00" label="Tea"', 'single-item attributes (amount, label), not both'],
     ]) {
       const { element, event, errors } = await failing(
@@ -94,6 +94,18 @@ describe('<svc-checkout> errors', () => {
       expect(errors[0]).to.contain('[attribute: order]').and.contain('Fix the order attribute');
       expect(shadow(element).querySelector('iframe')).to.equal(null);
     }
+  });
+
+  it("with an order-id that differs from the order JSON's orderId names both, and loads no frame", async () => {
+    const { element, event, errors } = await failing(
+      `<svc-checkout gateway="${location.origin}" widget-id="${widgetId}" order-id="A-2"
+        order='{"orderId":"A-1","items":[{"amount":1,"label":"Tea"}]}'></svc-checkout>`,
+    );
+    expect(event.detail).to.include({ code: 'invalid_order', attribute: 'order' });
+    expect(event.detail.message).to.equal('order: orderId "A-1" is not order-id "A-2"');
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.contain('[attribute: order]').and.contain('Fix the order attribute');
+    expect(shadow(element).querySelector('iframe')).to.equal(null);
   });
 
   it('without a gateway (no attribute, no default) says so; with SvcCheckout.defaultGateway it loads from there', async () => {

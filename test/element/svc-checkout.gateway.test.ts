@@ -308,14 +308,14 @@ describe('<svc-checkout> with the real gateway', function () {
     expect(detail.message).to.match(/^addShippingOption\(\) \(option 1\): /);
   });
 
-  it('the lazy example: an option "priced later" on a plain widget names addShippingOption() to the shopper and in the console', async () => {
+  it('the lazy example: a pickup-point option on a widget without points names addShippingOption() to the shopper and in the console', async () => {
     const { element, detail, error } = await refused({ amount: '1.00', label: 'Tea' }, (element) => {
-      element.addShippingOption({ id: 'courier' });
+      element.addShippingOption({ id: 'courier', type: 'PICKUP_POINT' });
     });
     expect(detail).to.include({ code: 'invalid_order', attribute: 'addShippingOption' });
-    expect(detail.message).to.match(/^addShippingOption\(\) \(option 1\): .*courier has no amount/);
+    expect(detail.message).to.match(/^addShippingOption\(\) \(option 1\): .*courier has type PICKUP_POINT/);
     expect(error).to.match(
-      /^<svc-checkout> invalid_order \[attribute: addShippingOption\]: addShippingOption\(\) \(option 1\): .*\(collectCustomerData\)\. Fix what the page passes to addShippingOption\(\) as the message says\.$/,
+      /^<svc-checkout> invalid_order \[attribute: addShippingOption\]: addShippingOption\(\) \(option 1\): .*or type ADDRESS\. Fix what the page passes to addShippingOption\(\) as the message says\.$/,
     );
     expect(error).to.not.contain('order attribute');
     const box = shadow(element).querySelector('[role="alert"]')!;

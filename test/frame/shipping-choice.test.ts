@@ -1,17 +1,15 @@
 // Shipping options on a plain widget (one that collects no customer or delivery data): the customer picks
-// among fixed prices, shown by their labels, with no address, pickup point or contact fields; the summary,
-// its VAT line and the pay button include the choice, and the payment names it. The gateway refuses options
-// it could not price there.
+// among the options, shown by their labels, with no address, pickup point or contact fields; the summary,
+// its VAT line and the pay button include the choice, and the payment names it. An option the order leaves
+// unpriced is priced by the shop's shipping cost URL as soon as it is chosen, with no address.
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, formatMoney, type ShippingOptionInput } from '../../src/core/index.js';
 import {
   checkoutOrder,
   type FetchWatch,
-  init,
   input,
   liveRegion,
-  mountFrame,
   openForm,
   payButton,
   typeCard,
@@ -202,14 +200,43 @@ describe('shipping choice on a plain widget', () => {
     expect(watch.to('/payments')[0]!.body!['shipping']).to.deep.equal({ optionId: 'express' });
   });
 
-  it('is refused at intake when an option has no price, naming the option', async () => {
-    const order = await checkoutOrder({ shippingOptions: [POST, { id: 'courier' }] });
-    const { channel } = await mountFrame(order.widgetId);
-    await init(channel, order);
-    await channel.waitForState('error');
-    expect(channel.posted.find((message) => message.type === 'error')).to.include({
-      code: 'invalid_order',
-      field: 'order.shippingOptions[1].amount',
-    });
+  it('prices an option with only an id by the shop as soon as it is chosen, with no address, and pays it', async () => {
+    const { frame, channel } = await openForm(
+      await checkoutOrder({ shippingOptions: [POST, { id: 'courier', label: 'Courier' }] }),
+    );
+    const price = (index: number) =>
+      frame.querySelectorAll('.svc-shipping-price')[index]!.textContent!.trim();
+    expect(price(1)).to.equal(en('delivery.priceOnChoice'));
+    expect(watch.to('/shipping-quotes')).to.have.length(0);
+    radio(frame, 1).click();
+    // The demo shop prices its courier without an address at its any-other-city price.
+    await waitForTotal(frame, ITEMS + 790);
+    expect(price(1)).to.equal('€7.90');
+    expect(summaryShipping(frame)).to.equal('Courier · €7.90');
+    expect(watch.to('/shipping-quotes').map((request) => request.body)).to.deep.equal([
+      { optionId: 'courier' },
+    ]);
+    expect(frame.querySelector('#svc-delivery-address'), 'no address is asked').to.equal(null);
+    await typeCard(frame, { number: '4111111111111111' });
+    payButton(frame).click();
+    await channel.waitForState('paid');
+    expect(watch.to('/payments')[0]!.body!['shipping']).to.deep.equal({ optionId: 'courier' });
+    expect(watch.to('/shipping-quotes')).to.have.length(1);
+  });
+
+  it('prices the only option, unpriced, at once; a price the shop refuses says to choose another', async () => {
+    const only = await openForm(await checkoutOrder({ shippingOptions: [{ id: 'courier' }] }));
+    await waitForTotal(only.frame, ITEMS + 790);
+    expect(radio(only.frame, 0).checked).to.equal(true);
+
+    // The demo shop has no price for this method: the frame says so, without asking for an address.
+    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST, { id: 'drone' }] }));
+    radio(frame, 1).click();
+    await waitUntil(() => frame.querySelector('#svc-shipping-option-error'), 'no quote failure shown');
+    expect(frame.querySelector('#svc-shipping-option-error')!.textContent).to.equal(
+      en('delivery.quoteFailed'),
+    );
+    expect(liveRegion(frame).textContent).to.include(en('delivery.quoteFailed'));
+    await expect(frame).to.be.accessible();
   });
 });

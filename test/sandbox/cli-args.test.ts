@@ -34,7 +34,7 @@ function refusal(argv: string[]): CliArgsError {
 
 describe('parseCliArgs', () => {
   test('runs on 127.0.0.1:4010 with the demo merchant and no data dir by default', () => {
-    assert.deepEqual(parseCliArgs([]), { kind: 'run', port: DEFAULT_PORT, host: DEFAULT_HOST });
+    assert.deepEqual(parseCliArgs([]), { kind: 'run', port: DEFAULT_PORT, host: DEFAULT_HOST, https: false });
     assert.equal(DEFAULT_PORT, 4010);
     assert.equal(DEFAULT_HOST, '127.0.0.1');
   });
@@ -50,6 +50,7 @@ describe('parseCliArgs', () => {
         'sandbox.json',
         '--data-dir',
         '.sandbox',
+        '--https',
       ]),
       {
         kind: 'run',
@@ -57,6 +58,7 @@ describe('parseCliArgs', () => {
         host: '0.0.0.0',
         configFile: 'sandbox.json',
         dataDir: '.sandbox',
+        https: true,
       },
     );
     assert.deepEqual(parseCliArgs(['-p', '0', '-c', 'a.json', '-d', 'data']), {
@@ -65,6 +67,7 @@ describe('parseCliArgs', () => {
       host: DEFAULT_HOST,
       configFile: 'a.json',
       dataDir: 'data',
+      https: false,
     });
     assert.equal((parseCliArgs(['--port=65535']) as { port: number }).port, 65535);
   });
@@ -72,7 +75,7 @@ describe('parseCliArgs', () => {
   test('answers --help with the usage text, whatever else is given', () => {
     assert.deepEqual(parseCliArgs(['--port', '1', '--help']), { kind: 'help', text: HELP_TEXT });
     assert.deepEqual(parseCliArgs(['-h']), { kind: 'help', text: HELP_TEXT });
-    for (const flag of ['--port', '--host', '--config', '--data-dir', '--help', '--version'])
+    for (const flag of ['--port', '--host', '--config', '--data-dir', '--https', '--help', '--version'])
       assert.ok(HELP_TEXT.includes(flag));
   });
 
@@ -191,6 +194,44 @@ describe('svc-sandbox --help', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+  test('--https prints its https URL and the certificate, which Node trusts through NODE_EXTRA_CA_CERTS', {
+    timeout: 60_000,
+  }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-sandbox-cli-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--port', '0', '--data-dir', dataDir, '--https'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      let output = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          if (output.includes('v1 REST interface')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`svc-sandbox exited: ${output}`)));
+      });
+      const url = /listening on (\S+)/.exec(output)?.[1];
+      assert.match(url ?? '', /^https:\/\/127\.0\.0\.1:\d+$/, output);
+      const file = /TLS certificate .*: (\S+)\n/.exec(output)?.[1];
+      assert.equal(file, join(dataDir, 'tls', 'certificate.pem'), output);
+      assert.ok(output.includes(`  v1 REST interface: ${url}/api/v1\n`), output);
+      // A merchant's Node process that trusts the file, and nothing else changed.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['-e', `fetch(${JSON.stringify(`${url}/sandbox/health`)}).then((r) => r.text()).then(console.log)`],
+        { env: { ...process.env, NODE_EXTRA_CA_CERTS: file } },
+      );
+      assert.equal(stdout.trim(), '{"ok":true}');
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test('keeps serving when whoever started it stops reading its output', { timeout: 60_000 }, async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {

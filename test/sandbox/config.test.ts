@@ -269,6 +269,33 @@ describe('parseConfig', () => {
     assertRefused(json, 'merchants[0].widgets[0].order.items[0].amount', /3 decimals/);
   });
 
+  test("an INSTANT order in the official client's shape: title, excludeFromOrderIfFree, null for not given", () => {
+    const json = validConfig();
+    json.merchants[0]!.widgets![0]!.order = {
+      items: [{ amount: 10, label: 'Ticket', count: null, unit: null, taxRate: null, orderItemId: null }],
+      shippingOptions: [
+        {
+          id: 'pickup',
+          amount: 0,
+          currency: null,
+          taxRate: null,
+          title: 'At the door',
+          excludeFromOrderIfFree: true,
+        },
+      ],
+      constraints: { paymentScheme: null, issuer: null, brand: null },
+    };
+    const widget = parseConfig(json, { baseDir: tmp }).merchants[0]!.widgets[0]!;
+    assert.deepEqual(widget.order, {
+      items: [{ amount: 10, label: 'Ticket' }],
+      shippingOptions: [{ id: 'pickup', amount: 0, title: 'At the door', excludeFromOrderIfFree: true }],
+      constraints: {},
+    });
+    // Each page gives the order id: a fixed one would make the widget payable once.
+    json.merchants[0]!.widgets![0]!.order = { items: [{ amount: 1, label: 'x' }], orderId: 'A' } as never;
+    assertRefused(json, 'merchants[0].widgets[0].order.orderId', /^is not a setting here/);
+  });
+
   test('refuses a CALLBACK widget when the merchant has no order verification URL', () => {
     const json = validConfig();
     json.merchants[0]!.widgets![1]!.validation = 'CALLBACK';

@@ -111,6 +111,60 @@ describe('sandbox legacy widget API over HTTP', () => {
     assert.equal(plainTaken.status, 201, JSON.stringify(plainTaken.body));
   });
 
+  test("takes a jsrsasign signature over the legacy document's field order, and no other order", async () => {
+    // Items with both a count or unit and a tax rate or item id: there the document's order (tax rate, item
+    // id, count, unit) and the official client's (count, unit, tax rate, item id) write different texts.
+    const items: OrderInput['items'] = [
+      {
+        amount: '12.50',
+        currency: 'EUR',
+        label: 'Tea',
+        count: 2,
+        unit: 'PIECE',
+        taxRate: 21,
+        orderItemId: 'T-1',
+      },
+      { amount: 3, label: 'Salt', count: '1.5', unit: 'KILOGRAM', orderItemId: 'S-1' },
+    ];
+    const jsrsasignSignature = (text: string) => {
+      const signer = new jsrsasign.KJUR.crypto.Signature({ alg: 'SHA256withRSA' });
+      signer.init(merchantKeys.cert.privateKeyPem);
+      signer.updateString(text);
+      return jsrsasign.hextob64(signer.sign());
+    };
+    /** Sends a new order (an order id is taken once) signed over its head and then `itemsText`. */
+    const send = (itemsText: string) => {
+      const input = order({ certificateName: 'cert', items });
+      const text = `${WIDGETS.checkout}encert${input.orderId}${itemsText}`;
+      return call(sandbox, 'POST', '/widget-api/v1/orders', {
+        order: input,
+        signature: jsrsasignSignature(text),
+      });
+    };
+    // Written by hand from the document: amount, currency, label, tax rate, item id, count, unit; counts with
+    // three decimals (its input diagram) or as given (its worked example).
+    for (const itemsText of [
+      '12.50EURTea21.00T-12.000PIECE' + '3.00SaltS-11.500KILOGRAM',
+      '12.50EURTea21.00T-12PIECE' + '3.00SaltS-11.5KILOGRAM',
+    ]) {
+      const taken = await send(itemsText);
+      assert.equal(taken.status, 201, `${itemsText}: ${JSON.stringify(taken.body)}`);
+    }
+    // Nothing else: unit before count, item id before tax rate, tax rate and item id swapped in the client's
+    // order, the two orders mixed in one signature, a field left out.
+    for (const itemsText of [
+      '12.50EURTea21.00T-1PIECE2.000' + '3.00SaltS-1KILOGRAM1.500',
+      '12.50EURTeaT-121.002.000PIECE' + '3.00SaltS-11.500KILOGRAM',
+      '12.50EURTea2.000PIECET-121.00' + '3.00Salt1.500KILOGRAMS-1',
+      '12.50EURTea21.00T-12.000PIECE' + '3.00Salt1.500KILOGRAMS-1',
+      '12.50EURTea21.00T-12.000' + '3.00SaltS-11.500KILOGRAM',
+    ]) {
+      const refused = await send(itemsText);
+      assert.equal(refused.status, 401, itemsText);
+      assert.equal(refused.body['error'].code, 'signature_invalid', itemsText);
+    }
+  });
+
   test('refuses unsigned, tampered, revoked, unknown-certificate and wrong-origin orders', async () => {
     const input = order();
     const cases: Array<[unknown, number, string]> = [

@@ -7,10 +7,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { REFUND_REASONS } from '../../src/core/merchant-api-v2-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { parseConfig } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { createMerchantApiV2Client } from '../../src/server/index.js';
 import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
-import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startTestSandbox } from './support.js';
+import {
+  API_KEY,
+  FakeMerchant,
+  merchantKeys,
+  paidOrder,
+  startTestSandbox,
+  tempDir,
+  testConfigFile,
+} from './support.js';
 
 describe('merchant API v2 as the official client speaks it', () => {
   let merchant: FakeMerchant;
@@ -205,7 +214,7 @@ describe('merchant API v2 as the official client speaks it', () => {
     assert.equal(error(unknown).code, 'digest_mismatch');
   });
 
-  test('an API key or key id that is sent must still be the merchant’s', async () => {
+  test('an API key or key id that is sent must still be the merchant’s (requireApiKey is off)', async () => {
     const orderId = await paidOrder(sandbox, 'KEYS-1');
     const path = `/v2/merchants/m1/orders/${orderId}/refunds`;
     const body = JSON.stringify({ amount: 1, reason: 'OTHER_REFUND' });
@@ -218,5 +227,58 @@ describe('merchant API v2 as the official client speaks it', () => {
       before: [`X-Svc-Api-Key: ${API_KEY}`, 'X-Svc-Key-ID: main'],
     });
     assert.equal(both.status, 201, JSON.stringify(both.body));
+  });
+});
+
+describe('merchant API v2 for a merchant with requireApiKey', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    const file = testConfigFile(merchant.url);
+    file.merchants[0]!.requireApiKey = true;
+    sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
+  });
+  after(async () => {
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('the official client’s request, which carries no API key, is refused with a 401 naming the header', async () => {
+    const orderId = await paidOrder(sandbox, 'REQUIRED-1');
+    const path = `/v2/merchants/m1/orders/${orderId}/refunds`;
+    const body = JSON.stringify({ amount: 1, reason: 'OTHER_REFUND' });
+    const sign = (before: string[] = []) =>
+      signedHead(sandbox.port, {
+        method: 'POST',
+        path,
+        body,
+        keyId: 'main',
+        privateKeyPem: merchantKeys.main.privateKeyPem,
+        before,
+      });
+    const missing = await rawExchange(sandbox.port, sign(), body);
+    assert.equal(missing.status, 401);
+    const refusal = missing.body['error'] as { code: string; message: string };
+    assert.equal(refusal.code, 'api_key_missing');
+    assert.match(refusal.message, /X-Svc-Api-Key/);
+    const wrong = await rawExchange(sandbox.port, sign(['X-Svc-Api-Key: not-the-key']), body);
+    assert.equal((wrong.body['error'] as { code: string }).code, 'api_key_invalid');
+    const keyed = await rawExchange(sandbox.port, sign([`X-Svc-Api-Key: ${API_KEY}`]), body);
+    assert.equal(keyed.status, 201, JSON.stringify(keyed.body));
+  });
+
+  test('the toolkit client sends the API key with every request, so it is taken', async () => {
+    const orderId = await paidOrder(sandbox, 'REQUIRED-2');
+    const client = createMerchantApiV2Client({
+      baseUrl: sandbox.url,
+      merchantId: 'm1',
+      apiKey: API_KEY,
+      certificateName: 'main',
+      privateKeyPem: merchantKeys.main.privateKeyPem,
+    });
+    assert.equal((await client.getOrder(orderId)).status, 'PAID');
+    assert.equal((await client.refund(orderId, { amount: '1.00', reason: 'OTHER_REFUND' })).httpStatus, 201);
   });
 });

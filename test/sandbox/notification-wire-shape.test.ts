@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { NO_SHIPPING } from '../../src/core/legacy-callbacks.js';
 import type { OrderInput } from '../../src/core/order.js';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
@@ -467,8 +468,10 @@ describe('a failed attempt, then a paid one, to an address', () => {
         longitude: null,
       },
       contact_phone: null,
-      pickup_point: null,
+      pickup_point: { name: null, external_id: null, comments: null, service_hours: null },
     });
+    // The official client reads the point that is not there as a model of nulls.
+    assert.equal(MerchantOrder(body).getShipping().getPickupPoint().getName(), null);
     assert.match(paid.body, /"quantity":2\.000,/);
   });
 
@@ -508,9 +511,17 @@ test('merchant API v2: a declined order’s payment, and none before an attempt 
   const pending = JSON.parse(await getOrder(id));
   assert.equal(pending.status, 'PENDING');
   assert.equal(pending.payment, null);
-  assert.equal(pending.shipping, null);
+  assert.deepEqual(pending.shipping, NO_SHIPPING);
   assert.equal(pending.effective_amount, 0);
-  await pay(id, '4000000000009995');
+  const notified = JSON.parse((await pay(id, '4000000000009995')).body);
+  assert.equal(notified.order_id, 'WIRE-3');
+  // An order without shipping: the official client's getShipping() and its getters read nulls.
+  const shipping = MerchantOrder(notified).getShipping();
+  assert.deepEqual(
+    [shipping.getType(), shipping.getDate(), shipping.getMethod().getId(), shipping.getAddress().getCity()],
+    [null, null, null, null],
+  );
+  assert.equal(shipping.getPickupPoint().getExternalId(), null);
   const declined = MerchantOrder(JSON.parse(await getOrder(id)));
   assert.equal(declined.getStatus(), 'FAILED');
   assert.equal(declined.getPayment().getStatus(), 'FAILED');

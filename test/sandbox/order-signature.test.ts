@@ -1,6 +1,7 @@
 // The sandbox's order signature check at intake, over real HTTP, with signatures made by node:crypto directly
 // over text written out here by hand (issue 10): the official client's `%.3f` counts and the documentation's
-// plain-count variant, nothing else; `certificate-name` optional (any active certificate verifies an order
+// plain-count variant, each in the client's or (issue 20) the documentation's item field order, nothing else;
+// `certificate-name` optional (any active certificate verifies an order
 // that names none) and, when given, signed and the only certificate that may verify.
 import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
@@ -66,7 +67,7 @@ describe('sandbox: the order signature', () => {
     }
   });
 
-  test('an item with count, unit, tax rate and id: the client’s order of fields, and nothing else varies', async () => {
+  test('an item with count, unit, tax rate and id: the client’s or the document’s order of fields, nothing else varies', async () => {
     const orderId = `SIG-${++counter}`;
     const order = {
       widgetId: WIDGETS.checkout,
@@ -85,8 +86,9 @@ describe('sandbox: the order signature', () => {
     };
     const head = `${WIDGETS.checkout}${orderId}6.40EURHoney`;
     const others = [
-      `${head}12.00H-13.000PIECE`, // the earlier settled order: tax rate and item id before count and unit
-      `${head}12H-13PIECE`, // the earlier settled rule as a whole: values as given
+      `${head}12H-13PIECE`, // the document's order with values as given: the tax rate is still %.2f
+      `${head}H-112.003.000PIECE`, // the item id before the tax rate
+      `${head}12.00H-1PIECE3.000`, // the unit before the count
       `${head}3.0PIECE12.00H-1`, // another count format
       `${head}3.000PIECE12H-1`, // the tax rate as given, not %.2f
       `${head}3.000PIECE12.000H-1`,
@@ -98,7 +100,14 @@ describe('sandbox: the order signature', () => {
       assert.equal(answer.status, 401, other);
       assert.equal(answer.body['error'].code, 'signature_invalid', other);
     }
-    for (const right of [`${head}3.000PIECE12.00H-1`, `${head}3PIECE12.00H-1`]) {
+    // The client's order and the legacy document's (tax rate and item id before count and unit), each with
+    // either count form (issue 20).
+    for (const right of [
+      `${head}3.000PIECE12.00H-1`,
+      `${head}3PIECE12.00H-1`,
+      `${head}12.00H-13.000PIECE`,
+      `${head}12.00H-13PIECE`,
+    ]) {
       const answer = await post({ order, signature: rsa(right, merchantKeys.main.privateKeyPem) });
       assert.equal(answer.status, 201, right);
     }

@@ -231,8 +231,8 @@ describe('shipping option labels and types, and pickup points', () => {
     const paid = await pay(base, { optionId: 'locker', pickupPointId: 'p2', contactPhone: '+37120000000' });
     assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
     const notification = await notificationFor(paid.body['order'].id);
-    const { date, ...shipping } = notification.shipping!;
-    assert.match(date, /^\d{4}-\d\d-\d\d$/, 'the payment day');
+    const { date, ...shipping } = notification.shipping;
+    assert.match(String(date), /^\d{4}-\d\d-\d\d$/, 'the payment day');
     assert.deepEqual(shipping, {
       type: 'PICKUP_POINT',
       address: {
@@ -267,7 +267,13 @@ describe('shipping option labels and types, and pickup points', () => {
     const notification = await notificationFor(paid.body['order'].id);
     assert.equal(notification.shipping?.type, 'ADDRESS');
     assert.deepEqual(notification.shipping?.method, { id: 'courier', name: 'Courier' });
-    assert.equal(notification.shipping?.pickup_point, null);
+    // No point chosen: an object of nulls, which the official client's getPickupPoint() reads.
+    assert.deepEqual(notification.shipping.pickup_point, {
+      name: null,
+      external_id: null,
+      comments: null,
+      service_hours: null,
+    });
     assert.equal(notification.shipping?.address?.street, 'Brivibas iela 1');
     // 5.21 for the tea set and 1.20 for the courier's 6.90 at the default 21%.
     assert.equal(notification.tax_amount, 6.41);
@@ -277,5 +283,50 @@ describe('shipping option labels and types, and pickup points', () => {
     const paidExpress = await pay(express, { optionId: 'express', address });
     const byId = await notificationFor(paidExpress.body['order'].id);
     assert.deepEqual(byId.shipping?.method, { id: 'express', name: 'express' });
+  });
+
+  test('a widget that is no full checkout prices an option with only an id by the shipping cost URL, with no address', async () => {
+    const base = await created({
+      widgetId: WIDGETS.checkout,
+      orderId: `S-${++counter}`,
+      items: [{ amount: '30.00', label: 'Tea set', orderItemId: 'TS', count: 2 }],
+      shippingOptions: [
+        { id: 'courier', label: 'Courier' },
+        { id: 'express', amount: '9.90' },
+      ],
+    });
+    // Unpriced until quoted: paying now is refused, and the merchant is not asked.
+    const early = await pay(base, { optionId: 'courier' });
+    assert.equal(early.status, 409, JSON.stringify(early.body));
+    assert.equal(early.body['error'].code, 'shipping_not_priced');
+
+    const before = merchant.requests('/shipping-cost').length;
+    const quoted = await call(sandbox, 'POST', `${base}/shipping-quotes`, { optionId: 'courier' });
+    assert.deepEqual(quoted.body, { amount: '6.90', currency: 'EUR', taxRate: '21' });
+    const asked = merchant.requests('/shipping-cost').slice(before);
+    assert.equal(asked.length, 1);
+    // Signed by the gateway like every callback; what is known: the order, its items and the method, and the
+    // address as the document says it is always present, with empty members (the form asks for none).
+    assert.ok(
+      verifySignature(
+        asked[0]!.body,
+        asked[0]!.headers['x-svc-signature'] as string,
+        sandbox.serviceCertificatePem,
+      ),
+    );
+    const sent = JSON.parse(asked[0]!.body) as ShippingCostRequest;
+    assert.deepEqual(sent, {
+      order_id: base.split('/').at(-1),
+      order_items: [{ reference: 'TS', quantity: 2 }],
+      shipping_method_id: 'courier',
+      address: { city: '', address: '', postal_code: '' },
+    });
+
+    const paid = await pay(base, { optionId: 'courier' });
+    assert.equal(paid.body['state'], 'PAID', JSON.stringify(paid.body));
+    assert.equal(paid.body['order'].total, '66.90');
+    const notification = await notificationFor(paid.body['order'].id);
+    assert.deepEqual(notification.shipping?.method, { id: 'courier', name: 'Courier' });
+    assert.equal(notification.total_amount, 66.9);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { NO_SHIPPING } from '../../src/core/legacy-callbacks.js';
 import type { MerchantApiV2Order, MerchantApiV2Refund } from '../../src/core/merchant-api-v2-types.js';
 import {
   createMerchantApiV2Client,
@@ -53,7 +54,7 @@ const order: MerchantApiV2Order = {
     terms: 'https://shop.example/terms',
     verification: null,
   },
-  shipping: null,
+  shipping: NO_SHIPPING,
   refunded_amount: 0,
   refundable_amount: 176,
   created_at: '2025-03-14T09:00:00.000Z',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { PurchaseNotification } from '../../src/core/legacy-callbacks.js';
+import { NO_SHIPPING, type PurchaseNotification } from '../../src/core/legacy-callbacks.js';
 import {
   constructPurchaseNotification,
   createSelfSignedCertificate,
@@ -31,7 +31,9 @@ const body =
   '"items":[{"amount":72.73,"label":"Ķiploku maize","tax_amount":30.55,"total_amount":176.00,"tax_rate":0.21,' +
   '"order_item_id":"bread","quantity":2.000,"unit":"PIECE","type":"UNKNOWN"}],"currency":"EUR",' +
   '"merchant_urls":{"confirmation":null,"place_order":null,"terms":"https://shop.example/terms","verification":null},' +
-  '"shipping":null}';
+  '"shipping":{"type":null,"date":null,"method":{"id":null,"name":null},' +
+  '"address":{"country":null,"city":null,"street":null,"postal_code":null,"latitude":null,"longitude":null},' +
+  '"contact_phone":null,"pickup_point":{"name":null,"external_id":null,"comments":null,"service_hours":null}}}';
 
 /** The same notification as a merchant's code reads it. */
 const notification: PurchaseNotification = {
@@ -76,7 +78,7 @@ const notification: PurchaseNotification = {
     terms: 'https://shop.example/terms',
     verification: null,
   },
-  shipping: null,
+  shipping: NO_SHIPPING,
 };
 
 /** The error a promise rejects with, asserted to be a SignatureVerificationError. */

@@ -127,6 +127,27 @@ describe('verifyPaidOrder', () => {
     });
   });
 
+  test("a forgery over the document's field order passes the signature check but not verifyPaidOrder", async () => {
+    const signed: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'FORGE-DOC',
+      items: [{ amount: '12.50', label: 'Tea', count: 2, unit: 'PIECE', taxRate: '21', orderItemId: 'T-1' }],
+    };
+    const signature = signOrder(signed, merchantKeys.main.privateKeyPem);
+    // The gateway also reads the document's order (tax rate and item id before count and unit): the page
+    // turns the count into a 2 % tax rate and the rest into the item id, and writes the shop's very text.
+    const forged: OrderInput = {
+      ...signed,
+      items: [{ amount: '12.50', label: 'Tea', taxRate: '2', orderItemId: '0PIECE21.00T-1' }],
+    };
+    assert.equal(orderSignatureInput(forged, { itemFieldOrder: 'document' }), orderSignatureInput(signed));
+    assert.ok(verifyOrderSignature(forged, signature, merchantKeys.main.publicKeyPem));
+
+    const result = verifyPaidOrder(await pay(await create(forged, signature)), expected(signed));
+    assert.ok(!result.ok);
+    assert.equal(result.code, 'total_mismatch');
+  });
+
   test('a fixed-seed fuzz of re-split orders: every one the gateway takes is refused', async () => {
     const random = mulberry32(9);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -235,6 +256,40 @@ describe('verifyPaidOrder', () => {
     });
     assert.ok(!noShipping.ok);
     assert.equal(noShipping.code, 'shipping_mismatch');
+  });
+
+  test('a free option marked excludeFromOrderIfFree: no shipping line, named in shipping.method', async () => {
+    const flagged: OrderInput = {
+      widgetId: WIDGETS.checkout,
+      orderId: 'FREE-1',
+      items: [{ amount: '30.00', label: 'Lamp' }],
+      shippingOptions: [
+        { id: 'courier', amount: '4.99' },
+        { id: 'pickup', amount: 0, title: 'In store pickup', excludeFromOrderIfFree: true },
+      ],
+    };
+    const free = await pay(await create(flagged), { shipping: { optionId: 'pickup' } });
+    assert.deepEqual(
+      free.items.map((item) => item.type),
+      ['UNKNOWN'],
+    );
+    const ok = verifyPaidOrder(free, expected(flagged));
+    assert.ok(ok.ok, JSON.stringify(ok));
+    assert.equal(ok.shippingOptionId, 'pickup');
+    assert.equal(ok.totalAmount, '30.00');
+    // The flag is not signed: checked against an order without it, the missing free line is a mismatch, and
+    // a notification with the line is one against the order with it.
+    const unflagged = {
+      ...flagged,
+      shippingOptions: flagged.shippingOptions!.map(({ excludeFromOrderIfFree: _, ...option }) => option),
+    };
+    const missing = verifyPaidOrder(free, expected(unflagged));
+    assert.deepEqual(missing.ok ? missing : [missing.code, missing.field], ['shipping_mismatch', 'items']);
+    const withLine = await pay(await create({ ...unflagged, orderId: 'FREE-2' }), {
+      shipping: { optionId: 'pickup' },
+    });
+    const extra = verifyPaidOrder(withLine, expected({ ...flagged, orderId: 'FREE-2' }));
+    assert.deepEqual(extra.ok ? extra : [extra.code, extra.field], ['shipping_mismatch', 'items[1]']);
   });
 
   describe('each part of a real notification is compared', () => {
@@ -365,7 +420,8 @@ function mulberry32(seed: number): () => number {
 /**
  * Orders that differ from `order` in one item, made by moving text across the boundary between the label and
  * the fields signed right around it (count, tax rate, item id), kept when they parse and sign the same text:
- * the forgeries a page can make without the merchant's key, whatever order the fields are signed in.
+ * the forgeries a page can make without the merchant's key, whatever order the fields are signed in, and
+ * whichever of the field orders the gateway accepts the page writes them in.
  */
 function resplits(order: OrderInput): OrderInput[] {
   const found: OrderInput[] = [];
@@ -393,7 +449,11 @@ function resplits(order: OrderInput): OrderInput[] {
           items: order.items.map((other, at) => (at === index ? changed : other)),
         };
         try {
-          if (orderSignatureInput(candidate) === target) found.push(candidate);
+          const texts = [
+            orderSignatureInput(candidate),
+            orderSignatureInput(candidate, { itemFieldOrder: 'document' }),
+          ];
+          if (texts.includes(target)) found.push(candidate);
         } catch {
           // Not a valid order: the gateway would refuse it before any signature check.
         }

@@ -138,6 +138,36 @@ describe('verifyOrderSignature', () => {
     );
   });
 
+  it("accepts the document's item field order in both count forms, unless told not to; nothing else", () => {
+    // The legacy documentation's multi-item order: amount, currency, label, tax rate, item id, count, unit.
+    const head = '7f1c2a9e-1b55-4c55-9d21-6a3c3cb1a001lvA-1001';
+    const tail = '1.50EURSugar1.250KILOGRAM' + 'courier4.90EUR';
+    const documentOrder = `${head}88.00EURĶiploku maize21.00bread2.000PIECE${tail}`;
+    assert.equal(orderSignatureInput(order, { itemFieldOrder: 'document' }), documentOrder);
+    const plainDocumentOrder = `${head}88.00EURĶiploku maize21.00bread2PIECE1.50EURSugar1.25KILOGRAMcourier4.90EUR`;
+    const signed = (text: string) =>
+      sign('sha256', Buffer.from(text, 'utf8'), pair.privateKeyPem).toString('base64');
+    for (const text of [documentOrder, plainDocumentOrder]) {
+      assert.ok(verifyOrderSignature(order, signed(text), pair.publicKeyPem), text);
+      assert.equal(
+        verifyOrderSignature(order, signed(text), pair.publicKeyPem, { acceptDocumentOrder: false }),
+        false,
+      );
+    }
+    assert.equal(
+      verifyOrderSignature(order, signed(plainDocumentOrder), pair.publicKeyPem, {
+        acceptPlainCounts: false,
+      }),
+      false,
+    );
+    // Unit before count, or the item id before the tax rate, is no accepted order.
+    for (const text of [
+      `${head}88.00EURĶiploku maize21.00breadPIECE2.000${tail}`,
+      `${head}88.00EURĶiploku maizebread21.002.000PIECE${tail}`,
+    ])
+      assert.equal(verifyOrderSignature(order, signed(text), pair.publicKeyPem), false, text);
+  });
+
   it('signs the certificate name: a signature without it does not verify the order that names one', () => {
     const named = { ...order, certificateName: 'main' };
     const unnamed = signOrder(order, pair.privateKeyPem);

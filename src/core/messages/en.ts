@@ -109,10 +109,11 @@ export const enFrame: FrameMessages = {
   'delivery.serviceHours': 'Opening hours: {hours}',
   'delivery.priceOnRequest': 'Price calculated once you enter the address',
   'delivery.priceOnPickupPoint': 'Price calculated once you choose a pickup point',
+  'delivery.priceOnChoice': 'Price calculated once chosen',
   'delivery.calculating': 'Calculating the delivery price…',
   'delivery.free': 'Free',
   'delivery.quoteFailed':
-    'The delivery price could not be calculated. Check the address or choose another shipping method.',
+    'The delivery price could not be calculated. Choose another method or change the details.',
 
   'terms.link': 'Terms and conditions',
   'terms.newTab': '(opens in a new tab)',

@@ -112,10 +112,10 @@ export const lvFrame: FrameMessages = {
   'delivery.serviceHours': 'Darba laiks: {hours}',
   'delivery.priceOnRequest': 'Cena tiks aprēķināta pēc adreses ievadīšanas',
   'delivery.priceOnPickupPoint': 'Cena tiks aprēķināta pēc saņemšanas punkta izvēles',
+  'delivery.priceOnChoice': 'Cena tiks aprēķināta pēc izvēles',
   'delivery.calculating': 'Aprēķina piegādes cenu…',
   'delivery.free': 'Bez maksas',
-  'delivery.quoteFailed':
-    'Piegādes cenu neizdevās aprēķināt. Pārbaudiet adresi vai izvēlieties citu piegādes veidu.',
+  'delivery.quoteFailed': 'Piegādes cenu neizdevās aprēķināt. Izvēlieties citu veidu vai mainiet datus.',
 
   'terms.link': 'Pirkuma noteikumi',
   'terms.newTab': '(atveras jaunā cilnē)',

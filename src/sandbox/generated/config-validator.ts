@@ -42,9 +42,9 @@ function ucs2length(str) {
 
 /** The validator that stops at the first problem. */
 export function firstProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -53,9 +53,9 @@ const formats4 = formats.origin;
 const formats6 = formats["http-url"];
 const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
 const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
-const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
-const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
-const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
+const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}};
+const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}};
+const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -133,6 +133,10 @@ if(valid3){
 if(data1.currency !== undefined){
 let data3 = data1.currency;
 const _errs10 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: schema37.properties.currency.type},message:"must be string,null",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3}];
+return false;
+}
 if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data3 === "string"){
@@ -140,10 +144,6 @@ if(!(formats2(data3))){
 validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3}];
-return false;
 }
 }
 }
@@ -177,8 +177,8 @@ if(valid3){
 if(data1.taxRate !== undefined){
 let data5 = data1.taxRate;
 const _errs14 = errors;
-if((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5}];
+if(((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")) && (data5 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string,null",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5}];
 return false;
 }
 var valid3 = _errs14 === errors;
@@ -190,8 +190,8 @@ if(valid3){
 if(data1.orderItemId !== undefined){
 let data6 = data1.orderItemId;
 const _errs16 = errors;
-if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6}];
+if(((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (data6 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number,null",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6}];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -203,8 +203,8 @@ if(valid3){
 if(data1.count !== undefined){
 let data7 = data1.count;
 const _errs18 = errors;
-if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7}];
+if(((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")) && (data7 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string,null",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -216,11 +216,11 @@ if(valid3){
 if(data1.unit !== undefined){
 let data8 = data1.unit;
 const _errs20 = errors;
-if(typeof data8 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8}];
+if((typeof data8 !== "string") && (data8 !== null)){
+validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: schema37.properties.unit.type},message:"must be string,null",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8}];
 return false;
 }
-if(!(((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR"))){
+if(!((((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR")) || (data8 === null))){
 validate23.errors = [{instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/enum",keyword:"enum",params:{allowedValues: schema37.properties.unit.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.unit.enum,parentSchema:schema37.properties.unit,data:data8}];
 return false;
 }
@@ -264,6 +264,10 @@ if(valid0){
 if(data.shippingOptions !== undefined){
 let data9 = data.shippingOptions;
 const _errs22 = errors;
+if((!(Array.isArray(data9))) && (data9 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: schema36.properties.shippingOptions.type},message:"must be array,null",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9}];
+return false;
+}
 if(errors === _errs22){
 if(Array.isArray(data9)){
 var valid4 = true;
@@ -282,7 +286,7 @@ return false;
 else {
 const _errs27 = errors;
 for(const key2 in data10){
-if(!((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "label")) || (key2 === "type"))){
+if(!((((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "title")) || (key2 === "label")) || (key2 === "excludeFromOrderIfFree")) || (key2 === "type"))){
 validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10}];
 return false;
 break;
@@ -313,8 +317,8 @@ if(valid6){
 if(data10.amount !== undefined){
 let data12 = data10.amount;
 const _errs30 = errors;
-if((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12}];
+if(((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")) && (data12 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string,null",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12}];
 return false;
 }
 var valid6 = _errs30 === errors;
@@ -326,6 +330,10 @@ if(valid6){
 if(data10.currency !== undefined){
 let data13 = data10.currency;
 const _errs32 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: schema38.properties.currency.type},message:"must be string,null",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13}];
+return false;
+}
 if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data13 === "string"){
@@ -333,10 +341,6 @@ if(!(formats2(data13))){
 validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13}];
-return false;
 }
 }
 }
@@ -349,8 +353,8 @@ if(valid6){
 if(data10.taxRate !== undefined){
 let data14 = data10.taxRate;
 const _errs34 = errors;
-if((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14}];
+if(((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")) && (data14 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string,null",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14}];
 return false;
 }
 var valid6 = _errs34 === errors;
@@ -359,19 +363,19 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data10.label !== undefined){
-let data15 = data10.label;
+if(data10.title !== undefined){
+let data15 = data10.title;
 const _errs36 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/type",keyword:"type",params:{type: schema38.properties.title.type},message:"must be string,null",schema:schema38.properties.title.type,parentSchema:schema38.properties.title,data:data15}];
+return false;
+}
 if(errors === _errs36){
 if(typeof data15 === "string"){
 if(func1(data15) < 1){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data15}];
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.title,data:data15}];
 return false;
 }
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data15}];
-return false;
 }
 }
 var valid6 = _errs36 === errors;
@@ -380,21 +384,57 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data10.type !== undefined){
-let data16 = data10.type;
+if(data10.label !== undefined){
+let data16 = data10.label;
 const _errs38 = errors;
-if(typeof data16 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data16}];
+if((typeof data16 !== "string") && (data16 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: schema38.properties.label.type},message:"must be string,null",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data16}];
 return false;
 }
-if(!((data16 === "ADDRESS") || (data16 === "PICKUP_POINT"))){
-validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data16}];
+if(errors === _errs38){
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data16}];
 return false;
+}
+}
 }
 var valid6 = _errs38 === errors;
 }
 else {
 var valid6 = true;
+}
+if(valid6){
+if(data10.excludeFromOrderIfFree !== undefined){
+let data17 = data10.excludeFromOrderIfFree;
+const _errs40 = errors;
+if((typeof data17 !== "boolean") && (data17 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/excludeFromOrderIfFree",schemaPath:"#/$defs/shippingOption/properties/excludeFromOrderIfFree/type",keyword:"type",params:{type: schema38.properties.excludeFromOrderIfFree.type},message:"must be boolean,null",schema:schema38.properties.excludeFromOrderIfFree.type,parentSchema:schema38.properties.excludeFromOrderIfFree,data:data17}];
+return false;
+}
+var valid6 = _errs40 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data10.type !== undefined){
+let data18 = data10.type;
+const _errs42 = errors;
+if((typeof data18 !== "string") && (data18 !== null)){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: schema38.properties.type.type},message:"must be string,null",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data18}];
+return false;
+}
+if(!(((data18 === "ADDRESS") || (data18 === "PICKUP_POINT")) || (data18 === null))){
+validate23.errors = [{instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data18}];
+return false;
+}
+var valid6 = _errs42 === errors;
+}
+else {
+var valid6 = true;
+}
+}
 }
 }
 }
@@ -415,10 +455,6 @@ break;
 }
 }
 }
-else {
-validate23.errors = [{instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9}];
-return false;
-}
 }
 var valid0 = _errs22 === errors;
 }
@@ -427,50 +463,28 @@ var valid0 = true;
 }
 if(valid0){
 if(data.constraints !== undefined){
-let data17 = data.constraints;
-const _errs40 = errors;
-if(errors === _errs40){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-const _errs42 = errors;
-for(const key3 in data17){
+let data19 = data.constraints;
+const _errs44 = errors;
+if((!(data19 && typeof data19 == "object" && !Array.isArray(data19))) && (data19 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: schema36.properties.constraints.type},message:"must be object,null",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data19}];
+return false;
+}
+if(errors === _errs44){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+const _errs46 = errors;
+for(const key3 in data19){
 if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
-validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data17}];
+validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data19}];
 return false;
 break;
 }
 }
-if(_errs42 === errors){
-if(data17.issuer !== undefined){
-let data18 = data17.issuer;
-const _errs43 = errors;
-if(typeof data18 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data18}];
-return false;
-}
-var valid7 = _errs43 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data17.brand !== undefined){
-let data19 = data17.brand;
-const _errs45 = errors;
-if(typeof data19 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data19}];
-return false;
-}
-var valid7 = _errs45 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data17.paymentScheme !== undefined){
-let data20 = data17.paymentScheme;
+if(_errs46 === errors){
+if(data19.issuer !== undefined){
+let data20 = data19.issuer;
 const _errs47 = errors;
-if(typeof data20 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data20}];
+if((typeof data20 !== "string") && (data20 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: schema36.properties.constraints.properties.issuer.type},message:"must be string,null",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data20}];
 return false;
 }
 var valid7 = _errs47 === errors;
@@ -478,16 +492,38 @@ var valid7 = _errs47 === errors;
 else {
 var valid7 = true;
 }
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data17}];
+if(valid7){
+if(data19.brand !== undefined){
+let data21 = data19.brand;
+const _errs49 = errors;
+if((typeof data21 !== "string") && (data21 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: schema36.properties.constraints.properties.brand.type},message:"must be string,null",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data21}];
 return false;
 }
+var valid7 = _errs49 === errors;
 }
-var valid0 = _errs40 === errors;
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.paymentScheme !== undefined){
+let data22 = data19.paymentScheme;
+const _errs51 = errors;
+if((typeof data22 !== "string") && (data22 !== null)){
+validate23.errors = [{instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: schema36.properties.constraints.properties.paymentScheme.type},message:"must be string,null",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data22}];
+return false;
+}
+var valid7 = _errs51 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
@@ -977,6 +1013,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.requireApiKey === undefined){
+data.requireApiKey = false;
+}
 if(data.defaults === undefined){
 data.defaults = {};
 }
@@ -1073,59 +1112,46 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company !== undefined){
-let data3 = data.company;
+let data3 = data.requireApiKey;
 const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(typeof data3 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/requireApiKey",schemaPath:"#/properties/requireApiKey/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.requireApiKey.type,parentSchema:schema32.properties.requireApiKey,data:data3}];
+return false;
+}
+var valid0 = _errs8 === errors;
+if(valid0){
+if(data.company !== undefined){
+let data4 = data.company;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
-if((data3.name === undefined) && (missing1 = "name")){
-validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data3}];
+if((data4.name === undefined) && (missing1 = "name")){
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data4}];
 return false;
 }
 else {
-const _errs10 = errors;
-for(const key1 in data3){
+const _errs12 = errors;
+for(const key1 in data4){
 if(!((((key1 === "name") || (key1 === "address")) || (key1 === "registrationNumber")) || (key1 === "vatNumber"))){
-validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data4}];
 return false;
 break;
 }
 }
-if(_errs10 === errors){
-if(data3.name !== undefined){
-let data4 = data3.name;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data4}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data4}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.address !== undefined){
-let data5 = data3.address;
+if(_errs12 === errors){
+if(data4.name !== undefined){
+let data5 = data4.name;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data5}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data5}];
 return false;
 }
 }
@@ -1135,18 +1161,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.registrationNumber !== undefined){
-let data6 = data3.registrationNumber;
+if(data4.address !== undefined){
+let data6 = data4.address;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6}];
+validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data6}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6}];
+validate21.errors = [{instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data6}];
 return false;
 }
 }
@@ -1156,22 +1182,43 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.vatNumber !== undefined){
-let data7 = data3.vatNumber;
+if(data4.registrationNumber !== undefined){
+let data7 = data4.registrationNumber;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data7}];
+validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data7}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data7}];
+validate21.errors = [{instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data7}];
 return false;
 }
 }
 var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.vatNumber !== undefined){
+let data8 = data4.vatNumber;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data8}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data8}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
 }
 else {
 var valid1 = true;
@@ -1183,75 +1230,52 @@ var valid1 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data4}];
 return false;
 }
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.v1 !== undefined){
-let data8 = data.v1;
-const _errs19 = errors;
-if(errors === _errs19){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.variableCreditor === undefined){
-data8.variableCreditor = false;
+let data9 = data.v1;
+const _errs21 = errors;
+if(errors === _errs21){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.variableCreditor === undefined){
+data9.variableCreditor = false;
 }
 let missing2;
-if(((data8.secretKey === undefined) && (missing2 = "secretKey")) || ((data8.brandId === undefined) && (missing2 = "brandId"))){
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8}];
+if(((data9.secretKey === undefined) && (missing2 = "secretKey")) || ((data9.brandId === undefined) && (missing2 = "brandId"))){
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data9}];
 return false;
 }
 else {
-const _errs21 = errors;
-for(const key2 in data8){
+const _errs23 = errors;
+for(const key2 in data9){
 if(!((((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer")) || (key2 === "creditors")) || (key2 === "variableCreditor"))){
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8}];
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data9}];
 return false;
 break;
 }
 }
-if(_errs21 === errors){
-if(data8.secretKey !== undefined){
-let data9 = data8.secretKey;
-const _errs22 = errors;
-if(errors === _errs22){
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data9}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data9}];
-return false;
-}
-}
-var valid2 = _errs22 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data8.brandId !== undefined){
-let data10 = data8.brandId;
+if(_errs23 === errors){
+if(data9.secretKey !== undefined){
+let data10 = data9.secretKey;
 const _errs24 = errors;
 if(errors === _errs24){
-if(errors === _errs24){
 if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data10}];
+if(func1(data10) < 1){
+validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data10}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data10}];
+validate21.errors = [{instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data10}];
 return false;
-}
 }
 }
 var valid2 = _errs24 === errors;
@@ -1260,63 +1284,21 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data8.rateLimit !== undefined){
-let data11 = data8.rateLimit;
+if(data9.brandId !== undefined){
+let data11 = data9.brandId;
 const _errs26 = errors;
 if(errors === _errs26){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.max === undefined){
-data11.max = 1;
-}
-if(data11.windowMs === undefined){
-data11.windowMs = 60000;
-}
-const _errs28 = errors;
-for(const key3 in data11){
-if(!((key3 === "max") || (key3 === "windowMs"))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11}];
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data11}];
 return false;
-break;
-}
-}
-if(_errs28 === errors){
-let data12 = data11.max;
-const _errs29 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12}];
-return false;
-}
-if(errors === _errs29){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 1 || isNaN(data12)){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12}];
-return false;
-}
-}
-}
-var valid3 = _errs29 === errors;
-if(valid3){
-let data13 = data11.windowMs;
-const _errs31 = errors;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 1 || isNaN(data13)){
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13}];
-return false;
-}
-}
-}
-var valid3 = _errs31 === errors;
-}
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11}];
+validate21.errors = [{instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data11}];
 return false;
+}
 }
 }
 var valid2 = _errs26 === errors;
@@ -1325,123 +1307,167 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data8.acquirer !== undefined){
-let data14 = data8.acquirer;
-const _errs33 = errors;
-if(errors === _errs33){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.mode === undefined){
-data14.mode = "normal";
+if(data9.rateLimit !== undefined){
+let data12 = data9.rateLimit;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.max === undefined){
+data12.max = 1;
 }
-if(data14.slowMs === undefined){
-data14.slowMs = 10000;
+if(data12.windowMs === undefined){
+data12.windowMs = 60000;
 }
-const _errs35 = errors;
-for(const key4 in data14){
-if(!((key4 === "mode") || (key4 === "slowMs"))){
-validate21.errors = [{instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.acquirer,data:data14}];
+const _errs30 = errors;
+for(const key3 in data12){
+if(!((key3 === "max") || (key3 === "windowMs"))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data12}];
 return false;
 break;
 }
 }
-if(_errs35 === errors){
-let data15 = data14.mode;
-const _errs36 = errors;
-if(!(((data15 === "normal") || (data15 === "slow")) || (data15 === "fail"))){
-validate21.errors = [{instancePath:instancePath+"/v1/acquirer/mode",schemaPath:"#/properties/v1/properties/acquirer/properties/mode/enum",keyword:"enum",params:{allowedValues: schema32.properties.v1.properties.acquirer.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.v1.properties.acquirer.properties.mode.enum,parentSchema:schema32.properties.v1.properties.acquirer.properties.mode,data:data15}];
+if(_errs30 === errors){
+let data13 = data12.max;
+const _errs31 = errors;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data13}];
 return false;
 }
-var valid4 = _errs36 === errors;
-if(valid4){
-let data16 = data14.slowMs;
-const _errs37 = errors;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-validate21.errors = [{instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.acquirer.properties.slowMs.type,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data16}];
-return false;
-}
-if(errors === _errs37){
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-validate21.errors = [{instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data16}];
+if(errors === _errs31){
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 1 || isNaN(data13)){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data13}];
 return false;
 }
 }
 }
-var valid4 = _errs37 === errors;
+var valid3 = _errs31 === errors;
+if(valid3){
+let data14 = data12.windowMs;
+const _errs33 = errors;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data14}];
+return false;
+}
+if(errors === _errs33){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data14}];
+return false;
+}
+}
+}
+var valid3 = _errs33 === errors;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.acquirer.type,parentSchema:schema32.properties.v1.properties.acquirer,data:data14}];
+validate21.errors = [{instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data12}];
 return false;
 }
 }
-var valid2 = _errs33 === errors;
+var valid2 = _errs28 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
-if(data8.creditors !== undefined){
-let data17 = data8.creditors;
-const _errs39 = errors;
-if(errors === _errs39){
-if(Array.isArray(data17)){
-var valid5 = true;
-const len0 = data17.length;
-for(let i0=0; i0<len0; i0++){
-let data18 = data17[i0];
-const _errs41 = errors;
-if(errors === _errs41){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-let missing3;
-if(((data18.name === undefined) && (missing3 = "name")) || ((data18.iban === undefined) && (missing3 = "iban"))){
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
-return false;
+if(data9.acquirer !== undefined){
+let data15 = data9.acquirer;
+const _errs35 = errors;
+if(errors === _errs35){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.mode === undefined){
+data15.mode = "normal";
 }
-else {
-const _errs43 = errors;
-for(const key5 in data18){
-if(!((key5 === "name") || (key5 === "iban"))){
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
+if(data15.slowMs === undefined){
+data15.slowMs = 10000;
+}
+const _errs37 = errors;
+for(const key4 in data15){
+if(!((key4 === "mode") || (key4 === "slowMs"))){
+validate21.errors = [{instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.acquirer,data:data15}];
 return false;
 break;
 }
 }
-if(_errs43 === errors){
-if(data18.name !== undefined){
-let data19 = data18.name;
-const _errs44 = errors;
-if(errors === _errs44){
-if(typeof data19 === "string"){
-if(func1(data19) < 1){
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19}];
+if(_errs37 === errors){
+let data16 = data15.mode;
+const _errs38 = errors;
+if(!(((data16 === "normal") || (data16 === "slow")) || (data16 === "fail"))){
+validate21.errors = [{instancePath:instancePath+"/v1/acquirer/mode",schemaPath:"#/properties/v1/properties/acquirer/properties/mode/enum",keyword:"enum",params:{allowedValues: schema32.properties.v1.properties.acquirer.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.v1.properties.acquirer.properties.mode.enum,parentSchema:schema32.properties.v1.properties.acquirer.properties.mode,data:data16}];
+return false;
+}
+var valid4 = _errs38 === errors;
+if(valid4){
+let data17 = data15.slowMs;
+const _errs39 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate21.errors = [{instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.acquirer.properties.slowMs.type,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data17}];
+return false;
+}
+if(errors === _errs39){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+validate21.errors = [{instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data17}];
 return false;
 }
 }
+}
+var valid4 = _errs39 === errors;
+}
+}
+}
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19}];
+validate21.errors = [{instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.acquirer.type,parentSchema:schema32.properties.v1.properties.acquirer,data:data15}];
 return false;
 }
 }
-var valid6 = _errs44 === errors;
+var valid2 = _errs35 === errors;
 }
 else {
-var valid6 = true;
+var valid2 = true;
 }
-if(valid6){
-if(data18.iban !== undefined){
-let data20 = data18.iban;
+if(valid2){
+if(data9.creditors !== undefined){
+let data18 = data9.creditors;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+var valid5 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing3;
+if(((data19.name === undefined) && (missing3 = "name")) || ((data19.iban === undefined) && (missing3 = "iban"))){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key5 in data19){
+if(!((key5 === "name") || (key5 === "iban"))){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.name !== undefined){
+let data20 = data19.name;
 const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func1(data20) < 1){
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20}];
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data20}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20}];
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data20}];
 return false;
 }
 }
@@ -1450,39 +1476,60 @@ var valid6 = _errs46 === errors;
 else {
 var valid6 = true;
 }
+if(valid6){
+if(data19.iban !== undefined){
+let data21 = data19.iban;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func1(data21) < 1){
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data21}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data21}];
+return false;
+}
+}
+var valid6 = _errs48 === errors;
+}
+else {
+var valid6 = true;
+}
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18}];
+validate21.errors = [{instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19}];
 return false;
 }
 }
-var valid5 = _errs41 === errors;
+var valid5 = _errs43 === errors;
 if(!valid5){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data17}];
+validate21.errors = [{instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data18}];
 return false;
 }
 }
-var valid2 = _errs39 === errors;
+var valid2 = _errs41 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
-let data21 = data8.variableCreditor;
-const _errs48 = errors;
-if(typeof data21 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data21}];
+let data22 = data9.variableCreditor;
+const _errs50 = errors;
+if(typeof data22 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data22}];
 return false;
 }
-var valid2 = _errs48 === errors;
+var valid2 = _errs50 === errors;
 }
 }
 }
@@ -1492,178 +1539,155 @@ var valid2 = _errs48 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8}];
+validate21.errors = [{instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data9}];
 return false;
 }
 }
-var valid0 = _errs19 === errors;
+var valid0 = _errs21 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data22 = data.defaults;
-const _errs50 = errors;
-if(errors === _errs50){
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.currency === undefined){
-data22.currency = "EUR";
-}
-if(data22.taxRate === undefined){
-data22.taxRate = "0.21";
-}
-if(data22.language === undefined){
-data22.language = "en";
-}
+let data23 = data.defaults;
 const _errs52 = errors;
-for(const key6 in data22){
+if(errors === _errs52){
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.currency === undefined){
+data23.currency = "EUR";
+}
+if(data23.taxRate === undefined){
+data23.taxRate = "0.21";
+}
+if(data23.language === undefined){
+data23.language = "en";
+}
+const _errs54 = errors;
+for(const key6 in data23){
 if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data22}];
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data23}];
 return false;
 break;
 }
 }
-if(_errs52 === errors){
-let data23 = data22.currency;
-const _errs53 = errors;
-if(errors === _errs53){
-if(errors === _errs53){
-if(typeof data23 === "string"){
-if(!(formats2(data23))){
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data23}];
+if(_errs54 === errors){
+let data24 = data23.currency;
+const _errs55 = errors;
+if(errors === _errs55){
+if(errors === _errs55){
+if(typeof data24 === "string"){
+if(!(formats2(data24))){
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data24}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data23}];
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data24}];
 return false;
 }
 }
-}
-var valid7 = _errs53 === errors;
-if(valid7){
-let data24 = data22.taxRate;
-const _errs55 = errors;
-if((!((typeof data24 == "number") && (isFinite(data24)))) && (typeof data24 !== "string")){
-validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data24}];
-return false;
 }
 var valid7 = _errs55 === errors;
 if(valid7){
-let data25 = data22.language;
+let data25 = data23.taxRate;
 const _errs57 = errors;
-if(typeof data25 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data25}];
-return false;
-}
-if(!(((data25 === "lv") || (data25 === "en")) || (data25 === "ru"))){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data25}];
+if((!((typeof data25 == "number") && (isFinite(data25)))) && (typeof data25 !== "string")){
+validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data25}];
 return false;
 }
 var valid7 = _errs57 === errors;
+if(valid7){
+let data26 = data23.language;
+const _errs59 = errors;
+if(typeof data26 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data26}];
+return false;
+}
+if(!(((data26 === "lv") || (data26 === "en")) || (data26 === "ru"))){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data26}];
+return false;
+}
+var valid7 = _errs59 === errors;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data22}];
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data23}];
 return false;
 }
 }
-var valid0 = _errs50 === errors;
+var valid0 = _errs52 === errors;
 if(valid0){
-let data26 = data.allowedOrigins;
-const _errs59 = errors;
-if(errors === _errs59){
-if(Array.isArray(data26)){
-var valid8 = true;
-const len1 = data26.length;
-for(let i1=0; i1<len1; i1++){
-let data27 = data26[i1];
+let data27 = data.allowedOrigins;
 const _errs61 = errors;
 if(errors === _errs61){
-if(errors === _errs61){
-if(typeof data27 === "string"){
-if(!(formats4(data27))){
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data27}];
+if(Array.isArray(data27)){
+var valid8 = true;
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+const _errs63 = errors;
+if(errors === _errs63){
+if(errors === _errs63){
+if(typeof data28 === "string"){
+if(!(formats4(data28))){
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data28}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data27}];
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data28}];
 return false;
 }
 }
 }
-var valid8 = _errs61 === errors;
+var valid8 = _errs63 === errors;
 if(!valid8){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data26}];
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data27}];
 return false;
 }
 }
-var valid0 = _errs59 === errors;
+var valid0 = _errs61 === errors;
 if(valid0){
 if(data.callbacks !== undefined){
-let data28 = data.callbacks;
-const _errs63 = errors;
-if(errors === _errs63){
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+let data29 = data.callbacks;
+const _errs65 = errors;
+if(errors === _errs65){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing4;
-if(((data28.notificationUrl === undefined) && (missing4 = "notificationUrl")) || ((data28.termsUrl === undefined) && (missing4 = "termsUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28}];
+if(((data29.notificationUrl === undefined) && (missing4 = "notificationUrl")) || ((data29.termsUrl === undefined) && (missing4 = "termsUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data29}];
 return false;
 }
 else {
-const _errs65 = errors;
-for(const key7 in data28){
+const _errs67 = errors;
+for(const key7 in data29){
 if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data28}];
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data29}];
 return false;
 break;
 }
 }
-if(_errs65 === errors){
-if(data28.notificationUrl !== undefined){
-let data29 = data28.notificationUrl;
-const _errs66 = errors;
-if(errors === _errs66){
-if(errors === _errs66){
-if(typeof data29 === "string"){
-if(!(formats6(data29))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29}];
-return false;
-}
-}
-}
-var valid9 = _errs66 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data28.termsUrl !== undefined){
-let data30 = data28.termsUrl;
+if(_errs67 === errors){
+if(data29.notificationUrl !== undefined){
+let data30 = data29.notificationUrl;
 const _errs68 = errors;
 if(errors === _errs68){
 if(errors === _errs68){
 if(typeof data30 === "string"){
 if(!(formats6(data30))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data30}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data30}];
 return false;
 }
 }
@@ -1674,19 +1698,19 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data28.shippingCostUrl !== undefined){
-let data31 = data28.shippingCostUrl;
+if(data29.termsUrl !== undefined){
+let data31 = data29.termsUrl;
 const _errs70 = errors;
 if(errors === _errs70){
 if(errors === _errs70){
 if(typeof data31 === "string"){
 if(!(formats6(data31))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data31}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data31}];
 return false;
 }
 }
@@ -1697,19 +1721,19 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data28.orderVerificationUrl !== undefined){
-let data32 = data28.orderVerificationUrl;
+if(data29.shippingCostUrl !== undefined){
+let data32 = data29.shippingCostUrl;
 const _errs72 = errors;
 if(errors === _errs72){
 if(errors === _errs72){
 if(typeof data32 === "string"){
 if(!(formats6(data32))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data32}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data32}];
 return false;
 }
 }
@@ -1720,24 +1744,47 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data28.connectionTestUrl !== undefined){
-let data33 = data28.connectionTestUrl;
+if(data29.orderVerificationUrl !== undefined){
+let data33 = data29.orderVerificationUrl;
 const _errs74 = errors;
 if(errors === _errs74){
 if(errors === _errs74){
 if(typeof data33 === "string"){
 if(!(formats6(data33))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data33}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data33}];
 return false;
 }
 }
 }
 var valid9 = _errs74 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data29.connectionTestUrl !== undefined){
+let data34 = data29.connectionTestUrl;
+const _errs76 = errors;
+if(errors === _errs76){
+if(errors === _errs76){
+if(typeof data34 === "string"){
+if(!(formats6(data34))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data34}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data34}];
+return false;
+}
+}
+}
+var valid9 = _errs76 === errors;
 }
 else {
 var valid9 = true;
@@ -1750,85 +1797,64 @@ var valid9 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data28}];
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data29}];
 return false;
 }
 }
-var valid0 = _errs63 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data34 = data.certificates;
-const _errs76 = errors;
-if(errors === _errs76){
-if(Array.isArray(data34)){
-var valid10 = true;
-const len2 = data34.length;
-for(let i2=0; i2<len2; i2++){
-let data35 = data34[i2];
+let data35 = data.certificates;
 const _errs78 = errors;
-const _errs79 = errors;
-if(errors === _errs79){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.revoked === undefined){
-data35.revoked = false;
+if(errors === _errs78){
+if(Array.isArray(data35)){
+var valid10 = true;
+const len2 = data35.length;
+for(let i2=0; i2<len2; i2++){
+let data36 = data35[i2];
+const _errs80 = errors;
+const _errs81 = errors;
+if(errors === _errs81){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.revoked === undefined){
+data36.revoked = false;
 }
 let missing5;
-if((data35.name === undefined) && (missing5 = "name")){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema33.required,parentSchema:schema33,data:data35}];
+if((data36.name === undefined) && (missing5 = "name")){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema33.required,parentSchema:schema33,data:data36}];
 return false;
 }
 else {
-const _errs81 = errors;
-for(const key8 in data35){
+const _errs83 = errors;
+for(const key8 in data36){
 if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data35}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data36}];
 return false;
 break;
 }
 }
-if(_errs81 === errors){
-if(data35.name !== undefined){
-let data36 = data35.name;
-const _errs82 = errors;
-if(errors === _errs82){
-if(typeof data36 === "string"){
-if(func1(data36) > 255){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data36}];
-return false;
-}
-else {
-if(func1(data36) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data36}];
-return false;
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data36}];
-return false;
-}
-}
-var valid12 = _errs82 === errors;
-}
-else {
-var valid12 = true;
-}
-if(valid12){
-if(data35.pem !== undefined){
-let data37 = data35.pem;
+if(_errs83 === errors){
+if(data36.name !== undefined){
+let data37 = data36.name;
 const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data37 === "string"){
+if(func1(data37) > 255){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data37}];
+return false;
+}
+else {
 if(func1(data37) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data37}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data37}];
 return false;
 }
 }
+}
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data37}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data37}];
 return false;
 }
 }
@@ -1838,18 +1864,18 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data35.pemFile !== undefined){
-let data38 = data35.pemFile;
+if(data36.pem !== undefined){
+let data38 = data36.pem;
 const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data38 === "string"){
 if(func1(data38) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data38}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data38}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data38}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data38}];
 return false;
 }
 }
@@ -1859,13 +1885,34 @@ else {
 var valid12 = true;
 }
 if(valid12){
-let data39 = data35.revoked;
+if(data36.pemFile !== undefined){
+let data39 = data36.pemFile;
 const _errs88 = errors;
-if(typeof data39 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data39}];
+if(errors === _errs88){
+if(typeof data39 === "string"){
+if(func1(data39) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data39}];
 return false;
 }
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data39}];
+return false;
+}
+}
 var valid12 = _errs88 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+let data40 = data36.revoked;
+const _errs90 = errors;
+if(typeof data40 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data40}];
+return false;
+}
+var valid12 = _errs90 === errors;
 }
 }
 }
@@ -1873,47 +1920,48 @@ var valid12 = _errs88 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data35}];
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data36}];
 return false;
 }
 }
-var valid10 = _errs78 === errors;
+var valid10 = _errs80 === errors;
 if(!valid10){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data34}];
+validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data35}];
 return false;
 }
 }
-var valid0 = _errs76 === errors;
+var valid0 = _errs78 === errors;
 if(valid0){
-let data40 = data.widgets;
-const _errs90 = errors;
-if(errors === _errs90){
-if(Array.isArray(data40)){
-var valid13 = true;
-const len3 = data40.length;
-for(let i3=0; i3<len3; i3++){
+let data41 = data.widgets;
 const _errs92 = errors;
-if(!(validate22(data40[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data40,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs92){
+if(Array.isArray(data41)){
+var valid13 = true;
+const len3 = data41.length;
+for(let i3=0; i3<len3; i3++){
+const _errs94 = errors;
+if(!(validate22(data41[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data41,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs92 === errors;
+var valid13 = _errs94 === errors;
 if(!valid13){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data40}];
+validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data41}];
 return false;
 }
 }
-var valid0 = _errs90 === errors;
+var valid0 = _errs92 === errors;
+}
 }
 }
 }
@@ -2245,9 +2293,9 @@ return validate20;
 
 /** The validator that lists every problem. */
 export function everyProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key: requests must carry it in `X-Svc-Api-Key`.","type":"string","minLength":1},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -2256,9 +2304,9 @@ const formats4 = formats.origin;
 const formats6 = formats["http-url"];
 const schema34 = {"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}};
 const schema35 = {"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}};
-const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":"array","items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":"string"},"brand":{"description":"Card brand.","type":"string"},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":"string"}}}}};
-const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":"string","format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string"]},"unit":{"description":"Unit of measure, default PIECE.","type":"string","enum":["PIECE","KILOGRAM","METER","LITRE","HOUR"]}}};
-const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string"]},"currency":{"description":"ISO 4217 code.","type":"string","format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string"]},"label":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":"string","minLength":1},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":"string","enum":["ADDRESS","PICKUP_POINT"]}}};
+const schema36 = {"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}};
+const schema37 = {"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}};
+const schema38 = {"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2357,9 +2405,8 @@ errors++;
 }
 if(data1.currency !== undefined){
 let data3 = data1.currency;
-if(typeof data3 === "string"){
-if(!(formats2(data3))){
-const err7 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3};
+if((typeof data3 !== "string") && (data3 !== null)){
+const err7 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: schema37.properties.currency.type},message:"must be string,null",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2368,9 +2415,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.currency.type,parentSchema:schema37.properties.currency,data:data3};
+if(typeof data3 === "string"){
+if(!(formats2(data3))){
+const err8 = {instancePath:instancePath+"/items/" + i0+"/currency",schemaPath:"#/$defs/orderItem/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema37.properties.currency,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2378,6 +2425,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 if(data1.label !== undefined){
@@ -2407,8 +2455,8 @@ errors++;
 }
 if(data1.taxRate !== undefined){
 let data5 = data1.taxRate;
-if((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")){
-const err11 = {instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5};
+if(((!((typeof data5 == "number") && (isFinite(data5)))) && (typeof data5 !== "string")) && (data5 !== null)){
+const err11 = {instancePath:instancePath+"/items/" + i0+"/taxRate",schemaPath:"#/$defs/orderItem/properties/taxRate/type",keyword:"type",params:{type: schema37.properties.taxRate.type},message:"must be number,string,null",schema:schema37.properties.taxRate.type,parentSchema:schema37.properties.taxRate,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2420,8 +2468,8 @@ errors++;
 }
 if(data1.orderItemId !== undefined){
 let data6 = data1.orderItemId;
-if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-const err12 = {instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6};
+if(((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (data6 !== null)){
+const err12 = {instancePath:instancePath+"/items/" + i0+"/orderItemId",schemaPath:"#/$defs/orderItem/properties/orderItemId/type",keyword:"type",params:{type: schema37.properties.orderItemId.type},message:"must be string,number,null",schema:schema37.properties.orderItemId.type,parentSchema:schema37.properties.orderItemId,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2433,8 +2481,8 @@ errors++;
 }
 if(data1.count !== undefined){
 let data7 = data1.count;
-if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-const err13 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7};
+if(((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")) && (data7 !== null)){
+const err13 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/$defs/orderItem/properties/count/type",keyword:"type",params:{type: schema37.properties.count.type},message:"must be number,string,null",schema:schema37.properties.count.type,parentSchema:schema37.properties.count,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2446,8 +2494,8 @@ errors++;
 }
 if(data1.unit !== undefined){
 let data8 = data1.unit;
-if(typeof data8 !== "string"){
-const err14 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8};
+if((typeof data8 !== "string") && (data8 !== null)){
+const err14 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/type",keyword:"type",params:{type: schema37.properties.unit.type},message:"must be string,null",schema:schema37.properties.unit.type,parentSchema:schema37.properties.unit,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2456,7 +2504,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR"))){
+if(!((((((data8 === "PIECE") || (data8 === "KILOGRAM")) || (data8 === "METER")) || (data8 === "LITRE")) || (data8 === "HOUR")) || (data8 === null))){
 const err15 = {instancePath:instancePath+"/items/" + i0+"/unit",schemaPath:"#/$defs/orderItem/properties/unit/enum",keyword:"enum",params:{allowedValues: schema37.properties.unit.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.unit.enum,parentSchema:schema37.properties.unit,data:data8};
 if(vErrors === null){
 vErrors = [err15];
@@ -2493,13 +2541,8 @@ errors++;
 }
 if(data.shippingOptions !== undefined){
 let data9 = data.shippingOptions;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.id === undefined){
-const err18 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema38.required,parentSchema:schema38,data:data10};
+if((!(Array.isArray(data9))) && (data9 !== null)){
+const err18 = {instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: schema36.properties.shippingOptions.type},message:"must be array,null",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2508,9 +2551,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "label")) || (key2 === "type"))){
-const err19 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10};
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id === undefined){
+const err19 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema38.required,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2519,12 +2566,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data10.id !== undefined){
-let data11 = data10.id;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err20 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.id,data:data11};
+for(const key2 in data10){
+if(!((((((((key2 === "id") || (key2 === "amount")) || (key2 === "currency")) || (key2 === "taxRate")) || (key2 === "title")) || (key2 === "label")) || (key2 === "excludeFromOrderIfFree")) || (key2 === "type"))){
+const err20 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2534,8 +2578,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.id.type,parentSchema:schema38.properties.id,data:data11};
+if(data10.id !== undefined){
+let data11 = data10.id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err21 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2545,10 +2592,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data10.amount !== undefined){
-let data12 = data10.amount;
-if((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")){
-const err22 = {instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12};
+else {
+const err22 = {instancePath:instancePath+"/shippingOptions/" + i1+"/id",schemaPath:"#/$defs/shippingOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.id.type,parentSchema:schema38.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2558,11 +2603,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data10.currency !== undefined){
-let data13 = data10.currency;
-if(typeof data13 === "string"){
-if(!(formats2(data13))){
-const err23 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13};
+if(data10.amount !== undefined){
+let data12 = data10.amount;
+if(((!((typeof data12 == "number") && (isFinite(data12)))) && (typeof data12 !== "string")) && (data12 !== null)){
+const err23 = {instancePath:instancePath+"/shippingOptions/" + i1+"/amount",schemaPath:"#/$defs/shippingOption/properties/amount/type",keyword:"type",params:{type: schema38.properties.amount.type},message:"must be number,string,null",schema:schema38.properties.amount.type,parentSchema:schema38.properties.amount,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2572,8 +2616,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13};
+if(data10.currency !== undefined){
+let data13 = data10.currency;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err24 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/type",keyword:"type",params:{type: schema38.properties.currency.type},message:"must be string,null",schema:schema38.properties.currency.type,parentSchema:schema38.properties.currency,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2582,11 +2628,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data10.taxRate !== undefined){
-let data14 = data10.taxRate;
-if((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")){
-const err25 = {instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14};
+if(typeof data13 === "string"){
+if(!(formats2(data13))){
+const err25 = {instancePath:instancePath+"/shippingOptions/" + i1+"/currency",schemaPath:"#/$defs/shippingOption/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema38.properties.currency,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2596,11 +2640,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data10.label !== undefined){
-let data15 = data10.label;
-if(typeof data15 === "string"){
-if(func1(data15) < 1){
-const err26 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data15};
+}
+if(data10.taxRate !== undefined){
+let data14 = data10.taxRate;
+if(((!((typeof data14 == "number") && (isFinite(data14)))) && (typeof data14 !== "string")) && (data14 !== null)){
+const err26 = {instancePath:instancePath+"/shippingOptions/" + i1+"/taxRate",schemaPath:"#/$defs/shippingOption/properties/taxRate/type",keyword:"type",params:{type: schema38.properties.taxRate.type},message:"must be number,string,null",schema:schema38.properties.taxRate.type,parentSchema:schema38.properties.taxRate,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2610,8 +2654,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data15};
+if(data10.title !== undefined){
+let data15 = data10.title;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err27 = {instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/type",keyword:"type",params:{type: schema38.properties.title.type},message:"must be string,null",schema:schema38.properties.title.type,parentSchema:schema38.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2620,11 +2666,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data10.type !== undefined){
-let data16 = data10.type;
-if(typeof data16 !== "string"){
-const err28 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data16};
+if(typeof data15 === "string"){
+if(func1(data15) < 1){
+const err28 = {instancePath:instancePath+"/shippingOptions/" + i1+"/title",schemaPath:"#/$defs/shippingOption/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2633,8 +2677,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!((data16 === "ADDRESS") || (data16 === "PICKUP_POINT"))){
-const err29 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data16};
+}
+}
+if(data10.label !== undefined){
+let data16 = data10.label;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err29 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/type",keyword:"type",params:{type: schema38.properties.label.type},message:"must be string,null",schema:schema38.properties.label.type,parentSchema:schema38.properties.label,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2643,10 +2691,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data10};
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err30 = {instancePath:instancePath+"/shippingOptions/" + i1+"/label",schemaPath:"#/$defs/shippingOption/properties/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.label,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2657,8 +2704,10 @@ errors++;
 }
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/shippingOptions",schemaPath:"#/properties/shippingOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.shippingOptions.type,parentSchema:schema36.properties.shippingOptions,data:data9};
+if(data10.excludeFromOrderIfFree !== undefined){
+let data17 = data10.excludeFromOrderIfFree;
+if((typeof data17 !== "boolean") && (data17 !== null)){
+const err31 = {instancePath:instancePath+"/shippingOptions/" + i1+"/excludeFromOrderIfFree",schemaPath:"#/$defs/shippingOption/properties/excludeFromOrderIfFree/type",keyword:"type",params:{type: schema38.properties.excludeFromOrderIfFree.type},message:"must be boolean,null",schema:schema38.properties.excludeFromOrderIfFree.type,parentSchema:schema38.properties.excludeFromOrderIfFree,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2668,12 +2717,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.constraints !== undefined){
-let data17 = data.constraints;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
-const err32 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data17};
+if(data10.type !== undefined){
+let data18 = data10.type;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err32 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/type",keyword:"type",params:{type: schema38.properties.type.type},message:"must be string,null",schema:schema38.properties.type.type,parentSchema:schema38.properties.type,data:data18};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2682,11 +2729,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data17.issuer !== undefined){
-let data18 = data17.issuer;
-if(typeof data18 !== "string"){
-const err33 = {instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data18};
+if(!(((data18 === "ADDRESS") || (data18 === "PICKUP_POINT")) || (data18 === null))){
+const err33 = {instancePath:instancePath+"/shippingOptions/" + i1+"/type",schemaPath:"#/$defs/shippingOption/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.type.enum,parentSchema:schema38.properties.type,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2696,10 +2740,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data17.brand !== undefined){
-let data19 = data17.brand;
-if(typeof data19 !== "string"){
-const err34 = {instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data19};
+}
+else {
+const err34 = {instancePath:instancePath+"/shippingOptions/" + i1,schemaPath:"#/$defs/shippingOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2709,10 +2752,12 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.paymentScheme !== undefined){
-let data20 = data17.paymentScheme;
-if(typeof data20 !== "string"){
-const err35 = {instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data20};
+}
+}
+if(data.constraints !== undefined){
+let data19 = data.constraints;
+if((!(data19 && typeof data19 == "object" && !Array.isArray(data19))) && (data19 !== null)){
+const err35 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: schema36.properties.constraints.type},message:"must be object,null",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data19};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2721,10 +2766,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.constraints.type,parentSchema:schema36.properties.constraints,data:data17};
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key3 in data19){
+if(!(((key3 === "issuer") || (key3 === "brand")) || (key3 === "paymentScheme"))){
+const err36 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.constraints,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2734,14 +2779,55 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(data19.issuer !== undefined){
+let data20 = data19.issuer;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err37 = {instancePath:instancePath+"/constraints/issuer",schemaPath:"#/properties/constraints/properties/issuer/type",keyword:"type",params:{type: schema36.properties.constraints.properties.issuer.type},message:"must be string,null",schema:schema36.properties.constraints.properties.issuer.type,parentSchema:schema36.properties.constraints.properties.issuer,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data19.brand !== undefined){
+let data21 = data19.brand;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err38 = {instancePath:instancePath+"/constraints/brand",schemaPath:"#/properties/constraints/properties/brand/type",keyword:"type",params:{type: schema36.properties.constraints.properties.brand.type},message:"must be string,null",schema:schema36.properties.constraints.properties.brand.type,parentSchema:schema36.properties.constraints.properties.brand,data:data21};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data19.paymentScheme !== undefined){
+let data22 = data19.paymentScheme;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err39 = {instancePath:instancePath+"/constraints/paymentScheme",schemaPath:"#/properties/constraints/properties/paymentScheme/type",keyword:"type",params:{type: schema36.properties.constraints.properties.paymentScheme.type},message:"must be string,null",schema:schema36.properties.constraints.properties.paymentScheme.type,parentSchema:schema36.properties.constraints.properties.paymentScheme,data:data22};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
@@ -3321,6 +3407,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.requireApiKey === undefined){
+data.requireApiKey = false;
+}
 if(data.defaults === undefined){
 data.defaults = {};
 }
@@ -3470,11 +3559,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.company !== undefined){
-let data3 = data.company;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.name === undefined){
-const err12 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data3};
+let data3 = data.requireApiKey;
+if(typeof data3 !== "boolean"){
+const err12 = {instancePath:instancePath+"/requireApiKey",schemaPath:"#/properties/requireApiKey/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.requireApiKey.type,parentSchema:schema32.properties.requireApiKey,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3483,9 +3570,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!((((key1 === "name") || (key1 === "address")) || (key1 === "registrationNumber")) || (key1 === "vatNumber"))){
-const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data3};
+if(data.company !== undefined){
+let data4 = data.company;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err13 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.company.required,parentSchema:schema32.properties.company,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3494,12 +3583,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data3.name !== undefined){
-let data4 = data3.name;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err14 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data4};
+for(const key1 in data4){
+if(!((((key1 === "name") || (key1 === "address")) || (key1 === "registrationNumber")) || (key1 === "vatNumber"))){
+const err14 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.company,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3509,8 +3595,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data4};
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err15 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3520,11 +3609,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.address !== undefined){
-let data5 = data3.address;
-if(typeof data5 === "string"){
-if(func1(data5) < 1){
-const err16 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data5};
+else {
+const err16 = {instancePath:instancePath+"/company/name",schemaPath:"#/properties/company/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.name.type,parentSchema:schema32.properties.company.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3534,8 +3620,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data5};
+if(data4.address !== undefined){
+let data6 = data4.address;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err17 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.address,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3545,11 +3634,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data3.registrationNumber !== undefined){
-let data6 = data3.registrationNumber;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err18 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6};
+else {
+const err18 = {instancePath:instancePath+"/company/address",schemaPath:"#/properties/company/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.address.type,parentSchema:schema32.properties.company.properties.address,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3559,8 +3645,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data6};
+if(data4.registrationNumber !== undefined){
+let data7 = data4.registrationNumber;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err19 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.registrationNumber,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3570,11 +3659,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data3.vatNumber !== undefined){
-let data7 = data3.vatNumber;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err20 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data7};
+else {
+const err20 = {instancePath:instancePath+"/company/registrationNumber",schemaPath:"#/properties/company/properties/registrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.registrationNumber.type,parentSchema:schema32.properties.company.properties.registrationNumber,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3584,8 +3670,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data7};
+if(data4.vatNumber !== undefined){
+let data8 = data4.vatNumber;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err21 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.company.properties.vatNumber,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3595,9 +3684,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
 else {
-const err22 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data3};
+const err22 = {instancePath:instancePath+"/company/vatNumber",schemaPath:"#/properties/company/properties/vatNumber/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.company.properties.vatNumber.type,parentSchema:schema32.properties.company.properties.vatNumber,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3607,14 +3695,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.v1 !== undefined){
-let data8 = data.v1;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.variableCreditor === undefined){
-data8.variableCreditor = false;
 }
-if(data8.secretKey === undefined){
-const err23 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "secretKey"},message:"must have required property '"+"secretKey"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8};
+else {
+const err23 = {instancePath:instancePath+"/company",schemaPath:"#/properties/company/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.company.type,parentSchema:schema32.properties.company,data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3623,8 +3706,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data8.brandId === undefined){
-const err24 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "brandId"},message:"must have required property '"+"brandId"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data8};
+}
+if(data.v1 !== undefined){
+let data9 = data.v1;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.variableCreditor === undefined){
+data9.variableCreditor = false;
+}
+if(data9.secretKey === undefined){
+const err24 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "secretKey"},message:"must have required property '"+"secretKey"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3633,9 +3723,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key2 in data8){
-if(!((((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer")) || (key2 === "creditors")) || (key2 === "variableCreditor"))){
-const err25 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data8};
+if(data9.brandId === undefined){
+const err25 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/required",keyword:"required",params:{missingProperty: "brandId"},message:"must have required property '"+"brandId"+"'",schema:schema32.properties.v1.required,parentSchema:schema32.properties.v1,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3644,12 +3733,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data8.secretKey !== undefined){
-let data9 = data8.secretKey;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err26 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data9};
+for(const key2 in data9){
+if(!((((((key2 === "secretKey") || (key2 === "brandId")) || (key2 === "rateLimit")) || (key2 === "acquirer")) || (key2 === "creditors")) || (key2 === "variableCreditor"))){
+const err26 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3659,8 +3745,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data9};
+if(data9.secretKey !== undefined){
+let data10 = data9.secretKey;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err27 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.secretKey,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3670,11 +3759,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data8.brandId !== undefined){
-let data10 = data8.brandId;
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-const err28 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data10};
+else {
+const err28 = {instancePath:instancePath+"/v1/secretKey",schemaPath:"#/properties/v1/properties/secretKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.secretKey.type,parentSchema:schema32.properties.v1.properties.secretKey,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3684,8 +3770,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data10};
+if(data9.brandId !== undefined){
+let data11 = data9.brandId;
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+const err29 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema32.properties.v1.properties.brandId,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3695,18 +3784,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data8.rateLimit !== undefined){
-let data11 = data8.rateLimit;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.max === undefined){
-data11.max = 1;
-}
-if(data11.windowMs === undefined){
-data11.windowMs = 60000;
-}
-for(const key3 in data11){
-if(!((key3 === "max") || (key3 === "windowMs"))){
-const err30 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11};
+else {
+const err30 = {instancePath:instancePath+"/v1/brandId",schemaPath:"#/properties/v1/properties/brandId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.brandId.type,parentSchema:schema32.properties.v1.properties.brandId,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3716,9 +3795,18 @@ vErrors.push(err30);
 errors++;
 }
 }
-let data12 = data11.max;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err31 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12};
+if(data9.rateLimit !== undefined){
+let data12 = data9.rateLimit;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.max === undefined){
+data12.max = 1;
+}
+if(data12.windowMs === undefined){
+data12.windowMs = 60000;
+}
+for(const key3 in data12){
+if(!((key3 === "max") || (key3 === "windowMs"))){
+const err31 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.rateLimit,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3727,9 +3815,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 1 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data12};
+}
+let data13 = data12.max;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err32 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.max.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3738,10 +3827,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-let data13 = data11.windowMs;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err33 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 1 || isNaN(data13)){
+const err33 = {instancePath:instancePath+"/v1/rateLimit/max",schemaPath:"#/properties/v1/properties/rateLimit/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.max,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3750,9 +3838,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 1 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data13};
+}
+let data14 = data12.windowMs;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err34 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.rateLimit.properties.windowMs.type,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3761,10 +3850,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data11};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err35 = {instancePath:instancePath+"/v1/rateLimit/windowMs",schemaPath:"#/properties/v1/properties/rateLimit/properties/windowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.rateLimit.properties.windowMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3774,18 +3862,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data8.acquirer !== undefined){
-let data14 = data8.acquirer;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.mode === undefined){
-data14.mode = "normal";
 }
-if(data14.slowMs === undefined){
-data14.slowMs = 10000;
-}
-for(const key4 in data14){
-if(!((key4 === "mode") || (key4 === "slowMs"))){
-const err36 = {instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.acquirer,data:data14};
+else {
+const err36 = {instancePath:instancePath+"/v1/rateLimit",schemaPath:"#/properties/v1/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.rateLimit.type,parentSchema:schema32.properties.v1.properties.rateLimit,data:data12};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3795,9 +3874,18 @@ vErrors.push(err36);
 errors++;
 }
 }
-let data15 = data14.mode;
-if(!(((data15 === "normal") || (data15 === "slow")) || (data15 === "fail"))){
-const err37 = {instancePath:instancePath+"/v1/acquirer/mode",schemaPath:"#/properties/v1/properties/acquirer/properties/mode/enum",keyword:"enum",params:{allowedValues: schema32.properties.v1.properties.acquirer.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.v1.properties.acquirer.properties.mode.enum,parentSchema:schema32.properties.v1.properties.acquirer.properties.mode,data:data15};
+if(data9.acquirer !== undefined){
+let data15 = data9.acquirer;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.mode === undefined){
+data15.mode = "normal";
+}
+if(data15.slowMs === undefined){
+data15.slowMs = 10000;
+}
+for(const key4 in data15){
+if(!((key4 === "mode") || (key4 === "slowMs"))){
+const err37 = {instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.acquirer,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3806,9 +3894,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-let data16 = data14.slowMs;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err38 = {instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.acquirer.properties.slowMs.type,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data16};
+}
+let data16 = data15.mode;
+if(!(((data16 === "normal") || (data16 === "slow")) || (data16 === "fail"))){
+const err38 = {instancePath:instancePath+"/v1/acquirer/mode",schemaPath:"#/properties/v1/properties/acquirer/properties/mode/enum",keyword:"enum",params:{allowedValues: schema32.properties.v1.properties.acquirer.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.v1.properties.acquirer.properties.mode.enum,parentSchema:schema32.properties.v1.properties.acquirer.properties.mode,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3817,9 +3906,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err39 = {instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data16};
+let data17 = data15.slowMs;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err39 = {instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.v1.properties.acquirer.properties.slowMs.type,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3828,10 +3917,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.acquirer.type,parentSchema:schema32.properties.v1.properties.acquirer,data:data14};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/v1/acquirer/slowMs",schemaPath:"#/properties/v1/properties/acquirer/properties/slowMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.properties.v1.properties.acquirer.properties.slowMs,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3841,15 +3929,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data8.creditors !== undefined){
-let data17 = data8.creditors;
-if(Array.isArray(data17)){
-const len0 = data17.length;
-for(let i0=0; i0<len0; i0++){
-let data18 = data17[i0];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err41 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
+}
+else {
+const err41 = {instancePath:instancePath+"/v1/acquirer",schemaPath:"#/properties/v1/properties/acquirer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.acquirer.type,parentSchema:schema32.properties.v1.properties.acquirer,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3858,8 +3940,16 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18.iban === undefined){
-const err42 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "iban"},message:"must have required property '"+"iban"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
+}
+if(data9.creditors !== undefined){
+let data18 = data9.creditors;
+if(Array.isArray(data18)){
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err42 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3868,9 +3958,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-for(const key5 in data18){
-if(!((key5 === "name") || (key5 === "iban"))){
-const err43 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
+if(data19.iban === undefined){
+const err43 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/required",keyword:"required",params:{missingProperty: "iban"},message:"must have required property '"+"iban"+"'",schema:schema32.properties.v1.properties.creditors.items.required,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3879,12 +3968,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-let data19 = data18.name;
-if(typeof data19 === "string"){
-if(func1(data19) < 1){
-const err44 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19};
+for(const key5 in data19){
+if(!((key5 === "name") || (key5 === "iban"))){
+const err44 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3894,8 +3980,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-else {
-const err45 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data19};
+if(data19.name !== undefined){
+let data20 = data19.name;
+if(typeof data20 === "string"){
+if(func1(data20) < 1){
+const err45 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3905,11 +3994,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.iban !== undefined){
-let data20 = data18.iban;
-if(typeof data20 === "string"){
-if(func1(data20) < 1){
-const err46 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20};
+else {
+const err46 = {instancePath:instancePath+"/v1/creditors/" + i0+"/name",schemaPath:"#/properties/v1/properties/creditors/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.name.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3919,8 +4005,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-else {
-const err47 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data20};
+if(data19.iban !== undefined){
+let data21 = data19.iban;
+if(typeof data21 === "string"){
+if(func1(data21) < 1){
+const err47 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3930,9 +4019,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
 else {
-const err48 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data18};
+const err48 = {instancePath:instancePath+"/v1/creditors/" + i0+"/iban",schemaPath:"#/properties/v1/properties/creditors/items/properties/iban/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.v1.properties.creditors.items.properties.iban.type,parentSchema:schema32.properties.v1.properties.creditors.items.properties.iban,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3944,7 +4032,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data17};
+const err49 = {instancePath:instancePath+"/v1/creditors/" + i0,schemaPath:"#/properties/v1/properties/creditors/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.properties.creditors.items.type,parentSchema:schema32.properties.v1.properties.creditors.items,data:data19};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3954,9 +4042,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-let data21 = data8.variableCreditor;
-if(typeof data21 !== "boolean"){
-const err50 = {instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data21};
+}
+else {
+const err50 = {instancePath:instancePath+"/v1/creditors",schemaPath:"#/properties/v1/properties/creditors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.v1.properties.creditors.type,parentSchema:schema32.properties.v1.properties.creditors,data:data18};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3966,8 +4054,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data8};
+let data22 = data9.variableCreditor;
+if(typeof data22 !== "boolean"){
+const err51 = {instancePath:instancePath+"/v1/variableCreditor",schemaPath:"#/properties/v1/properties/variableCreditor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.v1.properties.variableCreditor.type,parentSchema:schema32.properties.v1.properties.variableCreditor,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3977,20 +4066,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-let data22 = data.defaults;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.currency === undefined){
-data22.currency = "EUR";
-}
-if(data22.taxRate === undefined){
-data22.taxRate = "0.21";
-}
-if(data22.language === undefined){
-data22.language = "en";
-}
-for(const key6 in data22){
-if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
-const err52 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data22};
+else {
+const err52 = {instancePath:instancePath+"/v1",schemaPath:"#/properties/v1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.v1.type,parentSchema:schema32.properties.v1,data:data9};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4000,10 +4077,20 @@ vErrors.push(err52);
 errors++;
 }
 }
-let data23 = data22.currency;
-if(typeof data23 === "string"){
-if(!(formats2(data23))){
-const err53 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data23};
+let data23 = data.defaults;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.currency === undefined){
+data23.currency = "EUR";
+}
+if(data23.taxRate === undefined){
+data23.taxRate = "0.21";
+}
+if(data23.language === undefined){
+data23.language = "en";
+}
+for(const key6 in data23){
+if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
+const err53 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4013,8 +4100,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data23};
+let data24 = data23.currency;
+if(typeof data24 === "string"){
+if(!(formats2(data24))){
+const err54 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4023,9 +4112,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-let data24 = data22.taxRate;
-if((!((typeof data24 == "number") && (isFinite(data24)))) && (typeof data24 !== "string")){
-const err55 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data24};
+}
+else {
+const err55 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4034,9 +4123,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-let data25 = data22.language;
-if(typeof data25 !== "string"){
-const err56 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data25};
+let data25 = data23.taxRate;
+if((!((typeof data25 == "number") && (isFinite(data25)))) && (typeof data25 !== "string")){
+const err56 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4045,8 +4134,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!(((data25 === "lv") || (data25 === "en")) || (data25 === "ru"))){
-const err57 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data25};
+let data26 = data23.language;
+if(typeof data26 !== "string"){
+const err57 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4055,9 +4145,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data22};
+if(!(((data26 === "lv") || (data26 === "en")) || (data26 === "ru"))){
+const err58 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4066,14 +4155,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-let data26 = data.allowedOrigins;
-if(Array.isArray(data26)){
-const len1 = data26.length;
-for(let i1=0; i1<len1; i1++){
-let data27 = data26[i1];
-if(typeof data27 === "string"){
-if(!(formats4(data27))){
-const err59 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data27};
+}
+else {
+const err59 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data23};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4082,9 +4166,14 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data27};
+let data27 = data.allowedOrigins;
+if(Array.isArray(data27)){
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(typeof data28 === "string"){
+if(!(formats4(data28))){
+const err60 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data28};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4094,9 +4183,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
 else {
-const err61 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data26};
+const err61 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data28};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4105,11 +4193,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data.callbacks !== undefined){
-let data28 = data.callbacks;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.notificationUrl === undefined){
-const err62 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4118,8 +4205,11 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data28.termsUrl === undefined){
-const err63 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data28};
+if(data.callbacks !== undefined){
+let data29 = data.callbacks;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.notificationUrl === undefined){
+const err63 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data29};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4128,9 +4218,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-for(const key7 in data28){
-if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
-const err64 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data28};
+if(data29.termsUrl === undefined){
+const err64 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data29};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4139,12 +4228,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data28.notificationUrl !== undefined){
-let data29 = data28.notificationUrl;
-if(typeof data29 === "string"){
-if(!(formats6(data29))){
-const err65 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29};
+for(const key7 in data29){
+if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
+const err65 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data29};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4154,8 +4240,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data29};
+if(data29.notificationUrl !== undefined){
+let data30 = data29.notificationUrl;
+if(typeof data30 === "string"){
+if(!(formats6(data30))){
+const err66 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data30};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4165,11 +4254,8 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data28.termsUrl !== undefined){
-let data30 = data28.termsUrl;
-if(typeof data30 === "string"){
-if(!(formats6(data30))){
-const err67 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30};
+else {
+const err67 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data30};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4179,8 +4265,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data30};
+if(data29.termsUrl !== undefined){
+let data31 = data29.termsUrl;
+if(typeof data31 === "string"){
+if(!(formats6(data31))){
+const err68 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data31};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4190,11 +4279,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data28.shippingCostUrl !== undefined){
-let data31 = data28.shippingCostUrl;
-if(typeof data31 === "string"){
-if(!(formats6(data31))){
-const err69 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31};
+else {
+const err69 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data31};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4204,8 +4290,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-else {
-const err70 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data31};
+if(data29.shippingCostUrl !== undefined){
+let data32 = data29.shippingCostUrl;
+if(typeof data32 === "string"){
+if(!(formats6(data32))){
+const err70 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data32};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4215,11 +4304,8 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data28.orderVerificationUrl !== undefined){
-let data32 = data28.orderVerificationUrl;
-if(typeof data32 === "string"){
-if(!(formats6(data32))){
-const err71 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32};
+else {
+const err71 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data32};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4229,8 +4315,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-else {
-const err72 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data32};
+if(data29.orderVerificationUrl !== undefined){
+let data33 = data29.orderVerificationUrl;
+if(typeof data33 === "string"){
+if(!(formats6(data33))){
+const err72 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data33};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4240,11 +4329,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data28.connectionTestUrl !== undefined){
-let data33 = data28.connectionTestUrl;
-if(typeof data33 === "string"){
-if(!(formats6(data33))){
-const err73 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33};
+else {
+const err73 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data33};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4254,8 +4340,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data33};
+if(data29.connectionTestUrl !== undefined){
+let data34 = data29.connectionTestUrl;
+if(typeof data34 === "string"){
+if(!(formats6(data34))){
+const err74 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data34};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4265,9 +4354,8 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
 else {
-const err75 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data28};
+const err75 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data34};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4277,17 +4365,9 @@ vErrors.push(err75);
 errors++;
 }
 }
-let data34 = data.certificates;
-if(Array.isArray(data34)){
-const len2 = data34.length;
-for(let i2=0; i2<len2; i2++){
-let data35 = data34[i2];
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.revoked === undefined){
-data35.revoked = false;
 }
-if(data35.name === undefined){
-const err76 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data35};
+else {
+const err76 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data29};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4296,9 +4376,18 @@ vErrors.push(err76);
 }
 errors++;
 }
-for(const key8 in data35){
-if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
-const err77 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data35};
+}
+let data35 = data.certificates;
+if(Array.isArray(data35)){
+const len2 = data35.length;
+for(let i2=0; i2<len2; i2++){
+let data36 = data35[i2];
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.revoked === undefined){
+data36.revoked = false;
+}
+if(data36.name === undefined){
+const err77 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4307,12 +4396,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data35.name !== undefined){
-let data36 = data35.name;
-if(typeof data36 === "string"){
-if(func1(data36) > 255){
-const err78 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data36};
+for(const key8 in data36){
+if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
+const err78 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4321,8 +4407,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(func1(data36) < 1){
-const err79 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data36};
+}
+if(data36.name !== undefined){
+let data37 = data36.name;
+if(typeof data37 === "string"){
+if(func1(data37) > 255){
+const err79 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data37};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -4331,9 +4421,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data36};
+if(func1(data37) < 1){
+const err80 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data37};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -4343,11 +4432,8 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data35.pem !== undefined){
-let data37 = data35.pem;
-if(typeof data37 === "string"){
-if(func1(data37) < 1){
-const err81 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data37};
+else {
+const err81 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data37};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4357,8 +4443,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-else {
-const err82 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data37};
+if(data36.pem !== undefined){
+let data38 = data36.pem;
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err82 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data38};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -4368,11 +4457,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data35.pemFile !== undefined){
-let data38 = data35.pemFile;
-if(typeof data38 === "string"){
-if(func1(data38) < 1){
-const err83 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data38};
+else {
+const err83 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data38};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4382,8 +4468,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data38};
+if(data36.pemFile !== undefined){
+let data39 = data36.pemFile;
+if(typeof data39 === "string"){
+if(func1(data39) < 1){
+const err84 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data39};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -4393,9 +4482,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-let data39 = data35.revoked;
-if(typeof data39 !== "boolean"){
-const err85 = {instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data39};
+else {
+const err85 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data39};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4405,8 +4493,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-else {
-const err86 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data35};
+let data40 = data36.revoked;
+if(typeof data40 !== "boolean"){
+const err86 = {instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data40};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4416,9 +4505,8 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
 else {
-const err87 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data34};
+const err87 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4427,18 +4515,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-let data40 = data.widgets;
-if(Array.isArray(data40)){
-const len3 = data40.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate22(data40[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data40,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err88 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data40};
+const err88 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data35};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4447,14 +4527,34 @@ vErrors.push(err88);
 }
 errors++;
 }
+let data41 = data.widgets;
+if(Array.isArray(data41)){
+const len3 = data41.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate22(data41[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data41,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err89 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data41};
 if(vErrors === null){
 vErrors = [err89];
 }
 else {
 vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
 }
 errors++;
 }

@@ -93,18 +93,6 @@ export class OrderIntake {
           'order.items',
         );
       }
-      if (!widget.collectCustomerData) {
-        // Pricing later needs the customer's address, which only the full checkout collects.
-        const unpriced = parsed.shippingOptions.findIndex((option) => option.amount === undefined);
-        if (unpriced !== -1) {
-          throw new HttpError(
-            400,
-            'invalid_order',
-            `Shipping option ${parsed.shippingOptions[unpriced]!.id} has no amount; options priced later through the shipping cost URL need a full-checkout widget (collectCustomerData)`,
-            `order.shippingOptions[${unpriced}].amount`,
-          );
-        }
-      }
       // A pickup-point option could never be paid where no point can be chosen.
       const toPoint = parsed.shippingOptions.findIndex((option) => option.type === 'PICKUP_POINT');
       if (toPoint !== -1 && widget.pickupPoints.length === 0) {

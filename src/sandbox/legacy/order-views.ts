@@ -3,12 +3,13 @@
  * body, and merchant API v2's order. The notification and merchant API v2 share the real service's order
  * model; money there is written with 2 decimals.
  */
-import type {
-  LegacyOrderStatus,
-  NotificationItem,
-  NotificationPayment,
-  NotificationShipping,
-  PurchaseNotification,
+import {
+  type LegacyOrderStatus,
+  NO_SHIPPING,
+  type NotificationItem,
+  type NotificationPayment,
+  type NotificationShipping,
+  type PurchaseNotification,
 } from '../../core/legacy-callbacks.js';
 import type { MerchantApiV2Order } from '../../core/merchant-api-v2-types.js';
 import { formatMinorUnits } from '../../core/money.js';
@@ -59,7 +60,7 @@ export class OrderViews {
         const quotedRate = quote?.taxRate === undefined ? undefined : parseTaxRate(quote.taxRate);
         return {
           id: option.id,
-          label: option.label ?? option.id,
+          label: option.title ?? option.id,
           type: option.type,
           amount: amount === undefined ? null : formatMinorUnits(amount),
           taxRate: shippingTaxRate(option, orderDefaults(merchant).taxRate, quotedRate).text,
@@ -151,7 +152,7 @@ export class OrderViews {
         terms: merchant.callbacks.termsUrl,
         verification: merchant.callbacks.orderVerificationUrl ?? null,
       },
-      shipping: record.shipping ? shippingModel(record.shipping, shippingDate(record)) : null,
+      shipping: shippingModel(record.shipping, shippingDate(record)),
     } satisfies Written<Omit<PurchaseNotification, 'status' | 'payment'>> & {
       status: Status;
       payment: Payment;
@@ -223,12 +224,16 @@ function shippingDate(record: OrderRecord): string {
   return at.slice(0, 10);
 }
 
-function shippingModel(shipping: ShippingChoice, date: string): Written<NotificationShipping> {
+/**
+ * The notification's `shipping`: an object even without a shipping choice or a pickup point, with null
+ * members, since the official client's getters make models of `shipping`, its `address` and `pickup_point`.
+ */
+function shippingModel(shipping: ShippingChoice | null, date: string): Written<NotificationShipping> {
+  if (!shipping) return NO_SHIPPING;
   const { address, pickupPoint } = shipping;
   const coordinate = (degrees: number | undefined) =>
     degrees === undefined ? null : new JsonNumber(String(degrees));
-  return {
-    type: shipping.type,
+  const common = {
     date,
     method: { id: shipping.optionId, name: shipping.label },
     address: address
@@ -240,15 +245,21 @@ function shippingModel(shipping: ShippingChoice, date: string): Written<Notifica
           latitude: coordinate(address.latitude),
           longitude: coordinate(address.longitude),
         }
-      : null,
+      : NO_SHIPPING.address,
     contact_phone: shipping.contactPhone,
-    pickup_point: pickupPoint
-      ? {
-          name: pickupPoint.name,
-          external_id: pickupPoint.externalId,
-          comments: pickupPoint.comments,
-          service_hours: pickupPoint.serviceHours,
-        }
-      : null,
   };
+  // Written member by member, in the order the gateway writes them.
+  if (shipping.type === 'PICKUP_POINT' && pickupPoint) {
+    return {
+      type: 'PICKUP_POINT',
+      ...common,
+      pickup_point: {
+        name: pickupPoint.name,
+        external_id: pickupPoint.externalId,
+        comments: pickupPoint.comments,
+        service_hours: pickupPoint.serviceHours,
+      },
+    };
+  }
+  return { type: 'ADDRESS', ...common, pickup_point: NO_SHIPPING.pickup_point };
 }

@@ -27,7 +27,8 @@ export class ShippingQuotes {
   /**
    * Asks the merchant's shipping cost URL for the price of an option priced later, and keeps the quote. An
    * ADDRESS option is priced for the customer's address; a PICKUP_POINT option for the chosen point, whose
-   * configured address (else empty strings) the request carries as its `address`.
+   * configured address (else empty strings) the request carries as its `address`. A widget that is no full
+   * checkout collects no address: its ADDRESS option is priced for the items alone, `address` empty strings.
    */
   async quote(id: string, request: ShippingQuoteRequest): Promise<ShippingQuote> {
     const record = this.deps.book.get(id);
@@ -37,7 +38,7 @@ export class ShippingQuotes {
     const order = this.deps.book.order(record);
     const option = findShippingOption(order, request.optionId, 'optionId');
     const pickup = destinationPoint(widget, option, request, '');
-    if (option.type === 'ADDRESS' && request.address === undefined) {
+    if (option.type === 'ADDRESS' && request.address === undefined && widget.collectCustomerData) {
       throw new HttpError(
         400,
         'address_required',
@@ -67,7 +68,8 @@ export class ShippingQuotes {
         quantity: quantity(item.count),
       })),
       shipping_method_id: option.id,
-      // Present in both cases, as the document says: a pickup point's own address when the config gives one.
+      // Present in every case, as the document says: a pickup point's own address when the config gives one,
+      // empty strings where nothing is known.
       address: {
         city: address?.city ?? '',
         address: address?.address ?? '',
@@ -174,7 +176,7 @@ export function shippingChoice(
   const address = pickup ? pickup.address : request.address;
   return {
     optionId: option.id,
-    label: option.label ?? option.id,
+    label: option.title ?? option.id,
     amount,
     type: option.type,
     address: address

@@ -4,6 +4,7 @@
  * error shape for every failure, the router's own 404 and 405 included.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { MerchantConfig } from '../config.js';
 import { HttpError, type RequestContext, type RouteHandler, Router } from '../http.js';
 import { isWriteFailure } from '../store.js';
@@ -81,15 +82,19 @@ export function sendNoContent(res: ServerResponse): void {
   res.end();
 }
 
-/** `http://<Host>`, so a checkout URL works on whatever host the merchant reached the sandbox under. */
+/**
+ * `http://<Host>` (`https://` when the sandbox serves HTTPS), so a checkout URL works on whatever host and
+ * scheme the merchant reached the sandbox by.
+ */
 export function baseUrlOf(req: IncomingMessage): string {
+  const scheme = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
   const host = req.headers.host;
   if (host !== undefined && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) {
     // The pattern lets through ports past 65535, which no URL takes.
-    if (URL.canParse(`http://${host}`)) return `http://${host}`;
+    if (URL.canParse(`${scheme}://${host}`)) return `${scheme}://${host}`;
   }
   const address = req.socket.localAddress ?? '127.0.0.1';
-  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+  return `${scheme}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
 
 /** Any failure in the document's error shape. */

@@ -1,0 +1,119 @@
+/**
+ * The sandbox's own TLS certificate for `--https`: self-signed, for the loopback names (`localhost`,
+ * `127.0.0.1`, `::1`) and the host it listens on, made on first use and kept in the data dir, so that a
+ * merchant who trusts it once (`NODE_EXTRA_CA_CERTS`, the browser's or the system's store) keeps trusting it
+ * across restarts. node:crypto reads certificates but cannot make them, so jsrsasign builds it.
+ */
+import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import jsrsasign from 'jsrsasign';
+import { generateMerchantKeyPair } from '../server/index.js';
+import { MAX_PEM_FILE_BYTES, readTextFile } from './text-file.js';
+
+export interface TlsCertificate {
+  privateKeyPem: string;
+  certificatePem: string;
+  /** Where the certificate is, for the merchant to trust. */
+  certificateFile: string;
+}
+
+/**
+ * Under 398 days: browsers refuse longer-lived server certificates, and a local one is renewed at a start
+ * once less than {@link RENEW_BEFORE_DAYS} remain.
+ */
+const VALID_DAYS = 397;
+const RENEW_BEFORE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Names a certificate is always issued for: what `localhost` and the loopback addresses are reached by. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+/**
+ * The names the certificate must hold to serve on `host`: the loopback names, and `host` itself when it is
+ * a name or address of its own (not a wildcard such as `0.0.0.0`, which is reached by other names).
+ */
+export function tlsNamesFor(host: string): string[] {
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  return [...new Set([...LOOPBACK_NAMES, ...(wildcard ? [] : [host.toLowerCase()])])];
+}
+
+/**
+ * The certificate from `<dataDir>/tls/`, or a new one (with a new key) when there is none, it is not the
+ * key's, it lacks one of `names`, or it expires within 30 days.
+ * @throws FileTooLargeError when a file there is larger than 64 KiB.
+ */
+export async function loadOrCreateTlsCertificate(
+  dataDir: string,
+  names: readonly string[],
+): Promise<TlsCertificate> {
+  const dir = join(dataDir, 'tls');
+  const keyFile = join(dir, 'private-key.pem');
+  const certificateFile = join(dir, 'certificate.pem');
+  if (existsSync(keyFile) && existsSync(certificateFile)) {
+    const privateKeyPem = readTextFile(keyFile, MAX_PEM_FILE_BYTES);
+    const certificatePem = readTextFile(certificateFile, MAX_PEM_FILE_BYTES);
+    if (isUsable(certificatePem, privateKeyPem, names))
+      return { privateKeyPem, certificatePem, certificateFile };
+  }
+  await mkdir(dir, { recursive: true });
+  const { privateKeyPem, publicKeyPem } = await generateMerchantKeyPair();
+  const certificatePem = issue(privateKeyPem, publicKeyPem, names);
+  await writeFile(keyFile, privateKeyPem, { mode: 0o600 });
+  await writeFile(certificateFile, certificatePem);
+  return { privateKeyPem, certificatePem, certificateFile };
+}
+
+function isUsable(certificatePem: string, privateKeyPem: string, names: readonly string[]): boolean {
+  try {
+    const certificate = new X509Certificate(certificatePem);
+    const ownKey = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' });
+    const renewAt = new Date(certificate.validTo).getTime() - RENEW_BEFORE_DAYS * DAY_MS;
+    return (
+      certificate.publicKey.export({ type: 'spki', format: 'der' }).equals(ownKey) &&
+      new Date(certificate.validFrom).getTime() <= Date.now() &&
+      Date.now() < renewAt &&
+      names.every((name) =>
+        isIP(name) ? certificate.checkIP(name) !== undefined : certificate.checkHost(name) !== undefined,
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** UTCTime through 2049 and GeneralizedTime after it, as RFC 5280 asks; jsrsasign tells them by length. */
+function asn1Time(date: Date): string {
+  const digits = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return date.getUTCFullYear() < 2050 ? `${digits.slice(2)}Z` : `${digits}Z`;
+}
+
+function issue(privateKeyPem: string, publicKeyPem: string, names: readonly string[]): string {
+  const notBefore = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const subject: { array: jsrsasign.IdentityArray } = {
+    array: [[{ type: 'CN', value: 'svc-sandbox', ds: 'utf8' }]],
+  };
+  const serial = randomBytes(16);
+  serial[0] = (serial[0]! & 0x7f) | 0x40; // positive, and all 16 bytes kept
+  const certificate = new jsrsasign.KJUR.asn1.x509.Certificate({
+    version: 3,
+    serial: { hex: serial.toString('hex') },
+    issuer: subject,
+    subject,
+    notbefore: asn1Time(notBefore),
+    notafter: asn1Time(new Date(notBefore.getTime() + VALID_DAYS * DAY_MS)),
+    sbjpubkey: publicKeyPem,
+    ext: [
+      { extname: 'basicConstraints', cA: false },
+      { extname: 'keyUsage', critical: true, names: ['digitalSignature', 'keyEncipherment'] },
+      { extname: 'extKeyUsage', array: [{ name: 'serverAuth' }] },
+      { extname: 'subjectAltName', array: names.map((name) => (isIP(name) ? { ip: name } : { dns: name })) },
+      { extname: 'subjectKeyIdentifier', kid: publicKeyPem },
+    ],
+    sigalg: 'SHA256withRSA',
+    cakey: privateKeyPem,
+  });
+  return `${certificate.getPEM().replaceAll('\r\n', '\n').trim()}\n`;
+}

@@ -1,0 +1,9 @@
+<?php
+
+namespace Klix;
+
+use RuntimeException;
+
+class SignatureValidationFailedException extends RuntimeException
+{
+}
