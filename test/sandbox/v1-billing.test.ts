@@ -279,6 +279,7 @@ describe('v1 invoices, billing templates and subscriptions', () => {
     assert.equal(purchase.client_id, anna.id);
     assert.equal(purchase.client.email, anna.email);
     assert.equal(purchase.purchase.total, 990);
+    assert.equal(purchase.billing_template_id, oneTime.id, 'the template that made it');
     assert.ok(purchase.checkout_url.endsWith(`/checkout/${purchase.id}/`));
     const subscribers = [];
     for await (const item of client.billingTemplates.clients.list(oneTime.id)) subscribers.push(item);

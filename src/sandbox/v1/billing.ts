@@ -566,14 +566,16 @@ export class V1Billing {
   /** A Purchase of the template for the Client, made as `POST /purchases/` would make it. */
   private makePurchase(
     merchantId: string,
-    template: Pick<BillingTemplate, 'brand_id' | 'purchase'>,
+    template: Pick<BillingTemplate, 'brand_id' | 'purchase'> & { id?: string },
     clientId: string,
     options: PurchaseOptions,
     baseUrl: string,
   ): PurchaseRecord {
     const draft = this.purchaseRequest(merchantId, template, clientId, options);
     const client = this.deps.clients.purchaseClient(merchantId, clientId);
-    return this.deps.purchases.create(merchantId, { ...draft, client }, baseUrl);
+    return this.deps.purchases.create(merchantId, { ...draft, client }, baseUrl, {
+      ...(template.id !== undefined && { billingTemplateId: template.id }),
+    });
   }
 
   private mail(

@@ -99,7 +99,7 @@ export function purchaseView(record: PurchaseRecord, baseUrl: string): Purchase 
     // Every sandbox key is a test key (the document: the key decides test mode).
     is_test: true,
     user_id: null,
-    billing_template_id: null,
+    billing_template_id: stored.billing_template_id ?? null,
     send_receipt: false,
     is_recurring_token: stored.is_recurring_token,
     recurring_token: null,

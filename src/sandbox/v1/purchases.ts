@@ -119,6 +119,8 @@ export interface StoredPurchase {
   number?: number;
   /** Later: the IP address of the create request. */
   created_from_ip?: string;
+  /** The BillingTemplate that made it. */
+  billing_template_id?: string;
 }
 
 /** The card of a card payment as the checkout form gave it, beyond what the acquirer keeps. */
@@ -197,13 +199,14 @@ export class V1Purchases {
 
   /**
    * Creates the purchase and reports `purchase.created`. `made` is what the gateway adds: the Client it made
-   * for a Purchase whose merchant named none, and the IP address the request came from.
+   * for a Purchase whose merchant named none, the IP address the request came from, the BillingTemplate that
+   * made it.
    */
   create(
     merchantId: string,
     draft: PurchaseDraft,
     baseUrl: string,
-    made: { clientId?: string; fromIp?: string } = {},
+    made: { clientId?: string; fromIp?: string; billingTemplateId?: string } = {},
   ): PurchaseRecord {
     const now = this.nowSeconds();
     let number = 1;
@@ -226,6 +229,7 @@ export class V1Purchases {
         status_history: [{ status: 'created', timestamp: now }],
         number,
         created_from_ip: made.fromIp ?? '',
+        ...(made.billingTemplateId !== undefined && { billing_template_id: made.billingTemplateId }),
       },
     };
     return this.store.transaction(() => {
