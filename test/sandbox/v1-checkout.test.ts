@@ -190,6 +190,7 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(after.transaction_data.attempts[0].payment_method, 'visa');
     assert.equal(after.transaction_data.attempts[0].error, null);
     assert.equal(after.transaction_data.attempts[0].type, 'execute');
+    assert.equal(after.transaction_data.attempts[0].client_ip, '127.0.0.1', 'the customer’s address');
     assert.equal(after.transaction_data.extra.masked_pan, '411111******1111');
     assert.equal(after.transaction_data.extra.cardholder_name, 'Anna Tester');
     assert.equal(after.payment.amount, 2500);

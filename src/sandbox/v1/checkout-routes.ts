@@ -134,7 +134,9 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         holder: field('card_holder'),
       },
     };
-    const outcome = deps.payments.submit(record, submission, deps.baseUrlOf(context.req));
+    // The customer's address, as the platform records it on their payment attempt (`client_ip`).
+    const payerIp = (context.req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const outcome = deps.payments.submit({ ...record, payerIp }, submission, deps.baseUrlOf(context.req));
     answer(context, outcome, {
       method: submission.method,
       values: { card_expiry: submission.card.expiry, card_holder: submission.card.holder },

@@ -335,7 +335,8 @@ function attemptView(record: PurchaseRecord, attempt: StoredAttempt): PurchaseAt
     error: attempt.error ? { code: attempt.error.code, message: attempt.error.description } : null,
     extra,
     country: 'card_issuer_country' in extra ? extra.card_issuer_country : '',
-    client_ip: '',
+    // The customer's address on their own payment; the merchant's operations have none.
+    client_ip: type === 'payment' ? (record.payerIp ?? '') : '',
     fee_amount:
       successful && FEE_BEARING.has(attempt.type)
         ? testFee(attempt.amount ?? record.purchase.purchase.total ?? 0)

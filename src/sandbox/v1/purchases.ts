@@ -161,6 +161,8 @@ export interface PurchaseRecord {
   captured?: number;
   /** What the checkout form gave of the card besides its number. */
   cardholder?: CardholderDetails;
+  /** The IP address the customer paid on the hosted page from. */
+  payerIp?: string;
 }
 
 /** The event names a purchase's changes are reported under. */
