@@ -3,7 +3,8 @@
  * toolkit's v1 client and the sandbox, so both read and write the same shapes. Member names are the wire's
  * (`snake_case`). Where the document leaves something open, the choice the sandbox makes is named in the
  * member's comment; members the document does not name are optional and say so, since the real gateway may
- * not send them.
+ * not send them, except those of the platform's Purchase, Payment and ClientDetails, which its webhook payloads
+ * and SDK models show it always sends.
  */
 
 // ---------------------------------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ export type PurchaseAttemptType =
 
 /** One payment attempt in `transaction_data.attempts` (newest first), as the platform writes it. */
 export interface PurchaseAttempt {
-  /** How it was paid: `payform` (the hosted page), `api` (a charge or operation through the API). */
+  /** How it was paid: `payform` in the platform's samples, for the merchant's operations too, and in the sandbox. */
   flow: string;
   type: PurchaseAttemptType;
   /** Null when the attempt succeeded. */
@@ -438,9 +439,9 @@ export interface Purchase {
   cancel_redirect: string;
   success_callback: string;
   creator_agent: string;
-  /** `api` for a Purchase made through the API, `billing` for one a BillingTemplate made. */
+  /** Where it was made: `api` in the platform's samples and always in the sandbox. */
   platform: string;
-  /** `purchases`, or `billing_invoices` / `billing_subscriptions` for a BillingTemplate's. */
+  /** The platform's product it belongs to: `purchases` in its samples and always in the sandbox. */
   product: string;
   /** The IP address the create request came from. */
   created_from_ip: string;

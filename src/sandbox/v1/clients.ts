@@ -23,6 +23,7 @@ import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError, type V1Issue } from './errors.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
+import { readEmails } from './purchase-request.js';
 import { CLIENT_DETAILS_TEXTS, clientDetails } from './purchase-view.js';
 import type { PurchaseRecord, V1Purchases } from './purchases.js';
 
@@ -264,11 +265,8 @@ export function readClientBody(
       client[field] = null;
       continue;
     }
-    const list = reader.array(body, field, field);
-    if (!list) continue;
-    const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
-    if (emails.length === list.length) client[field] = emails;
-    else reader.add(field, 'invalid', `${field} must be an array of email addresses`);
+    const emails = readEmails(reader, body, field, field);
+    if (emails) client[field] = emails;
   }
   return reader.issues.length > 0 ? { issues: reader.issues } : { client };
 }

@@ -159,13 +159,25 @@ function readClient(reader: BodyReader, body: Json): PurchaseClient {
     reader.add('client.email', 'invalid', 'client.email must be an email address');
   }
   for (const name of ['cc', 'bcc'] as const) {
-    const list = reader.array(object, name, `client.${name}`);
-    if (!list) continue;
-    const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
-    if (emails.length === list.length) client[name] = emails;
-    else reader.add(`client.${name}`, 'invalid', `client.${name} must be an array of email addresses`);
+    const emails = readEmails(reader, object, name, `client.${name}`);
+    if (emails) client[name] = emails;
   }
   return client;
+}
+
+/** A list of email addresses (a Client's `cc` or `bcc`), or undefined when left out or wrong. */
+export function readEmails(
+  reader: BodyReader,
+  object: Json,
+  member: string,
+  path: string,
+): string[] | undefined {
+  const list = reader.array(object, member, path);
+  if (!list) return undefined;
+  const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
+  if (emails.length === list.length) return emails;
+  reader.add(path, 'invalid', `${path} must be an array of email addresses`);
+  return undefined;
 }
 
 /** `payout_method_whitelist`: names of `GET /payout_methods/`, kept as given. */

@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import type {
-  CardTransactionExtra,
   ClientDetails,
   ClientDetailsText,
   IssuerDetails,
@@ -30,16 +29,16 @@ import {
 } from './purchases.js';
 
 /** The platform's `due` when the request gives none: an hour after creation (enforced only by `due_strict`). */
-export const DEFAULT_DUE_SECONDS = 60 * 60;
+const DEFAULT_DUE_SECONDS = 60 * 60;
 
 /** How long the platform holds back a payment's fee (`pending_unfreeze_on`). */
 const FEE_HOLD_SECONDS = 3 * 24 * 60 * 60;
 
 /** The sandbox's time zone of invoices when the request names none. */
-export const DEFAULT_TIMEZONE = 'UTC';
+const DEFAULT_TIMEZONE = 'UTC';
 
 /** The merchant's company on every invoice: test values (the sandbox knows no company). */
-export const TEST_ISSUER: Readonly<IssuerDetails> = {
+const TEST_ISSUER: Readonly<IssuerDetails> = {
   website: '',
   legal_street_address: 'Test street 1',
   legal_country: 'LV',
@@ -53,7 +52,7 @@ export const TEST_ISSUER: Readonly<IssuerDetails> = {
 };
 
 /** The platform's fee of a payment of `amount` minor units: a test value, 1 % rounded. */
-export function testFee(amount: number): number {
+function testFee(amount: number): number {
   return Math.round(amount / 100);
 }
 
@@ -353,18 +352,18 @@ function attemptView(record: PurchaseRecord, attempt: StoredAttempt): PurchaseAt
 function extraOf(record: PurchaseRecord, method: string): TransactionExtra {
   const { card, cardholder } = record;
   if (!card || findPaymentMethod(method)?.group !== 'card') return {};
-  const extra: CardTransactionExtra = {
+  return {
     // A test value: the acquirer does not tell credit from debit.
     card_type: 'credit',
     card_brand: card.scheme.toLowerCase(),
     masked_pan: `${card.bin}******${card.last4}`,
     card_issuer: card.issuer,
     card_issuer_country: '',
+    // Test values where the form's are unknown: a charge through the API, or a Purchase of an earlier version.
     expiry_year: (cardholder?.expiryYear ?? 2030) % 100,
     expiry_month: cardholder?.expiryMonth ?? 12,
     cardholder_name: cardholder?.name ?? record.purchase.client.full_name ?? '',
   };
-  return extra;
 }
 
 /** The gateway's own reference of the purchase: numbered per account. */
