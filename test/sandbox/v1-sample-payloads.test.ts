@@ -5,11 +5,13 @@
  * for the members of the two SDKs' models.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+import { openStore } from '../../src/sandbox/store.js';
+import { FakeMerchant, tempDir } from './support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
 
 const FIXTURES = new URL('../fixtures/v1-samples/', import.meta.url);
 
@@ -272,5 +274,84 @@ describe('v1 payloads beside the platform samples', () => {
       check(sdk, 'ClientDetails', madeClient, true);
     }
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('a Purchase stored by an earlier version of the sandbox', () => {
+  test('is sent with every member of the platform sample, its attempt error as {code, message}', async () => {
+    const merchant = await FakeMerchant.start();
+    const dataDir = await tempDir();
+    // What an earlier version kept: the document's members only, attempts with error.description.
+    const id = randomUUID();
+    const store = openStore({ dataDir });
+    store.transaction(() => {
+      store.collection('v1-purchases').put(id, {
+        merchantId: 'm1',
+        purchase: {
+          id,
+          brand_id: V1.brandId,
+          client: { email: 'earlier@example.com' },
+          client_id: null,
+          purchase: {
+            products: [{ name: 'Tea', price: 1250, quantity: 1 }],
+            currency: 'EUR',
+            language: 'en',
+            due_strict: false,
+            total_override: null,
+            payment_method_details: {},
+            total: 1250,
+          },
+          reference: null,
+          success_callback: null,
+          success_redirect: null,
+          failure_redirect: null,
+          cancel_redirect: null,
+          skip_capture: false,
+          force_recurring: false,
+          payment_method_whitelist: null,
+          due: null,
+          status: 'error',
+          is_recurring_token: false,
+          marked_as_paid: false,
+          refundable_amount: 0,
+          refund_availability: 'none',
+          transaction_data: {
+            attempts: [
+              {
+                type: 'payment',
+                successful: false,
+                payment_method: 'visa',
+                created_on: 1_800_000_100,
+                error: { code: 'card_declined', description: 'The card was declined' },
+              },
+            ],
+          },
+          created_on: 1_800_000_000,
+          updated_on: 1_800_000_100,
+        },
+      });
+    });
+    await store.close();
+    const sandbox = await startV1Sandbox(merchant, { dataDir });
+    try {
+      const read = await v1(sandbox, 'GET', `/purchases/${id}/`);
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      const { event_type: _, ...failed } = sample('04-event-Purchase-failed.json');
+      // Its client_id is "" (no Client was made then), a string still; nobody's visit was recorded then.
+      assert.deepEqual(differences(failed, read.body, [/^viewed_on$/]), []);
+      assert.equal(read.body.viewed_on, null);
+      assert.deepEqual(read.body.transaction_data.attempts[0].error, {
+        code: 'card_declined',
+        message: 'The card was declined',
+      });
+      assert.deepEqual(read.body.status_history, [
+        { status: 'created', timestamp: 1_800_000_000 },
+        { status: 'error', timestamp: 1_800_000_100 },
+      ]);
+      assert.equal(read.body.due, 1_800_000_000 + 3600);
+    } finally {
+      await sandbox.close();
+      await merchant.close();
+    }
   });
 });
