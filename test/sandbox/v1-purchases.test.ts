@@ -114,6 +114,17 @@ describe('sandbox v1 purchases', () => {
     assert.equal(client.body.email, 'customer@example.com');
     const again = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() });
     assert.equal(again.body.client_id, purchase.client_id);
+    const abroad = await v1(sandbox, 'POST', '/purchases/', {
+      body: purchaseBody({ client: { email: 'abroad@example.com', country: 'Latvia', city: 'Rīga' } }),
+    });
+    const made = await v1(sandbox, 'GET', `/clients/${abroad.body.client_id}/`);
+    assert.deepEqual(
+      [made.body.country, made.body.city],
+      ['', 'Rīga'],
+      'a country the Clients API refuses is left out',
+    );
+    const { id: _, ...asRead } = made.body;
+    assert.equal((await v1(sandbox, 'PUT', `/clients/${made.body.id}/`, { body: asRead })).status, 200);
     assert.equal(purchase.skip_capture, false);
     assert.equal(purchase.force_recurring, false);
     assert.equal(purchase.is_recurring_token, false);

@@ -51,7 +51,7 @@ const TEXT_FIELDS = CLIENT_DETAILS_TEXTS.filter(
 const READ_ONLY = ['id', 'created_on', 'updated_on', 'client_type', 'delivery_methods'];
 
 /** Countries are ISO 3166-1 alpha-2 codes. */
-const COUNTRY_FIELDS: ReadonlySet<string> = new Set(['country', 'shipping_country']);
+const COUNTRY_FIELDS = ['country', 'shipping_country'] as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_TEXT = 256;
@@ -117,7 +117,10 @@ export class V1Clients {
       ? this.list(merchantId).find((client) => client.email.toLowerCase() === email)
       : undefined;
     if (known) return known.id;
-    return this.create(merchantId, { ...details, email: details.email ?? '' }).id;
+    // A country the Clients API would refuse is left out, so that the Client can be sent back as read.
+    const made: PurchaseClient = { ...details };
+    for (const field of COUNTRY_FIELDS) if (!isCountry(made[field] ?? '')) delete made[field];
+    return this.create(merchantId, { ...made, email: details.email ?? '' }).id;
   }
 
   /** Whether the merchant has a Client `id` (for a Purchase's `client_id`). */
@@ -218,6 +221,11 @@ function isTokenOf(record: PurchaseRecord, merchantId: string, clientId: string)
   );
 }
 
+/** An ISO 3166-1 alpha-2 code such as `LV`, or `""` (none). */
+function isCountry(value: string): boolean {
+  return value === '' || /^[A-Z]{2}$/.test(value);
+}
+
 /** The Client as the platform writes it: every member of ClientDetails, `""` or `[]` where unset. */
 function clientView(stored: StoredClient): Client {
   const { id, created_on, updated_on, ...members } = stored;
@@ -256,7 +264,7 @@ export function readClientBody(
     if (value === undefined) continue;
     if (value.length > MAX_TEXT)
       reader.add(field, 'max_length', `${field} has at most ${MAX_TEXT} characters`);
-    else if (COUNTRY_FIELDS.has(field) && value !== '' && !/^[A-Z]{2}$/.test(value)) {
+    else if ((COUNTRY_FIELDS as readonly string[]).includes(field) && !isCountry(value)) {
       reader.add(field, 'invalid', `${field} must be an ISO 3166-1 alpha-2 code such as LV`);
     } else client[field] = value;
   }
