@@ -93,7 +93,7 @@ function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string
     case 'unknown_widget':
       return 'Check widget-id against the merchant console, and that gateway names the same environment (test or production).';
     case 'signature_refused':
-      return 'Sign exactly the values the page gives, certificate-name included, with signOrder (svc-checkout/server) and that certificate\'s key.';
+      return "Sign exactly the values the page gives, certificate-name included, with signOrder (svc-checkout/server) and that certificate's key.";
     case 'origin_not_allowed':
       return `Add ${pageOrigin} to the widget's allowed origins in the merchant console.`;
     case 'order_rejected':

@@ -12,7 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeHtmlEntities, type OrderAttributes } from '../../src/core/order-attributes.js';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/** Runs `php`, saying in one line what to install when it is missing. */
+async function php(args: string[]): Promise<{ stdout: string }> {
+  try {
+    return await execFileAsync('php', args);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(
+        "php is missing: install Debian's php-cli (apt-get install -y php-cli), PHP 8 with openssl",
+      );
+    }
+    throw error;
+  }
+}
 
 export const PHP_CLIENT_DIR = fileURLToPath(new URL('../interop/klix-merchant-api-php/', import.meta.url));
 
@@ -32,7 +46,7 @@ export async function printWidget(
 ): Promise<string> {
   const keyFile = join(dir, 'merchant-private-key.pem');
   await writeFile(keyFile, privateKeyPem, { mode: 0o600 });
-  const { stdout } = await run('php', [
+  const { stdout } = await php([
     join(PHP_CLIENT_DIR, 'print-widget.php'),
     order,
     widgetId,
@@ -79,7 +93,7 @@ export async function decodeNotification(
   const certificateFile = join(dir, 'gateway-certificate.pem');
   await writeFile(bodyFile, body);
   await writeFile(certificateFile, gatewayCertificatePem);
-  const { stdout } = await run('php', [
+  const { stdout } = await php([
     join(PHP_CLIENT_DIR, 'decode-notification.php'),
     bodyFile,
     signature,
