@@ -8,7 +8,7 @@ import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import jsrsasign from 'jsrsasign';
 import { generateMerchantKeyPair } from '../server/index.js';
 import { MAX_PEM_FILE_BYTES, readTextFile } from './text-file.js';
@@ -49,7 +49,8 @@ export async function loadOrCreateTlsCertificate(
   dataDir: string,
   names: readonly string[],
 ): Promise<TlsCertificate> {
-  const dir = join(dataDir, 'tls');
+  // Absolute, as the CLI prints it for NODE_EXTRA_CA_CERTS, which a process started elsewhere reads.
+  const dir = resolve(dataDir, 'tls');
   const keyFile = join(dir, 'private-key.pem');
   const certificateFile = join(dir, 'certificate.pem');
   if (existsSync(keyFile) && existsSync(certificateFile)) {
