@@ -1,9 +1,9 @@
 /**
  * The sandbox's one clock: real time plus an offset that only ever grows. Every time rule of the gateway reads
  * it (a Purchase's `due`, the 6-day release of a reservation, the slow acquirer's answer, delivery retries),
- * and tests move it forward instead of sleeping: through {@link SandboxClock.advance}, or from outside through
- * `POST /sandbox/v1/clock` (merchants' own integration tests). The offset is kept in the store, so a restart
- * on the same data dir does not turn time back.
+ * and tests move it forward instead of sleeping: through {@link SandboxClock.advance} or
+ * {@link SandboxClock.step}, or from outside through `POST /sandbox/v1/clock` (merchants' own integration
+ * tests). The offset is kept in the store, so a restart on the same data dir does not turn time back.
  *
  * What reads real time instead: checks of what a caller's own clock wrote (the `Date` of a signed request, a
  * token's expiry, certificate validity), which an advanced sandbox clock would otherwise refuse.
@@ -14,11 +14,26 @@ import type { Collection, Store } from './store.js';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How soon a task that failed (it could not write) runs again. */
 const RETRY_MS = 1000;
+/** How long a step works before it lets other requests in (one turn of the event loop). */
+const STEP_SLICE_MS = 10;
 
 interface Task {
   at: number;
+  /** The time the task was first due: what it sees as now when it runs late (a retry after a full disk). */
+  datedAt: number;
   run: () => void;
   timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * Work on the clock that is not a task: the delivery queue. A {@link SandboxClock.step} makes it, in time
+ * order with the tasks, and waits for it before moving on.
+ */
+export interface ClockWork {
+  /** When the earliest of it is due (epoch ms on the sandbox clock), if any. */
+  nextDueAt(): number | undefined;
+  /** Does what is due now and resolves once it is done; false when nothing could progress (a full disk). */
+  runDue(): Promise<boolean>;
 }
 
 export class SandboxClock {
@@ -26,6 +41,11 @@ export class SandboxClock {
   private offsetMs: number;
   private readonly tasks = new Map<string, Task>();
   private readonly listeners = new Set<() => void>();
+  private readonly works = new Set<ClockWork>();
+  /** Steps go one at a time: each one's tasks and work in order. */
+  private stepping: Promise<void> = Promise.resolve();
+  /** While a late task runs: the time it was due, which it reads as now. */
+  private datedMs: number | undefined;
 
   constructor(
     store: Store,
@@ -38,7 +58,7 @@ export class SandboxClock {
 
   /** Now on the sandbox clock, in epoch milliseconds. */
   nowMs(): number {
-    return this.realMs() + this.offsetMs;
+    return this.datedMs ?? this.realMs() + this.offsetMs;
   }
 
   now(): Date {
@@ -56,9 +76,7 @@ export class SandboxClock {
    * @throws RangeError when `ms` is not a non-negative safe integer: the clock never goes back.
    */
   advance(ms: number): void {
-    if (!Number.isSafeInteger(ms) || ms < 0) {
-      throw new RangeError(`The clock moves forward only: ${ms} is not a whole number of milliseconds ≥ 0`);
-    }
+    checkStep(ms);
     // The offset grows by exactly `ms`, however long the tasks on the way take in real time.
     const finalOffset = this.offsetMs + ms;
     const failed: Array<[string, Task]> = [];
@@ -74,13 +92,60 @@ export class SandboxClock {
   }
 
   /**
+   * Moves the clock forward by `ms` as {@link advance} does, and also makes, in time order with the tasks,
+   * the work that falls due on the way (delivery attempts), waiting for each before going on: what was due
+   * within the step is done (or attempted) when it resolves. A long step lets other requests in between its
+   * slices. Steps wait for one another.
+   * @throws RangeError as {@link advance}.
+   */
+  step(ms: number): Promise<void> {
+    checkStep(ms);
+    const run = this.stepping.then(() => this.stepNow(ms));
+    this.stepping = run.catch(() => {});
+    return run;
+  }
+
+  private async stepNow(ms: number): Promise<void> {
+    const finalOffset = this.offsetMs + ms;
+    const failed: Array<[string, Task]> = [];
+    // Work that could not progress (a full disk) is left to real time for the rest of the step.
+    const stuck = new Set<ClockWork>();
+    let sliceStart = performance.now();
+    for (;;) {
+      const target = this.realMs() + finalOffset;
+      const [key, task] = this.nextDue(target);
+      const [work, workAt] = this.nextWork(target, stuck);
+      if (task !== undefined && key !== undefined && (work === undefined || task.at <= workAt)) {
+        this.moveTo(task.at, finalOffset);
+        if (!this.fire(key, task)) failed.push([key, task]);
+      } else if (work !== undefined) {
+        this.moveTo(workAt, finalOffset);
+        if (!(await work.runDue())) stuck.add(work);
+      } else break;
+      if (performance.now() - sliceStart > STEP_SLICE_MS) {
+        await new Promise((resolveTurn) => setImmediate(resolveTurn));
+        sliceStart = performance.now();
+      }
+    }
+    this.setOffset(Math.max(this.offsetMs, finalOffset));
+    for (const [key, task] of failed) this.retryLater(key, task);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Work the steps make (the delivery queue). */
+  addWork(work: ClockWork): () => void {
+    this.works.add(work);
+    return () => this.works.delete(work);
+  }
+
+  /**
    * Runs `run` once the clock reaches `at` (epoch ms), by real time passing or by {@link advance}. A task of
    * the same key replaces the earlier one. Tasks live in memory: their owners set them again from their
    * stored state when the sandbox starts.
    */
   at(key: string, at: number, run: () => void): void {
     this.cancel(key);
-    const task: Task = { at, run, timer: undefined };
+    const task: Task = { at, datedAt: at, run, timer: undefined };
     this.tasks.set(key, task);
     this.arm(key, task);
   }
@@ -102,6 +167,21 @@ export class SandboxClock {
     for (const task of this.tasks.values()) clearTimeout(task.timer);
     this.tasks.clear();
     this.listeners.clear();
+    this.works.clear();
+  }
+
+  private nextWork(target: number, stuck: ReadonlySet<ClockWork>): [ClockWork | undefined, number] {
+    let found: [ClockWork | undefined, number] = [undefined, Number.POSITIVE_INFINITY];
+    for (const work of this.works) {
+      const at = stuck.has(work) ? undefined : work.nextDueAt();
+      if (at !== undefined && at <= target && at < found[1]) found = [work, at];
+    }
+    return found;
+  }
+
+  /** The clock at `at`, or where it is if that is past (the offset never shrinks), never beyond the step. */
+  private moveTo(at: number, finalOffset: number): void {
+    this.setOffset(Math.min(finalOffset, Math.max(this.offsetMs, at - this.realMs())));
   }
 
   private nextDue(target: number): [string | undefined, Task | undefined] {
@@ -126,26 +206,43 @@ export class SandboxClock {
     task.timer.unref();
   }
 
-  /** Runs the task; false when it failed (a full disk, say), which must not stop the tasks after it. */
+  /**
+   * Runs the task; false when it failed (a full disk, say), which must not stop the tasks after it. A task
+   * run late (retried after a failure, or a timer behind the clock) reads the time it was due as now, so
+   * that what it records is dated as it would have been: a billing missed while the disk was full is dated
+   * by its period, not by the day the disk was freed.
+   */
   private fire(key: string, task: Task): boolean {
     clearTimeout(task.timer);
     this.tasks.delete(key);
+    const late = this.datedMs === undefined && task.datedAt < this.nowMs();
+    if (late) this.datedMs = task.datedAt;
     try {
       task.run();
       return true;
     } catch (error) {
       console.error(`svc-sandbox: the timed task ${key} failed; trying again in a second:`, error);
       return false;
+    } finally {
+      if (late) this.datedMs = undefined;
     }
   }
 
   private retryLater(key: string, task: Task): void {
-    if (!this.tasks.has(key)) this.at(key, this.nowMs() + RETRY_MS, task.run);
+    if (this.tasks.has(key)) return;
+    this.at(key, this.nowMs() + RETRY_MS, task.run);
+    this.tasks.get(key)!.datedAt = task.datedAt;
   }
 
   private setOffset(offsetMs: number): void {
     if (offsetMs === this.offsetMs) return;
     this.saved.put('offset', { offsetMs });
     this.offsetMs = offsetMs;
+  }
+}
+
+function checkStep(ms: number): void {
+  if (!Number.isSafeInteger(ms) || ms < 0) {
+    throw new RangeError(`The clock moves forward only: ${ms} is not a whole number of milliseconds ≥ 0`);
   }
 }

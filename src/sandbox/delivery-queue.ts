@@ -1,10 +1,13 @@
 /**
  * Signed HTTP deliveries to merchant URLs (purchase notifications, success callbacks, webhooks), retried as
  * the gateway's documents say: until the merchant accepts, with at most 8 further attempts at exponentially
- * growing intervals, none later than 36 hours after the event, and strictly in order per key (an order or a
- * purchase): a later delivery for a key waits until the earlier one is delivered or given up. Different keys
- * go out in parallel, up to a bounded number at once, and a bounded number per merchant origin, so that a merchant
- * who answers slowly (or not at all, until the timeout) cannot hold every slot while the others wait.
+ * growing intervals, planned within 36 hours of the event, and strictly in order per key (an order or a
+ * purchase): a later delivery for a key waits until the earlier one is delivered or given up. The 36 hours
+ * bound a receiver that keeps failing, never a delivery not tried: one that comes due late (the sandbox was
+ * down, or its clock jumped) is still attempted, and given up only after an attempt that failed.
+ * Different keys go out in parallel, up to a bounded number at once, and a bounded number per merchant (the
+ * delivery's `owner`), so that a merchant whose receivers answer slowly (or not at all, until the timeout)
+ * cannot hold every slot while the others wait, however many origins it spreads them over.
  *
  * Delivery is at least once, and a repeat is the same bytes (the stored body and headers). An attempt that
  * times out counts as failed and frees its slot, but its request stays open until the retry is due: if the
@@ -20,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SvcError } from '../core/errors.js';
+import type { ClockWork } from './clock.js';
 import { type Collection, isWriteFailure, type Store } from './store.js';
 
 /** What counts as the merchant accepting: legacy notifications need exactly 200, v1 callbacks any 2xx. */
@@ -37,6 +41,8 @@ export interface DeliveryRequest {
   acceptStatus?: AcceptStatus;
   /** What happened, such as `purchase.paid`; kept for the delivery history. */
   event?: string;
+  /** Whose delivery it is (a merchant id): the unit that shares slots. Default: the URL's origin. */
+  owner?: string;
 }
 
 /** One try at a delivery. */
@@ -67,6 +73,8 @@ export interface Delivery {
   /** Enqueue order across the queue. */
   seq: number;
   event?: string;
+  /** See {@link DeliveryRequest.owner}. */
+  owner?: string;
   url: string;
   method: string;
   headers: Record<string, string>;
@@ -114,8 +122,8 @@ export interface DeliveryQueueOptions {
   maxAgeMs?: number;
   /** How many deliveries (of different keys) may be in flight at once; default 32. */
   concurrency?: number;
-  /** How many of them may go to one origin (scheme, host and port of the URL) at once; default 8. */
-  perOriginConcurrency?: number;
+  /** How many of them may be one owner's (a merchant's, else one origin's) at once; default 8. */
+  perOwnerConcurrency?: number;
   /** How many finished deliveries are kept for `deliveries(key)`, oldest dropped first; default 100,000. */
   maxFinished?: number;
   /** The store collection; default `deliveries`. */
@@ -126,8 +134,11 @@ export interface DeliveryQueueOptions {
   onGaveUp?: (delivery: Delivery) => void;
 }
 
-/** The queue. */
-export interface DeliveryQueue {
+/**
+ * The queue. As {@link ClockWork}, a clock step makes the attempts that come due on the way, in time order,
+ * and waits for their outcome before moving on.
+ */
+export interface DeliveryQueue extends ClockWork {
   /**
    * Stores the delivery and returns its id. Inside a store transaction it becomes part of it: it is sent only
    * once the transaction commits, and not at all if it rolls back.
@@ -191,7 +202,7 @@ class Queue implements DeliveryQueue {
   private readonly maxFurtherAttempts: number;
   private readonly maxAgeMs: number;
   private readonly concurrency: number;
-  private readonly perOriginConcurrency: number;
+  private readonly perOwnerConcurrency: number;
   private readonly maxFinished: number;
   private readonly onDelivered: ((delivery: Delivery) => void) | undefined;
   private readonly onGaveUp: ((delivery: Delivery) => void) | undefined;
@@ -212,9 +223,9 @@ class Queue implements DeliveryQueue {
   private readonly lateAnswers = new Map<string, LateAnswer>();
   /** Attempts made whose outcome the store refused (a full disk), by delivery id: stored, not sent, next. */
   private readonly unrecorded = new Map<string, DeliveryAttempt>();
-  /** Deliveries in flight per origin. */
-  private readonly originLoad = new Map<string, number>();
-  /** Due keys set aside because their origin had no slot free, by origin; back in `due` when one frees. */
+  /** Deliveries in flight per owner. */
+  private readonly ownerLoad = new Map<string, number>();
+  /** Due keys set aside because their owner had no slot free, by owner; back in `due` when one frees. */
   private readonly parked = new Map<string, Array<{ key: string; at: number }>>();
   private pending = 0;
   private seq = 0;
@@ -233,7 +244,7 @@ class Queue implements DeliveryQueue {
     this.maxFurtherAttempts = options.maxFurtherAttempts ?? 8;
     this.maxAgeMs = options.maxAgeMs ?? 36 * HOUR_MS;
     this.concurrency = options.concurrency ?? 32;
-    this.perOriginConcurrency = options.perOriginConcurrency ?? 8;
+    this.perOwnerConcurrency = options.perOwnerConcurrency ?? 8;
     this.maxFinished = options.maxFinished ?? 100_000;
     this.onDelivered = options.onDelivered;
     this.onGaveUp = options.onGaveUp;
@@ -271,6 +282,7 @@ class Queue implements DeliveryQueue {
       key: request.key,
       seq: ++this.seq,
       ...(request.event !== undefined && { event: request.event }),
+      ...(request.owner !== undefined && { owner: request.owner }),
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -382,6 +394,19 @@ class Queue implements DeliveryQueue {
     });
   }
 
+  nextDueAt(): number | undefined {
+    return this.closed ? undefined : this.due.peek()?.at;
+  }
+
+  async runDue(): Promise<boolean> {
+    for (;;) {
+      this.pump();
+      // Outcomes the store refused (a full disk) wait in memory: nothing more to do until it takes writes.
+      if (this.closed || this.inFlight.size === 0) return this.unrecorded.size === 0;
+      await Promise.race(this.inFlight.values());
+    }
+  }
+
   wake(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -397,9 +422,9 @@ class Queue implements DeliveryQueue {
       const next = this.due.peek();
       if (next === undefined || next.at > now) break;
       this.due.pop();
-      const origin = this.originOf(next.key);
-      if ((this.originLoad.get(origin) ?? 0) >= this.perOriginConcurrency) {
-        appendTo(this.parked, origin, next);
+      const owner = this.ownerOf(next.key);
+      if ((this.ownerLoad.get(owner) ?? 0) >= this.perOwnerConcurrency) {
+        appendTo(this.parked, owner, next);
         continue;
       }
       this.attempt(next.key, now);
@@ -421,10 +446,12 @@ class Queue implements DeliveryQueue {
     if (this.idleWaiters.length === 0) this.timer.unref();
   }
 
-  /** The origin of the key's next delivery: the unit that shares slots. */
-  private originOf(key: string): string {
+  /** The owner of the key's next delivery, else its URL's origin: the unit that shares slots. */
+  private ownerOf(key: string): string {
     const id = this.waiting.get(key)?.[0];
-    const url = (id === undefined ? undefined : this.records.get(id)?.url) ?? '';
+    const delivery = id === undefined ? undefined : this.records.get(id);
+    if (delivery?.owner !== undefined) return `owner:${delivery.owner}`;
+    const url = delivery?.url ?? '';
     try {
       return new URL(url).origin;
     } catch {
@@ -448,17 +475,8 @@ class Queue implements DeliveryQueue {
     // The retry is due before the merchant answered the timed-out attempt: that request is given up, and
     // only the retry can deliver now.
     this.abandonLate(delivery.id);
-    if (now > delivery.createdAt + this.maxAgeMs) {
-      try {
-        this.giveUp(delivery, 'expired', now);
-      } catch (error) {
-        if (!isWriteFailure(error)) throw error;
-        this.storeLater(key);
-      }
-      return;
-    }
-    const origin = this.originOf(key);
-    this.originLoad.set(origin, (this.originLoad.get(origin) ?? 0) + 1);
+    const owner = this.ownerOf(key);
+    this.ownerLoad.set(owner, (this.ownerLoad.get(owner) ?? 0) + 1);
     const started = performance.now();
     const running = this.send(delivery)
       .catch(
@@ -472,7 +490,7 @@ class Queue implements DeliveryQueue {
           accepted: 'status' in result && isAccepted(result.status, delivery.acceptStatus),
         };
         this.inFlight.delete(delivery.id);
-        this.releaseSlot(origin);
+        this.releaseSlot(owner);
         this.recordOrKeep(delivery, attempt);
         if ('lateAnswer' in result && result.lateAnswer)
           this.listenLate(delivery.id, delivery.attempts.length, result.lateAnswer);
@@ -552,14 +570,14 @@ class Queue implements DeliveryQueue {
     if (!this.closed) this.due.push(key, this.now() + Math.min(this.retryBaseMs, STORE_RETRY_MS));
   }
 
-  /** A slot of the origin is free: the first key parked for want of one is due again, at the time it had. */
-  private releaseSlot(origin: string): void {
-    const load = (this.originLoad.get(origin) ?? 1) - 1;
-    if (load === 0) this.originLoad.delete(origin);
-    else this.originLoad.set(origin, load);
-    const parked = this.parked.get(origin);
+  /** A slot of the owner is free: the first key parked for want of one is due again, at the time it had. */
+  private releaseSlot(owner: string): void {
+    const load = (this.ownerLoad.get(owner) ?? 1) - 1;
+    if (load === 0) this.ownerLoad.delete(owner);
+    else this.ownerLoad.set(owner, load);
+    const parked = this.parked.get(owner);
     const first = parked?.shift();
-    if (parked?.length === 0) this.parked.delete(origin);
+    if (parked?.length === 0) this.parked.delete(owner);
     if (first !== undefined) this.due.push(first.key, first.at);
   }
 

@@ -72,8 +72,11 @@ export interface Sandbox {
   tlsCertificateFile?: string;
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
-  /** The sandbox clock: `advance(ms)` moves every time rule forward (also `POST /sandbox/v1/clock`). */
-  clock: Pick<SandboxClock, 'now' | 'advance'>;
+  /**
+   * The sandbox clock: `advance(ms)` moves every time rule forward; `step(ms)` also makes the delivery
+   * attempts that fall due on the way and resolves once they are done, as `POST /sandbox/v1/clock` does.
+   */
+  clock: Pick<SandboxClock, 'now' | 'advance' | 'step'>;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
@@ -136,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxAgeMs: config.notifications.maxAgeMs,
   });
   clock.onAdvance(() => queue.wake());
+  clock.addWork(queue);
   const orders = new LegacyOrders({
     config,
     store,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
@@ -302,25 +302,27 @@ describe('delivery queue', () => {
     await merchant.close();
   });
 
-  test('makes no attempt once the window after the event has closed', async () => {
+  test('attempts a delivery that comes due past its window, and gives it up only after a failed attempt', async () => {
     let shift = 0;
-    const merchant = await startMerchant(() => {
+    const merchant = await startMerchant((request) => {
       shift = 60_000;
-      return 200;
+      return request.body === 'third' ? 503 : 200;
     });
     const { queue, close } = startQueue({ maxAgeMs: 30_000, now: () => Date.now() + shift });
     const slow = queue.enqueue({ key: 'k', url: merchant.url, method: 'PUT', headers: {}, body: 'first' });
     const late = queue.enqueue({ key: 'k', url: merchant.url, method: 'PUT', headers: {}, body: 'second' });
+    const failing = queue.enqueue({ key: 'k', url: merchant.url, method: 'PUT', headers: {}, body: 'third' });
     await queue.idle();
-    // The clock jumps 60 s while the first is answered: the second would go out past its window.
+    // The clock jumps 60 s while the first is answered: the others come due past their 30 s window.
     assert.equal(queue.get(slow)!.state, 'delivered');
-    const expired = queue.get(late)!;
+    assert.equal(queue.get(late)!.state, 'delivered', 'a delivery never tried is not given up');
+    const expired = queue.get(failing)!;
     assert.equal(expired.state, 'failed');
     assert.equal(expired.failure, 'expired');
-    assert.equal(expired.attempts.length, 0);
+    assert.equal(expired.attempts.length, 1, 'given up after its attempt, with no retry past the window');
     assert.deepEqual(
       merchant.received.map((request) => request.body),
-      ['first'],
+      ['first', 'second', 'third'],
     );
     await close();
     await merchant.close();
@@ -476,7 +478,7 @@ describe('delivery queue', () => {
     });
     const slowUrl = `http://127.0.0.1:${(slowServer.address() as AddressInfo).port}`;
     const fast = await startMerchant(() => 200);
-    const { queue, close } = startQueue({ concurrency: 16, perOriginConcurrency: 4 });
+    const { queue, close } = startQueue({ concurrency: 16, perOwnerConcurrency: 4 });
     for (let index = 0; index < 40; index++)
       queue.enqueue({ key: `slow-${index}`, url: `${slowUrl}/n`, method: 'PUT', headers: {}, body: '{}' });
     for (let index = 0; index < 40; index++)
@@ -491,6 +493,58 @@ describe('delivery queue', () => {
     await close();
     await fast.close();
     await closeSlow();
+  });
+  test("a merchant whose receivers on 5 origins never answer does not hold another merchant's deliveries", async () => {
+    // Sockets that accept and never answer, on 5 origins: merchant A's receivers.
+    const silent = await Promise.all(
+      [1, 2, 3, 4, 5].map(async () => {
+        const sockets = new Set<Socket>();
+        const server = createNetServer((socket) => {
+          sockets.add(socket);
+          socket.on('error', () => {});
+        });
+        server.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+        closeOnce(() => {
+          for (const socket of sockets) socket.destroy();
+          return new Promise<void>((resolve) => server.close(() => resolve()));
+        });
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      }),
+    );
+    const prompt = await startMerchant(() => 200);
+    const store = openStore();
+    // A timeout far longer than the test: B must not wait for any of A's attempts to end.
+    const send = createHttpSend({ timeoutMs: 120_000 });
+    const queue = createDeliveryQueue({ store, send, retryBaseMs: 20 });
+    closeOnce(async () => {
+      send.close();
+      await queue.close();
+      await store.close();
+    });
+    const merchantA = Array.from({ length: 60 }, (_, index) =>
+      queue.enqueue({
+        key: `a-${index}`,
+        owner: 'merchant-a',
+        url: `${silent[index % 5]}/hook`,
+        method: 'POST',
+        headers: {},
+        body: '{}',
+      }),
+    );
+    const merchantB = queue.enqueue({
+      key: 'b-1',
+      owner: 'merchant-b',
+      url: `${prompt.url}/hook`,
+      method: 'POST',
+      headers: {},
+      body: '{}',
+    });
+    await waitFor(() => queue.get(merchantB)?.state === 'delivered', "merchant B's delivery");
+    assert.ok(
+      merchantA.every((id) => queue.get(id)?.attempts.length === 0),
+      "B's delivery came before any of A's attempts ended",
+    );
   });
   test('cancel gives up the pending deliveries of matching keys, one in flight included, and spares the rest', async () => {
     let calls = 0;

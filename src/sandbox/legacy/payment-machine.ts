@@ -340,6 +340,7 @@ export class PaymentMachine {
         },
         body,
         acceptStatus: 'exactly-200',
+        owner: merchant.id,
       });
     });
     return this.result(updated);

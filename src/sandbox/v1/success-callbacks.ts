@@ -32,6 +32,7 @@ export class SuccessCallbacks {
       body,
       acceptStatus: '2xx',
       event,
+      owner: record.merchantId,
     });
   }
 }

@@ -67,6 +67,7 @@ export class WebhookDeliveries {
           body,
           acceptStatus: '2xx',
           event,
+          owner: merchantId,
         });
         deliveries.push({ deliveryId, webhookId: webhook.id, event });
       }
