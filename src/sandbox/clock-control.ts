@@ -3,13 +3,19 @@
  * what waits on time (a reservation's 6-day release, a Purchase's `due`, the slow acquirer's answer, a
  * webhook's next retry) without sleeping.
  *
- * No key is asked for (the clock is the whole sandbox's, not a merchant's), but only a JSON body moves it:
- * a page in the developer's browser can send a cross-site form or `text/plain` post without asking, and a
- * JSON one only after a preflight that the sandbox never grants.
+ * Moving it takes a merchant's v1 secret key: the clock is the whole sandbox's, so a step moves every
+ * merchant's time rules, and only a merchant of this sandbox may make one. Reading it takes none. Only a
+ * JSON body moves it: a page in the developer's browser can send a cross-site form or `text/plain` post
+ * without asking, and a JSON one only after a preflight that the sandbox never grants.
+ *
+ * A step answers once what fell due on the way is done, delivery attempts included (see
+ * {@link SandboxClock.step}): the merchant's test reads the outcome right after it.
  */
+import type { IncomingMessage } from 'node:http';
 
 import { BodyReader, type Json } from './body-reader.js';
 import type { SandboxClock } from './clock.js';
+import type { MerchantConfig } from './config.js';
 import { HttpError, type Router, sendJson } from './http.js';
 
 export const CLOCK_PATH = '/sandbox/v1/clock';
@@ -27,7 +33,12 @@ export interface ClockView {
   ahead_ms: number;
 }
 
-export function mountClockControl(router: Router, clock: SandboxClock): void {
+export function mountClockControl(
+  router: Router,
+  clock: SandboxClock,
+  merchants: readonly MerchantConfig[],
+): void {
+  const secretKeys = new Set(merchants.flatMap((merchant) => (merchant.v1 ? [merchant.v1.secretKey] : [])));
   const view = (): ClockView => ({
     now: clock.now().toISOString(),
     now_unix: Math.floor(clock.nowMs() / 1000),
@@ -35,6 +46,7 @@ export function mountClockControl(router: Router, clock: SandboxClock): void {
   });
   router.on('GET', CLOCK_PATH, ({ res }) => sendJson(res, 200, view()));
   router.on('POST', CLOCK_PATH, async (context) => {
+    requireSecretKey(context.req, secretKeys);
     const type = context.req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new HttpError(
@@ -43,9 +55,25 @@ export function mountClockControl(router: Router, clock: SandboxClock): void {
         'Send the step as JSON (Content-Type: application/json), such as {"advance_seconds": 518400}',
       );
     }
-    clock.advance(readStep(await context.json()));
+    await clock.step(readStep(await context.json()));
     sendJson(context.res, 200, view());
   });
+}
+
+/** A merchant's v1 secret key as `Authorization: Bearer <key>`, or a 401 that says so. */
+function requireSecretKey(req: IncomingMessage, secretKeys: ReadonlySet<string>): void {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (match && secretKeys.has(match[1]!)) return;
+  throw new HttpError(
+    401,
+    match ? 'authentication_failed' : 'not_authenticated',
+    match
+      ? 'The secret key is not valid: send a v1 secret key of a merchant of this sandbox'
+      : "Send a merchant's v1 secret key as Authorization: Bearer <secret key> to move the clock",
+    undefined,
+    undefined,
+    { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' },
+  );
 }
 
 /** `advance_seconds` or `advance_ms`, exactly one, a whole number from 0 to a year. */

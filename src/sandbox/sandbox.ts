@@ -171,7 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
-  mountClockControl(router, clock);
+  mountClockControl(router, clock, config.merchants);
   mountV1Api(router, {
     config,
     store,

@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { type Subscription, V1_SUBSCRIPTION_PATHS } from '../../demo/merchant/v1-subscriptions.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
+import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
 import { demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS, waitUntil } from './support/shop-page.js';
@@ -41,7 +42,7 @@ async function advanceClockPast(iso: string): Promise<void> {
   assert.ok(seconds > 0, `the next billing ${iso} is ahead of the sandbox clock`);
   const moved = await fetch(clock, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_V1_SECRET_KEY}` },
     body: JSON.stringify({ advance_seconds: seconds }),
   });
   assert.equal(moved.status, 200, await moved.text());

@@ -508,8 +508,22 @@ describe('the sandbox clock control', () => {
     await merchant.close();
   });
 
-  const post = (body: string, type = 'application/json') =>
-    fetch(`${sandbox.url}/sandbox/v1/clock`, { method: 'POST', headers: { 'content-type': type }, body });
+  const post = (body: string, type = 'application/json', authorization = `Bearer ${V1.secretKey}`) =>
+    fetch(`${sandbox.url}/sandbox/v1/clock`, {
+      method: 'POST',
+      headers: { 'content-type': type, authorization },
+      body,
+    });
+
+  test("moves only with a merchant's v1 secret key", async () => {
+    for (const authorization of ['', 'Bearer wrong-key', `Basic ${V1.secretKey}`]) {
+      const answer = await post(JSON.stringify({ advance_seconds: 60 }), 'application/json', authorization);
+      assert.equal(answer.status, 401, authorization);
+      assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
+    }
+    const read = await (await fetch(`${sandbox.url}/sandbox/v1/clock`)).json();
+    assert.equal(read.ahead_ms, 0, 'nothing moved');
+  });
 
   test('reads and moves forward, saying how far it is ahead of real time', async () => {
     const before = await (await fetch(`${sandbox.url}/sandbox/v1/clock`)).json();

@@ -136,11 +136,18 @@ export function purchaseBody(overrides: Record<string, unknown> = {}): Record<st
 /** An expiry three years ahead, as the hosted page's field takes it. */
 export const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
-/** Moves the sandbox clock `ms` forward through `/sandbox/v1/clock`, as a merchant's own tests would. */
-export async function advanceClock(sandbox: Pick<Sandbox, 'url'>, ms: number): Promise<void> {
+/**
+ * Moves the sandbox clock `ms` forward through `/sandbox/v1/clock` with a merchant's secret key, as a
+ * merchant's own tests would; it answers once what fell due on the way was delivered or attempted.
+ */
+export async function advanceClock(
+  sandbox: Pick<Sandbox, 'url'>,
+  ms: number,
+  secretKey = V1.secretKey,
+): Promise<void> {
   const answer = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
     body: JSON.stringify({ advance_ms: ms }),
   });
   assert.equal(answer.status, 200, await answer.text());
