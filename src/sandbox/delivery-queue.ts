@@ -395,7 +395,10 @@ class Queue implements DeliveryQueue {
   }
 
   nextDueAt(): number | undefined {
-    return this.closed ? undefined : this.due.peek()?.at;
+    if (this.closed) return undefined;
+    // Attempts under way (started by the queue's own timer between a step's slices) are due now: a step
+    // waits for their outcome, and for what it lets go next.
+    return this.inFlight.size > 0 ? this.now() : this.due.peek()?.at;
   }
 
   async runDue(): Promise<boolean> {
