@@ -143,7 +143,7 @@ export const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 10
 export async function advanceClock(
   sandbox: Pick<Sandbox, 'url'>,
   ms: number,
-  secretKey = V1.secretKey,
+  secretKey: string = V1.secretKey,
 ): Promise<void> {
   const answer = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
     method: 'POST',
