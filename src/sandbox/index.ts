@@ -23,6 +23,7 @@ export {
   type SandboxConfigFile,
   type WidgetConfig,
 } from './config.js';
+export type { ConnectionTimeouts } from './connection-limits.js';
 export {
   type Sandbox,
   type SandboxOptions,

@@ -13,6 +13,7 @@ import { TestAcquirer } from './acquirer.js';
 import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
+import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
@@ -50,6 +51,8 @@ export interface SandboxOptions {
   demoShopOrigin?: string;
   /** Where built browser files (widget script, frame) are served from. Default: the package's `dist/browser`. */
   browserRoot?: string;
+  /** How long slow and idle client connections are kept; see {@link ConnectionTimeouts} for the defaults. */
+  connectionTimeouts?: ConnectionTimeouts;
 }
 
 /**
@@ -185,10 +188,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // `handle` answers every error itself; this only guards the process should the answer fail too.
     router.handle(req, res).catch(() => res.destroy());
   };
+  const timeouts = serverTimeoutOptions(options.connectionTimeouts);
   const server: Server = tls
-    ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem }, listener)
-    : createServer(listener);
-  server.keepAliveTimeout = 5_000;
+    ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem, ...timeouts }, listener)
+    : createServer(timeouts, listener);
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
@@ -202,6 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await store.close();
     throw error;
   }
+  guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
   return {
     url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
