@@ -4,6 +4,7 @@
  */
 import { benchBrowser } from './browser.js';
 import { bundleSizes, type Sizes } from './bundle-sizes.js';
+import { benchClockDeliveries, describeClockDeliveries } from './clock-deliveries.js';
 import { benchCrypto } from './crypto.js';
 import { benchDelivery } from './delivery.js';
 import { benchFuzz } from './fuzz.js';
@@ -16,6 +17,7 @@ console.log(`node ${process.version}, ${(await import('node:os')).cpus().length}
 await benchCrypto();
 console.log('');
 await benchDelivery();
+console.log(describeClockDeliveries(await benchClockDeliveries()));
 console.log('');
 console.log(describeSandboxPayments(await benchSandboxPayments()));
 console.log(describeStatements(await benchStatements()));
