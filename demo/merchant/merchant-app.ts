@@ -186,7 +186,7 @@ class SignedOrders {
   readonly #orders = new Map<string, OrderInput>();
 
   keep(order: OrderInput): void {
-    if (order.orderId === undefined) return;
+    if (order.orderId == null) return;
     this.#orders.delete(order.orderId);
     this.#orders.set(order.orderId, order);
     if (this.#orders.size > MAX_KEPT_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);

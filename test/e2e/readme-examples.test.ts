@@ -272,7 +272,7 @@ function merchantV1(): V1Client {
  * `signed` (the order itself unless a page changed it), which the shop keeps by its order id.
  */
 async function createOrder(order: OrderInput, signed: OrderInput = order): Promise<{ id: string }> {
-  if (signed.orderId !== undefined) env.signed.set(signed.orderId, signed);
+  if (signed.orderId != null) env.signed.set(signed.orderId, signed);
   const answer = await json(`${env.sandbox!.url}/widget-api/v1/orders`, 'POST', {
     order,
     signature: signOrder(signed, env.keys!.privateKeyPem),
@@ -752,7 +752,7 @@ async function pageHtml(example: Example): Promise<string> {
   code = code.replace(/<svc-checkout\b[^>]*>/g, (tag) => {
     if (!tag.includes(`signature="${ELLIPSIS}"`)) return tag;
     const { tag: filledTag, order } = elementOrder(tag);
-    if (order.orderId !== undefined) env.signed.set(order.orderId, order);
+    if (order.orderId != null) env.signed.set(order.orderId, order);
     return filledTag.replace(
       `signature="${ELLIPSIS}"`,
       () => `signature="${signOrder(order, env.keys!.privateKeyPem)}"`,
