@@ -125,9 +125,23 @@ export class BackOfficePage {
     return (await this.outcome.textContent()) ?? '';
   }
 
-  /** Whether `target` has the focus. */
+  /** Whether `target` has the focus, or gets it within 5 s. */
   async focused(target: Locator): Promise<boolean> {
-    return target.evaluate((element) => element === document.activeElement);
+    // The page moves the focus as it renders the outcome, which may come a frame after the status shows.
+    return target
+      .evaluate(
+        (element) =>
+          new Promise<boolean>((resolve) => {
+            const deadline = performance.now() + 5_000;
+            const check = () => {
+              if (element === document.activeElement) resolve(true);
+              else if (performance.now() > deadline) resolve(false);
+              else requestAnimationFrame(check);
+            };
+            check();
+          }),
+      )
+      .catch(() => false);
   }
 
   /** A Client's panel, by its e-mail. */
