@@ -2,6 +2,7 @@
  * The demo shop's back office (`/back-office.html`) as its staff use it, by keyboard only: Tab to a control,
  * type, Enter. A control that Tab does not reach cannot be used, and the page object fails saying so.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BackOfficeOperation, ClientCardOperation } from '../../../demo/merchant/v1-back-office.js';
 import { freshPage, waitUntil } from './shop-page.js';
@@ -128,20 +129,10 @@ export class BackOfficePage {
   /** Whether `target` has the focus, or gets it within 5 s. */
   async focused(target: Locator): Promise<boolean> {
     // The page moves the focus as it renders the outcome, which may come a frame after the status shows.
-    return target
-      .evaluate(
-        (element) =>
-          new Promise<boolean>((resolve) => {
-            const deadline = performance.now() + 5_000;
-            const check = () => {
-              if (element === document.activeElement) resolve(true);
-              else if (performance.now() > deadline) resolve(false);
-              else requestAnimationFrame(check);
-            };
-            check();
-          }),
-      )
-      .catch(() => false);
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await delay(50)) {
+      if (await target.evaluate((element) => element === document.activeElement)) return true;
+    }
+    return false;
   }
 
   /** A Client's panel, by its e-mail. */
