@@ -30,9 +30,12 @@ export interface CheckoutStep {
   authorisationId?: string;
 }
 
-/** An operation the slow acquirer accepted and has not answered yet. */
+/**
+ * A money operation the slow acquirer accepted and has not answered yet: one at a time, since each changes
+ * what the next may take or give back.
+ */
 export interface PendingPurchaseOperation {
-  kind: 'capture' | 'release' | 'charge' | 'refund' | 'recurring_token_delete';
+  kind: 'capture' | 'release' | 'charge' | 'refund';
   /** Epoch ms on the sandbox clock. */
   settlesAt: number;
   /** The refund's Payment. */
@@ -149,6 +152,11 @@ export interface PurchaseRecord {
   /** The acquirer's authorisation of the payment: what is held, captured, and refunded from. */
   authorisationId?: string | null;
   pending?: PendingPurchaseOperation | null;
+  /**
+   * A token deletion the slow acquirer has not confirmed yet (epoch ms on the sandbox clock). Kept apart from
+   * {@link pending}: it moves no money, so it runs alongside a money operation and neither overwrites the other.
+   */
+  tokenDeletionSettlesAt?: number | null;
   /** When a hold nobody captured is released (epoch ms on the sandbox clock). */
   releaseAt?: number | null;
   /** The sandbox as the merchant reached it when creating the purchase: `checkout_url` of timed events. */
