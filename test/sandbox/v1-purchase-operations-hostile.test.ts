@@ -122,6 +122,29 @@ describe('v1 purchase operations under a hostile tester', () => {
     assert.equal((await client.purchases.get(id)).status, 'hold', 'nothing was captured');
   });
 
+  test('{"amount": null} is refused by name, not read as everything: capture and refund change nothing', async () => {
+    const held = await checkout({ skip_capture: true });
+    const paid = await checkout();
+    const raw = (id: string, operation: string) =>
+      fetch(`${sandbox.url}/api/v1/purchases/${id}/${operation}/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${V1.secretKey}`, 'content-type': 'application/json' },
+        body: '{"amount": null}',
+      });
+    for (const [id, operation] of [
+      [held, 'capture'],
+      [paid, 'refund'],
+    ] as const) {
+      const answer = await raw(id, operation);
+      assert.equal(answer.status, 400, operation);
+      const body = (await answer.json()) as Record<string, { code: string; message: string }>;
+      assert.equal(body['amount']?.code, 'null', JSON.stringify(body));
+      assert.match(body['amount']?.message ?? '', /amount may not be null/);
+    }
+    assert.equal((await client.purchases.get(held)).status, 'hold', 'nothing was captured');
+    assert.equal((await client.purchases.get(paid)).refundable_amount, 2500, 'nothing was refunded');
+  });
+
   test('fixed-seed fuzz over every operation: no 5xx, and the money adds up after each step', async () => {
     const tokenId = await checkout({ force_recurring: true });
     const ids = [
