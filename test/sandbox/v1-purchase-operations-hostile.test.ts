@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type { Authorisation } from '../../src/sandbox/acquirer.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
+import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
 import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
 import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
 import {
@@ -143,6 +143,23 @@ describe('v1 purchase operations under a hostile tester', () => {
     }
     assert.equal((await client.purchases.get(held)).status, 'hold', 'nothing was captured');
     assert.equal((await client.purchases.get(paid)).refundable_amount, 2500, 'nothing was refunded');
+  });
+
+  test('refused operations do not pile up: a Purchase keeps its newest refused attempts and every success', async () => {
+    const held = await checkout({ skip_capture: true });
+    for (let index = 0; index < KEPT_FAILED_ATTEMPTS + 15; index++) {
+      const answer = await v1(sandbox, 'POST', `/purchases/${held}/capture/`, {
+        body: { amount: 9000 + index },
+      });
+      assert.equal(answer.status, 400);
+    }
+    const { attempts } = (await client.purchases.get(held)).transaction_data;
+    const failed = attempts.filter((attempt) => attempt.successful === false);
+    assert.equal(failed.length, KEPT_FAILED_ATTEMPTS, 'the newest refused attempts only');
+    assert.equal(attempts.length, KEPT_FAILED_ATTEMPTS + 1, 'and the payment that held the money');
+    assert.ok(attempts.at(-1)?.successful, 'the hold itself is kept');
+    const cause = await client.purchases.failureCause(held);
+    assert.match(cause?.description ?? '', /90\.34/, 'the cause is the newest refusal');
   });
 
   test('fixed-seed fuzz over every operation: no 5xx, and the money adds up after each step', async () => {

@@ -31,6 +31,7 @@ import {
   type StoredAttempt,
   type StoredAttemptError,
   type V1Purchases,
+  withNewestAttempts,
 } from './purchases.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
 
@@ -712,7 +713,9 @@ export class PurchaseOperations {
       ...record,
       purchase: {
         ...record.purchase,
-        transaction_data: { attempts: [attempt, ...record.purchase.transaction_data.attempts] },
+        transaction_data: {
+          attempts: withNewestAttempts(record.purchase.transaction_data.attempts, attempt),
+        },
       },
     };
   }

@@ -143,6 +143,26 @@ export interface AuthorisationFacts {
   captured: number;
 }
 
+/**
+ * How many refused attempts a Purchase keeps, the newest: its cause is read from the newest attempt (the
+ * document's rule 4), and without a bound a caller repeating a refused operation grows the record for ever.
+ */
+export const KEPT_FAILED_ATTEMPTS = 20;
+
+/**
+ * `attempts` (newest first) with `newest` put first, keeping every successful attempt and only the
+ * {@link KEPT_FAILED_ATTEMPTS} newest failed ones.
+ */
+export function withNewestAttempts(
+  attempts: readonly StoredAttempt[],
+  ...newest: StoredAttempt[]
+): StoredAttempt[] {
+  let failed = 0;
+  return [...newest, ...attempts].filter(
+    (attempt) => attempt.successful !== false || ++failed <= KEPT_FAILED_ATTEMPTS,
+  );
+}
+
 /** A Purchase as stored. */
 export interface PurchaseRecord {
   merchantId: string;
