@@ -305,13 +305,28 @@ describe('v1 purchase operations under a hostile tester', () => {
 
     await sandbox.close();
     const store = openStore({ dataDir });
-    const records = ids.map((id) => store.collection<PurchaseRecord>('v1-purchases').get(id)!);
+    const stored = store.collection<PurchaseRecord>('v1-purchases');
+    const records = ids.map((id) => stored.get(id)!);
     const authorisations = store.collection<Authorisation>('acquirer-authorisations');
     const refunds = [...store.collection<{ payment: StoredRefund }>('v1-payments').values()].map(
       (entry) => entry.payment,
     );
+    // What the acquirer took, gave back and holds for every Purchase of the merchant: what its balance says.
+    const ledger = { refunded: 0, held: 0 };
+    for (const record of stored.values()) {
+      const authorisation = record.authorisationId ? authorisations.get(record.authorisationId) : undefined;
+      if (record.merchantId !== records[0]!.merchantId || !authorisation) continue;
+      ledger.refunded += authorisation.refunded;
+      if (record.purchase.status === 'hold') {
+        ledger.held += authorisation.amount - authorisation.captured - authorisation.released;
+      }
+    }
     await store.close();
     await start();
+    const balance = (await client.balance()).e_commerce['EUR']!;
+    assert.equal(balance.refunded, ledger.refunded, 'refunded, as the acquirer gave back');
+    assert.equal(balance.pending_refunds, 0, 'no refund pending');
+    assert.equal(balance.held, ledger.held, 'held, as the acquirer holds');
     for (const { purchase, pending, tokenDeletionSettlesAt, authorisationId } of records) {
       const what = `${purchase.id} ${purchase.status}`;
       assert.ok(!pending && !tokenDeletionSettlesAt, `${what}: nothing pending`);
