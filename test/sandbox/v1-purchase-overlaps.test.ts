@@ -224,6 +224,32 @@ describe('v1 operations overlapping on one Purchase with the slow acquirer', () 
     assert.equal((await client.purchases.get(saved.id)).is_recurring_token, false);
   });
 
+  test('a data dir where an earlier version kept a slow token deletion in the money slot: it completes', async () => {
+    const paid = await token();
+    assert.equal((await operation(paid.id, 'delete_recurring_token')).status, 200);
+    await sandbox.close();
+    const store = openStore({ dataDir });
+    const purchases = store.collection<PurchaseRecord>('v1-purchases');
+    const { tokenDeletionSettlesAt, ...record } = purchases.get(paid.id)!;
+    const earlier = {
+      ...record,
+      pending: { kind: 'recurring_token_delete', settlesAt: tokenDeletionSettlesAt },
+    };
+    store.transaction(() => purchases.put(paid.id, earlier as unknown as PurchaseRecord));
+    await store.close();
+    await start();
+    assert.equal(
+      (await operation(paid.id, 'refund', { amount: 400 })).status,
+      200,
+      'no money operation in flight',
+    );
+    await advanceClock(sandbox, HOUR_MS);
+    const after = await client.purchases.get(paid.id);
+    assert.equal(after.is_recurring_token, false);
+    assert.equal(after.status, 'paid');
+    assert.equal(after.refundable_amount, 2100);
+  });
+
   test('mark_as_paid while a token deletion is in flight: both complete', async () => {
     const held = await token({ skip_capture: true });
     assert.equal((await operation(held.id, 'delete_recurring_token')).status, 200);
