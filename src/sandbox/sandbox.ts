@@ -21,6 +21,7 @@ import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
+import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
 
@@ -108,6 +109,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
+  const companyKeys = await loadOrCreateCompanyKeys(
+    keyDir,
+    config.merchants.filter((merchant) => merchant.v1 !== undefined).map((merchant) => merchant.id),
+  );
   const host = options.host ?? '127.0.0.1';
   const tls = options.https ? await loadOrCreateTlsCertificate(keyDir, tlsNamesFor(host)) : undefined;
   const store: Store = openStore({
@@ -174,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     queue,
     acquirer,
     clock,
-    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+    companyKeys,
   });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {

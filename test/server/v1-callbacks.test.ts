@@ -29,6 +29,8 @@ import { independentSign, independentVerify, listen } from './support.js';
 // Any two distinct RSA pairs do; the sandbox fixtures imported here already make theirs once per file.
 const company = merchantKeys.main;
 const webhookKeys = merchantKeys.old;
+/** The receiving merchant's brand, which the payloads below name. */
+const BRAND = '2f0c9b6e-8d4a-4e1f-9c3b-7a5d1e2f4b60';
 
 /** A Purchase snapshot as a callback carries it (non-ASCII on purpose: the signature covers UTF-8 bytes). */
 function purchasePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -36,6 +38,7 @@ function purchasePayload(overrides: Record<string, unknown> = {}): Record<string
     id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
     status: 'paid',
     event_type: 'purchase.paid',
+    brand_id: BRAND,
     reference: 'Tēja-17',
     purchase: { products: [{ name: 'Zaļā tēja', price: 1250, quantity: 2 }], currency: 'EUR' },
     updated_on: 1_900_000_000,
@@ -67,6 +70,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
     const fromText = await constructSuccessCallback(
       signed(body, company.privateKeyPem),
       company.publicKeyPem,
+      { brandId: BRAND },
     );
     assert.equal(fromText.id, '6f9619ff-8b86-4011-b42d-00c04fc964ff');
     assert.equal(fromText.event_type, 'purchase.paid');
@@ -76,6 +80,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
     const fromBytes = await constructSuccessCallback(
       { rawBody: new TextEncoder().encode(body), headers: new Headers({ 'x-signature': signature }) },
       company.publicKeyPem,
+      { brandId: BRAND },
     );
     assert.deepEqual(fromBytes, fromText);
 
@@ -84,14 +89,17 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       headers: { 'X-Signature': signature, 'content-type': 'application/json' },
       body,
     });
-    assert.deepEqual(await constructSuccessCallback(request, company.publicKeyPem), fromText);
+    assert.deepEqual(
+      await constructSuccessCallback(request, company.publicKeyPem, { brandId: BRAND }),
+      fromText,
+    );
   });
 
   test("verify a Node IncomingMessage on a real server, reading the body's raw bytes", async () => {
     const outcomes: string[] = [];
     const server = await listen(async (req, res) => {
       try {
-        const payload = await constructSuccessCallback(req, company.publicKeyPem);
+        const payload = await constructSuccessCallback(req, company.publicKeyPem, { brandId: BRAND });
         outcomes.push(`ok ${payload.reference as string}`);
         res.writeHead(204).end();
       } catch (error) {
@@ -118,24 +126,33 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
   test('refuse what the key did not sign, before reading the body', async () => {
     const body = JSON.stringify(purchasePayload());
     await refusal(
-      constructSuccessCallback({ rawBody: body, headers: {} }, company.publicKeyPem),
+      constructSuccessCallback({ rawBody: body, headers: {} }, company.publicKeyPem, { brandId: BRAND }),
       'signature_missing',
     );
     // The legacy header is not the v1 one.
     await refusal(
-      constructSuccessCallback(signed(body, company.privateKeyPem, 'X-Svc-Signature'), company.publicKeyPem),
+      constructSuccessCallback(signed(body, company.privateKeyPem, 'X-Svc-Signature'), company.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_missing',
     );
     const altered = signed(body, company.privateKeyPem);
     altered.rawBody = body.replace('1250', '1');
-    await refusal(constructSuccessCallback(altered, company.publicKeyPem), 'signature_invalid');
+    await refusal(
+      constructSuccessCallback(altered, company.publicKeyPem, { brandId: BRAND }),
+      'signature_invalid',
+    );
     // A webhook's key does not sign success callbacks, and the other way round.
     await refusal(
-      constructSuccessCallback(signed(body, webhookKeys.privateKeyPem), company.publicKeyPem),
+      constructSuccessCallback(signed(body, webhookKeys.privateKeyPem), company.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_invalid',
     );
     await refusal(
-      constructWebhookEvent(signed(body, company.privateKeyPem), webhookKeys.publicKeyPem),
+      constructWebhookEvent(signed(body, company.privateKeyPem), webhookKeys.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_invalid',
     );
     // Garbage with a wrong signature is refused for the signature, not parsed.
@@ -143,12 +160,15 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       rawBody: '{not json',
       headers: { 'x-signature': independentSign('{}', company.privateKeyPem) },
     };
-    await refusal(constructSuccessCallback(garbage, company.publicKeyPem), 'signature_invalid');
+    await refusal(
+      constructSuccessCallback(garbage, company.publicKeyPem, { brandId: BRAND }),
+      'signature_invalid',
+    );
     await refusal(
       constructSuccessCallback(
         { rawBody: 'x'.repeat(2048), headers: { 'x-signature': 'AAAA' } },
         company.publicKeyPem,
-        { maxBodyBytes: 1024 },
+        { brandId: BRAND, maxBodyBytes: 1024 },
       ),
       'body_too_large',
     );
@@ -157,7 +177,9 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
   test('refuse signed bodies that are not the callback', async () => {
     const check = (body: string) =>
       refusal(
-        constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem),
+        constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem, {
+          brandId: BRAND,
+        }),
         'malformed_body',
       );
     await check('{not json');
@@ -171,6 +193,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       constructWebhookEvent(
         signed(JSON.stringify({ id: 'p-1' }), webhookKeys.privateKeyPem),
         webhookKeys.publicKeyPem,
+        { brandId: BRAND },
       ),
       'malformed_body',
     );
@@ -181,6 +204,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       constructWebhookEvent(
         signed(JSON.stringify(payload), webhookKeys.privateKeyPem),
         webhookKeys.publicKeyPem,
+        { brandId: BRAND },
       );
     const describeEvent = (event: V1WebhookEvent): string =>
       event.event_type === 'payment.refunded'
@@ -356,8 +380,8 @@ describe('v1 callbacks from the sandbox', () => {
       try {
         const event =
           via === 'success'
-            ? await constructSuccessCallback(request, companyKey)
-            : await constructWebhookEvent(request, webhookPublicKey);
+            ? await constructSuccessCallback(request, companyKey, { brandId: V1.brandId })
+            : await constructWebhookEvent(request, webhookPublicKey, { brandId: V1.brandId });
         const result = await perChannel[via].once(event, () => event.event_type);
         const once = await shared.once(event, () => event.event_type);
         log.push({
