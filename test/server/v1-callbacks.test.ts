@@ -16,6 +16,7 @@ import {
   type IncomingRequest,
   MemoryCacheStore,
   type PurchaseCallbackPayload,
+  refusalStatus,
   SignatureVerificationError,
   type SignatureVerificationErrorCode,
   type V1Client,
@@ -199,6 +200,115 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
     );
   });
 
+  test("refuse another brand's Purchase signed with a key that verifies, naming both brands", async () => {
+    const other = '0b000000-0000-4000-8000-0000000000b2';
+    const body = JSON.stringify(purchasePayload({ brand_id: other }));
+    const error = await refusal(
+      constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem, { brandId: BRAND }),
+      'brand_mismatch',
+    );
+    assert.ok(error.message.includes(other) && error.message.includes(BRAND), error.message);
+    assert.equal(refusalStatus(error), 400);
+    await refusal(
+      constructWebhookEvent(signed(body, webhookKeys.privateKeyPem), webhookKeys.publicKeyPem, {
+        brandId: BRAND,
+      }),
+      'brand_mismatch',
+    );
+    // A Purchase that names no brand cannot be told to be yours.
+    await refusal(
+      constructSuccessCallback(
+        signed(JSON.stringify(purchasePayload({ brand_id: undefined })), company.privateKeyPem),
+        company.publicKeyPem,
+        { brandId: BRAND },
+      ),
+      'malformed_body',
+    );
+    // Brand ids are UUIDs: letter case does not tell them apart.
+    const upper = await constructSuccessCallback(
+      signed(JSON.stringify(purchasePayload()), company.privateKeyPem),
+      company.publicKeyPem,
+      { brandId: BRAND.toUpperCase() },
+    );
+    assert.equal(upper.brand_id, BRAND);
+    // A refund's Payment names no brand; the webhook's own key is what ties it to you.
+    const refund = await constructWebhookEvent(
+      signed(JSON.stringify({ id: 'p-1', event_type: 'payment.refunded' }), webhookKeys.privateKeyPem),
+      webhookKeys.publicKeyPem,
+      { brandId: BRAND },
+    );
+    assert.equal(refund.event_type, 'payment.refunded');
+    // Without the brand id, the receiver is told at once, by name.
+    await assert.rejects(
+      // @ts-expect-error: what JavaScript, or an older call, passes
+      constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem),
+      /constructSuccessCallback.*brandId/,
+    );
+  });
+
+  test('what is no request is refused with a typed error, never a TypeError (fixed-seed fuzz)', async () => {
+    const body = JSON.stringify(purchasePayload());
+    const signature = independentSign(body, company.privateKeyPem);
+    const fixed: unknown[] = [
+      null,
+      undefined,
+      7,
+      'text',
+      {},
+      [],
+      { headers: null, rawBody: body },
+      { headers: {}, rawBody: 5 },
+      { headers: 'x-signature: a', rawBody: body },
+      { rawBody: body },
+    ];
+    for (const garbage of fixed) {
+      await refusal(
+        constructSuccessCallback(garbage as IncomingRequest, company.publicKeyPem, { brandId: BRAND }),
+        'not_a_request',
+      );
+    }
+    // Header values of any kind, bodies of any bytes: each is refused with a literal code.
+    let seed = 21;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+    const values: unknown[] = [
+      signature,
+      '',
+      ' ',
+      'AAAA',
+      7,
+      null,
+      ['a', 'b'],
+      [signature],
+      {},
+      '\uD800',
+      true,
+    ];
+    const bodies = [body, '', '{', '\uD800', 'x'.repeat(3000), JSON.stringify({ id: '\uD800' }), '[]'];
+    const codes = new Set<string>();
+    for (let round = 0; round < 300; round += 1) {
+      const rawBody = random() < 0.5 ? pick(bodies) : Buffer.from(pick(bodies));
+      const request = { rawBody, headers: { 'x-signature': pick(values) } } as unknown as IncomingRequest;
+      const verify = random() < 0.5 ? constructSuccessCallback : constructWebhookEvent;
+      try {
+        await verify(request, company.publicKeyPem, { brandId: BRAND, maxBodyBytes: 2048 });
+        codes.add('accepted');
+      } catch (error) {
+        assert.ok(error instanceof SignatureVerificationError, `round ${round}: ${String(error)}`);
+        codes.add(error.code);
+      }
+    }
+    assert.deepEqual([...codes].sort(), [
+      'accepted',
+      'body_too_large',
+      'signature_invalid',
+      'signature_missing',
+    ]);
+  });
+
   test("read a webhook's Purchase and Payment events, told apart by event_type", async () => {
     const read = (payload: Record<string, unknown>) =>
       constructWebhookEvent(
@@ -250,6 +360,18 @@ describe('createEventDeduplicator', () => {
       'purchase.payment_failure@1900000060',
     ]);
     assert.equal(v1EventKey(paid), 'purchase.paid:6f9619ff-8b86-4011-b42d-00c04fc964ff:paid:1900000000');
+  });
+
+  test('keys an id with a lone surrogate apart from its look-alikes, without a URIError', async () => {
+    const lone = { ...paid, id: 'a\uD800b' };
+    const written = { ...paid, id: 'a%uD800b' };
+    assert.equal(v1EventKey(lone), 'purchase.paid:a%uD800b:paid:1900000000');
+    assert.notEqual(v1EventKey(lone), v1EventKey(written));
+    assert.notEqual(v1EventKey(lone), v1EventKey({ ...paid, id: 'a\uFFFDb' }));
+    const events = createEventDeduplicator(atEventTime);
+    assert.equal((await events.once(lone, () => 'handled')).status, 'processed');
+    assert.equal((await events.once(lone, () => 'handled')).status, 'duplicate');
+    assert.equal((await events.once(written, () => 'handled')).status, 'processed');
   });
 
   test('handles a delivery again when its handling failed, and runs concurrent copies once', async () => {
