@@ -14,7 +14,7 @@ import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
-import { HttpError, Router, sendJson } from './http.js';
+import { HttpError, Router, refuseConnect, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
@@ -190,6 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem }, listener)
     : createServer(listener);
   server.keepAliveTimeout = 5_000;
+  server.on('connect', refuseConnect);
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
