@@ -198,7 +198,7 @@ function encodeKeyPart(text: string): string {
  * ```ts
  * const events = createEventDeduplicator();
  * app.post('/svc/v1/webhook', async (req, res) => {
- *   const event = await constructWebhookEvent(req, webhookPublicKeyPem);
+ *   const event = await constructWebhookEvent(req, webhookPublicKeyPem, { brandId });
  *   const result = await events.once(event, () => orders.apply(event));
  *   res.sendStatus(result.status === 'in_progress' ? 409 : 204);
  * });
