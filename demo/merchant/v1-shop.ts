@@ -204,7 +204,8 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
   }
 
   const successCallback: FetchHandler = (request) =>
-    receive('success_callback', request, (raw, known) => constructSuccessCallback(raw, known.companyKeyPem, { brandId: options.brandId }),
+    receive('success_callback', request, (raw, known) =>
+      constructSuccessCallback(raw, known.companyKeyPem, { brandId: options.brandId }),
     );
 
   const webhooks: FetchHandler = (request) =>

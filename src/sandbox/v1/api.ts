@@ -19,10 +19,10 @@ import type { Store } from '../store.js';
 import { V1Billing } from './billing.js';
 import { mountBillingRoutes } from './billing-routes.js';
 import { CheckoutPayments } from './checkout-payments.js';
-import type { CompanyKeys } from './company-keys.js';
 import { mountCheckoutPage } from './checkout-routes.js';
 import { mountClientRoutes } from './client-routes.js';
 import { V1Clients } from './clients.js';
+import type { CompanyKeys } from './company-keys.js';
 import { V1HttpError } from './errors.js';
 import { LOGO_PATH_PREFIX, logoSvg } from './method-catalogue.js';
 import {

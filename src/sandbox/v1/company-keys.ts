@@ -40,7 +40,9 @@ export async function loadOrCreateCompanyKeys(
           `delete it to have a new company key made for merchant ${merchantId} (its receivers then fetch ` +
             'GET /api/v1/public_key/ again)',
         );
-        const publicKeyPem = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+        const publicKeyPem = createPublicKey(privateKeyPem)
+          .export({ type: 'spki', format: 'pem' })
+          .toString();
         return [merchantId, { privateKeyPem, publicKeyPem }];
       }
       const pair = await generateMerchantKeyPair();

@@ -99,7 +99,9 @@ export function baseUrlOf(req: IncomingMessage): string {
   const named = new URL(`${scheme}://${host}`);
   const port = named.port === '' ? (scheme === 'https' ? 443 : 80) : Number(named.port);
   const ownNames = ['localhost', '127.0.0.1', '[::1]', new URL(own).hostname];
-  return port === req.socket.localPort && ownNames.includes(named.hostname) ? `${scheme}://${named.host}` : own;
+  return port === req.socket.localPort && ownNames.includes(named.hostname)
+    ? `${scheme}://${named.host}`
+    : own;
 }
 
 /** Any failure in the document's error shape. */
