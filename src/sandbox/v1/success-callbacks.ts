@@ -1,8 +1,8 @@
 /**
  * The success callbacks of v1 Purchases: the Purchase as it is when the event happens, with its `event_type`,
  * POSTed to its `success_callback` and signed with its merchant's company key (`X-Signature`, verified with
- * the key `GET /public_key/` answers that merchant). The document sends one when a Purchase without `skip_capture` is paid, when a held one
- * is captured, and when a recurring charge pays one.
+ * the key `GET /public_key/` answers that merchant). The document sends one when a Purchase without
+ * `skip_capture` is paid, when a held one is captured, and when a recurring charge pays one.
  */
 import type { PurchaseCallbackPayload } from '../../core/v1-types.js';
 import { signBody } from '../../server/index.js';
