@@ -4,7 +4,7 @@
  * of the file, which a device never reaches, so memory grows until the process dies; these readers take at
  * most the limit plus one byte from a file descriptor, which works the same for devices, pipes and FIFOs.
  */
-import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 
 /** The largest config file read: 1 MiB, some thousand times a config with a few merchants. */
@@ -72,10 +72,17 @@ export function writeTextFileAtomic(file: string, text: string, mode: number): v
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', mode);
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      fchmodSync(fd, mode); // the mode asked for, whatever the umask
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    // A full disk: no half-written file is left beside the key either.
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, file);
 }
