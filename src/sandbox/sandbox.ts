@@ -180,6 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     acquirer,
     clock,
     companyKeys,
+    listenHost: host,
   });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {

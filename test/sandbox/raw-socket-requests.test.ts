@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { purchaseBody, startV1Sandbox, V1 } from './v1-support.js';
+import { parseConfig } from '../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir } from './support.js';
+import { purchaseBody, startV1Sandbox, V1, v1ConfigFile } from './v1-support.js';
 
 /** Writes `request` and resolves with everything the sandbox sent until it closed (or `waitMs` passed). */
 function exchange(
@@ -16,7 +17,7 @@ function exchange(
   waitMs = 3000,
 ): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(sandbox.port, '127.0.0.1');
+    const socket = connect(sandbox.port, new URL(sandbox.url).hostname.replace(/^\[|\]$/g, ''));
     let text = '';
     const timer = setTimeout(() => {
       socket.destroy();
@@ -75,6 +76,22 @@ describe('raw socket requests', () => {
     // Names of this sandbox are kept, so a page on localhost links to localhost.
     const local = `http://localhost:${sandbox.port}`;
     assert.ok((await checkoutUrl(`localhost:${sandbox.port}`)).startsWith(`${local}/checkout/`));
+  });
+
+  test('checkout_url names the host the sandbox was told to listen on (--host), which its certificate names', async () => {
+    const named = await startSandbox({
+      port: 0,
+      host: 'localhost',
+      config: parseConfig(v1ConfigFile(merchant.url)),
+      dataDir: await tempDir(),
+    });
+    try {
+      const { text } = await exchange(named, createPurchaseRequest('evil.example'));
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+      assert.ok(body.checkout_url.startsWith(`http://localhost:${named.port}/checkout/`), body.checkout_url);
+    } finally {
+      await named.close();
+    }
   });
 
   test('a client that hangs up mid-body is no internal error', async () => {

@@ -56,6 +56,8 @@ export interface V1ApiDeps {
   queue: DeliveryQueue;
   acquirer: TestAcquirer;
   clock: SandboxClock;
+  /** The host the sandbox listens on, as it was given (`--host`): checkout URLs name it. */
+  listenHost: string;
   /** Each v1 merchant's company key pair: `/public_key/` answers its public half, callbacks are signed with it. */
   companyKeys: CompanyKeys;
 }
@@ -131,14 +133,18 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     config: deps.config,
     purchases,
     payments,
-    baseUrlOf,
+    baseUrlOf: (req) => baseUrlOf(req, deps.listenHost),
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
   });
 
   const api = v1Router();
-  const as = authenticated(deps.config.merchants, (baseUrl) => {
-    lastBaseUrl = baseUrl;
-  });
+  const as = authenticated(
+    deps.config.merchants,
+    (baseUrl) => {
+      lastBaseUrl = baseUrl;
+    },
+    deps.listenHost,
+  );
   mountPurchaseRoutes(api, {
     purchases,
     operations,

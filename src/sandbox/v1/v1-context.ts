@@ -37,12 +37,13 @@ export function v1Router(): Router {
 export function authenticated(
   merchants: readonly MerchantConfig[],
   onRequest: (baseUrl: string) => void = () => {},
+  listenHost?: string,
 ): (handler: V1Handler) => RouteHandler {
   const byKey = new Map<string, V1Merchant>();
   for (const merchant of merchants) if (merchant.v1) byKey.set(merchant.v1.secretKey, merchant as V1Merchant);
   return (handler) => async (http) => {
     const merchant = authenticate(http.req, byKey);
-    const baseUrl = baseUrlOf(http.req);
+    const baseUrl = baseUrlOf(http.req, listenHost);
     onRequest(baseUrl);
     await handler({ http, merchant, params: http.params, baseUrl });
   };
@@ -83,22 +84,26 @@ export function sendNoContent(res: ServerResponse): void {
 }
 
 /**
- * The sandbox's own address as the connection reached it (`https://` when it serves HTTPS), for checkout URLs
- * and page links. The `Host` header is taken only when it names this sandbox (a loopback name or the address
- * listened on, at the port listened on), so a forged `Host: evil.example` never becomes a link.
+ * The sandbox's own address (`https://` when it serves HTTPS), for checkout URLs and page links: the host it
+ * was told to listen on (`--host`, which its TLS certificate names), else the address the connection reached.
+ * The `Host` header is taken only when it names this sandbox (a loopback name or one of those, at the port
+ * listened on), so a forged `Host: evil.example` never becomes a link.
  */
-export function baseUrlOf(req: IncomingMessage): string {
+export function baseUrlOf(req: IncomingMessage, listenHost?: string): string {
   const scheme = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
-  const address = req.socket.localAddress ?? '127.0.0.1';
-  const ownHost = address.includes(':') ? `[${address}]` : address;
+  const bracketed = (host: string) => (host.includes(':') ? `[${host}]` : host);
+  const wildcard = listenHost === undefined || listenHost === '0.0.0.0' || listenHost === '::';
+  const ownHost = bracketed(wildcard ? (req.socket.localAddress ?? '127.0.0.1') : listenHost);
   const own = `${scheme}://${ownHost}:${req.socket.localPort}`;
   const host = req.headers.host;
   if (host === undefined || !/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) return own;
   // The pattern lets through ports past 65535, which no URL takes.
-  if (!URL.canParse(`${scheme}://${host}`)) return own;
+  if (!URL.canParse(`${scheme}://${host}`) || !URL.canParse(own)) return own;
   const named = new URL(`${scheme}://${host}`);
   const port = named.port === '' ? (scheme === 'https' ? 443 : 80) : Number(named.port);
   const ownNames = ['localhost', '127.0.0.1', '[::1]', new URL(own).hostname];
+  if (req.socket.localAddress !== undefined)
+    ownNames.push(new URL(`http://${bracketed(req.socket.localAddress)}`).hostname);
   return port === req.socket.localPort && ownNames.includes(named.hostname)
     ? `${scheme}://${named.host}`
     : own;
