@@ -30,12 +30,13 @@ import {
   type OrderInput,
   type PaidOrderDefaults,
   type PurchaseNotification,
+  refusalStatus,
   SignatureVerificationError,
   signOrder,
   toNodeHandler,
   verifyPaidOrder,
 } from 'svc-checkout/server';
-import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
+import { json, methodNotAllowed } from './json-answers.js';
 import {
   NotificationLog,
   type NotificationLogEvent,

@@ -14,13 +14,14 @@ import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
-import { HttpError, Router, sendJson } from './http.js';
+import { HttpError, Router, refuseConnect, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
+import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
 
@@ -108,6 +109,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
+  const companyKeys = await loadOrCreateCompanyKeys(
+    keyDir,
+    config.merchants.filter((merchant) => merchant.v1 !== undefined).map((merchant) => merchant.id),
+  );
   const host = options.host ?? '127.0.0.1';
   const tls = options.https ? await loadOrCreateTlsCertificate(keyDir, tlsNamesFor(host)) : undefined;
   const store: Store = openStore({
@@ -174,7 +179,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     queue,
     acquirer,
     clock,
-    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+    companyKeys,
+    listenHost: host,
   });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -185,6 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem }, listener)
     : createServer(listener);
   server.keepAliveTimeout = 5_000;
+  server.on('connect', refuseConnect);
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);

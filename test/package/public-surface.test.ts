@@ -94,6 +94,7 @@ const EXPECTED: Record<string, Surface> = {
       'paginate',
       'paymentMethodsQueryKey',
       'readFailureCause',
+      'refusalStatus',
       'signBody',
       'signHttpRequest',
       'signOrder',
