@@ -3,15 +3,20 @@
  * kept durable in an append-only journal with periodic snapshots.
  *
  * On disk (`<dataDir>/state/`):
- * - `journal.jsonl`: a header line `{"format":"svc-sandbox-journal","version":1,"after":N}` naming the
- *   snapshot record it continues from, then one line per committed change (a single put, or a whole
+ * - `journal.jsonl`: a header line `{"format":"svc-sandbox-journal","version":2,"after":N,"sum":...}` naming
+ *   the snapshot record it continues from, then one line per committed change (a single put, or a whole
  *   transaction) with consecutive `seq` numbers N+1, N+2, ..., each appended before the next starts, so a
- *   crash leaves at most a torn last line: opening cuts it off and reports it in {@link Store.warnings}.
+ *   crash leaves at most a torn last line: opening cuts it off and reports it in {@link Store.warnings}. A
+ *   put of a document that exists is journalled as a patch of what changed when that is shorter, so a small
+ *   change of a large document costs a small record.
  * - `snapshot.jsonl`: every document as of journal record `seq`. Compaction writes the snapshot and a new
  *   journal (its header alone) to temporary files, fsyncs them and renames them over the old ones, snapshot
  *   first, so the files on disk are a whole state at every moment.
+ * Every line of both ends in a checksum of the rest (see {@link sealed}). Files of earlier versions, without
+ * checksums, are read once as they are and rewritten in the current format on opening.
  * Any other damage refuses to open (`corrupt`, naming the file, the line and what to do): a line before the
- * last that does not parse, a snapshot that is not whole, a journal emptied or missing, records missing
+ * last that does not parse or whose checksum does not match, a snapshot that is not whole, a journal
+ * emptied or missing, records missing
  * between the snapshot and the journal or within the journal. Starting on a part of the state would lose the
  * rest without a word, and a gateway that forgets payments is worse than one that does not start. (A journal
  * cut exactly at a line boundary past its header cannot be told from a shorter history.)
