@@ -6,7 +6,7 @@
  * what the card routes refuse.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { V1_BACK_OFFICE_CLIENT_PATHS, V1_BACK_OFFICE_PATHS } from '../../demo/merchant/v1-back-office.js';
 import type { ShopClient } from '../../demo/merchant/v1-customers.js';
 import type { V1Order } from '../../demo/merchant/v1-event-log.js';
@@ -23,14 +23,11 @@ const env = demoInBrowser();
 const { gateway, backEnd, newOrder } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
-const post = (path: string, body: unknown, headers?: Record<string, string>) =>
-  request(url(path), 'POST', body, { ...session, ...headers });
+const post = async (path: string, body: unknown, headers?: Record<string, string>) =>
+  request(url(path), 'POST', body, { ...(await session()), ...headers });
 
-/** The back office's session cookie: its routes answer 401 without one. */
-let session: Record<string, string> = {};
-before(async () => {
-  session = await backOfficeSession(env.demo);
-});
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** How the sandbox describes a saved `4111 1111 1111 1111`. */
 const VISA = 'Visa •••• 1111';
@@ -261,7 +258,7 @@ describe('clients over HTTP', () => {
     await payOnHostedPage(saving, CARDS.mastercard);
     const clientId = await clientOf(saving);
     const later = await newOrder('pay', 'emil@example.com');
-    const listed = await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, session);
+    const listed = await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, await session());
     assert.equal(listed.status, 200, listed.text);
     const clients = listed.body['clients'] as ShopClient[];
     const mine = clients.filter((known) => ['dora@example.com', 'emil@example.com'].includes(known.email));
@@ -278,9 +275,8 @@ describe('clients over HTTP', () => {
     assert.equal(mine[1]!.id, clientId);
     assert.equal(mine[0]!.id, await clientOf(later));
     await newOrder('pay');
-    const again = (await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, session)).body[
-      'clients'
-    ] as ShopClient[];
+    const again = (await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, await session()))
+      .body['clients'] as ShopClient[];
     assert.ok(again.length >= 2);
     assert.ok(
       again.every((known) => known.email !== ''),
@@ -302,7 +298,7 @@ describe('clients over HTTP', () => {
         'content-type': 'application/x-www-form-urlencoded',
       });
       assert.equal(form.status, 415, path);
-      assert.equal((await request(url(path), 'GET', undefined, session)).status, 405);
+      assert.equal((await request(url(path), 'GET', undefined, await session())).status, 405);
       const extra = await post(path, { clientId, cardId, amount: 100 });
       assert.equal(extra.status, 400);
       assert.equal(

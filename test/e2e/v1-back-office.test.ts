@@ -6,7 +6,7 @@
  * as paid, and the back end's routes over HTTP: what they refuse, and why.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { V1_BACK_OFFICE_CLIENT_PATHS, V1_BACK_OFFICE_PATHS } from '../../demo/merchant/v1-back-office.js';
 import type { V1Order } from '../../demo/merchant/v1-event-log.js';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
@@ -24,11 +24,8 @@ const { gateway, backEnd, newOrder, assertDeliveredOnce } = v1Demo(env);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
 
-/** The back office's session cookie: its routes answer 401 without one. */
-let session: Record<string, string> = {};
-before(async () => {
-  session = await backOfficeSession(env.demo);
-});
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** A card that pays, and whose recurring token's later charges are declined (src/sandbox/test-cards.ts). */
 const CHARGES_DECLINED = '4000000000000341';
@@ -298,8 +295,8 @@ describe('the back office in the browser', () => {
 });
 
 describe('the back office over HTTP', () => {
-  const post = (path: string, body: unknown, headers?: Record<string, string>) =>
-    request(url(path), 'POST', body, { ...session, ...headers });
+  const post = async (path: string, body: unknown, headers?: Record<string, string>) =>
+    request(url(path), 'POST', body, { ...(await session()), ...headers });
 
   test('every back office route refuses without a login (401), and works after it', async () => {
     // Issue 21: the demo's back office answered anyone who reached the shop.
@@ -342,8 +339,8 @@ describe('the back office over HTTP', () => {
     const headers = { cookie: cookie.split(';')[0]! };
     assert.equal((await request(url(purchases), 'GET', undefined, headers)).status, 200);
     assert.equal((await request(url(clients), 'GET', undefined, headers)).status, 200);
-    const session = await request(url('/api/back-office/session'), 'GET', undefined, headers);
-    assert.equal(session.body['loggedIn'], true);
+    const state = await request(url('/api/back-office/session'), 'GET', undefined, headers);
+    assert.equal(state.body['loggedIn'], true);
     await request(url('/api/back-office/logout'), 'POST', {}, headers);
     assert.equal((await request(url(purchases), 'GET', undefined, headers)).status, 401);
     // The shop's customers' routes need no login.
@@ -353,7 +350,7 @@ describe('the back office over HTTP', () => {
   test('lists the shop’s orders, newest first, as the back end knows them', async () => {
     const first = await newOrder('pay');
     const second = await newOrder('save_card');
-    const list = await request(url(V1_BACK_OFFICE_PATHS.purchases), 'GET', undefined, session);
+    const list = await request(url(V1_BACK_OFFICE_PATHS.purchases), 'GET', undefined, await session());
     assert.equal(list.status, 200);
     const purchases = list.body['purchases'] as V1Order[];
     const mine = purchases.filter((order) => [first.reference, second.reference].includes(order.reference));
@@ -391,7 +388,10 @@ describe('the back office over HTTP', () => {
     });
     assert.equal(form.status, 415);
     assert.equal(form.body['error'], 'unsupported_media_type');
-    assert.equal((await request(url(V1_BACK_OFFICE_PATHS.capture), 'GET', undefined, session)).status, 405);
+    assert.equal(
+      (await request(url(V1_BACK_OFFICE_PATHS.capture), 'GET', undefined, await session())).status,
+      405,
+    );
     const broken = await post(V1_BACK_OFFICE_PATHS.capture, '{"reference":', {
       'content-type': 'application/json',
     });

@@ -7,7 +7,7 @@
  * customer is active at once, without a Purchase, and the staff pause, resume and cancel the subscription.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type Subscription, V1_SUBSCRIPTION_PATHS } from '../../demo/merchant/v1-subscriptions.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
@@ -23,11 +23,8 @@ const { gateway } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
 
-/** The back office's session cookie: its routes answer 401 without one. */
-let session: Record<string, string> = {};
-before(async () => {
-  session = await backOfficeSession(env.demo);
-});
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** The customer's subscription as the shop's back end answers it. */
 async function subscriptionOf(plan: 'trial' | 'monthly', email: string): Promise<Subscription> {
@@ -228,7 +225,7 @@ describe('v1 subscriptions in the demo shop', () => {
         'unknown_subscription',
       ],
     ] as const) {
-      const answer = await request(url(path), 'POST', body, session);
+      const answer = await request(url(path), 'POST', body, await session());
       assert.equal(answer.status, status, answer.text);
       assert.equal(answer.body['error'], error);
     }
