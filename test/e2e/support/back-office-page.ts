@@ -56,10 +56,15 @@ export interface BackOfficeRow {
 export class BackOfficePage {
   private constructor(readonly page: Page) {}
 
-  /** Opens the page in a fresh context; resolves once its live stream has delivered the snapshot. */
-  static async open(browser: Browser, shopUrl: string): Promise<BackOfficePage> {
+  /**
+   * Opens the page in a fresh context and logs in with `password`; resolves once its live stream has
+   * delivered the snapshot.
+   */
+  static async open(browser: Browser, shopUrl: string, password: string): Promise<BackOfficePage> {
     const page = await freshPage(browser);
     await page.goto(`${shopUrl}/back-office.html`);
+    await page.getByLabel('Back office password').fill(password);
+    await page.getByLabel('Back office password').press('Enter');
     await page
       .locator('#live-status')
       .filter({ hasText: /^Live:/ })
