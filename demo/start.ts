@@ -26,6 +26,11 @@ export interface StartDemoOptions {
   liveReload?: boolean;
   /** Where the gateway's browser files (widget script, frame) are served from. Default `dist/browser`. */
   browserRoot?: string;
+  /**
+   * The back office's password. Default: the `DEMO_BACK_OFFICE_PASSWORD` environment variable, else one
+   * generated at each start and printed.
+   */
+  backOfficePassword?: string;
 }
 
 export interface Demo {
@@ -80,6 +85,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
       serviceCertificatePem: sandbox.serviceCertificatePem,
       gatewayUrl: sandbox.url,
       shopUrl,
+      ...(options.backOfficePassword !== undefined && { backOfficePassword: options.backOfficePassword }),
     });
     // The v1 company key and the shop's webhook, before the shop takes its first request.
     await merchant.ready();
@@ -104,7 +110,10 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
   }
   if (options.announce !== false) {
     console.log(`\n  svc-checkout demo\n  shop:    ${shopUrl}/\n  gateway: ${sandbox.url}/\n`);
-    console.log(`  demo merchant key: ${sandbox.demoMerchant.privateKeyFile}\n`);
+    console.log(`  demo merchant key: ${sandbox.demoMerchant.privateKeyFile}`);
+    console.log(
+      `  back office password: ${merchant.backOfficePassword} (set DEMO_BACK_OFFICE_PASSWORD to choose one)\n`,
+    );
   }
   const server = vite;
   const app = merchant;

@@ -17,6 +17,8 @@
  *   GET     /api/notifications         the kept notifications as JSON
  *   GET     /api/notifications/events  the same, live, as server-sent events (with the v1 events and orders)
  *   ...     /api/v1/*                  the v1 interface, given the gateway's URL (see v1-shop.ts)
+ *   POST    /api/back-office/login     {password} → a session cookie; /api/v1/back-office/* answers 401 without
+ *                                      one (back-office-login.ts); also /logout, GET /session
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -30,12 +32,19 @@ import {
   type OrderInput,
   type PaidOrderDefaults,
   type PurchaseNotification,
+  refusalStatus,
   SignatureVerificationError,
   signOrder,
   toNodeHandler,
   verifyPaidOrder,
 } from 'svc-checkout/server';
-import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
+import {
+  BACK_OFFICE_PREFIX,
+  createBackOfficeLogin,
+  generatedPassword,
+  LOGIN_REQUIRED,
+} from './back-office-login.js';
+import { json, methodNotAllowed } from './json-answers.js';
 import {
   NotificationLog,
   type NotificationLogEvent,
@@ -108,6 +117,11 @@ export interface MerchantAppOptions {
   fixedOrders?: Readonly<Record<string, FixedOrder>>;
   /** The clock, for tests. */
   now?: () => Date;
+  /**
+   * The password of the back office (`/api/v1/back-office/*`, see back-office-login.ts); at least 8
+   * characters. Default: one generated, read from {@link MerchantApp.backOfficePassword}.
+   */
+  backOfficePassword?: string;
 }
 
 export interface MerchantApp {
@@ -116,6 +130,8 @@ export interface MerchantApp {
    * (once the stream is open, for server-sent events); resolves false, without touching `res`, otherwise.
    */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The password the staff log in to the back office with. */
+  readonly backOfficePassword: string;
   /** Verified notifications, one per gateway order id and status, oldest first. */
   readonly notifications: readonly VerifiedNotification[];
   /** Deliveries to the notification URL that were refused (forged, altered, unreadable), oldest first. */
@@ -186,7 +202,7 @@ class SignedOrders {
   readonly #orders = new Map<string, OrderInput>();
 
   keep(order: OrderInput): void {
-    if (order.orderId === undefined) return;
+    if (order.orderId == null) return;
     this.#orders.delete(order.orderId);
     this.#orders.set(order.orderId, order);
     if (this.#orders.size > MAX_KEPT_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
@@ -204,6 +220,7 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
   const log = new NotificationLog(options.now);
   const streams = new Set<ServerResponse>();
   const v1Shop = v1ShopOf(options);
+  const login = createBackOfficeLogin(options.backOfficePassword ?? generatedPassword());
   const orders = new SignedOrders();
   const orderDefaults = options.orderDefaults ?? DEMO_ORDER_DEFAULTS;
   const signAndKeep = (order: OrderInput) => {
@@ -317,6 +334,7 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     [MERCHANT_PATHS.sign, sign],
     [MERCHANT_PATHS.notifications, notificationList],
     ...(v1Shop?.routes ?? []),
+    ...login.routes,
   ]);
   const nodeRoutes = new Map(
     [...routes].map(([path, handler]) => [path, toNodeHandler(handler, { maxBodyBytes: MAX_BODY_BYTES })]),
@@ -361,11 +379,20 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
       }
       const handler = nodeRoutes.get(path);
       if (!handler) return Promise.resolve(false);
+      if (path.startsWith(BACK_OFFICE_PREFIX) && !login.allows(req)) {
+        res.writeHead(401, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+        });
+        res.end(JSON.stringify(LOGIN_REQUIRED));
+        return Promise.resolve(true);
+      }
       return new Promise((resolve) => {
         res.once('close', () => resolve(true));
         handler(req, res);
       });
     },
+    backOfficePassword: login.password,
     get notifications() {
       return log.notifications;
     },

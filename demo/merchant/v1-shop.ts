@@ -25,12 +25,13 @@ import {
   type EventDeduplicator,
   type FetchHandler,
   PaymentMethodsCache,
+  refusalStatus,
   SignatureVerificationError,
   type V1Client,
   type V1WebhookEvent,
   type Webhook,
 } from 'svc-checkout/server';
-import { json, methodNotAllowed, refusalStatus } from './json-answers.js';
+import { json, methodNotAllowed } from './json-answers.js';
 import { newOrderId } from './order-ids.js';
 import { createV1BackOffice } from './v1-back-office.js';
 import {
@@ -203,10 +204,14 @@ export function createV1Shop(options: V1ShopOptions): V1Shop {
   }
 
   const successCallback: FetchHandler = (request) =>
-    receive('success_callback', request, (raw, known) => constructSuccessCallback(raw, known.companyKeyPem));
+    receive('success_callback', request, (raw, known) =>
+      constructSuccessCallback(raw, known.companyKeyPem, { brandId: options.brandId }),
+    );
 
   const webhooks: FetchHandler = (request) =>
-    receive('webhook', request, (raw, known) => constructWebhookEvent(raw, known.webhook.public_key));
+    receive('webhook', request, (raw, known) =>
+      constructWebhookEvent(raw, known.webhook.public_key, { brandId: options.brandId }),
+    );
 
   const cart: FetchHandler = async (request) => {
     if (request.method !== 'GET') return methodNotAllowed('GET');

@@ -20,6 +20,11 @@ export interface DemoMerchantOptions {
   gatewayUrl: string;
   /** The shop's origin; without it there are no v1 routes, since they all lead back to the shop. */
   shopUrl?: string;
+  /**
+   * The back office's password. Default: the `DEMO_BACK_OFFICE_PASSWORD` environment variable, else one
+   * generated (the caller prints `backOfficePassword`).
+   */
+  backOfficePassword?: string;
 }
 
 /**
@@ -37,6 +42,11 @@ function demoMerchantSetup() {
   return { orderDefaults: { currency, taxRate }, fixedOrders };
 }
 
+function backOfficePassword(options: DemoMerchantOptions): { backOfficePassword?: string } {
+  const password = options.backOfficePassword ?? process.env['DEMO_BACK_OFFICE_PASSWORD'];
+  return password === undefined || password === '' ? {} : { backOfficePassword: password };
+}
+
 /** The demo merchant's back end; call its `ready()` once the gateway listens. */
 export function createDemoMerchantApp(options: DemoMerchantOptions): MerchantApp {
   return createMerchantApp({
@@ -44,6 +54,7 @@ export function createDemoMerchantApp(options: DemoMerchantOptions): MerchantApp
     serviceCertificatePem: options.serviceCertificatePem,
     certificateName: DEMO_CERTIFICATE_NAME,
     ...demoMerchantSetup(),
+    ...backOfficePassword(options),
     ...(options.shopUrl !== undefined && {
       shopUrl: options.shopUrl,
       gatewayUrl: options.gatewayUrl,

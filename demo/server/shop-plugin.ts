@@ -130,5 +130,8 @@ async function loadMerchantFromSandbox(
     ...(shopUrl !== undefined && { shopUrl }),
   });
   await merchant.ready();
+  console.log(
+    `  back office password: ${merchant.backOfficePassword} (set DEMO_BACK_OFFICE_PASSWORD to choose one)`,
+  );
   return merchant;
 }

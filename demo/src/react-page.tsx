@@ -181,7 +181,7 @@ function ReactCartPage({ gateway }: { gateway: string }) {
         <svc-checkout
           gateway={gateway}
           widget-id={signed.order.widgetId}
-          order-id={signed.order.orderId}
+          order-id={signed.order.orderId ?? undefined}
           back-to-merchant-url={signed.order.backToMerchantUrl}
           order={signed.contents}
           signature={signed.signature}

@@ -85,7 +85,7 @@ export interface OrderJson {
  * An order with the element-level fields beside it, values as the merchant wrote them: what is signed.
  * `orderId` is the `order-id` attribute or the order JSON's `orderId`.
  */
-export interface OrderInput extends Omit<OrderJson, 'orderId'> {
+export interface OrderInput extends OrderJson {
   widgetId: string;
   language?: string;
   /**
@@ -96,7 +96,6 @@ export interface OrderInput extends Omit<OrderJson, 'orderId'> {
   /** The `success-redirect-url` attribute: where the customer goes after paying (absolute http(s) URL). */
   successRedirectUrl?: string;
   backToMerchantUrl?: string;
-  orderId?: string;
 }
 
 /** A quantity read exactly: `thousandths / 1000`, and the text as the merchant wrote it. */

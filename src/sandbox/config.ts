@@ -6,7 +6,7 @@
  * wrong file is refused at start with every problem named by its field, so nothing fails later mid-payment.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CardScheme } from '../core/card.js';
 import { SvcError } from '../core/errors.js';
@@ -26,6 +26,7 @@ import {
   MAX_PEM_FILE_BYTES,
   readTextFile,
   readTextFileIfPresent,
+  writeTextFileAtomic,
 } from './text-file.js';
 import { isIban, normalizeIban, TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';
 
@@ -974,7 +975,7 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
       ]);
     }
     if (readTextFileIfPresent(publicKeyFile, MAX_PEM_FILE_BYTES) !== publicKeyPem)
-      writeFileAtomic(publicKeyFile, publicKeyPem, 0o644);
+      writeTextFileAtomic(publicKeyFile, publicKeyPem, 0o644);
     return { privateKeyPem, publicKeyPem, privateKeyFile, publicKeyFile, created: false };
   }
   const pair = generateKeyPairSync('rsa', {
@@ -983,8 +984,8 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(privateKeyFile, pair.privateKey, 0o600);
-  writeFileAtomic(publicKeyFile, pair.publicKey, 0o644);
+  writeTextFileAtomic(privateKeyFile, pair.privateKey, 0o600);
+  writeTextFileAtomic(publicKeyFile, pair.publicKey, 0o644);
   return {
     privateKeyPem: pair.privateKey,
     publicKeyPem: pair.publicKey,
@@ -992,12 +993,4 @@ export function ensureDemoMerchantKeys(dataDir: string): DemoMerchantKeys {
     publicKeyFile,
     created: true,
   };
-}
-
-/** Writes beside the target and renames, so a reader never sees half a key. */
-function writeFileAtomic(file: string, text: string, mode: number): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode });
-  chmodSync(temporary, mode);
-  renameSync(temporary, file);
 }

@@ -5,6 +5,7 @@
  * gateway that merchants run in their tests should install nothing beyond what it uses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
 import { RequestBodyError, readNodeBody } from '../server/for-sandbox.js';
 import { isWriteFailure, type StoreError } from './store.js';
@@ -48,6 +49,9 @@ async function readRawBody(req: IncomingMessage): Promise<Buffer> {
     if (error instanceof RequestBodyError && error.code === 'body_too_large') {
       throw new HttpError(413, 'body_too_large', error.message);
     }
+    // The client hung up mid-body (nothing here reads a body before): its mistake, not the sandbox's, so no
+    // "internal error"; the answer goes nowhere.
+    if (error instanceof RequestBodyError) throw new HttpError(400, 'body_incomplete', error.message);
     throw error;
   }
 }
@@ -230,6 +234,18 @@ function createContext(req: IncomingMessage, res: ServerResponse): RequestContex
     json: async () => parseJsonObject(await context.rawBody()),
   };
   return context;
+}
+
+/**
+ * Answers `CONNECT`, which Node hands to no request handler: the sandbox is no proxy. Left unanswered, the
+ * client would wait until a timeout closed the connection.
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => {});
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n' +
+      'content-length: 0\r\nconnection: close\r\n\r\n',
+  );
 }
 
 /** The sandbox's own error answer: `{error: {code, message, field?, reason?}}`. */

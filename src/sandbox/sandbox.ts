@@ -15,13 +15,14 @@ import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
-import { HttpError, Router, sendJson } from './http.js';
+import { HttpError, Router, refuseConnect, sendJson } from './http.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
+import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
 import { mountWidgetApi } from './widget-api.js';
 import { mountWidgetPages } from './widget-pages.js';
 
@@ -114,6 +115,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
+  const companyKeys = await loadOrCreateCompanyKeys(
+    keyDir,
+    config.merchants.filter((merchant) => merchant.v1 !== undefined).map((merchant) => merchant.id),
+  );
   const host = options.host ?? '127.0.0.1';
   const tls = options.https ? await loadOrCreateTlsCertificate(keyDir, tlsNamesFor(host)) : undefined;
   const store: Store = openStore({
@@ -181,7 +186,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     queue,
     acquirer,
     clock,
-    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+    companyKeys,
+    listenHost: host,
   });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -192,6 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server: Server = tls
     ? createHttpsServer({ key: tls.privateKeyPem, cert: tls.certificatePem, ...timeouts }, listener)
     : createServer(timeouts, listener);
+  server.on('connect', refuseConnect);
   try {
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);

@@ -4,7 +4,7 @@
  * of the file, which a device never reaches, so memory grows until the process dies; these readers take at
  * most the limit plus one byte from a file descriptor, which works the same for devices, pipes and FIFOs.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 
 /** The largest config file read: 1 MiB, some thousand times a config with a few merchants. */
@@ -60,6 +60,29 @@ export function readTextFileIfPresent(file: string, limitBytes: number): string 
     return readTextFile(file, limitBytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Writes a file whole or not at all: beside the target, flushed to the disk, then renamed over it. A crash
+ * leaves the old file or the new one, never an empty or half-written one in its place.
+ */
+export function writeTextFileAtomic(file: string, text: string, mode: number): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w', mode);
+  try {
+    try {
+      fchmodSync(fd, mode); // the mode asked for, whatever the umask
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    // A full disk: no half-written file is left beside the key either.
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -28,6 +28,7 @@ import { verifyOrderVerificationToken } from './order-verification-token.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBodyError, readFetchBody, readNodeBody } from './raw-request.js';
 import {
   parseJsonObject,
+  refusalStatus,
   SignatureVerificationError,
   SVC_SIGNATURE_HEADER,
   verifySignedRequest,
@@ -64,15 +65,7 @@ export function methodNotAllowed(allowed: string): Response {
 
 /** The answer to a request that failed verification or could not be read. */
 function refusal(error: SignatureVerificationError): Response {
-  const status =
-    error.code === 'body_too_large'
-      ? 413
-      : error.code === 'malformed_body'
-        ? 400
-        : error.code === 'body_unavailable'
-          ? 500
-          : 401;
-  return json(status, { error: error.code, message: error.message });
+  return json(refusalStatus(error), { error: error.code, message: error.message });
 }
 
 function reportError(options: HandlerOptions, error: unknown): Response {

@@ -224,6 +224,7 @@ export {
   verifySignature,
 } from './signatures.js';
 export {
+  refusalStatus,
   SignatureVerificationError,
   type SignatureVerificationErrorCode,
   SVC_SIGNATURE_HEADER,

@@ -27,10 +27,38 @@ export type SignatureVerificationErrorCode =
   | 'signature_invalid'
   /** The signature matched, but the body is not what this callback carries. */
   | 'malformed_body'
+  /** The signature matched, but the body is another merchant's: its Purchase names another brand. */
+  | 'brand_mismatch'
+  /** What was given is no request: not an `IncomingMessage`, a fetch `Request` or `{ rawBody, headers }`. */
+  | 'not_a_request'
   | RequestBodyErrorCode;
 
-/** A signed request that cannot be trusted or used. Answer 401 for `signature_*` codes, 400 or 413 otherwise. */
+/**
+ * A signed request that cannot be trusted or used. Answer 401 for `signature_*` codes, 413 for
+ * `body_too_large`, 400 otherwise; `not_a_request` and `body_unavailable` are the receiver's own mistakes.
+ */
 export class SignatureVerificationError extends SvcError<SignatureVerificationErrorCode> {}
+
+/**
+ * The HTTP status a receiver answers a refused request with: 401 for a missing or wrong signature, 413 for a
+ * body over the limit, 400 for a signed body that is not for this receiver, and 500 for the receiver's own
+ * mistakes (a body a parser already consumed, no request given), which the gateway retries once they are fixed.
+ */
+export function refusalStatus(error: SignatureVerificationError): 400 | 401 | 413 | 500 {
+  switch (error.code) {
+    case 'signature_missing':
+    case 'signature_invalid':
+      return 401;
+    case 'body_too_large':
+      return 413;
+    case 'malformed_body':
+    case 'brand_mismatch':
+      return 400;
+    case 'body_unavailable':
+    case 'not_a_request':
+      return 500;
+  }
+}
 
 /** Options of {@link verifySignedRequest}. */
 export interface VerifySignedRequestOptions {
@@ -53,8 +81,11 @@ export async function verifySignedRequest(
   options: VerifySignedRequestOptions = {},
 ): Promise<Buffer> {
   importPublicKey(publicKeyOrCertificatePem);
+  checkRequestShape(request);
   const header = options.header ?? SVC_SIGNATURE_HEADER;
-  const signature = headerValue(requestHeaders(request), header)?.trim();
+  const value: unknown = headerValue(requestHeaders(request), header);
+  // A header record built by hand may hold anything; only text can be a signature.
+  const signature = typeof value === 'string' ? value.trim() : undefined;
   if (!signature) {
     throw new SignatureVerificationError(
       'signature_missing',
@@ -77,6 +108,27 @@ export async function verifySignedRequest(
     );
   }
   return rawBody;
+}
+
+/** Refuses, with a typed error, what would otherwise fail as a TypeError deep inside the reading. */
+function checkRequestShape(request: unknown): asserts request is IncomingRequest {
+  const shape = request as { headers?: unknown; rawBody?: unknown; on?: unknown; arrayBuffer?: unknown };
+  const fine =
+    typeof request === 'object' &&
+    request !== null &&
+    typeof shape.headers === 'object' &&
+    shape.headers !== null &&
+    (typeof shape.rawBody === 'string' ||
+      shape.rawBody instanceof Uint8Array ||
+      typeof shape.on === 'function' ||
+      typeof shape.arrayBuffer === 'function');
+  if (!fine) {
+    throw new SignatureVerificationError(
+      'not_a_request',
+      `Expected the incoming request (Node's IncomingMessage, a fetch Request, or { rawBody, headers } with the raw ` +
+        `body as a string or bytes), got ${request === null ? 'null' : typeof request === 'object' ? 'an object without them' : typeof request}`,
+    );
+  }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

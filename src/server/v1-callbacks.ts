@@ -16,6 +16,7 @@ import type {
   PurchaseEventType,
   PurchaseWebhookPayload,
 } from '../core/v1-types.js';
+import { checkOptions, isText, maxBodyBytesRule, type OptionRules, required } from './options.js';
 import type { IncomingRequest } from './raw-request.js';
 import {
   parseJsonObject,
@@ -30,7 +31,19 @@ export type { PurchaseCallbackPayload, PurchaseEventType, PurchaseWebhookPayload
 export const V1_SIGNATURE_HEADER = 'X-Signature';
 
 /** Options of {@link constructSuccessCallback} and {@link constructWebhookEvent}. */
-export type V1CallbackOptions = Pick<VerifySignedRequestOptions, 'maxBodyBytes'>;
+export interface V1CallbackOptions extends Pick<VerifySignedRequestOptions, 'maxBodyBytes'> {
+  /**
+   * Your brand id. A Purchase of another brand is refused (`brand_mismatch`): the gateway signs a callback
+   * with the key of the company whose Purchase it is, and another company may name your URL as its
+   * Purchase's `success_callback`.
+   */
+  brandId: string;
+}
+
+const CALLBACK_OPTIONS: OptionRules<V1CallbackOptions> = {
+  brandId: required('your brand id, as Purchases name it in brand_id', isText),
+  maxBodyBytes: maxBodyBytesRule,
+};
 
 /**
  * The body of a `payment.refunded` webhook: the Payment the refund created (the `Payment` that
@@ -59,10 +72,11 @@ function requireText(body: Record<string, unknown>, member: string, what: string
   if (typeof value !== 'string' || value === '') throw malformed(what, `has no ${member}`);
 }
 
-/** Checks that a verified body is a Purchase snapshot with its event. */
+/** Checks that a verified body is a Purchase snapshot of the merchant's brand, with its event. */
 function checkPurchasePayload<Payload extends PurchaseWebhookPayload>(
   body: Record<string, unknown>,
   what: string,
+  ownBrandId: string,
 ): Payload {
   requireText(body, 'event_type', what);
   if (!(body['event_type'] as string).startsWith('purchase.')) {
@@ -70,6 +84,15 @@ function checkPurchasePayload<Payload extends PurchaseWebhookPayload>(
   }
   requireText(body, 'id', what);
   requireText(body, 'status', what);
+  requireText(body, 'brand_id', what);
+  const brandId = body['brand_id'] as string;
+  if (brandId.toLowerCase() !== ownBrandId.trim().toLowerCase()) {
+    throw new SignatureVerificationError(
+      'brand_mismatch',
+      `The ${what} is of a Purchase of brand ${brandId}, not of your brand ${ownBrandId}: another merchant's ` +
+        'Purchase names this URL; do not act on it',
+    );
+  }
   return body as unknown as Payload;
 }
 
@@ -79,9 +102,11 @@ async function verifiedBody(
   publicKeyPem: string,
   options: V1CallbackOptions,
   what: string,
+  owner: string,
 ): Promise<Record<string, unknown>> {
+  checkOptions(owner, options, CALLBACK_OPTIONS);
   const rawBody = await verifySignedRequest(request, publicKeyPem, {
-    ...options,
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
     header: V1_SIGNATURE_HEADER,
   });
   return parseJsonObject(rawBody, what);
@@ -93,14 +118,17 @@ async function verifiedBody(
  * signs the exact bytes. Answer 2xx once the outcome is stored; the gateway retries anything else, and may
  * repeat a delivery even after a 2xx (see `createEventDeduplicator`).
  * @param companyPublicKeyPem the company key, as `GET /public_key/` gives it (`v1.publicKey()`).
+ * @param options `brandId`: yours; a Purchase of another brand is refused.
  * @returns the Purchase as it was when the event happened, with `event_type` (such as `purchase.paid`).
  * @throws SignatureVerificationError `signature_missing` / `signature_invalid` (answer 401), `malformed_body`,
- *   `body_too_large`, `body_unavailable` (answer 400 or 413).
+ *   `brand_mismatch` (answer 400), `body_too_large` (413), `body_unavailable`, `not_a_request`: answer
+ *   `refusalStatus(error)`.
  * @throws KeyFormatError when the key is not an RSA public key or certificate PEM.
+ * @throws TypeError when `options` has no `brandId`.
  * @example
  * ```ts
  * app.post('/svc/v1/success', async (req, res) => {
- *   const purchase = await constructSuccessCallback(req, companyPublicKeyPem);
+ *   const purchase = await constructSuccessCallback(req, companyPublicKeyPem, { brandId });
  *   if (purchase.status === 'paid') await orders.markPaid(purchase.reference, purchase.id);
  *   res.sendStatus(204);
  * });
@@ -109,16 +137,17 @@ async function verifiedBody(
 export async function constructSuccessCallback(
   request: IncomingRequest,
   companyPublicKeyPem: string,
-  options: V1CallbackOptions = {},
+  options: V1CallbackOptions,
 ): Promise<PurchaseCallbackPayload> {
   const what = 'success callback';
-  const body = await verifiedBody(request, companyPublicKeyPem, options, what);
-  return checkPurchasePayload<PurchaseCallbackPayload>(body, what);
+  const body = await verifiedBody(request, companyPublicKeyPem, options, what, 'constructSuccessCallback');
+  return checkPurchasePayload<PurchaseCallbackPayload>(body, what, options.brandId);
 }
 
 /**
  * Verifies and reads a webhook delivery, as {@link constructSuccessCallback} does a success callback but
- * with the webhook's own key.
+ * with the webhook's own key. A webhook's key is its merchant's alone, so the brand check is a second line here:
+ * a `purchase.*` event of another brand is refused; a `payment.refunded` Payment names no brand.
  * @param webhookPublicKeyPem the `public_key` of the Webhook that this URL receives.
  * @returns the event's object with its `event_type`.
  * @throws SignatureVerificationError as {@link constructSuccessCallback}.
@@ -127,14 +156,14 @@ export async function constructSuccessCallback(
 export async function constructWebhookEvent(
   request: IncomingRequest,
   webhookPublicKeyPem: string,
-  options: V1CallbackOptions = {},
+  options: V1CallbackOptions,
 ): Promise<V1WebhookEvent> {
   const what = 'webhook';
-  const body = await verifiedBody(request, webhookPublicKeyPem, options, what);
+  const body = await verifiedBody(request, webhookPublicKeyPem, options, what, 'constructWebhookEvent');
   requireText(body, 'event_type', what);
   if (body['event_type'] === 'payment.refunded') {
     requireText(body, 'id', what);
     return body as unknown as PaymentRefundedEvent;
   }
-  return checkPurchasePayload<PurchaseWebhookPayload>(body, what);
+  return checkPurchasePayload<PurchaseWebhookPayload>(body, what, options.brandId);
 }

@@ -173,8 +173,21 @@ function hours(ms: number): string {
  */
 export function v1EventKey(event: DeduplicatedEvent): string {
   const part = (value: unknown) =>
-    typeof value === 'string' || typeof value === 'number' ? encodeURIComponent(String(value)) : '';
+    typeof value === 'string' || typeof value === 'number' ? encodeKeyPart(String(value)) : '';
   return [event.event_type, event.id, event.status, event.updated_on].map(part).join(':');
+}
+
+/**
+ * `encodeURIComponent`, which throws `URIError` on a lone surrogate (a forged id may carry one); those are
+ * written `%uD800`, which the encoding never makes (it writes `%` as `%25`), so distinct ids keep distinct keys.
+ */
+function encodeKeyPart(text: string): string {
+  return text
+    .split(/(\p{Cs})/u)
+    .map((piece, index) =>
+      index % 2 === 1 ? `%u${piece.charCodeAt(0).toString(16).toUpperCase()}` : encodeURIComponent(piece),
+    )
+    .join('');
 }
 
 /**
@@ -185,7 +198,7 @@ export function v1EventKey(event: DeduplicatedEvent): string {
  * ```ts
  * const events = createEventDeduplicator();
  * app.post('/svc/v1/webhook', async (req, res) => {
- *   const event = await constructWebhookEvent(req, webhookPublicKeyPem);
+ *   const event = await constructWebhookEvent(req, webhookPublicKeyPem, { brandId });
  *   const result = await events.once(event, () => orders.apply(event));
  *   res.sendStatus(result.status === 'in_progress' ? 409 : 204);
  * });

@@ -13,7 +13,7 @@ import type { V1Order } from '../../demo/merchant/v1-event-log.js';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage, tabTo } from './support/back-office-page.js';
-import { demoInBrowser } from './support/demo-env.js';
+import { backOfficeSession, demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
 import { payOnHostedPage, v1Demo } from './support/v1-demo.js';
@@ -23,8 +23,11 @@ const env = demoInBrowser();
 const { gateway, backEnd, newOrder } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
-const post = (path: string, body: unknown, headers?: Record<string, string>) =>
-  request(url(path), 'POST', body, headers);
+const post = async (path: string, body: unknown, headers?: Record<string, string>) =>
+  request(url(path), 'POST', body, { ...(await session()), ...headers });
+
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** How the sandbox describes a saved `4111 1111 1111 1111`. */
 const VISA = 'Visa •••• 1111';
@@ -71,7 +74,11 @@ describe('clients and their saved cards in the browser', () => {
     );
 
     // The back office shows the Client with the card.
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     try {
       const [card] = await office.waitForCards(email, [VISA]);
       assert.match(card!.savedOn, /^Saved on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
@@ -251,7 +258,7 @@ describe('clients over HTTP', () => {
     await payOnHostedPage(saving, CARDS.mastercard);
     const clientId = await clientOf(saving);
     const later = await newOrder('pay', 'emil@example.com');
-    const listed = await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET');
+    const listed = await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, await session());
     assert.equal(listed.status, 200, listed.text);
     const clients = listed.body['clients'] as ShopClient[];
     const mine = clients.filter((known) => ['dora@example.com', 'emil@example.com'].includes(known.email));
@@ -268,9 +275,8 @@ describe('clients over HTTP', () => {
     assert.equal(mine[1]!.id, clientId);
     assert.equal(mine[0]!.id, await clientOf(later));
     await newOrder('pay');
-    const again = (await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET')).body[
-      'clients'
-    ] as ShopClient[];
+    const again = (await request(url(V1_BACK_OFFICE_CLIENT_PATHS.clients), 'GET', undefined, await session()))
+      .body['clients'] as ShopClient[];
     assert.ok(again.length >= 2);
     assert.ok(
       again.every((known) => known.email !== ''),
@@ -292,7 +298,7 @@ describe('clients over HTTP', () => {
         'content-type': 'application/x-www-form-urlencoded',
       });
       assert.equal(form.status, 415, path);
-      assert.equal((await request(url(path), 'GET')).status, 405);
+      assert.equal((await request(url(path), 'GET', undefined, await session())).status, 405);
       const extra = await post(path, { clientId, cardId, amount: 100 });
       assert.equal(extra.status, 400);
       assert.equal(

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { V1_BACK_OFFICE_PATHS } from '../../demo/merchant/v1-back-office.js';
+import { V1_BACK_OFFICE_CLIENT_PATHS, V1_BACK_OFFICE_PATHS } from '../../demo/merchant/v1-back-office.js';
 import type { V1Order } from '../../demo/merchant/v1-event-log.js';
 import { type CreatedPurchase, V1_PATHS } from '../../demo/merchant/v1-shop.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
-import { demoInBrowser } from './support/demo-env.js';
+import { backOfficeSession, demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS } from './support/shop-page.js';
 import { payOnHostedPage, v1Demo } from './support/v1-demo.js';
@@ -23,6 +23,9 @@ const { gateway, backEnd, newOrder, assertDeliveredOnce } = v1Demo(env);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
+
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** A card that pays, and whose recurring token's later charges are declined (src/sandbox/test-cards.ts). */
 const CHARGES_DECLINED = '4000000000000341';
@@ -65,7 +68,11 @@ describe('the back office in the browser', () => {
     const { reference, purchaseId } = order;
     assert.equal((await gateway().purchases.get(purchaseId)).skip_capture, true);
 
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     try {
       await office.waitForStatus(reference, 'hold');
       assert.deepEqual(await office.facts(reference), {
@@ -157,7 +164,11 @@ describe('the back office in the browser', () => {
     const declining = await newOrder('save_card');
     await payOnHostedPage(declining, CHARGES_DECLINED);
 
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     try {
       await office.waitForStatus(saved.reference, 'paid');
       assert.equal((await office.facts(saved.reference))['Saved card (recurring token)'], 'yes');
@@ -221,7 +232,11 @@ describe('the back office in the browser', () => {
   test('a reservation released from the back office: released, nothing left to do', async () => {
     const held = await newOrder('reserve');
     await payOnHostedPage(held, CARDS.visa);
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     try {
       await office.waitForStatus(held.reference, 'hold');
       await office.act(held.reference, 'release');
@@ -249,7 +264,11 @@ describe('the back office in the browser', () => {
   test('an amount that is not one is refused on the page, before anything is sent', async () => {
     const held = await newOrder('reserve');
     await payOnHostedPage(held, CARDS.visa);
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     try {
       await office.waitForStatus(held.reference, 'hold');
       let posted = 0;
@@ -276,13 +295,62 @@ describe('the back office in the browser', () => {
 });
 
 describe('the back office over HTTP', () => {
-  const post = (path: string, body: unknown, headers?: Record<string, string>) =>
-    request(url(path), 'POST', body, headers);
+  const post = async (path: string, body: unknown, headers?: Record<string, string>) =>
+    request(url(path), 'POST', body, { ...(await session()), ...headers });
+
+  test('every back office route refuses without a login (401), and works after it', async () => {
+    // Issue 21: the demo's back office answered anyone who reached the shop.
+    const paid = await newOrder('pay');
+    const { purchases, capture, refund, charge } = V1_BACK_OFFICE_PATHS;
+    const { clients, chargeCard } = V1_BACK_OFFICE_CLIENT_PATHS;
+    const routes: Array<[string, string, unknown]> = [
+      [purchases, 'GET', undefined],
+      [clients, 'GET', undefined],
+      ['/api/v1/back-office/statement.csv', 'GET', undefined],
+      ['/api/v1/back-office/balance', 'GET', undefined],
+      [capture, 'POST', { reference: paid.reference }],
+      [refund, 'POST', { reference: paid.reference }],
+      [charge, 'POST', { reference: paid.reference }],
+      [chargeCard, 'POST', { clientId: 'x', cardId: 'y' }],
+    ];
+    const login = (password: unknown) => request(url('/api/back-office/login'), 'POST', { password });
+    for (const cookie of [undefined, 'svc_demo_back_office=forged', 'other=1']) {
+      for (const [path, method, body] of routes) {
+        const answer = await request(url(path), method, body, cookie === undefined ? {} : { cookie });
+        assert.equal(answer.status, 401, `${method} ${path} with ${cookie}`);
+        assert.equal(answer.body['error'], 'login_required');
+      }
+    }
+    const password = env.demo.merchant.backOfficePassword;
+    for (const wrong of [`${password}x`, password.slice(1), '', null]) {
+      const refused = await login(wrong);
+      assert.equal(refused.status, 401, String(wrong));
+      assert.equal(refused.headers.get('set-cookie'), null);
+    }
+    const form = await request(url('/api/back-office/login'), 'POST', `password=${password}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    assert.equal(form.status, 415, 'a plain HTML form (of another site) cannot log in');
+    const loggedIn = await login(password);
+    assert.equal(loggedIn.status, 200);
+    const cookie = loggedIn.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /; HttpOnly/);
+    assert.match(cookie, /; SameSite=Strict/);
+    const headers = { cookie: cookie.split(';')[0]! };
+    assert.equal((await request(url(purchases), 'GET', undefined, headers)).status, 200);
+    assert.equal((await request(url(clients), 'GET', undefined, headers)).status, 200);
+    const state = await request(url('/api/back-office/session'), 'GET', undefined, headers);
+    assert.equal(state.body['loggedIn'], true);
+    await request(url('/api/back-office/logout'), 'POST', {}, headers);
+    assert.equal((await request(url(purchases), 'GET', undefined, headers)).status, 401);
+    // The shop's customers' routes need no login.
+    assert.notEqual((await request(url(V1_PATHS.paymentMethods), 'GET')).status, 401);
+  });
 
   test('lists the shop’s orders, newest first, as the back end knows them', async () => {
     const first = await newOrder('pay');
     const second = await newOrder('save_card');
-    const list = await request(url(V1_BACK_OFFICE_PATHS.purchases), 'GET');
+    const list = await request(url(V1_BACK_OFFICE_PATHS.purchases), 'GET', undefined, await session());
     assert.equal(list.status, 200);
     const purchases = list.body['purchases'] as V1Order[];
     const mine = purchases.filter((order) => [first.reference, second.reference].includes(order.reference));
@@ -320,7 +388,10 @@ describe('the back office over HTTP', () => {
     });
     assert.equal(form.status, 415);
     assert.equal(form.body['error'], 'unsupported_media_type');
-    assert.equal((await request(url(V1_BACK_OFFICE_PATHS.capture), 'GET')).status, 405);
+    assert.equal(
+      (await request(url(V1_BACK_OFFICE_PATHS.capture), 'GET', undefined, await session())).status,
+      405,
+    );
     const broken = await post(V1_BACK_OFFICE_PATHS.capture, '{"reference":', {
       'content-type': 'application/json',
     });

@@ -336,8 +336,11 @@ describe('v1 back end over HTTP', () => {
       (event) => event.objectId === created.purchaseId && event.source === 'success_callback',
     );
 
-    // The same event again, signed with the company key, as the gateway repeats a delivery.
-    const companyKeyPem = await readFile(join(env.demo.dataDir, 'service', 'private-key.pem'), 'utf8');
+    // The same event again, signed with the demo merchant's company key, as the gateway repeats a delivery.
+    const companyKeyPem = await readFile(
+      join(env.demo.dataDir, 'company-keys', 'merchant-demo-merchant.pem'),
+      'utf8',
+    );
     const repeat = JSON.stringify({
       ...(await gateway().purchases.get(created.purchaseId)),
       event_type: 'purchase.paid',

@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Subscription, V1_SUBSCRIPTION_PATHS } from '../../demo/merchant/v1-subscriptions.js';
+import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
 import { axeViolations } from './support/axe.js';
 import { BackOfficePage } from './support/back-office-page.js';
-import { DEMO_V1_SECRET_KEY } from '../../src/sandbox/index.js';
-import { demoInBrowser } from './support/demo-env.js';
+import { backOfficeSession, demoInBrowser } from './support/demo-env.js';
 import { request } from './support/merchant-server.js';
 import { CARDS, waitUntil } from './support/shop-page.js';
 import { BackOfficeBilling, TeaClubPage } from './support/tea-club-page.js';
@@ -23,6 +23,9 @@ const env = demoInBrowser();
 const { gateway } = v1Demo(env);
 
 const url = (path: string) => `${env.demo.shopUrl}${path}`;
+
+/** The staff's session cookie: the back office's routes answer 401 without one. */
+const session = () => backOfficeSession(env.demo);
 
 /** The customer's subscription as the shop's back end answers it. */
 async function subscriptionOf(plan: 'trial' | 'monthly', email: string): Promise<Subscription> {
@@ -86,7 +89,11 @@ describe('v1 subscriptions in the demo shop', () => {
     assert.match(said, new RegExp(new Date(joined.nextBillingOn).getUTCFullYear().toString()));
     await shop.page.context().close();
 
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     const billing = new BackOfficeBilling(office.page);
     const shown = await billing.waitForSubscription(email, 'active');
     assert.equal(shown.plan, 'Tea club, first month free');
@@ -154,7 +161,11 @@ describe('v1 subscriptions in the demo shop', () => {
     assert.ok(active.nextBillingOn);
     await shop.page.context().close();
 
-    const office = await BackOfficePage.open(env.browser, env.demo.shopUrl);
+    const office = await BackOfficePage.open(
+      env.browser,
+      env.demo.shopUrl,
+      env.demo.merchant.backOfficePassword,
+    );
     const billing = new BackOfficeBilling(office.page);
     const firstShown = shownDate(active.nextBillingOn);
     assert.equal((await billing.waitForSubscription(email, 'active')).nextBilling, firstShown);
@@ -215,7 +226,7 @@ describe('v1 subscriptions in the demo shop', () => {
         'unknown_subscription',
       ],
     ] as const) {
-      const answer = await request(url(path), 'POST', body);
+      const answer = await request(url(path), 'POST', body, await session());
       assert.equal(answer.status, status, answer.text);
       assert.equal(answer.body['error'], error);
     }

@@ -115,7 +115,52 @@ describe('a damaged data dir', () => {
     const text = lines(journal);
     text[2] = text[2]!.replace('"n2"', '"n2');
     writeFileSync(journal, `${text.join('\n')}\n`);
-    assertRefused(dataDir, journal, 3, /it is not JSON/);
+    assertRefused(dataDir, journal, 3, /its checksum does not match its content/);
+  });
+
+  test('a changed digit or id inside a line that still parses refuses, naming the line', async () => {
+    // The attack of issue 21: refundable_amount 1004 -> 9004 made the balance say money was paid that no
+    // card paid; a changed id made a paid Purchase `created` again. Both lines still parse.
+    const dataDir = freshDir();
+    const store = openStore({ dataDir });
+    const purchases = store.collection<{ id: string; status: string; refundable_amount: number }>(
+      'purchases',
+    );
+    purchases.put('p-1', { id: 'p-1', status: 'created', refundable_amount: 0 });
+    purchases.put('p-1', { id: 'p-1', status: 'paid', refundable_amount: 1004 });
+    purchases.put('p-2', { id: 'p-2', status: 'paid', refundable_amount: 500 });
+    store.compact();
+    purchases.put('p-3', { id: 'p-3', status: 'paid', refundable_amount: 1004 });
+    purchases.put('p-4', { id: 'p-4', status: 'created', refundable_amount: 0 });
+    await store.close();
+    const { journal, snapshot } = paths(dataDir);
+    const originalJournal = readFileSync(journal, 'utf8');
+    const originalSnapshot = readFileSync(snapshot, 'utf8');
+    const damaged = (file: string, original: string, from: string, to: string) => {
+      assert.ok(original.includes(from), `${file} holds ${from}`);
+      writeFileSync(file, original.replace(from, to));
+    };
+
+    damaged(journal, originalJournal, '1004', '9004');
+    assertRefused(dataDir, journal, 2, /its checksum does not match its content/);
+    damaged(journal, originalJournal, '"p-4"', '"p-3"');
+    assertRefused(dataDir, journal, 3, /its checksum does not match its content/);
+    writeFileSync(journal, originalJournal);
+    damaged(snapshot, originalSnapshot, '1004', '9004');
+    assertRefused(dataDir, snapshot, 2, /its checksum does not match its content/);
+    damaged(snapshot, originalSnapshot, '"p-2",{"id":"p-2"', '"p-2",{"id":"p-1"');
+    assertRefused(dataDir, snapshot, 3, /its checksum does not match its content/);
+    // A checksum cut away is damage too, in a format where every line has one.
+    damaged(snapshot, originalSnapshot, /,"[0-9a-f]{16}"\]\n\{"end"/.exec(originalSnapshot)![0], ']\n{"end"');
+    assertRefused(dataDir, snapshot, 3, /lacks the checksum/);
+
+    writeFileSync(snapshot, originalSnapshot);
+    const reopened = openStore({ dataDir });
+    assert.equal(
+      reopened.collection<{ refundable_amount: number }>('purchases').get('p-1')?.refundable_amount,
+      1004,
+    );
+    await reopened.close();
   });
 
   test('a whole last line that does not parse is damage, not a torn write, and refuses', async () => {
@@ -199,6 +244,31 @@ describe('a damaged data dir', () => {
     assertRefused(dataDir, snapshot, 6, /the snapshot ends early/);
   });
 
+  test('a data dir of the format before checksums loads once as it is, and is rewritten with them', async () => {
+    const dataDir = freshDir();
+    const { journal, snapshot } = paths(dataDir);
+    mkdirSync(join(dataDir, 'state'), { recursive: true });
+    writeFileSync(
+      snapshot,
+      '{"format":"svc-sandbox-store","version":2,"seq":2}\n["n","n1",1]\n["n","n2","0123456789abcdef"]\n{"end":2}\n',
+    );
+    writeFileSync(
+      journal,
+      '{"format":"svc-sandbox-journal","version":1,"after":2}\n{"seq":3,"ops":[["put","n","n3",3]]}\n',
+    );
+    let store = openStore({ dataDir });
+    assert.deepEqual(contents(store), { n1: 1, n2: '0123456789abcdef', n3: 3 });
+    await store.close();
+    assert.equal(JSON.parse(lines(snapshot)[0]!).version, 3);
+    assert.equal(JSON.parse(lines(journal)[0]!).version, 2);
+    assert.match(lines(snapshot)[2]!, /^\["n","n2","0123456789abcdef","[0-9a-f]{16}"\]$/);
+    // From now on a changed value is noticed.
+    writeFileSync(snapshot, readFileSync(snapshot, 'utf8').replace('["n","n1",1,', '["n","n1",7,'));
+    assertRefused(dataDir, snapshot, 2, /its checksum does not match/);
+    store = openStore({ dataDir: await dataDirWith(1) });
+    await store.close();
+  });
+
   test('a data dir of the format before journal headers opens and gets a header', async () => {
     const dataDir = freshDir();
     const { journal, snapshot } = paths(dataDir);
@@ -213,8 +283,9 @@ describe('a damaged data dir', () => {
     await store.close();
     assert.deepEqual(JSON.parse(lines(journal)[0]!), {
       format: 'svc-sandbox-journal',
-      version: 1,
+      version: 2,
       after: 3,
+      sum: JSON.parse(lines(journal)[0]!).sum,
     });
     // From now on an emptied journal is noticed.
     truncateSync(journal, 0);

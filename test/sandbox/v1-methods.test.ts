@@ -273,13 +273,14 @@ describe('sandbox v1 payment methods, payout methods and public key', () => {
     assert.equal(missing.body.currency.code, 'required');
   });
 
-  test('public_key answers the PEM of the key that signs success callbacks, as a JSON string', async () => {
+  test("public_key answers the PEM of the merchant's company key, as a JSON string", async () => {
     const answer = await v1(sandbox, 'GET', '/public_key/');
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(typeof answer.body, 'string');
     assert.match(answer.body, /^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n$/);
     const certificateKey = new X509Certificate(sandbox.serviceCertificatePem).publicKey;
-    assert.ok(createPublicKey(answer.body).equals(certificateKey));
+    // Legacy notifications stay on the gateway's certificate; the company key is the merchant's own.
+    assert.ok(!createPublicKey(answer.body).equals(certificateKey));
   });
 });

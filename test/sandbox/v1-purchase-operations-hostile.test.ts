@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import type { Authorisation } from '../../src/sandbox/acquirer.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
+import type { StoredRefund } from '../../src/sandbox/v1/purchase-view.js';
+import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
 import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
 import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
 import {
@@ -27,6 +28,8 @@ import {
 } from './v1-support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The slow acquirer's answer time of the test config. */
+const SLOW_MS = 10_000;
 
 describe('v1 purchase operations under a hostile tester', () => {
   let merchant: FakeMerchant;
@@ -122,6 +125,46 @@ describe('v1 purchase operations under a hostile tester', () => {
     assert.equal((await client.purchases.get(id)).status, 'hold', 'nothing was captured');
   });
 
+  test('{"amount": null} is refused by name, not read as everything: capture and refund change nothing', async () => {
+    const held = await checkout({ skip_capture: true });
+    const paid = await checkout();
+    const raw = (id: string, operation: string) =>
+      fetch(`${sandbox.url}/api/v1/purchases/${id}/${operation}/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${V1.secretKey}`, 'content-type': 'application/json' },
+        body: '{"amount": null}',
+      });
+    for (const [id, operation] of [
+      [held, 'capture'],
+      [paid, 'refund'],
+    ] as const) {
+      const answer = await raw(id, operation);
+      assert.equal(answer.status, 400, operation);
+      const body = (await answer.json()) as Record<string, { code: string; message: string }>;
+      assert.equal(body['amount']?.code, 'null', JSON.stringify(body));
+      assert.match(body['amount']?.message ?? '', /amount may not be null/);
+    }
+    assert.equal((await client.purchases.get(held)).status, 'hold', 'nothing was captured');
+    assert.equal((await client.purchases.get(paid)).refundable_amount, 2500, 'nothing was refunded');
+  });
+
+  test('refused operations do not pile up: a Purchase keeps its newest refused attempts and every success', async () => {
+    const held = await checkout({ skip_capture: true });
+    for (let index = 0; index < KEPT_FAILED_ATTEMPTS + 15; index++) {
+      const answer = await v1(sandbox, 'POST', `/purchases/${held}/capture/`, {
+        body: { amount: 9000 + index },
+      });
+      assert.equal(answer.status, 400);
+    }
+    const { attempts } = (await client.purchases.get(held)).transaction_data;
+    const failed = attempts.filter((attempt) => attempt.successful === false);
+    assert.equal(failed.length, KEPT_FAILED_ATTEMPTS, 'the newest refused attempts only');
+    assert.equal(attempts.length, KEPT_FAILED_ATTEMPTS + 1, 'and the payment that held the money');
+    assert.ok(attempts.at(-1)?.successful, 'the hold itself is kept');
+    const cause = await client.purchases.failureCause(held);
+    assert.match(cause?.description ?? '', /90\.34/, 'the cause is the newest refusal');
+  });
+
   test('fixed-seed fuzz over every operation: no 5xx, and the money adds up after each step', async () => {
     const tokenId = await checkout({ force_recurring: true });
     const ids = [
@@ -194,6 +237,126 @@ describe('v1 purchase operations under a hostile tester', () => {
           : 0;
       if (status !== 'hold') assert.equal(held, 0, `${status}: nothing held`);
       assert.ok(authorisation.refunded <= authorisation.captured, 'never refunded more than taken');
+    }
+  });
+
+  test('fixed-seed racing pairs with the slow acquirer and token deletions: nothing stays pending, the ledger agrees', async () => {
+    const tokenId = await checkout({ force_recurring: true });
+    // Tokens mostly: each can be deleted once, and its deletion is what raced the money operations.
+    const ids = [];
+    for (let index = 0; index < 8; index++) {
+      ids.push(await checkout({ force_recurring: true, skip_capture: index % 2 === 0 }));
+    }
+    ids.push(await checkout(), (await client.purchases.create(purchaseBody() as never)).id);
+    const operation = fc.constantFrom(
+      'capture',
+      'release',
+      'refund',
+      'charge',
+      'mark_as_paid',
+      'delete_recurring_token',
+      'delete_recurring_token',
+    );
+    const body = fc.oneof(fc.constant(undefined), fc.record({ amount: fc.integer({ min: 1, max: 1500 }) }));
+    const mode = fc.constantFrom('slow', 'slow', 'slow', 'normal', 'fail');
+    const request = fc.tuple(operation, body, mode);
+    const steps = fc.sample(fc.tuple(fc.constantFrom(...ids), request, request, fc.nat(12_000)), {
+      numRuns: 80,
+      seed: 21,
+    });
+    // When a token deletion was first accepted, per Purchase: the deletion is done a slow answer later.
+    const deletionAskedAt = new Map<string, number>();
+    for (const [id, first, second, step] of steps) {
+      // Two operations on one Purchase at once, then the clock moves less or more than the slow answer takes.
+      const asked = sandbox.clock.now().getTime();
+      const answers = await Promise.all(
+        [first, second].map(([name, payload, acquirer]) =>
+          v1(sandbox, 'POST', `/purchases/${id}/${name}/`, {
+            ...(name === 'charge'
+              ? { body: { recurring_token: tokenId } }
+              : payload !== undefined && { body: payload }),
+            headers: { 'x-sandbox-acquirer': acquirer },
+          }),
+        ),
+      );
+      for (const [index, answer] of answers.entries()) {
+        assert.ok(answer.status < 500, JSON.stringify(answer.body));
+        const name = (index === 0 ? first : second)[0];
+        if (name === 'delete_recurring_token' && !deletionAskedAt.has(id)) deletionAskedAt.set(id, asked);
+      }
+      await advanceClock(sandbox, step);
+      // Whatever else was asked meanwhile, a slow operation has its answer once the slow time has passed.
+      const now = sandbox.clock.now().getTime();
+      for (const purchaseId of ids) {
+        const purchase = await client.purchases.get(purchaseId);
+        if (purchase.status.startsWith('pending_')) {
+          assert.ok(
+            now - purchase.updated_on * 1000 <= SLOW_MS + 1000,
+            `${purchaseId}: ${purchase.status} for ${now - purchase.updated_on * 1000} ms`,
+          );
+        }
+        const deletion = deletionAskedAt.get(purchaseId);
+        if (deletion !== undefined && now >= deletion + SLOW_MS) {
+          assert.equal(purchase.is_recurring_token, false, `${purchaseId}: the token deletion completed`);
+        }
+      }
+    }
+    await advanceClock(sandbox, 60_000);
+
+    await sandbox.close();
+    const store = openStore({ dataDir });
+    const stored = store.collection<PurchaseRecord>('v1-purchases');
+    const records = ids.map((id) => stored.get(id)!);
+    const authorisations = store.collection<Authorisation>('acquirer-authorisations');
+    const refunds = [...store.collection<{ payment: StoredRefund }>('v1-payments').values()].map(
+      (entry) => entry.payment,
+    );
+    // What the acquirer took, gave back and holds for every Purchase of the merchant: what its balance says.
+    const ledger = { refunded: 0, held: 0 };
+    for (const record of stored.values()) {
+      const authorisation = record.authorisationId ? authorisations.get(record.authorisationId) : undefined;
+      if (record.merchantId !== records[0]!.merchantId || !authorisation) continue;
+      ledger.refunded += authorisation.refunded;
+      if (record.purchase.status === 'hold') {
+        ledger.held += authorisation.amount - authorisation.captured - authorisation.released;
+      }
+    }
+    await store.close();
+    await start();
+    const balance = (await client.balance()).e_commerce['EUR']!;
+    assert.equal(balance.refunded, ledger.refunded, 'refunded, as the acquirer gave back');
+    assert.equal(balance.pending_refunds, 0, 'no refund pending');
+    assert.equal(balance.held, ledger.held, 'held, as the acquirer holds');
+    for (const { purchase, pending, tokenDeletionSettlesAt, authorisationId } of records) {
+      const what = `${purchase.id} ${purchase.status}`;
+      assert.ok(!pending && !tokenDeletionSettlesAt, `${what}: nothing pending`);
+      assert.doesNotMatch(purchase.status, /^pending_/, what);
+      const authorisation = authorisationId ? authorisations.get(authorisationId) : undefined;
+      if (!authorisation) continue;
+      assert.equal(authorisation.pending, null, `${what}: nothing pending at the acquirer`);
+      assert.equal(authorisation.recurring, purchase.is_recurring_token, `${what}: the token agrees`);
+      const held =
+        authorisation.state === 'authorised'
+          ? authorisation.amount - authorisation.captured - authorisation.released
+          : 0;
+      assert.equal(held > 0, purchase.status === 'hold', `${what}: held ${held}`);
+      const own = refunds.filter((refund) => refund.related_to.id === purchase.id);
+      assert.ok(
+        own.every((refund) => refund.status === 'paid'),
+        `${what}: every refund Payment completed`,
+      );
+      assert.equal(
+        own.reduce((sum, refund) => sum + refund.amount, 0),
+        authorisation.refunded,
+        `${what}: the refund Payments are what the acquirer gave back`,
+      );
+      if (purchase.status === 'paid' && !purchase.marked_as_paid) {
+        assert.equal(
+          purchase.refundable_amount,
+          authorisation.captured - authorisation.refunded,
+          `${what}: refundable as the acquirer has it`,
+        );
+      }
     }
   });
 

@@ -304,6 +304,47 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
       assert.match(walletOnly.body.payment_method_whitelist.message, /preauthorization/);
     });
 
+    test('no path leaves it open: refund, a charge of it, slow charges and deletions all end with nothing held', async () => {
+      const saved = await cardSaving({ force_recurring: true });
+      await refused(client.purchases.refund(saved.id), 'purchase_refund_error');
+      assert.match((await client.purchases.failureCause(saved.id))?.description ?? '', /preauthorized/);
+      const token = await checkout({ force_recurring: true });
+      await refused(
+        client.purchases.charge(saved.id, { recurring_token: token.id }),
+        'purchase_charge_error',
+      );
+
+      // Saved again without the customer, through a slow acquirer: pending_charge, then preauthorized.
+      const again = await create({ skip_capture: true, purchase: CARD_CHECK });
+      const pending = await operation(`/purchases/${again.id}/charge/`, {
+        body: { recurring_token: token.id },
+        headers: slow,
+      });
+      assert.equal(pending.body.status, 'pending_charge', JSON.stringify(pending.body));
+      await advanceClock(sandbox, SLOW_MS);
+      assert.equal((await client.purchases.get(again.id)).status, 'preauthorized');
+      await expectEvents(again.id, ['purchase.created', 'purchase.pending_charge', 'purchase.preauthorized']);
+
+      const deleting = await operation(`/purchases/${saved.id}/delete_recurring_token/`, { headers: slow });
+      assert.equal(deleting.status, 200);
+      await advanceClock(sandbox, SLOW_MS);
+      await expectEvents(saved.id, [
+        'purchase.created',
+        'purchase.preauthorized',
+        'purchase.pending_recurring_token_delete',
+        'purchase.recurring_token_deleted',
+      ]);
+      await advanceClock(sandbox, 7 * DAY_MS);
+      const deleted = await client.purchases.get(saved.id);
+      assert.equal(deleted.status, 'preauthorized');
+      assert.equal(deleted.is_recurring_token, false);
+      for (const authorisation of await ledgerOf(saved.id, again.id)) {
+        settled(authorisation, 0);
+        assert.equal(authorisation.amount, 0, 'nothing was ever held');
+      }
+      assert.equal((await client.purchases.markAsPaid(again.id)).status, 'paid', 'mark_as_paid ends it too');
+    });
+
     test('a saved card of its Client: listed, offered at checkout, and pays in one click', async () => {
       const stored = await client.clients.create({ email: 'saver@example.com' });
       const saved = await cardSaving({ client_id: stored.id });

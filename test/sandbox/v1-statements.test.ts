@@ -550,9 +550,49 @@ describe('v1 balance and company statements against the sandbox', () => {
       assert.equal(row['created_on'], `${expected}${suffix}`);
       assert.equal(Date.parse(row['created_on']!) / 1000, tricky.created_on, 'the same instant');
     }
-    assert.equal(csvCell('\tTab'), `'\tTab`);
+    assert.equal(csvCell('\tTab'), `"'\tTab"`, 'a defused cell is quoted too');
     assert.equal(csvCell('a,b'), '"a,b"');
     assert.equal(csvCell(null), '');
+  });
+
+  test('the CSV defuses formulas behind what a spreadsheet importer could trim', async () => {
+    // Issue 21: a line feed, spaces, a no-break space, zero-width characters or a full-width sign before the
+    // formula got through as text a spreadsheet would run.
+    const attacks = [
+      '\n=1+1',
+      '\r\n=1+1',
+      '   =1+1',
+      '\u00a0=1+1',
+      '\u200b=1+1',
+      '\u200d\u2060\ufeff+1+1',
+      '\u3000-1+1',
+      '\uff1d1+1',
+      '\uff0bcmd',
+      '\uff0d1+1',
+      '\uff20SUM(A1)',
+      ' \u00a0\uff1dHYPERLINK("http://evil.example")',
+      '\u2212 1+1',
+    ];
+    for (const [index, attack] of attacks.entries()) {
+      const purchase = await checkout({
+        reference: attack,
+        client: { email: 'anna@example.com', full_name: attack },
+        purchase: { products: [{ name: attack, price: 100 + index }] },
+      });
+      const rows = parseCsv((await statementText({ format: 'csv', q: purchase.id })).text);
+      assert.equal(rows.length, 1, JSON.stringify(attack));
+      const row = rows[0]!;
+      assert.equal(row['reference'], `'${attack}`, JSON.stringify(attack));
+      assert.equal(row['client_full_name'], `'${attack}`, JSON.stringify(attack));
+      assert.ok(row['products']!.startsWith(`'${attack}`), JSON.stringify(row['products']));
+    }
+    for (const attack of attacks) {
+      assert.equal(csvCell(attack), `"'${attack.replaceAll('"', '""')}"`, JSON.stringify(attack));
+    }
+    // Text that only looks near a formula stays as it is.
+    for (const plain of ['Anna', ' Anna', 'a=1', '1-2', '\u00a0Anna', 'e-mail']) {
+      assert.equal(csvCell(plain), plain);
+    }
   });
 
   test('times across a daylight saving change take the offset of their own instant', () => {

@@ -16,6 +16,7 @@ import {
   type IncomingRequest,
   MemoryCacheStore,
   type PurchaseCallbackPayload,
+  refusalStatus,
   SignatureVerificationError,
   type SignatureVerificationErrorCode,
   type V1Client,
@@ -29,6 +30,8 @@ import { independentSign, independentVerify, listen } from './support.js';
 // Any two distinct RSA pairs do; the sandbox fixtures imported here already make theirs once per file.
 const company = merchantKeys.main;
 const webhookKeys = merchantKeys.old;
+/** The receiving merchant's brand, which the payloads below name. */
+const BRAND = '2f0c9b6e-8d4a-4e1f-9c3b-7a5d1e2f4b60';
 
 /** A Purchase snapshot as a callback carries it (non-ASCII on purpose: the signature covers UTF-8 bytes). */
 function purchasePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -36,6 +39,7 @@ function purchasePayload(overrides: Record<string, unknown> = {}): Record<string
     id: '6f9619ff-8b86-4011-b42d-00c04fc964ff',
     status: 'paid',
     event_type: 'purchase.paid',
+    brand_id: BRAND,
     reference: 'Tēja-17',
     purchase: { products: [{ name: 'Zaļā tēja', price: 1250, quantity: 2 }], currency: 'EUR' },
     updated_on: 1_900_000_000,
@@ -67,6 +71,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
     const fromText = await constructSuccessCallback(
       signed(body, company.privateKeyPem),
       company.publicKeyPem,
+      { brandId: BRAND },
     );
     assert.equal(fromText.id, '6f9619ff-8b86-4011-b42d-00c04fc964ff');
     assert.equal(fromText.event_type, 'purchase.paid');
@@ -76,6 +81,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
     const fromBytes = await constructSuccessCallback(
       { rawBody: new TextEncoder().encode(body), headers: new Headers({ 'x-signature': signature }) },
       company.publicKeyPem,
+      { brandId: BRAND },
     );
     assert.deepEqual(fromBytes, fromText);
 
@@ -84,14 +90,17 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       headers: { 'X-Signature': signature, 'content-type': 'application/json' },
       body,
     });
-    assert.deepEqual(await constructSuccessCallback(request, company.publicKeyPem), fromText);
+    assert.deepEqual(
+      await constructSuccessCallback(request, company.publicKeyPem, { brandId: BRAND }),
+      fromText,
+    );
   });
 
   test("verify a Node IncomingMessage on a real server, reading the body's raw bytes", async () => {
     const outcomes: string[] = [];
     const server = await listen(async (req, res) => {
       try {
-        const payload = await constructSuccessCallback(req, company.publicKeyPem);
+        const payload = await constructSuccessCallback(req, company.publicKeyPem, { brandId: BRAND });
         outcomes.push(`ok ${payload.reference as string}`);
         res.writeHead(204).end();
       } catch (error) {
@@ -118,24 +127,33 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
   test('refuse what the key did not sign, before reading the body', async () => {
     const body = JSON.stringify(purchasePayload());
     await refusal(
-      constructSuccessCallback({ rawBody: body, headers: {} }, company.publicKeyPem),
+      constructSuccessCallback({ rawBody: body, headers: {} }, company.publicKeyPem, { brandId: BRAND }),
       'signature_missing',
     );
     // The legacy header is not the v1 one.
     await refusal(
-      constructSuccessCallback(signed(body, company.privateKeyPem, 'X-Svc-Signature'), company.publicKeyPem),
+      constructSuccessCallback(signed(body, company.privateKeyPem, 'X-Svc-Signature'), company.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_missing',
     );
     const altered = signed(body, company.privateKeyPem);
     altered.rawBody = body.replace('1250', '1');
-    await refusal(constructSuccessCallback(altered, company.publicKeyPem), 'signature_invalid');
+    await refusal(
+      constructSuccessCallback(altered, company.publicKeyPem, { brandId: BRAND }),
+      'signature_invalid',
+    );
     // A webhook's key does not sign success callbacks, and the other way round.
     await refusal(
-      constructSuccessCallback(signed(body, webhookKeys.privateKeyPem), company.publicKeyPem),
+      constructSuccessCallback(signed(body, webhookKeys.privateKeyPem), company.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_invalid',
     );
     await refusal(
-      constructWebhookEvent(signed(body, company.privateKeyPem), webhookKeys.publicKeyPem),
+      constructWebhookEvent(signed(body, company.privateKeyPem), webhookKeys.publicKeyPem, {
+        brandId: BRAND,
+      }),
       'signature_invalid',
     );
     // Garbage with a wrong signature is refused for the signature, not parsed.
@@ -143,12 +161,15 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       rawBody: '{not json',
       headers: { 'x-signature': independentSign('{}', company.privateKeyPem) },
     };
-    await refusal(constructSuccessCallback(garbage, company.publicKeyPem), 'signature_invalid');
+    await refusal(
+      constructSuccessCallback(garbage, company.publicKeyPem, { brandId: BRAND }),
+      'signature_invalid',
+    );
     await refusal(
       constructSuccessCallback(
         { rawBody: 'x'.repeat(2048), headers: { 'x-signature': 'AAAA' } },
         company.publicKeyPem,
-        { maxBodyBytes: 1024 },
+        { brandId: BRAND, maxBodyBytes: 1024 },
       ),
       'body_too_large',
     );
@@ -157,7 +178,9 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
   test('refuse signed bodies that are not the callback', async () => {
     const check = (body: string) =>
       refusal(
-        constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem),
+        constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem, {
+          brandId: BRAND,
+        }),
         'malformed_body',
       );
     await check('{not json');
@@ -171,9 +194,119 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       constructWebhookEvent(
         signed(JSON.stringify({ id: 'p-1' }), webhookKeys.privateKeyPem),
         webhookKeys.publicKeyPem,
+        { brandId: BRAND },
       ),
       'malformed_body',
     );
+  });
+
+  test("refuse another brand's Purchase signed with a key that verifies, naming both brands", async () => {
+    const other = '0b000000-0000-4000-8000-0000000000b2';
+    const body = JSON.stringify(purchasePayload({ brand_id: other }));
+    const error = await refusal(
+      constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem, { brandId: BRAND }),
+      'brand_mismatch',
+    );
+    assert.ok(error.message.includes(other) && error.message.includes(BRAND), error.message);
+    assert.equal(refusalStatus(error), 400);
+    await refusal(
+      constructWebhookEvent(signed(body, webhookKeys.privateKeyPem), webhookKeys.publicKeyPem, {
+        brandId: BRAND,
+      }),
+      'brand_mismatch',
+    );
+    // A Purchase that names no brand cannot be told to be yours.
+    await refusal(
+      constructSuccessCallback(
+        signed(JSON.stringify(purchasePayload({ brand_id: undefined })), company.privateKeyPem),
+        company.publicKeyPem,
+        { brandId: BRAND },
+      ),
+      'malformed_body',
+    );
+    // Brand ids are UUIDs: letter case does not tell them apart.
+    const upper = await constructSuccessCallback(
+      signed(JSON.stringify(purchasePayload()), company.privateKeyPem),
+      company.publicKeyPem,
+      { brandId: BRAND.toUpperCase() },
+    );
+    assert.equal(upper.brand_id, BRAND);
+    // A refund's Payment names no brand; the webhook's own key is what ties it to you.
+    const refund = await constructWebhookEvent(
+      signed(JSON.stringify({ id: 'p-1', event_type: 'payment.refunded' }), webhookKeys.privateKeyPem),
+      webhookKeys.publicKeyPem,
+      { brandId: BRAND },
+    );
+    assert.equal(refund.event_type, 'payment.refunded');
+    // Without the brand id, the receiver is told at once, by name.
+    await assert.rejects(
+      // @ts-expect-error: what JavaScript, or an older call, passes
+      constructSuccessCallback(signed(body, company.privateKeyPem), company.publicKeyPem),
+      /constructSuccessCallback.*brandId/,
+    );
+  });
+
+  test('what is no request is refused with a typed error, never a TypeError (fixed-seed fuzz)', async () => {
+    const body = JSON.stringify(purchasePayload());
+    const signature = independentSign(body, company.privateKeyPem);
+    const fixed: unknown[] = [
+      null,
+      undefined,
+      7,
+      'text',
+      {},
+      [],
+      { headers: null, rawBody: body },
+      { headers: {}, rawBody: 5 },
+      { headers: 'x-signature: a', rawBody: body },
+      { rawBody: body },
+    ];
+    for (const garbage of fixed) {
+      await refusal(
+        constructSuccessCallback(garbage as IncomingRequest, company.publicKeyPem, { brandId: BRAND }),
+        'not_a_request',
+      );
+    }
+    // Header values of any kind, bodies of any bytes: each is refused with a literal code.
+    let seed = 21;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+    const values: unknown[] = [
+      signature,
+      '',
+      ' ',
+      'AAAA',
+      7,
+      null,
+      ['a', 'b'],
+      [signature],
+      {},
+      '\uD800',
+      true,
+    ];
+    const bodies = [body, '', '{', '\uD800', 'x'.repeat(3000), JSON.stringify({ id: '\uD800' }), '[]'];
+    const codes = new Set<string>();
+    for (let round = 0; round < 300; round += 1) {
+      const rawBody = random() < 0.5 ? pick(bodies) : Buffer.from(pick(bodies));
+      const request = { rawBody, headers: { 'x-signature': pick(values) } } as unknown as IncomingRequest;
+      const verify = random() < 0.5 ? constructSuccessCallback : constructWebhookEvent;
+      try {
+        await verify(request, company.publicKeyPem, { brandId: BRAND, maxBodyBytes: 2048 });
+        codes.add('accepted');
+      } catch (error) {
+        assert.ok(error instanceof SignatureVerificationError, `round ${round}: ${String(error)}`);
+        codes.add(error.code);
+      }
+    }
+    assert.deepEqual([...codes].sort(), [
+      'accepted',
+      'body_too_large',
+      'signature_invalid',
+      'signature_missing',
+    ]);
   });
 
   test("read a webhook's Purchase and Payment events, told apart by event_type", async () => {
@@ -181,6 +314,7 @@ describe('constructSuccessCallback and constructWebhookEvent', () => {
       constructWebhookEvent(
         signed(JSON.stringify(payload), webhookKeys.privateKeyPem),
         webhookKeys.publicKeyPem,
+        { brandId: BRAND },
       );
     const describeEvent = (event: V1WebhookEvent): string =>
       event.event_type === 'payment.refunded'
@@ -226,6 +360,18 @@ describe('createEventDeduplicator', () => {
       'purchase.payment_failure@1900000060',
     ]);
     assert.equal(v1EventKey(paid), 'purchase.paid:6f9619ff-8b86-4011-b42d-00c04fc964ff:paid:1900000000');
+  });
+
+  test('keys an id with a lone surrogate apart from its look-alikes, without a URIError', async () => {
+    const lone = { ...paid, id: 'a\uD800b' };
+    const written = { ...paid, id: 'a%uD800b' };
+    assert.equal(v1EventKey(lone), 'purchase.paid:a%uD800b:paid:1900000000');
+    assert.notEqual(v1EventKey(lone), v1EventKey(written));
+    assert.notEqual(v1EventKey(lone), v1EventKey({ ...paid, id: 'a\uFFFDb' }));
+    const events = createEventDeduplicator(atEventTime);
+    assert.equal((await events.once(lone, () => 'handled')).status, 'processed');
+    assert.equal((await events.once(lone, () => 'handled')).status, 'duplicate');
+    assert.equal((await events.once(written, () => 'handled')).status, 'processed');
   });
 
   test('handles a delivery again when its handling failed, and runs concurrent copies once', async () => {
@@ -356,8 +502,8 @@ describe('v1 callbacks from the sandbox', () => {
       try {
         const event =
           via === 'success'
-            ? await constructSuccessCallback(request, companyKey)
-            : await constructWebhookEvent(request, webhookPublicKey);
+            ? await constructSuccessCallback(request, companyKey, { brandId: V1.brandId })
+            : await constructWebhookEvent(request, webhookPublicKey, { brandId: V1.brandId });
         const result = await perChannel[via].once(event, () => event.event_type);
         const once = await shared.once(event, () => event.event_type);
         log.push({

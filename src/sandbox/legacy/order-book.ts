@@ -101,7 +101,7 @@ export class OrderBook {
    */
   paidTwin(widget: WidgetConfig, record: OrderRecord): OrderRecord | undefined {
     const { orderId } = record.input;
-    if (orderId === undefined) return undefined;
+    if (orderId == null) return undefined;
     return this.ordersWithOrderId(widget.id, orderId).find(
       (other) => other.id !== record.id && isPaid(other) && sameCharge(widget, other.input, record.input),
     );

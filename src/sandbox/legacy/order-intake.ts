@@ -189,7 +189,7 @@ export class OrderIntake {
     | { kind: 'receipt'; orderId: string }
     | { kind: 'new'; paidBefore: boolean } {
     const { orderId } = input;
-    if (orderId === undefined) return { kind: 'new', paidBefore: false };
+    if (orderId == null) return { kind: 'new', paidBefore: false };
     const earlier = this.deps.book.ordersWithOrderId(widget.id, orderId);
     const same = earlier.filter((record) => sameCharge(widget, record.input, input));
     if (isSigned(widget)) {

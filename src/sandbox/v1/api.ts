@@ -9,7 +9,6 @@
  * No CORS here on purpose: the secret key belongs on the merchant's server, and a browser that could call
  * this API would be holding it.
  */
-import { createPublicKey } from 'node:crypto';
 import type { PaymentRefundedPayload, V1PublicKey } from '../../core/v1-types.js';
 import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { SandboxClock } from '../clock.js';
@@ -23,6 +22,7 @@ import { CheckoutPayments } from './checkout-payments.js';
 import { mountCheckoutPage } from './checkout-routes.js';
 import { mountClientRoutes } from './client-routes.js';
 import { V1Clients } from './clients.js';
+import type { CompanyKeys } from './company-keys.js';
 import { V1HttpError } from './errors.js';
 import { LOGO_PATH_PREFIX, logoSvg } from './method-catalogue.js';
 import {
@@ -56,8 +56,10 @@ export interface V1ApiDeps {
   queue: DeliveryQueue;
   acquirer: TestAcquirer;
   clock: SandboxClock;
-  /** The sandbox's own private key (PEM): its public half is the company key of `/public_key/`. */
-  servicePrivateKeyPem: string;
+  /** The host the sandbox listens on, as it was given (`--host`): checkout URLs name it. */
+  listenHost: string;
+  /** Each v1 merchant's company key pair: `/public_key/` answers its public half, callbacks are signed with it. */
+  companyKeys: CompanyKeys;
 }
 
 const API_PREFIX = '/api/v1';
@@ -89,7 +91,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   );
   const callbacks = new SuccessCallbacks({
     queue: deps.queue,
-    servicePrivateKeyPem: deps.servicePrivateKeyPem,
+    companyKeys: deps.companyKeys,
   });
   // Events sent on the clock (a hold released after 6 days) carry the checkout URL on the host the merchant
   // last used, for purchases stored before the sandbox kept each one's own.
@@ -131,14 +133,18 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     config: deps.config,
     purchases,
     payments,
-    baseUrlOf,
+    baseUrlOf: (req) => baseUrlOf(req, deps.listenHost),
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
   });
 
   const api = v1Router();
-  const as = authenticated(deps.config.merchants, (baseUrl) => {
-    lastBaseUrl = baseUrl;
-  });
+  const as = authenticated(
+    deps.config.merchants,
+    (baseUrl) => {
+      lastBaseUrl = baseUrl;
+    },
+    deps.listenHost,
+  );
   mountPurchaseRoutes(api, {
     purchases,
     operations,
@@ -190,13 +196,14 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
       sendJson(http.res, 200, payoutMethods(read.lookup));
     }),
   );
-  const companyPublicKey: V1PublicKey = createPublicKey(deps.servicePrivateKeyPem)
-    .export({ type: 'spki', format: 'pem' })
-    .toString();
   api.on(
     'GET',
     '/public_key/',
-    as(({ http }) => sendJson(http.res, 200, companyPublicKey)),
+    as(({ http, merchant }) => {
+      const companyPublicKey: V1PublicKey | undefined = deps.companyKeys.get(merchant.id)?.publicKeyPem;
+      if (companyPublicKey === undefined) throw new Error(`No company key for merchant ${merchant.id}`);
+      sendJson(http.res, 200, companyPublicKey);
+    }),
   );
   mountWebhookRoutes(api, {
     webhooks,

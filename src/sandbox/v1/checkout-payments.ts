@@ -32,6 +32,7 @@ import {
   type PurchaseRecord,
   type StoredAttempt,
   type V1Purchases,
+  withNewestAttempts,
 } from './purchases.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
 
@@ -342,10 +343,10 @@ export class CheckoutPayments {
         status: 'error',
         updated_on: this.deps.purchases.nowSeconds(),
         transaction_data: {
-          attempts: [
+          attempts: withNewestAttempts(
+            record.purchase.transaction_data.attempts,
             this.attempt(method, { code, description }),
-            ...record.purchase.transaction_data.attempts,
-          ],
+          ),
         },
       },
     };
@@ -386,7 +387,7 @@ export class CheckoutPayments {
         is_recurring_token: purchase.force_recurring && method.recurring,
         refundable_amount: held ? 0 : (purchase.purchase.total ?? 0),
         refund_availability: held ? 'none' : method.group === 'bank' ? 'pis_all' : 'all',
-        transaction_data: { attempts: [...attempts, ...purchase.transaction_data.attempts] },
+        transaction_data: { attempts: withNewestAttempts(purchase.transaction_data.attempts, ...attempts) },
       },
     };
     const saved = this.deps.purchases.save(held ? this.deps.operations.held(paid) : paid);
@@ -419,7 +420,7 @@ export class CheckoutPayments {
         refundable_amount: 0,
         refund_availability: 'none',
         transaction_data: {
-          attempts: [this.attempt(methodName), ...purchase.transaction_data.attempts],
+          attempts: withNewestAttempts(purchase.transaction_data.attempts, this.attempt(methodName)),
         },
       },
     });

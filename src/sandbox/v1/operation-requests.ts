@@ -24,10 +24,22 @@ function read<T>(body: Json, known: readonly string[], take: (reader: BodyReader
   return value;
 }
 
+/**
+ * An `amount` that may be left out for the whole amount. `null` is refused by name: read as left out, a
+ * caller that meant a number it failed to fill in would capture or refund everything.
+ */
+function optionalAmount(reader: BodyReader, body: Json): number | undefined {
+  if (body['amount'] === null) {
+    reader.add('amount', 'null', 'amount may not be null; leave it out for the whole amount');
+    return undefined;
+  }
+  return reader.integer(body, 'amount', 'amount', { min: 1, max: MAX_AMOUNT });
+}
+
 /** `{amount?}` of a capture. */
 export function readCapture(body: Json): { amount?: number } {
   return read(body, ['amount'], (reader) => {
-    const amount = reader.integer(body, 'amount', 'amount', { min: 1, max: MAX_AMOUNT });
+    const amount = optionalAmount(reader, body);
     return amount === undefined ? {} : { amount };
   });
 }
@@ -42,7 +54,7 @@ export function readCharge(body: Json): { recurringToken: string } {
 /** `{amount?, client_name?}` of a refund. */
 export function readRefund(body: Json): { amount?: number; clientName?: string } {
   return read(body, ['amount', 'client_name'], (reader) => {
-    const amount = reader.integer(body, 'amount', 'amount', { min: 1, max: MAX_AMOUNT });
+    const amount = optionalAmount(reader, body);
     const clientName = reader.string(body, 'client_name', 'client_name');
     if (clientName !== undefined && [...clientName].length > CLIENT_NAME_MAX) {
       reader.add('client_name', 'max_length', `client_name has at most ${CLIENT_NAME_MAX} characters`);

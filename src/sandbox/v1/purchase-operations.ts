@@ -31,6 +31,7 @@ import {
   type StoredAttempt,
   type StoredAttemptError,
   type V1Purchases,
+  withNewestAttempts,
 } from './purchases.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
 
@@ -105,9 +106,20 @@ export class PurchaseOperations {
         !record.purchase.marked_as_paid &&
         !record.authorisationId,
     );
-    if (savedCards.length > 0 || earlier.length > 0) {
+    // An earlier version kept a slow token deletion in the money operation's slot, where one overwrote the other.
+    const tokenDeletions = [...this.deps.purchases.all()].filter(
+      (record) => (record.pending?.kind as string | undefined) === 'recurring_token_delete',
+    );
+    if (savedCards.length > 0 || earlier.length > 0 || tokenDeletions.length > 0) {
       this.deps.store.transaction(() => {
         for (const record of earlier) this.adopt(record);
+        for (const record of tokenDeletions) {
+          this.deps.purchases.save({
+            ...record,
+            pending: null,
+            tokenDeletionSettlesAt: record.pending!.settlesAt,
+          });
+        }
         for (const { purchase } of savedCards) {
           const record = this.deps.purchases.find(purchase.id)!;
           this.deps.purchases.save({
@@ -162,6 +174,7 @@ export class PurchaseOperations {
   ): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
+      this.refuseInFlight(record, 'capture');
       const authorisation = this.heldAuthorisation(record, 'capture');
       const held = this.deps.acquirer.held(authorisation);
       return this.apply(
@@ -180,6 +193,7 @@ export class PurchaseOperations {
   release(merchantId: string, id: string, how: AcquirerBehaviour, baseUrl: string): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
+      this.refuseInFlight(record, 'release');
       const authorisation = this.heldAuthorisation(record, 'release');
       return this.apply(record, 'release', this.deps.acquirer.release(authorisation.id, how), baseUrl);
     });
@@ -200,6 +214,7 @@ export class PurchaseOperations {
   ): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
+      this.refuseInFlight(record, 'charge');
       if (!PAYABLE.has(record.purchase.status)) {
         this.refuse(
           record,
@@ -220,6 +235,14 @@ export class PurchaseOperations {
           'charge',
           'invalid_recurring_token',
           `recurring_token ${tokenId} is not a purchase of this account with is_recurring_token true`,
+        );
+      }
+      if (token.tokenDeletionSettlesAt) {
+        this.refuse(
+          record,
+          'charge',
+          'invalid_recurring_token',
+          `recurring_token ${tokenId} is being deleted; it charges no more`,
         );
       }
       const answer = this.deps.acquirer.charge(
@@ -245,7 +268,8 @@ export class PurchaseOperations {
   /**
    * `POST /purchases/{id}/delete_recurring_token/`: the token can no longer be charged (at once, even while
    * a slow acquirer confirms it) and `is_recurring_token` becomes false. A purchase that is no token (any
-   * more) is answered as it is.
+   * more), or whose deletion is under way, is answered as it is. A money operation in flight is left to
+   * complete: the deletion moves no money, so both run.
    */
   deleteRecurringToken(
     merchantId: string,
@@ -255,13 +279,17 @@ export class PurchaseOperations {
   ): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
-      if (!record.purchase.is_recurring_token || record.pending?.kind === 'recurring_token_delete')
-        return record;
+      if (!record.purchase.is_recurring_token || record.tokenDeletionSettlesAt) return record;
       if (record.authorisationId) this.deps.acquirer.forgetToken(record.authorisationId);
-      if (how.mode === 'slow') {
-        return this.begin(record, 'recurring_token_delete', this.deps.clock.nowMs() + how.slowMs, baseUrl);
-      }
-      return this.tokenDeleted(record, baseUrl);
+      if (how.mode !== 'slow') return this.tokenDeleted(record, baseUrl);
+      const saved = this.deps.purchases.save({
+        ...record,
+        tokenDeletionSettlesAt: this.deps.clock.nowMs() + how.slowMs,
+        purchase: { ...record.purchase, updated_on: this.nowSeconds() },
+      });
+      this.deps.purchases.emit('purchase.pending_recurring_token_delete', saved, baseUrl);
+      this.deps.store.afterCommit(() => this.schedule(saved));
+      return saved;
     });
   }
 
@@ -280,12 +308,10 @@ export class PurchaseOperations {
   ): StoredRefund {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
+      this.refuseInFlight(record, 'refund');
       const { purchase } = record;
       if (purchase.status !== 'paid' || !record.authorisationId) {
-        const why =
-          purchase.status === 'pending_refund'
-            ? 'an earlier refund is still being processed'
-            : `the purchase is ${purchase.status}${purchase.marked_as_paid ? ' (marked as paid: no money went through the gateway)' : ''}`;
+        const why = `the purchase is ${purchase.status}${purchase.marked_as_paid ? ' (marked as paid: no money went through the gateway)' : ''}`;
         this.refuse(record, 'refund', 'not_refundable', `Nothing can be refunded now: ${why}`);
       }
       const amount = request.amount ?? purchase.refundable_amount;
@@ -349,7 +375,7 @@ export class PurchaseOperations {
       let settled = record;
       if (HOLDING.has(status) && record.authorisationId) {
         this.deps.acquirer.giveBack(record.authorisationId);
-        if (record.pending && record.pending.kind !== 'recurring_token_delete') {
+        if (record.pending) {
           this.deps.clock.cancel(`settle:${id}`);
           settled = { ...settled, pending: null };
         }
@@ -385,6 +411,21 @@ export class PurchaseOperations {
   /** Every refund Payment of the merchant, as stored (for the balance and statements). */
   *paymentsOf(merchantId: string): IterableIterator<StoredRefund> {
     for (const record of this.payments.values()) if (record.merchantId === merchantId) yield record.payment;
+  }
+
+  /**
+   * Refuses a money operation while another is in flight: each changes what the next may take or give back,
+   * so the second is asked again once the first has its answer.
+   */
+  private refuseInFlight(record: PurchaseRecord, operation: MoneyOperation): void {
+    const inFlight = record.pending?.kind;
+    if (!inFlight) return;
+    this.refuse(
+      record,
+      operation,
+      'operation_pending',
+      `A ${inFlight} of this purchase is still being processed; ask for the ${operation} again once it has completed`,
+    );
   }
 
   /** The authorisation a capture or release acts on, or the document's error. */
@@ -457,16 +498,11 @@ export class PurchaseOperations {
     baseUrl: string,
     paymentId?: string,
   ): PurchaseRecord {
-    const status = PENDING_STATUS[kind];
     const pending: PendingPurchaseOperation = { kind, settlesAt, ...(paymentId && { paymentId }) };
     const saved = this.deps.purchases.save({
       ...record,
       pending,
-      purchase: {
-        ...record.purchase,
-        ...(status && { status }),
-        updated_on: this.nowSeconds(),
-      },
+      purchase: { ...record.purchase, status: PENDING_STATUS[kind], updated_on: this.nowSeconds() },
     });
     this.deps.purchases.emit(PENDING_EVENT[kind], saved, baseUrl);
     this.deps.store.afterCommit(() => this.schedule(saved));
@@ -476,6 +512,9 @@ export class PurchaseOperations {
   /** Sets the clock's task of a stored purchase, if it waits for one. */
   private schedule(record: PurchaseRecord): void {
     const id = record.purchase.id;
+    if (record.tokenDeletionSettlesAt) {
+      this.deps.clock.at(`token:${id}`, record.tokenDeletionSettlesAt, () => this.settleTokenDeletion(id));
+    }
     if (record.pending) {
       this.deps.clock.at(`settle:${id}`, record.pending.settlesAt, () => this.settle(id));
     } else if (record.purchase.status === 'hold' && record.releaseAt) {
@@ -491,10 +530,7 @@ export class PurchaseOperations {
       if (!record || !pending) return;
       const baseUrl = this.baseUrlOf(record);
       const done = { ...record, pending: null };
-      const answer =
-        record.authorisationId && pending.kind !== 'recurring_token_delete'
-          ? this.deps.acquirer.settle(record.authorisationId)
-          : undefined;
+      const answer = record.authorisationId ? this.deps.acquirer.settle(record.authorisationId) : undefined;
       switch (pending.kind) {
         case 'capture':
           this.captured(done, baseUrl);
@@ -516,10 +552,15 @@ export class PurchaseOperations {
             ),
             pending.paymentId!,
           );
-          return;
-        case 'recurring_token_delete':
-          this.tokenDeleted(done, baseUrl);
       }
+    });
+  }
+
+  /** The slow acquirer confirms a token deletion. */
+  private settleTokenDeletion(id: string): void {
+    this.run(() => {
+      const record = this.deps.purchases.find(id);
+      if (record?.tokenDeletionSettlesAt) this.tokenDeleted(record, this.baseUrlOf(record));
     });
   }
 
@@ -648,6 +689,7 @@ export class PurchaseOperations {
   private tokenDeleted(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
     const saved = this.deps.purchases.save({
       ...record,
+      tokenDeletionSettlesAt: null,
       purchase: { ...record.purchase, is_recurring_token: false, updated_on: this.nowSeconds() },
     });
     this.deps.purchases.emit('purchase.recurring_token_deleted', saved, baseUrl);
@@ -671,7 +713,9 @@ export class PurchaseOperations {
       ...record,
       purchase: {
         ...record.purchase,
-        transaction_data: { attempts: [attempt, ...record.purchase.transaction_data.attempts] },
+        transaction_data: {
+          attempts: withNewestAttempts(record.purchase.transaction_data.attempts, attempt),
+        },
       },
     };
   }
@@ -693,13 +737,11 @@ const HOLDING: ReadonlySet<Purchase['status']> = new Set([
   'pending_charge',
 ]);
 
-const PENDING_STATUS: Readonly<Record<PendingPurchaseOperation['kind'], Purchase['status'] | undefined>> = {
+const PENDING_STATUS: Readonly<Record<PendingPurchaseOperation['kind'], Purchase['status']>> = {
   capture: 'pending_capture',
   release: 'pending_release',
   charge: 'pending_charge',
   refund: 'pending_refund',
-  // The status does not change while a token is deleted.
-  recurring_token_delete: undefined,
 };
 
 const PENDING_EVENT: Readonly<Record<PendingPurchaseOperation['kind'], PurchaseEventName>> = {
@@ -707,7 +749,6 @@ const PENDING_EVENT: Readonly<Record<PendingPurchaseOperation['kind'], PurchaseE
   release: 'purchase.pending_release',
   charge: 'purchase.pending_charge',
   refund: 'purchase.pending_refund',
-  recurring_token_delete: 'purchase.pending_recurring_token_delete',
 };
 
 /** The method of the purchase's newest successful attempt: what a capture, refund or charge goes through. */

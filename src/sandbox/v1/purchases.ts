@@ -30,9 +30,12 @@ export interface CheckoutStep {
   authorisationId?: string;
 }
 
-/** An operation the slow acquirer accepted and has not answered yet. */
+/**
+ * A money operation the slow acquirer accepted and has not answered yet: one at a time, since each changes
+ * what the next may take or give back.
+ */
 export interface PendingPurchaseOperation {
-  kind: 'capture' | 'release' | 'charge' | 'refund' | 'recurring_token_delete';
+  kind: 'capture' | 'release' | 'charge' | 'refund';
   /** Epoch ms on the sandbox clock. */
   settlesAt: number;
   /** The refund's Payment. */
@@ -140,6 +143,26 @@ export interface AuthorisationFacts {
   captured: number;
 }
 
+/**
+ * How many refused attempts a Purchase keeps, the newest: its cause is read from the newest attempt (the
+ * document's rule 4), and without a bound a caller repeating a refused operation grows the record for ever.
+ */
+export const KEPT_FAILED_ATTEMPTS = 20;
+
+/**
+ * `attempts` (newest first) with `newest` put first, keeping every successful attempt and only the
+ * {@link KEPT_FAILED_ATTEMPTS} newest failed ones.
+ */
+export function withNewestAttempts(
+  attempts: readonly StoredAttempt[],
+  ...newest: StoredAttempt[]
+): StoredAttempt[] {
+  let failed = 0;
+  return [...newest, ...attempts].filter(
+    (attempt) => attempt.successful !== false || ++failed <= KEPT_FAILED_ATTEMPTS,
+  );
+}
+
 /** A Purchase as stored. */
 export interface PurchaseRecord {
   merchantId: string;
@@ -149,6 +172,11 @@ export interface PurchaseRecord {
   /** The acquirer's authorisation of the payment: what is held, captured, and refunded from. */
   authorisationId?: string | null;
   pending?: PendingPurchaseOperation | null;
+  /**
+   * A token deletion the slow acquirer has not confirmed yet (epoch ms on the sandbox clock). Kept apart from
+   * {@link pending}: it moves no money, so it runs alongside a money operation and neither overwrites the other.
+   */
+  tokenDeletionSettlesAt?: number | null;
   /** When a hold nobody captured is released (epoch ms on the sandbox clock). */
   releaseAt?: number | null;
   /** The sandbox as the merchant reached it when creating the purchase: `checkout_url` of timed events. */

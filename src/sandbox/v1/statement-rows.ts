@@ -273,15 +273,21 @@ function rowOf(record: PurchaseRecord, context: RowContext, time: ZoneTime): Cel
 
 /**
  * A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled. Text that a
- * spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a
- * leading apostrophe, so that a customer's name cannot become a formula in the merchant's spreadsheet.
+ * spreadsheet could run as a formula gets a leading apostrophe and is quoted (OWASP's CSV injection advice),
+ * so that a customer's name cannot become a formula in the merchant's spreadsheet: text starting with a tab,
+ * a carriage return or a line feed, and text whose first sign, after anything an importer may trim (spaces of
+ * any width, no-break spaces, zero-width and other invisible format characters), is `=`, `+`, `-`, `@` or
+ * one of their full-width, small or minus-sign look-alikes, which some spreadsheets read as the sign itself.
  */
 export function csvCell(value: Cell): string {
   if (value === null) return '';
   if (typeof value !== 'string') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  if (FORMULA_START.test(value)) return `"'${value.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
+
+const FORMULA_START =
+  /^(?:[\t\r\n]|[\s\p{Zs}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212])/u;
 
 /**
  * Unix seconds written as ISO 8601 with the zone's offset (`2026-11-24T18:55:00+02:00`). The offset comes from

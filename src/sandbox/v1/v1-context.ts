@@ -1,6 +1,6 @@
 /**
  * What every endpoint of the sandbox's v1 interface shares: the bearer secret key that names the merchant,
- * the base URL the caller reached the sandbox under (for `checkout_url` and page links), and the document's
+ * the sandbox's base URL as the caller reached it (for `checkout_url` and page links), and the document's
  * error shape for every failure, the router's own 404 and 405 included.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -37,12 +37,13 @@ export function v1Router(): Router {
 export function authenticated(
   merchants: readonly MerchantConfig[],
   onRequest: (baseUrl: string) => void = () => {},
+  listenHost?: string,
 ): (handler: V1Handler) => RouteHandler {
   const byKey = new Map<string, V1Merchant>();
   for (const merchant of merchants) if (merchant.v1) byKey.set(merchant.v1.secretKey, merchant as V1Merchant);
   return (handler) => async (http) => {
     const merchant = authenticate(http.req, byKey);
-    const baseUrl = baseUrlOf(http.req);
+    const baseUrl = baseUrlOf(http.req, listenHost);
     onRequest(baseUrl);
     await handler({ http, merchant, params: http.params, baseUrl });
   };
@@ -83,18 +84,29 @@ export function sendNoContent(res: ServerResponse): void {
 }
 
 /**
- * `http://<Host>` (`https://` when the sandbox serves HTTPS), so a checkout URL works on whatever host and
- * scheme the merchant reached the sandbox by.
+ * The sandbox's own address (`https://` when it serves HTTPS), for checkout URLs and page links: the host it
+ * was told to listen on (`--host`, which its TLS certificate names), else the address the connection reached.
+ * The `Host` header is taken only when it names this sandbox (a loopback name or one of those, at the port
+ * listened on), so a forged `Host: evil.example` never becomes a link.
  */
-export function baseUrlOf(req: IncomingMessage): string {
+export function baseUrlOf(req: IncomingMessage, listenHost?: string): string {
   const scheme = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
+  const bracketed = (host: string) => (host.includes(':') ? `[${host}]` : host);
+  const wildcard = listenHost === undefined || listenHost === '0.0.0.0' || listenHost === '::';
+  const ownHost = bracketed(wildcard ? (req.socket.localAddress ?? '127.0.0.1') : listenHost);
+  const own = `${scheme}://${ownHost}:${req.socket.localPort}`;
   const host = req.headers.host;
-  if (host !== undefined && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) {
-    // The pattern lets through ports past 65535, which no URL takes.
-    if (URL.canParse(`${scheme}://${host}`)) return `${scheme}://${host}`;
-  }
-  const address = req.socket.localAddress ?? '127.0.0.1';
-  return `${scheme}://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+  if (host === undefined || !/^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)) return own;
+  // The pattern lets through ports past 65535, which no URL takes.
+  if (!URL.canParse(`${scheme}://${host}`) || !URL.canParse(own)) return own;
+  const named = new URL(`${scheme}://${host}`);
+  const port = named.port === '' ? (scheme === 'https' ? 443 : 80) : Number(named.port);
+  const ownNames = ['localhost', '127.0.0.1', '[::1]', new URL(own).hostname];
+  if (req.socket.localAddress !== undefined)
+    ownNames.push(new URL(`http://${bracketed(req.socket.localAddress)}`).hostname);
+  return port === req.socket.localPort && ownNames.includes(named.hostname)
+    ? `${scheme}://${named.host}`
+    : own;
 }
 
 /** Any failure in the document's error shape. */

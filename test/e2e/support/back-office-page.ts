@@ -2,6 +2,7 @@
  * The demo shop's back office (`/back-office.html`) as its staff use it, by keyboard only: Tab to a control,
  * type, Enter. A control that Tab does not reach cannot be used, and the page object fails saying so.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BackOfficeOperation, ClientCardOperation } from '../../../demo/merchant/v1-back-office.js';
 import { freshPage, waitUntil } from './shop-page.js';
@@ -55,10 +56,15 @@ export interface BackOfficeRow {
 export class BackOfficePage {
   private constructor(readonly page: Page) {}
 
-  /** Opens the page in a fresh context; resolves once its live stream has delivered the snapshot. */
-  static async open(browser: Browser, shopUrl: string): Promise<BackOfficePage> {
+  /**
+   * Opens the page in a fresh context and logs in with `password`; resolves once its live stream has
+   * delivered the snapshot.
+   */
+  static async open(browser: Browser, shopUrl: string, password: string): Promise<BackOfficePage> {
     const page = await freshPage(browser);
     await page.goto(`${shopUrl}/back-office.html`);
+    await page.getByLabel('Back office password').fill(password);
+    await page.getByLabel('Back office password').press('Enter');
     await page
       .locator('#live-status')
       .filter({ hasText: /^Live:/ })
@@ -125,9 +131,13 @@ export class BackOfficePage {
     return (await this.outcome.textContent()) ?? '';
   }
 
-  /** Whether `target` has the focus. */
+  /** Whether `target` has the focus, or gets it within 5 s. */
   async focused(target: Locator): Promise<boolean> {
-    return target.evaluate((element) => element === document.activeElement);
+    // The page moves the focus as it renders the outcome, which may come a frame after the status shows.
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await delay(50)) {
+      if (await target.evaluate((element) => element === document.activeElement)) return true;
+    }
+    return false;
   }
 
   /** A Client's panel, by its e-mail. */

@@ -57,6 +57,34 @@ export async function startDemoEnv(): Promise<DemoEnv> {
   };
 }
 
+/**
+ * The headers of a request of the back office's staff: its session cookie, from logging in with the
+ * password as the back office page does.
+ */
+export function backOfficeSession(demo: Demo): Promise<Record<string, string>> {
+  let session = sessions.get(demo.merchant);
+  if (!session) {
+    session = logIn(demo);
+    sessions.set(demo.merchant, session);
+  }
+  return session;
+}
+
+const sessions = new WeakMap<object, Promise<Record<string, string>>>();
+
+async function logIn(demo: Demo): Promise<Record<string, string>> {
+  const answer = await fetch(`${demo.shopUrl}/api/back-office/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: demo.merchant.backOfficePassword }),
+  });
+  const cookie = answer.headers.get('set-cookie')?.split(';')[0];
+  if (answer.status !== 200 || cookie === undefined) {
+    throw new Error(`The back office login answered ${answer.status}: ${await answer.text()}`);
+  }
+  return { cookie };
+}
+
 /** The demo and the Chromium that a test file's tests share. */
 export interface DemoInBrowser {
   readonly demo: DemoEnv;
