@@ -179,9 +179,12 @@ export class SandboxClock {
     return found;
   }
 
-  /** The clock at `at`, or where it is if that is past (the offset never shrinks), never beyond the step. */
+  /**
+   * The clock at `at`, never beyond the step's end, and never back: where it is if that is later (an
+   * in-process advance made while the step let other work in).
+   */
   private moveTo(at: number, finalOffset: number): void {
-    this.setOffset(Math.min(finalOffset, Math.max(this.offsetMs, at - this.realMs())));
+    this.setOffset(Math.max(this.offsetMs, Math.min(finalOffset, at - this.realMs())));
   }
 
   private nextDue(target: number): [string | undefined, Task | undefined] {
