@@ -110,12 +110,15 @@ describe('at the open-files limit', () => {
     });
     // Served again once the idle sockets are closed, without anyone closing them from this side.
     let status = 0;
-    for (let tries = 0; status !== 200 && tries < 100; tries++) {
-      status = await fetch(`http://127.0.0.1:${port}/sandbox/health`).then(
+    // A bound on tries, not a timing: without the idle timeout no try is ever answered.
+    for (let tries = 0; status !== 200 && tries < 40; tries++) {
+      status = await fetch(`http://127.0.0.1:${port}/sandbox/health`, {
+        signal: AbortSignal.timeout(2_000),
+      }).then(
         (answer) => answer.status,
         () => 0,
       );
-      if (status !== 200) await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+      if (status !== 200) await new Promise((resolveWait) => setTimeout(resolveWait, 250));
     }
     assert.equal(child.exitCode, null, `the sandbox is still running: ${stderr}`);
     assert.equal(status, 200, 'a request is served again');
