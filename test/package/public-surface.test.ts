@@ -307,6 +307,7 @@ const EXPECTED: Record<string, Surface> = {
     types: [
       'ConfigErrorCode',
       'ConfigIssue',
+      'ConnectionTimeouts',
       'MerchantConfig',
       'OrderView',
       'PaymentResult',
