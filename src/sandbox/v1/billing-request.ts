@@ -43,6 +43,24 @@ export type TemplateFields = Pick<
   | 'purchase'
 >;
 
+/** A template's members that a request (or a template stored by an earlier sandbox) may leave out. */
+export const TEMPLATE_DEFAULTS: Omit<TemplateFields, 'brand_id' | 'title' | 'is_subscription' | 'purchase'> =
+  {
+    number_of_billing_cycles: 0,
+    invoice_issued: null,
+    invoice_due: null,
+    invoice_skip_capture: false,
+    invoice_send_receipt: true,
+    subscription_period: null,
+    subscription_period_units: null,
+    subscription_due_period: null,
+    subscription_due_period_units: null,
+    subscription_charge_period_end: false,
+    subscription_trial_periods: 0,
+    subscription_active: true,
+    force_recurring: false,
+  };
+
 /** The platform's units, and the calendar unit of each. */
 const UNIT_OF: Readonly<Record<BillingPeriodUnits, SubscriptionPeriod['unit']>> = {
   days: 'day',
@@ -112,17 +130,10 @@ export function readTemplateBody(
   if (issues.length > 0 || !('draft' in checked) || !details) return { issues };
   return {
     fields: {
+      ...TEMPLATE_DEFAULTS,
       brand_id: checked.draft.brand_id,
       title: title ?? null,
       is_subscription: isSubscription,
-      number_of_billing_cycles: 0,
-      subscription_period: null,
-      subscription_period_units: null,
-      subscription_due_period: null,
-      subscription_due_period_units: null,
-      subscription_charge_period_end: false,
-      subscription_trial_periods: 0,
-      subscription_active: true,
       ...subscription,
       invoice_issued: invoiceIssued ?? null,
       invoice_due: invoiceDue ?? null,

@@ -41,7 +41,7 @@ import type { SandboxClock } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
-import { periodOf, periodStart, type TemplateFields } from './billing-request.js';
+import { periodOf, periodStart, TEMPLATE_DEFAULTS, type TemplateFields } from './billing-request.js';
 import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseOperations } from './purchase-operations.js';
@@ -656,7 +656,7 @@ export class V1Billing {
       const old = (record.template as { subscription_period: SubscriptionPeriod | null }).subscription_period;
       const units = old && (`${old.unit}s` as BillingTemplate['subscription_period_units']);
       const template: TemplateRecord['template'] = {
-        ...UPGRADE_TEMPLATE,
+        ...TEMPLATE_DEFAULTS,
         ...stored,
         subscription_period: old?.count ?? null,
         subscription_period_units: units,
@@ -768,23 +768,6 @@ const DEFAULT_SETTINGS: SubscriberRecord['settings'] = {
   send_invoice_on_charge_failure: true,
   send_invoice_on_add_subscriber: false,
   send_receipt: true,
-};
-
-/** What a template stored by an earlier sandbox lacks. */
-const UPGRADE_TEMPLATE: Omit<TemplateFields, 'brand_id' | 'title' | 'is_subscription' | 'purchase'> = {
-  number_of_billing_cycles: 0,
-  invoice_issued: null,
-  invoice_due: null,
-  invoice_skip_capture: false,
-  invoice_send_receipt: true,
-  subscription_period: null,
-  subscription_period_units: null,
-  subscription_due_period: null,
-  subscription_due_period_units: null,
-  subscription_charge_period_end: false,
-  subscription_trial_periods: 0,
-  subscription_active: true,
-  force_recurring: false,
 };
 
 /** One more period billed: the subscription ends once it has billed `number_of_billing_cycles`. */
