@@ -279,10 +279,7 @@ export class SvcDeliveryFields extends LitElement {
     // A single option is no choice to make (an unpriced one is priced at once); the full checkout still asks
     // for it, as it always did.
     const only = this.options.length === 1 ? this.options[0] : undefined;
-    if (!this.collectAddress && only && this.optionId === '') {
-      this.optionId = only.id;
-      void this.#requestQuote();
-    }
+    if (!this.collectAddress && only && this.optionId === '') this.#choose(only.id);
   }
 
   protected override updated(): void {

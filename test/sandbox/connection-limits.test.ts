@@ -108,6 +108,10 @@ describe('at the open-files limit', () => {
     t.after(() => {
       for (const socket of sockets) socket?.destroy();
     });
+    assert.ok(
+      sockets.filter(Boolean).length > 160,
+      'more connections are open than the sandbox has files: the limit is reached',
+    );
     // Served again once the idle sockets are closed, without anyone closing them from this side.
     let status = 0;
     // A bound on tries, not a timing: without the idle timeout no try is ever answered.

@@ -99,7 +99,9 @@ describe('the sandbox clock and deliveries', () => {
       );
     }
     const ids = new Set(paidEvents().map((event) => event.id));
-    for (const subscriber of await client.billingTemplates.clients.list(plan).toArray()) {
+    const subscribers = await client.billingTemplates.clients.list(plan).toArray();
+    assert.equal(subscribers.length, 5);
+    for (const subscriber of subscribers) {
       assert.equal(subscriber.number_of_billing_cycles_passed, 31, 'the first payment and 30 days billed');
     }
     assert.equal(ids.size, 5 + 150, 'every billing of the month, each once');
@@ -125,7 +127,9 @@ describe('the sandbox clock and deliveries', () => {
       seen.some((ahead) => ahead > from && ahead < from + stepMs),
       `a request answered during the step saw the clock part way (${seen.length} reads)`,
     );
-    for (const subscriber of await other.billingTemplates.clients.list(plan).toArray()) {
+    const subscribers = await other.billingTemplates.clients.list(plan).toArray();
+    assert.equal(subscribers.length, 20);
+    for (const subscriber of subscribers) {
       assert.equal(subscriber.number_of_billing_cycles_passed, 91, 'every day of the step billed');
     }
     await other.billingTemplates.delete(plan);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -34,11 +35,13 @@ describe('v1 company keys', () => {
     const keyOfB = (await v1(sandbox, 'GET', '/public_key/')).body as string;
     const keyOfA = (await v1(sandbox, 'GET', '/public_key/', { key: OTHER.secretKey })).body as string;
     const outcomes: Array<{ reference: string; outcome: 'accepted' | SignatureVerificationErrorCode }> = [];
+    const received = new Map<string, { rawBody: Buffer; headers: IncomingHttpHeaders }>();
     const receiverOfB = await listen(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const request = { rawBody: Buffer.concat(chunks), headers: req.headers };
       const reference = JSON.parse(request.rawBody.toString('utf8')).reference as string;
+      received.set(reference, request);
       try {
         await constructSuccessCallback(request, keyOfB, { brandId: V1.brandId });
         outcomes.push({ reference, outcome: 'accepted' });
@@ -85,6 +88,11 @@ describe('v1 company keys', () => {
         ['accepted'],
       );
       assert.notEqual(keyOfA, keyOfB, 'each company has its own key');
+      // Had A's key verified (a receiver given the wrong key), B's brand id still refuses A's Purchase.
+      await assert.rejects(
+        constructSuccessCallback(received.get('order-of-B-17')!, keyOfA, { brandId: V1.brandId }),
+        (error: unknown) => error instanceof SignatureVerificationError && error.code === 'brand_mismatch',
+      );
     } finally {
       await receiverOfB.close();
       await sandbox.close();

@@ -33,7 +33,8 @@ test('1,000 refused captures of a paid Purchase add a small journal record each'
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const id = created.body.id as string;
-  await postForm(sandbox, `/checkout/${id}/pay`, cardForm('4111111111111111'));
+  assert.equal((await postForm(sandbox, `/checkout/${id}/pay`, cardForm('4111111111111111'))).status, 200);
+  assert.equal((await v1(sandbox, 'GET', `/purchases/${id}/`)).body.status, 'paid');
   const journal = join(dataDir, 'state', 'journal.jsonl');
   const before = statSync(journal).size;
   const refusals = 1000;
@@ -61,7 +62,8 @@ test('a changed digit or id in the journal stops the start, naming the file and 
     body: purchaseBody({ client: { email: 'b@example.com', full_name: 'Berta' } }),
   });
   const id = created.body.id as string;
-  await postForm(sandbox, `/checkout/${id}/pay`, cardForm('4111111111111111'));
+  assert.equal((await postForm(sandbox, `/checkout/${id}/pay`, cardForm('4111111111111111'))).status, 200);
+  assert.equal((await v1(sandbox, 'GET', `/purchases/${id}/`)).body.status, 'paid');
   await sandbox.close();
   const journal = join(dataDir, 'state', 'journal.jsonl');
   const original = readFileSync(journal, 'utf8');
