@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/sandbox/config.js';
 import { startSandbox } from '../src/sandbox/sandbox.js';
 import { createV1Client } from '../src/server/index.js';
-import { cardForm, OTHER, postForm, V1, v1ConfigFile } from '../test/sandbox/v1-support.js';
+import { advanceClock, cardForm, OTHER, postForm, V1, v1ConfigFile } from '../test/sandbox/v1-support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -60,14 +60,7 @@ export async function benchClockDeliveries(): Promise<ClockDeliveriesBench> {
   const sandbox = await startSandbox({ port: 0, config: parseConfig(v1ConfigFile(receiverUrl)), dataDir });
   const prompt = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
   const stuck = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
-  const step = async (ms: number) => {
-    const answer = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${V1.secretKey}` },
-      body: JSON.stringify({ advance_ms: ms }),
-    });
-    if (answer.status !== 200) throw new Error(`the clock answered ${answer.status}: ${await answer.text()}`);
-  };
+  const step = (ms: number) => advanceClock(sandbox, ms);
   try {
     await prompt.webhooks.create({ title: 'all', callback: `${receiverUrl}/webhook`, all_events: true });
     const plan = await prompt.billingTemplates.create({

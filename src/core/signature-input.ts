@@ -86,6 +86,30 @@ function taxRate(value: unknown): string {
 export function orderSignatureInput(order: OrderInput, options: SignatureInputOptions = {}): string {
   const { error } = parseOrder(order);
   if (error) throw error;
+  return signatureText(order, options);
+}
+
+/**
+ * Every text a signature of `order` may be over, with counts in each of `countForms` and each item's fields
+ * in each of `itemFieldOrders` ({@link orderSignatureInput}), each text once (most orders write the same text
+ * in several forms). The order is checked once.
+ * @throws OrderValidationError when the order is invalid.
+ */
+export function orderSignatureInputs(
+  order: OrderInput,
+  countForms: ReadonlyArray<SignatureInputOptions['countForm']>,
+  itemFieldOrders: ReadonlyArray<SignatureInputOptions['itemFieldOrder']>,
+): Set<string> {
+  const { error } = parseOrder(order);
+  if (error) throw error;
+  const texts = new Set<string>();
+  for (const itemFieldOrder of itemFieldOrders)
+    for (const countForm of countForms) texts.add(signatureText(order, { countForm, itemFieldOrder }));
+  return texts;
+}
+
+/** {@link orderSignatureInput} of an order already checked. */
+function signatureText(order: OrderInput, options: SignatureInputOptions): string {
   const countForm = options.countForm ?? 'three-decimals';
   const documentOrder = options.itemFieldOrder === 'document';
   const parts = [

@@ -86,6 +86,17 @@ export function shippingLineAmounts(
  * the option is free and `excludeFromOrderIfFree`.
  * @throws PricingError when the shipping option is not in the order or has no price yet.
  */
+/**
+ * Whether the option, chosen at `amount`, adds a shipping line to the order: all do but a free one that the
+ * order marks `excludeFromOrderIfFree` (the official client's member).
+ */
+export function addsShippingLine(
+  option: Pick<ShippingOption, 'excludeFromOrderIfFree'>,
+  amount: MinorUnits,
+): boolean {
+  return amount !== 0 || !option.excludeFromOrderIfFree;
+}
+
 export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: ChosenShipping): PricedOrder {
   const lines: PricedLine[] = order.items.map((item) => {
     const taxRate = item.taxRate ?? defaults.taxRate;
@@ -115,8 +126,7 @@ export function priceOrder(order: Order, defaults: OrderDefaults, shipping?: Cho
         `Shipping option ${JSON.stringify(shipping.id)} has no price yet`,
       );
     }
-    // The official client's `excludeFromOrderIfFree`: free shipping of such an option is no line of the order.
-    if (amount !== 0 || !option.excludeFromOrderIfFree) {
+    if (addsShippingLine(option, amount)) {
       const taxRate = shippingTaxRate(option, defaults.taxRate, shipping.taxRate);
       lines.push({
         type: 'SHIPPING',

@@ -60,10 +60,10 @@ export function guardConnections(server: Server, timeouts: ConnectionTimeouts = 
   server.on('error', (error: NodeJS.ErrnoException) => {
     // Accepting failed (EMFILE, ENFILE): the connection was refused; the others are served on. Said once
     // per spell, not per refused connection.
-    if (!reported)
-      console.error(
-        `svc-sandbox: a connection could not be accepted (${error.code ?? error.message}); serving the open ones`,
-      );
+    if (reported) return;
+    console.error(
+      `svc-sandbox: a connection could not be accepted (${error.code ?? error.message}); serving the open ones`,
+    );
     reported = true;
     setTimeout(() => {
       reported = false;

@@ -430,7 +430,7 @@ class Queue implements DeliveryQueue {
         appendTo(this.parked, owner, next);
         continue;
       }
-      this.attempt(next.key, now);
+      this.attempt(next.key, now, owner);
     }
     const next = this.due.peek();
     if (next === undefined || this.inFlight.size >= this.concurrency) return;
@@ -462,7 +462,8 @@ class Queue implements DeliveryQueue {
     }
   }
 
-  private attempt(key: string, now: number): void {
+  /** Starts the key's next delivery, its slot counted for `owner` (what {@link ownerOf} said in `pump`). */
+  private attempt(key: string, now: number, owner: string): void {
     const id = this.waiting.get(key)?.[0];
     const delivery = id === undefined ? undefined : this.records.get(id);
     if (delivery === undefined) return;
@@ -478,7 +479,6 @@ class Queue implements DeliveryQueue {
     // The retry is due before the merchant answered the timed-out attempt: that request is given up, and
     // only the retry can deliver now.
     this.abandonLate(delivery.id);
-    const owner = this.ownerOf(key);
     this.ownerLoad.set(owner, (this.ownerLoad.get(owner) ?? 0) + 1);
     const started = performance.now();
     const running = this.send(delivery)

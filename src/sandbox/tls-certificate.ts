@@ -4,14 +4,13 @@
  * merchant who trusts it once (`NODE_EXTRA_CA_CERTS`, the browser's or the system's store) keeps trusting it
  * across restarts. node:crypto reads certificates but cannot make them, so jsrsasign builds it.
  */
-import { createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createPublicKey, X509Certificate } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import jsrsasign from 'jsrsasign';
+import { issueCertificate } from '../server/for-sandbox.js';
 import { generateMerchantKeyPair } from '../server/index.js';
-import { MAX_PEM_FILE_BYTES, readTextFile } from './text-file.js';
+import { MAX_PEM_FILE_BYTES, readTextFileIfPresent, writeTextFileAtomic } from './text-file.js';
 
 export interface TlsCertificate {
   privateKeyPem: string;
@@ -53,17 +52,28 @@ export async function loadOrCreateTlsCertificate(
   const dir = resolve(dataDir, 'tls');
   const keyFile = join(dir, 'private-key.pem');
   const certificateFile = join(dir, 'certificate.pem');
-  if (existsSync(keyFile) && existsSync(certificateFile)) {
-    const privateKeyPem = readTextFile(keyFile, MAX_PEM_FILE_BYTES);
-    const certificatePem = readTextFile(certificateFile, MAX_PEM_FILE_BYTES);
+  const kept = {
+    privateKeyPem: readTextFileIfPresent(keyFile, MAX_PEM_FILE_BYTES),
+    certificatePem: readTextFileIfPresent(certificateFile, MAX_PEM_FILE_BYTES),
+  };
+  if (kept.privateKeyPem !== undefined && kept.certificatePem !== undefined) {
+    const { privateKeyPem, certificatePem } = kept;
     if (isUsable(certificatePem, privateKeyPem, names))
       return { privateKeyPem, certificatePem, certificateFile };
   }
   await mkdir(dir, { recursive: true });
   const { privateKeyPem, publicKeyPem } = await generateMerchantKeyPair();
-  const certificatePem = issue(privateKeyPem, publicKeyPem, names);
-  await writeFile(keyFile, privateKeyPem, { mode: 0o600 });
-  await writeFile(certificateFile, certificatePem);
+  const notBefore = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const certificatePem = issueCertificate({
+    privateKeyPem,
+    publicKeyPem,
+    subject: 'svc-sandbox',
+    notBefore,
+    notAfter: new Date(notBefore.getTime() + VALID_DAYS * DAY_MS),
+    serverNames: names,
+  });
+  writeTextFileAtomic(keyFile, privateKeyPem, 0o600);
+  writeTextFileAtomic(certificateFile, certificatePem, 0o644);
   return { privateKeyPem, certificatePem, certificateFile };
 }
 
@@ -83,38 +93,4 @@ function isUsable(certificatePem: string, privateKeyPem: string, names: readonly
   } catch {
     return false;
   }
-}
-
-/** UTCTime through 2049 and GeneralizedTime after it, as RFC 5280 asks; jsrsasign tells them by length. */
-function asn1Time(date: Date): string {
-  const digits = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  return date.getUTCFullYear() < 2050 ? `${digits.slice(2)}Z` : `${digits}Z`;
-}
-
-function issue(privateKeyPem: string, publicKeyPem: string, names: readonly string[]): string {
-  const notBefore = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const subject: { array: jsrsasign.IdentityArray } = {
-    array: [[{ type: 'CN', value: 'svc-sandbox', ds: 'utf8' }]],
-  };
-  const serial = randomBytes(16);
-  serial[0] = (serial[0]! & 0x7f) | 0x40; // positive, and all 16 bytes kept
-  const certificate = new jsrsasign.KJUR.asn1.x509.Certificate({
-    version: 3,
-    serial: { hex: serial.toString('hex') },
-    issuer: subject,
-    subject,
-    notbefore: asn1Time(notBefore),
-    notafter: asn1Time(new Date(notBefore.getTime() + VALID_DAYS * DAY_MS)),
-    sbjpubkey: publicKeyPem,
-    ext: [
-      { extname: 'basicConstraints', cA: false },
-      { extname: 'keyUsage', critical: true, names: ['digitalSignature', 'keyEncipherment'] },
-      { extname: 'extKeyUsage', array: [{ name: 'serverAuth' }] },
-      { extname: 'subjectAltName', array: names.map((name) => (isIP(name) ? { ip: name } : { dns: name })) },
-      { extname: 'subjectKeyIdentifier', kid: publicKeyPem },
-    ],
-    sigalg: 'SHA256withRSA',
-    cakey: privateKeyPem,
-  });
-  return `${certificate.getPEM().replaceAll('\r\n', '\n').trim()}\n`;
 }

@@ -5,6 +5,6 @@
  * only (`npm run lint`, rule `sandbox-imports-server-through-its-entries`).
  */
 export { BoundedCache } from './bounded-cache.js';
-export { certificateValidityError } from './keys.js';
+export { type CertificateFields, certificateValidityError, issueCertificate } from './keys.js';
 export { isCompactJws, jwsHeader, verifyRs256Jws } from './order-verification-token.js';
 export { RequestBodyError, readNodeBody } from './raw-request.js';

@@ -11,6 +11,7 @@ import {
   randomBytes,
   X509Certificate,
 } from 'node:crypto';
+import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import jsrsasign from 'jsrsasign';
 import { SvcError } from '../core/errors.js';
@@ -363,25 +364,69 @@ export function createSelfSignedCertificate(options: SelfSignedCertificateOption
   const notAfter = new Date(notBefore);
   if (validDays === undefined) notAfter.setUTCFullYear(notAfter.getUTCFullYear() + 2);
   else notAfter.setTime(notAfter.getTime() + validDays * 86_400_000);
+  return issueCertificate({
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: derivedPublicPem,
+    subject: options.subject,
+    notBefore,
+    notAfter,
+    serial,
+  });
+}
 
+/** What {@link issueCertificate} writes, checked by its callers. */
+export interface CertificateFields {
+  /** PKCS#8 PEM of the key that signs the certificate (self-signed: the subject's own). */
+  privateKeyPem: string;
+  /** SPKI PEM of the subject's public key. */
+  publicKeyPem: string;
+  subject: string;
+  notBefore: Date;
+  notAfter: Date;
+  /** Hexadecimal; a random positive 128-bit number when left out. */
+  serial?: string;
+  /** Names and IP addresses of a TLS server certificate (subjectAltName, server authentication). */
+  serverNames?: readonly string[];
+}
+
+/**
+ * A self-signed X.509 certificate (SHA256withRSA) of checked fields: a signing certificate, or with
+ * `serverNames` a TLS server's. node:crypto reads certificates but cannot make them, so jsrsasign builds it.
+ */
+export function issueCertificate(fields: CertificateFields): string {
+  const serial = fields.serial ?? randomSerial();
   const name: { array: jsrsasign.IdentityArray } = {
-    array: [[{ type: 'CN', value: options.subject, ds: 'utf8' }]],
+    array: [[{ type: 'CN', value: fields.subject, ds: 'utf8' }]],
   };
+  const server = fields.serverNames;
   const certificate = new jsrsasign.KJUR.asn1.x509.Certificate({
     version: 3,
     serial: { hex: serial.length % 2 === 0 ? serial : `0${serial}` },
     issuer: name,
     subject: name,
-    notbefore: asn1Time(notBefore),
-    notafter: asn1Time(notAfter),
-    sbjpubkey: derivedPublicPem,
+    notbefore: asn1Time(fields.notBefore),
+    notafter: asn1Time(fields.notAfter),
+    sbjpubkey: fields.publicKeyPem,
     ext: [
       { extname: 'basicConstraints', cA: false },
-      { extname: 'keyUsage', critical: true, names: ['digitalSignature'] },
-      { extname: 'subjectKeyIdentifier', kid: derivedPublicPem },
+      server
+        ? { extname: 'keyUsage', critical: true, names: ['digitalSignature', 'keyEncipherment'] }
+        : { extname: 'keyUsage', critical: true, names: ['digitalSignature'] },
+      ...(server
+        ? [
+            { extname: 'extKeyUsage', array: [{ name: 'serverAuth' }] },
+            {
+              extname: 'subjectAltName',
+              array: server.map((serverName) =>
+                isIP(serverName) ? { ip: serverName } : { dns: serverName },
+              ),
+            },
+          ]
+        : []),
+      { extname: 'subjectKeyIdentifier', kid: fields.publicKeyPem },
     ],
     sigalg: 'SHA256withRSA',
-    cakey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    cakey: fields.privateKeyPem,
   });
   return `${certificate.getPEM().replaceAll('\r\n', '\n').trim()}\n`;
 }

@@ -20,7 +20,7 @@ import {
   parseTaxRate,
   type TaxRate,
 } from '../core/order.js';
-import { type ChosenShipping, type PricedLine, priceOrder } from '../core/totals.js';
+import { addsShippingLine, type ChosenShipping, type PricedLine, priceOrder } from '../core/totals.js';
 import { checkOptions, isText, type OptionRules, required } from './options.js';
 
 /** The merchant's defaults from the widget configuration, as the gateway fills them into an order. */
@@ -249,8 +249,8 @@ function chosenShipping(
   const [line] = lines;
   if (!line) {
     if (offered.length === 0) return { shipping: undefined };
-    // A free option that the order marks excludeFromOrderIfFree adds no line: chosen, it was free.
-    if (option?.excludeFromOrderIfFree && (option.amount ?? 0) === 0) {
+    // Chosen, an option that adds no line when free was free (priced later, its price is not in the order).
+    if (option && !addsShippingLine(option, option.amount ?? 0)) {
       return { shipping: { id: option.id, amount: 0 } };
     }
     // The gateway takes no payment without a shipping choice when the order offers any.

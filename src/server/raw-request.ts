@@ -59,6 +59,18 @@ function isFetchRequest(request: IncomingRequest): request is Request {
   );
 }
 
+/**
+ * Whether `value` is one of the request shapes the readers take: headers, and a raw body, a fetch body or
+ * Node's stream events. Anything else would fail deep inside the reading as a TypeError.
+ */
+export function isIncomingRequest(value: unknown): value is IncomingRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const { headers, on } = value as { headers?: unknown; on?: unknown };
+  if (typeof headers !== 'object' || headers === null) return false;
+  const request = value as IncomingRequest;
+  return isBufferedRequest(request) || isFetchRequest(request) || typeof on === 'function';
+}
+
 /** The headers of any accepted request shape. */
 export function requestHeaders(request: IncomingRequest): HeadersLike {
   return request.headers as HeadersLike;

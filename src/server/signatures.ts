@@ -4,7 +4,11 @@
  */
 import { sign, verify } from 'node:crypto';
 import type { OrderInput } from '../core/order.js';
-import { orderSignatureInput, type SignatureInputOptions } from '../core/signature-input.js';
+import {
+  orderSignatureInput,
+  orderSignatureInputs,
+  type SignatureInputOptions,
+} from '../core/signature-input.js';
 import { checkCertificateValidity, importPrivateKey, importPublicKey } from './keys.js';
 
 export { orderSignatureInput };
@@ -107,11 +111,7 @@ export function verifyOrderSignature(
     options.acceptPlainCounts === false ? ['three-decimals'] : ['three-decimals', 'as-given'];
   const fieldOrders: Array<SignatureInputOptions['itemFieldOrder']> =
     options.acceptDocumentOrder === false ? ['client'] : ['client', 'document'];
-  // A set: most orders write the same text in several forms, and each text is verified once.
-  const texts = new Set<string>();
-  for (const itemFieldOrder of fieldOrders)
-    for (const countForm of countForms) texts.add(orderSignatureInput(order, { countForm, itemFieldOrder }));
-  for (const text of texts)
+  for (const text of orderSignatureInputs(order, countForms, fieldOrders))
     if (verifySignature(text, signatureBase64, publicKeyOrCertificatePem, at)) return true;
   return false;
 }

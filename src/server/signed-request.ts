@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   headerValue,
   type IncomingRequest,
+  isIncomingRequest,
   RequestBodyError,
   type RequestBodyErrorCode,
   readRawBody,
@@ -112,17 +113,7 @@ export async function verifySignedRequest(
 
 /** Refuses, with a typed error, what would otherwise fail as a TypeError deep inside the reading. */
 function checkRequestShape(request: unknown): asserts request is IncomingRequest {
-  const shape = request as { headers?: unknown; rawBody?: unknown; on?: unknown; arrayBuffer?: unknown };
-  const fine =
-    typeof request === 'object' &&
-    request !== null &&
-    typeof shape.headers === 'object' &&
-    shape.headers !== null &&
-    (typeof shape.rawBody === 'string' ||
-      shape.rawBody instanceof Uint8Array ||
-      typeof shape.on === 'function' ||
-      typeof shape.arrayBuffer === 'function');
-  if (!fine) {
+  if (!isIncomingRequest(request)) {
     throw new SignatureVerificationError(
       'not_a_request',
       `Expected the incoming request (Node's IncomingMessage, a fetch Request, or { rawBody, headers } with the raw ` +

@@ -104,11 +104,15 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     callbacks,
     paymentEvents: {
       emit(merchantId, refund) {
-        const payload: PaymentRefundedPayload = {
-          ...paymentView(refund, purchases.find(refund.related_to.id)),
-          event_type: 'payment.refunded',
-        };
-        webhookDeliveries.emit(merchantId, payload.event_type, { type: 'payment', id: refund.id }, payload);
+        webhookDeliveries.emit(
+          merchantId,
+          'payment.refunded',
+          { type: 'payment', id: refund.id },
+          (): PaymentRefundedPayload => ({
+            ...paymentView(refund, purchases.find(refund.related_to.id)),
+            event_type: 'payment.refunded',
+          }),
+        );
       },
     },
     fallbackBaseUrl: () => lastBaseUrl ?? 'http://127.0.0.1',
@@ -137,6 +141,9 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
   });
 
+  billing = new V1Billing({ store, clock, purchases, operations, clients, merchants: deps.config.merchants });
+  billing.resume();
+
   const api = v1Router();
   const as = authenticated(
     deps.config.merchants,
@@ -149,8 +156,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     purchases,
     operations,
     clients,
-    // Billing is made below, before any request comes.
-    invoices: { resendInvoice: (...args) => billing!.resendInvoice(...args) },
+    invoices: billing,
     authenticated: as,
   });
   mountClientRoutes(api, {
@@ -160,8 +166,6 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     authenticated: as,
   });
   mountWalletPayments(router, { purchases, payments, authenticated: as });
-  billing = new V1Billing({ store, clock, purchases, operations, clients, merchants: deps.config.merchants });
-  billing.resume();
   mountBillingRoutes(router, api, { billing, authenticated: as });
   const limiter = new SlidingWindowLimiter(() => clock.nowMs());
   api.on(

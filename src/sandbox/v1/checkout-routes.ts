@@ -24,6 +24,7 @@ import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './check
 import { pageLanguage, pageTranslator } from './checkout-texts.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
 import { checkoutPath, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
+import { clientIpOf } from './v1-context.js';
 
 export interface CheckoutPageDeps {
   config: SandboxConfig;
@@ -135,7 +136,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
       },
     };
     // The customer's address, as the platform records it on their payment attempt (`client_ip`).
-    const payerIp = (context.req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const payerIp = clientIpOf(context.req);
     const outcome = deps.payments.submit({ ...record, payerIp }, submission, deps.baseUrlOf(context.req));
     answer(context, outcome, {
       method: submission.method,

@@ -14,7 +14,7 @@ import type { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import { paymentView } from './purchase-view.js';
 import { type PurchaseRecord, purchaseView, type V1Purchases } from './purchases.js';
-import type { V1Context, V1Handler, V1Merchant } from './v1-context.js';
+import { clientIpOf, type V1Context, type V1Handler, type V1Merchant } from './v1-context.js';
 
 /** The test header that sets how the acquirer answers one operation. */
 export const ACQUIRER_HEADER = 'x-sandbox-acquirer';
@@ -56,7 +56,7 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
       const created = purchases.transaction(() =>
         purchases.create(merchant.id, draft, baseUrl, {
           ...(draft.client_id === null && { clientId: clients.clientForPurchase(merchant.id, draft.client) }),
-          fromIp: (http.req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+          fromIp: clientIpOf(http.req),
         }),
       );
       sendJson(http.res, 201, purchaseView(created, baseUrl));

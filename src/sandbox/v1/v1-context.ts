@@ -83,6 +83,11 @@ export function sendNoContent(res: ServerResponse): void {
   res.end();
 }
 
+/** The address a request came from, as the platform records it (`created_from_ip`, `client_ip`): IPv4 plain. */
+export function clientIpOf(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+}
+
 /**
  * The sandbox's own address (`https://` when it serves HTTPS), for checkout URLs and page links: the host it
  * was told to listen on (`--host`, which its TLS certificate names), else the address the connection reached.

@@ -43,14 +43,15 @@ export class WebhookDeliveries {
   }
 
   /**
-   * Queues `payload` for every webhook of the merchant that subscribes to `event`. Inside a store transaction
-   * the deliveries become part of it: sent once it commits, never if it rolls back.
+   * Queues the payload for every webhook of the merchant that subscribes to `event`. Inside a store
+   * transaction the deliveries become part of it: sent once it commits, never if it rolls back. `payload` is
+   * called only when some webhook subscribes: a Purchase's view is not cheap, and most events have none.
    */
-  emit(merchantId: string, event: WebhookEventType, source: DeliverySource, payload: object): void {
+  emit(merchantId: string, event: WebhookEventType, source: DeliverySource, payload: () => object): void {
     const subscribers = this.deps.webhooks.subscribers(merchantId, event);
     if (subscribers.length === 0) return;
     // Serialised once: every webhook gets the same bytes, each signed with its own key.
-    const body = JSON.stringify(payload);
+    const body = JSON.stringify(payload());
     this.deps.store.transaction(() => {
       const objectKey = `${source.type}:${source.id}`;
       const known = this.objects.get(objectKey);
@@ -106,8 +107,12 @@ function queueKeyPrefix(webhookId: string): string {
 export function purchaseWebhookEvents(deliveries: WebhookDeliveries): PurchaseEvents {
   return {
     emit(event, record, baseUrl) {
-      const payload: PurchaseWebhookPayload = { ...purchaseView(record, baseUrl), event_type: event };
-      deliveries.emit(record.merchantId, event, { type: 'purchase', id: record.purchase.id }, payload);
+      deliveries.emit(
+        record.merchantId,
+        event,
+        { type: 'purchase', id: record.purchase.id },
+        (): PurchaseWebhookPayload => ({ ...purchaseView(record, baseUrl), event_type: event }),
+      );
     },
   };
 }
