@@ -74,7 +74,7 @@ after(async () => {
 /** A merchant page with the client's markup, the tag renamed and nothing else changed. */
 async function merchantPage(order: ReadmeOrder): Promise<{ path: string; markup: string }> {
   const printed = await printWidget(order, WIDGETS.checkout, merchantKeys.main.privateKeyPem, 'main', dir);
-  const tag = /^<klix-checkout( [^]*)><\/klix-checkout>$/.exec(printed.trim());
+  const tag = /^<klix-checkout( [\s\S]*)><\/klix-checkout>$/.exec(printed.trim());
   assert.ok(tag, `the client printed one klix-checkout element: ${printed}`);
   const markup = `<svc-checkout${tag[1]}></svc-checkout>`;
   const path = `/${order}.html`;
