@@ -67,6 +67,7 @@ export interface MerchantConfigFile {
   v1?: MerchantV1Credentials;
   defaults?: Partial<MerchantDefaults>;
   allowedOrigins?: string[];
+  allowLoopbackOrigins?: boolean;
   callbacks: MerchantCallbacks;
   certificates?: CertificateConfigFile[];
   widgets?: WidgetConfigFile[];
@@ -223,6 +224,8 @@ export interface MerchantConfig {
   v1?: MerchantV1Credentials;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
+  /** Whether a page on any loopback origin (`localhost`, `127.0.0.1`, `[::1]`, any port) may embed the widgets too. */
+  allowLoopbackOrigins: boolean;
   callbacks: MerchantCallbacks;
   certificates: MerchantCertificate[];
   widgets: WidgetConfig[];
@@ -446,7 +449,45 @@ export function parseConfig(json: unknown, options: ParseConfigOptions = {}): Sa
   const checker = new SemanticChecker(baseDir);
   const config = checker.config(file);
   if (checker.issues.length > 0) throw new ConfigError('invalid_config', source, checker.issues);
+  checkedConfigs.add(config);
   return config;
+}
+
+/**
+ * The configs {@link parseConfig} made: `startSandbox` runs these as they are and reads anything else as the
+ * file's shape. A mark, not a look at the members: a file may spell out every default a checked config has.
+ */
+const checkedConfigs = new WeakSet<SandboxConfig>();
+
+/** Whether `value` came from {@link parseConfig} (or {@link loadConfig}, {@link demoConfig}). */
+export function isCheckedConfig(value: unknown): value is SandboxConfig {
+  return typeof value === 'object' && value !== null && checkedConfigs.has(value as SandboxConfig);
+}
+
+/** What is wrong with `text` as a page origin, or undefined when it is one. */
+export function originProblem(text: string): string | undefined {
+  return FORMATS.origin(text) ? undefined : FORMAT_MESSAGES['origin'];
+}
+
+/**
+ * `config` with `origins` added to every merchant's allowed origins (the CLI's `--allow-origin`).
+ * @throws ConfigError `invalid_config` naming each entry that is not an origin.
+ */
+export function withAllowedOrigins(config: SandboxConfig, origins: readonly string[]): SandboxConfig {
+  const issues = origins.flatMap((origin, index) => {
+    const message = originProblem(origin);
+    return message ? [{ path: `[${index}]`, message: `${JSON.stringify(origin)} ${message}` }] : [];
+  });
+  if (issues.length > 0) throw new ConfigError('invalid_config', 'allowOrigins', issues);
+  const widened: SandboxConfig = {
+    ...config,
+    merchants: config.merchants.map((merchant) => ({
+      ...merchant,
+      allowedOrigins: [...new Set([...merchant.allowedOrigins, ...origins])],
+    })),
+  };
+  checkedConfigs.add(widened);
+  return widened;
 }
 
 /**
@@ -520,11 +561,12 @@ interface FilledConfigFile {
 
 type FilledMerchant = Omit<
   MerchantConfigFile,
-  'requireApiKey' | 'defaults' | 'allowedOrigins' | 'certificates' | 'widgets'
+  'requireApiKey' | 'defaults' | 'allowedOrigins' | 'allowLoopbackOrigins' | 'certificates' | 'widgets'
 > & {
   requireApiKey: boolean;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
+  allowLoopbackOrigins: boolean;
   certificates: FilledCertificate[];
   widgets: FilledWidget[];
 };
@@ -608,6 +650,7 @@ class SemanticChecker {
       ...(merchant.v1 && { v1: this.v1(merchant.v1, `${path}.v1`) }),
       defaults: { ...merchant.defaults },
       allowedOrigins: [...merchant.allowedOrigins],
+      allowLoopbackOrigins: merchant.allowLoopbackOrigins,
       callbacks: { ...merchant.callbacks },
       certificates,
       widgets,
@@ -869,6 +912,8 @@ export function demoConfigFile(
           variableCreditor: true,
         },
         defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
+        // A page on any local port works at once; the origins below are the demo shop's own.
+        allowLoopbackOrigins: true,
         allowedOrigins: [
           ...new Set([
             shopOrigin,

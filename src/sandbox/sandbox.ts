@@ -1,18 +1,35 @@
 /**
  * Assembles the sandbox gateway: config, state, the service's keys, the delivery queue and the HTTP routes.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  checkOptions,
+  isFunction,
+  isStringList,
+  isText,
+  type OptionRules,
+  optional,
+} from '../server/for-sandbox.js';
 import { signBody } from '../server/index.js';
 import { TestAcquirer } from './acquirer.js';
 import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
-import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
+import {
+  demoConfig,
+  ensureDemoMerchantKeys,
+  isCheckedConfig,
+  loadConfig,
+  parseConfig,
+  type SandboxConfig,
+  type SandboxConfigFile,
+  withAllowedOrigins,
+} from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
 import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, refuseConnect, sendJson } from './http.js';
@@ -31,9 +48,21 @@ export interface SandboxOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** A config object, or the path of a config JSON file. Without it, a demo merchant is created. */
-  config?: SandboxConfig | string;
-  /** Where state and keys live; state survives a restart only with a data dir. */
+  /**
+   * The config: an object in the file's shape (`{ merchants: [...] }`, checked as the file is; relative
+   * `pemFile`s start at the working directory), one from `parseConfig` or `loadConfig`, or the path of a
+   * config JSON file. Without it, a demo merchant is created.
+   */
+  config?: SandboxConfigFile | SandboxConfig | string;
+  /**
+   * Page origins added to every merchant's `allowedOrigins` (the CLI's `--allow-origin`), such as
+   * `http://localhost:3000`.
+   */
+  allowOrigins?: string[];
+  /**
+   * Where state and keys live; state survives a restart only with a data dir. Without it, keys go to a new
+   * temporary folder that {@link Sandbox.close} removes.
+   */
   dataDir?: string;
   /**
    * Serve HTTPS with a self-signed certificate for `localhost`, `127.0.0.1`, `::1` and `host`, made on first
@@ -83,7 +112,10 @@ export interface Sandbox {
   clock: Pick<SandboxClock, 'now' | 'advance' | 'step'>;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
-  /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
+  /**
+   * Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data
+   * dir. Without a data dir, also removes the temporary folder of keys ({@link Sandbox.keyDir}).
+   */
   close(): Promise<void>;
 }
 
@@ -98,15 +130,48 @@ function postTo(url: string, body: string, contentType: string, privateKeyPem: s
   }).then(async (response) => ({ status: response.status, body: await response.text() }));
 }
 
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
+
+const SANDBOX_OPTIONS: OptionRules<SandboxOptions> = {
+  port: optional(
+    'a port number from 0 to 65535',
+    (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535,
+  ),
+  host: optional('an address such as 127.0.0.1', isText),
+  config: optional(
+    "a config object ({ merchants: [...] }, as in the file) or a config file's path",
+    (value) => isText(value) || (isObject(value) && !Array.isArray(value)),
+  ),
+  allowOrigins: optional('a list of origins such as ["http://localhost:3000"]', isStringList),
+  dataDir: optional("a folder's path", isText),
+  https: optional('true or false', (value) => typeof value === 'boolean'),
+  now: optional('a function returning a Date', isFunction),
+  demoShopOrigin: optional('an origin such as http://localhost:5173', isText),
+  browserRoot: optional("a folder's path", isText),
+  connectionTimeouts: optional('an object of timeouts in milliseconds', isObject),
+};
+
+/** The config to run: checked as it is when it came from parseConfig, else read as the file's shape. */
+function configFrom(given: SandboxConfigFile | SandboxConfig | string): SandboxConfig {
+  if (typeof given === 'string') return loadConfig(given);
+  return isCheckedConfig(given) ? given : parseConfig(given, { source: 'startSandbox config' });
+}
+
 /** Starts a sandbox gateway and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkOptions('startSandbox', options, SANDBOX_OPTIONS);
   const now = options.now ?? (() => new Date());
-  const keyDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-sandbox-')));
-  let config: SandboxConfig;
+  // Checked before a temporary folder is made, so that a wrong config leaves nothing behind.
+  let config: SandboxConfig | undefined =
+    options.config === undefined ? undefined : configFrom(options.config);
+  const temporaryKeyDir =
+    options.dataDir === undefined ? await mkdtemp(join(tmpdir(), 'svc-sandbox-')) : undefined;
+  const keyDir = options.dataDir ?? temporaryKeyDir!;
+  const removeTemporaryKeyDir = async () => {
+    if (temporaryKeyDir !== undefined) await rm(temporaryKeyDir, { recursive: true, force: true });
+  };
   let demoMerchant: Sandbox['demoMerchant'];
-  if (typeof options.config === 'string') config = loadConfig(options.config);
-  else if (options.config) config = options.config;
-  else {
+  if (config === undefined) {
     const keys = ensureDemoMerchantKeys(keyDir);
     config = demoConfig({
       publicKeyPem: keys.publicKeyPem,
@@ -114,6 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
+  if (options.allowOrigins !== undefined) config = withAllowedOrigins(config, options.allowOrigins);
   const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
   const companyKeys = await loadOrCreateCompanyKeys(
     keyDir,
@@ -210,6 +276,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await queue.close();
     send.close();
     await store.close();
+    await removeTemporaryKeyDir();
     throw error;
   }
   guardConnections(server, options.connectionTimeouts);
@@ -233,6 +300,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await queue.close();
       send.close();
       await store.close();
+      await removeTemporaryKeyDir();
     },
   };
 }

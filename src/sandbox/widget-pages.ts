@@ -11,6 +11,7 @@ import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../core/widget-api.js';
 import { BuiltFiles, type Encoding, negotiateEncoding } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
+import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
 import { widgetConfigView } from './widget-api.js';
 
 /**
@@ -155,7 +156,7 @@ ${stylesheet}
     const encoding = negotiateEncoding(req.headers['accept-encoding']);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': frameContentSecurityPolicy(merchant.allowedOrigins),
+      'content-security-policy': frameContentSecurityPolicy(frameAncestors(merchant)),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
@@ -177,8 +178,7 @@ ${stylesheet}
       sendJson(res, 200, { ok: false, code: 'unknown_widget', message: (error as Error).message }, cors);
       return;
     }
-    const { allowedOrigins } = found.merchant;
-    if (!allowedOrigins.includes(origin)) {
+    if (!isPageOriginAllowed(found.merchant, origin)) {
       sendJson(
         res,
         200,

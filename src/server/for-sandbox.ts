@@ -6,5 +6,13 @@
  */
 export { BoundedCache } from './bounded-cache.js';
 export { type CertificateFields, certificateValidityError, issueCertificate } from './keys.js';
+export {
+  checkOptions,
+  isFunction,
+  isStringList,
+  isText,
+  type OptionRules,
+  optional,
+} from './options.js';
 export { isCompactJws, jwsHeader, verifyRs256Jws } from './order-verification-token.js';
 export { RequestBodyError, readNodeBody } from './raw-request.js';

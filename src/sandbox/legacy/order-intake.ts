@@ -12,6 +12,7 @@ import { certificateValidityError } from '../../server/for-sandbox.js';
 import { verifyOrderSignature } from '../../server/index.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
 import { HttpError } from '../http.js';
+import { isPageOriginAllowed } from '../page-origins.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { type OrderBook, orderAlreadyPaid, sameCharge } from './order-book.js';
 import { type CustomerData, isPaid, type OrderRecord } from './order-records.js';
@@ -46,7 +47,7 @@ export class OrderIntake {
     if (typeof widgetId !== 'string')
       throw new HttpError(400, 'invalid_order', 'order.widgetId is required', 'order.widgetId');
     const { merchant, widget } = this.deps.directory.widget(widgetId);
-    if (request.pageOrigin !== undefined && !merchant.allowedOrigins.includes(request.pageOrigin)) {
+    if (request.pageOrigin !== undefined && !isPageOriginAllowed(merchant, request.pageOrigin)) {
       throw new HttpError(
         403,
         'origin_not_allowed',
