@@ -10,6 +10,7 @@ import {
   DEMO_MERCHANT_ID,
   DEMO_V1_BRAND_ID,
   DEMO_V1_SECRET_KEY,
+  originProblem,
 } from './config.js';
 import { TEST_CARDS } from './test-cards.js';
 import { DEFAULT_PAYMENT_METHODS_RATE_LIMIT } from './v1/rate-limit.js';
@@ -32,6 +33,8 @@ export type CliRequest =
       dataDir?: string;
       /** Serve HTTPS with a self-signed certificate kept in the data dir. */
       https: boolean;
+      /** `--allow-origin`, in order: page origins added to every merchant's allowed origins. */
+      allowOrigins?: string[];
     }
   | { kind: 'help'; text: string }
   | { kind: 'version' };
@@ -61,6 +64,8 @@ const rateLimit = DEFAULT_PAYMENT_METHODS_RATE_LIMIT;
  * sandbox runs with, so the text cannot drift from them.
  */
 export const HELP_TEXT = `Usage: svc-sandbox [options]
+       svc-sandbox init [--dir DIR] [--force]   Write a config and a merchant
+                                                key pair (init --help)
 
 A local svc gateway for development and tests. It speaks both of the gateway's
 interfaces: the legacy widget (with merchant API v2) and the v1 REST interface.
@@ -78,6 +83,11 @@ Options:
                       127.0.0.1, ::1 and --host, made at the first start and
                       kept in the data dir (tls/certificate.pem; path printed).
                       Trust it, e.g. NODE_EXTRA_CA_CERTS=<that file> for Node
+      --allow-origin ORIGIN
+                      Also let pages on ORIGIN (such as https://shop.test)
+                      embed every merchant's widgets; repeatable. Without
+                      --config, any http(s) page on localhost, 127.0.0.1 or
+                      [::1] may, on any port
   -h, --help          Show this text
   -v, --version       Show the version
 
@@ -152,6 +162,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c' },
   'data-dir': { type: 'string', short: 'd' },
   https: { type: 'boolean' },
+  'allow-origin': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -169,6 +180,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     config?: string;
     'data-dir'?: string;
     https?: boolean;
+    'allow-origin'?: string[];
     help?: boolean;
     version?: boolean;
   };
@@ -186,7 +198,15 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     ...(values.config !== undefined && { configFile: nonEmpty(values.config, '--config') }),
     ...(values['data-dir'] !== undefined && { dataDir: nonEmpty(values['data-dir'], '--data-dir') }),
     https: values.https === true,
+    ...(values['allow-origin'] !== undefined && { allowOrigins: values['allow-origin'].map(parseOrigin) }),
   };
+}
+
+function parseOrigin(text: string): string {
+  const problem = originProblem(text);
+  if (problem)
+    throw new CliArgsError('bad_value', `--allow-origin ${JSON.stringify(text)} ${problem}. ${SEE_HELP}`);
+  return text;
 }
 
 function parsePort(text: string): number {

@@ -6,14 +6,27 @@
 import { readFileSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
+import { runInitCommand } from './init-command.js';
 import { startSandbox } from './sandbox.js';
 
 const version = (): string =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
     .version;
 
+/**
+ * Subcommands by name, each given the arguments after its name; without one, the gateway runs. A subcommand
+ * reads its own flags and throws CliArgsError for a wrong one, as the gateway's flags do.
+ */
+const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<void>>> = {
+  init: runInitCommand,
+};
+
 async function main(): Promise<void> {
-  const request = parseCliArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const subcommand =
+    argv[0] !== undefined && Object.hasOwn(SUBCOMMANDS, argv[0]) ? SUBCOMMANDS[argv[0]] : undefined;
+  if (subcommand) return subcommand(argv.slice(1));
+  const request = parseCliArgs(argv);
   if (request.kind === 'help') {
     process.stdout.write(request.text);
     return;
@@ -28,6 +41,7 @@ async function main(): Promise<void> {
     ...(request.configFile !== undefined && { config: request.configFile }),
     ...(request.dataDir !== undefined && { dataDir: request.dataDir }),
     https: request.https,
+    ...(request.allowOrigins !== undefined && { allowOrigins: request.allowOrigins }),
   });
   // Before anything is printed: whoever reads the output may stop the sandbox as soon as it sees a line.
   let stopping = false;
@@ -67,6 +81,11 @@ async function main(): Promise<void> {
         `  widget ${widget.id}  ${widget.type} ${widget.validation}${widget.collectCustomerData ? ' full checkout' : ''}  (${merchant.id})`,
       );
     }
+  }
+  for (const merchant of sandbox.config.merchants) {
+    const loopback = merchant.allowLoopbackOrigins ? ['any localhost, 127.0.0.1 or [::1] port'] : [];
+    const origins = [...merchant.allowedOrigins, ...loopback];
+    console.log(`  pages allowed: ${origins.join(', ') || 'none'}  (${merchant.id})`);
   }
   console.log(`  v1 REST interface: ${sandbox.url}/api/v1`);
   for (const merchant of sandbox.config.merchants) {
