@@ -5,6 +5,7 @@
  */
 import { createServer as createNetServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { type Sandbox, startSandbox } from 'svc-checkout/sandbox';
 import { createServer, type ViteDevServer } from 'vite';
 import type { MerchantApp } from './merchant/merchant-app.js';
@@ -45,6 +46,71 @@ export interface Demo {
   close(): Promise<void>;
 }
 
+/** The demo's ports as `npm start` takes them: flags first, then the environment, then 5173 and 4010. */
+export interface DemoPorts {
+  shopPort: number;
+  sandboxPort: number;
+}
+
+/** How each port is chosen, for the messages: the flag and the environment variable. */
+export const PORT_SETTINGS = {
+  shopPort: { flag: '--port', env: 'PORT', fallback: 5173, what: "the shop's" },
+  sandboxPort: { flag: '--sandbox-port', env: 'SANDBOX_PORT', fallback: 4010, what: "the gateway's" },
+} as const;
+
+/** A command line or environment `npm start` cannot run with; its message is the one line to print. */
+export class DemoStartError extends Error {}
+
+/**
+ * Reads `npm start -- --port 3000 --sandbox-port 4011` (or `PORT=3000 SANDBOX_PORT=4011 npm start`).
+ * @throws DemoStartError naming the flag or variable that is not a port, or an unknown flag.
+ */
+export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): DemoPorts {
+  let values: { port?: string; 'sandbox-port'?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { port: { type: 'string' }, 'sandbox-port': { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new DemoStartError(
+      `${(error as Error).message.split('\n')[0]} npm start takes --port (the shop's, or PORT) and --sandbox-port (the gateway's, or SANDBOX_PORT).`,
+    );
+  }
+  const port = (key: keyof DemoPorts, flagValue: string | undefined): number => {
+    const setting = PORT_SETTINGS[key];
+    const [source, text] =
+      flagValue !== undefined ? [setting.flag, flagValue] : [setting.env, env[setting.env]];
+    if (text === undefined || text === '') return setting.fallback;
+    const number = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+    if (!(number <= 65535)) {
+      throw new DemoStartError(
+        `${source} ${JSON.stringify(text)} is not a port; give a number from 0 to 65535.`,
+      );
+    }
+    return number;
+  };
+  return {
+    shopPort: port('shopPort', values.port),
+    sandboxPort: port('sandboxPort', values['sandbox-port']),
+  };
+}
+
+/** The one line for a port another program holds. */
+function portInUse(key: keyof DemoPorts, port: number): DemoStartError {
+  const { flag, env, what } = PORT_SETTINGS[key];
+  return new DemoStartError(
+    `Port ${port} (${what}) is in use. Start with another: npm start -- ${flag} <port>, or ${env}=<port> npm start (0 picks a free one).`,
+  );
+}
+
+const isPortInUse = (error: unknown): boolean =>
+  (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE' ||
+  // Vite's strictPort refusal carries no code.
+  /\bis already in use\b/.test((error as Error | undefined)?.message ?? '');
+
 /** A port nobody listens on now, for a server that must know its own origin before it starts. */
 async function freePort(host: string): Promise<number> {
   const probe = createNetServer();
@@ -69,12 +135,15 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
   // is settled first.
   const shopPort = options.shopPort === 0 ? await freePort(host) : (options.shopPort ?? 5173);
   const shopUrl = origin(host, shopPort);
+  const sandboxPort = options.sandboxPort ?? 4010;
   const sandbox = await startSandbox({
-    port: options.sandboxPort ?? 4010,
+    port: sandboxPort,
     host,
     dataDir: options.dataDir ?? '.sandbox',
     demoShopOrigin: shopUrl,
     ...(options.browserRoot !== undefined && { browserRoot: options.browserRoot }),
+  }).catch((error: unknown) => {
+    throw isPortInUse(error) ? portInUse('sandboxPort', sandboxPort) : error;
   });
   let vite: ViteDevServer | undefined;
   let merchant: MerchantApp | undefined;
@@ -106,7 +175,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
     merchant?.close();
     await vite?.close();
     await sandbox.close();
-    throw error;
+    throw isPortInUse(error) ? portInUse('shopPort', shopPort) : error;
   }
   if (options.announce !== false) {
     console.log(`\n  svc-checkout demo\n  shop:    ${shopUrl}/\n  gateway: ${sandbox.url}/\n`);
@@ -132,7 +201,18 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<Demo> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const demo = await startDemo();
+  let demo: Demo;
+  try {
+    const ports = parseDemoArgs(process.argv.slice(2), process.env);
+    console.log(
+      `npm start: starting the gateway (port ${ports.sandboxPort}) and the shop (port ${ports.shopPort})`,
+    );
+    demo = await startDemo(ports);
+  } catch (error) {
+    if (!(error instanceof DemoStartError)) throw error;
+    console.error(`npm start: ${error.message}`);
+    process.exit(1);
+  }
   const stop = () => {
     demo.close().then(
       () => process.exit(0),
