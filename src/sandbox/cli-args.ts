@@ -86,8 +86,8 @@ Options:
       --allow-origin ORIGIN
                       Also let pages on ORIGIN (such as https://shop.test)
                       embed every merchant's widgets; repeatable. Without
-                      --config, any http(s) page on localhost, 127.0.0.1 or
-                      [::1] may, on any port
+                      --config, any http(s) page on localhost or 127.0.0.1
+                      may, on any port
   -h, --help          Show this text
   -v, --version       Show the version
 

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     }
   }
   for (const merchant of sandbox.config.merchants) {
-    const loopback = merchant.allowLoopbackOrigins ? ['any localhost, 127.0.0.1 or [::1] port'] : [];
+    const loopback = merchant.allowLoopbackOrigins ? ['any localhost or 127.0.0.1 port'] : [];
     const origins = [...merchant.allowedOrigins, ...loopback];
     console.log(`  pages allowed: ${origins.join(', ') || 'none'}  (${merchant.id})`);
   }

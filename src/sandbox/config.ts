@@ -224,7 +224,7 @@ export interface MerchantConfig {
   v1?: MerchantV1Credentials;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
-  /** Whether a page on any loopback origin (`localhost`, `127.0.0.1`, `[::1]`, any port) may embed the widgets too. */
+  /** Whether a page on any loopback origin (`localhost`, `127.0.0.1`, any port) may embed the widgets too. */
   allowLoopbackOrigins: boolean;
   callbacks: MerchantCallbacks;
   certificates: MerchantCertificate[];

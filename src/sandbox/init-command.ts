@@ -161,7 +161,7 @@ export function initReport(result: InitResult): string {
 Start the sandbox:
   npx -p svc-checkout svc-sandbox --config ${shown(result.configFile)}
 
-In the page (any http://localhost, 127.0.0.1 or [::1] port, or ${merchant.allowedOrigins![0]}):
+In the page (on any localhost or 127.0.0.1 port, or ${merchant.allowedOrigins![0]}):
   <script type="module" src="${gateway}/widget/svc-checkout.js"></script>
   <svc-checkout widget-id="${widgetId}" order-id="…" amount="…" currency="EUR"
                 label="…" signature="…" certificate-name="${INIT_CERTIFICATE_NAME}"></svc-checkout>

@@ -159,7 +159,7 @@ describe('svc-sandbox init', () => {
     );
     assert.match(
       started.output,
-      /pages allowed: http:\/\/localhost:3000, https:\/\/shop\.test, any localhost, 127\.0\.0\.1 or \[::1\] port {2}\(my-shop\)/,
+      /pages allowed: http:\/\/localhost:3000, https:\/\/shop\.test, any localhost or 127\.0\.0\.1 port {2}\(my-shop\)/,
     );
   });
 });
