@@ -469,16 +469,21 @@ export function originProblem(text: string): string | undefined {
   return FORMATS.origin(text) ? undefined : FORMAT_MESSAGES['origin'];
 }
 
-/**
- * `config` with `origins` added to every merchant's allowed origins (the CLI's `--allow-origin`).
- * @throws ConfigError `invalid_config` naming each entry that is not an origin.
- */
-export function withAllowedOrigins(config: SandboxConfig, origins: readonly string[]): SandboxConfig {
+/** @throws ConfigError `invalid_config` naming each entry of `origins` (`allowOrigins`) that is not an origin. */
+export function checkAllowedOrigins(origins: readonly string[]): void {
   const issues = origins.flatMap((origin, index) => {
     const message = originProblem(origin);
     return message ? [{ path: `[${index}]`, message: `${JSON.stringify(origin)} ${message}` }] : [];
   });
   if (issues.length > 0) throw new ConfigError('invalid_config', 'allowOrigins', issues);
+}
+
+/**
+ * `config` with `origins` added to every merchant's allowed origins (the CLI's `--allow-origin`).
+ * @throws ConfigError `invalid_config` naming each entry that is not an origin.
+ */
+export function withAllowedOrigins(config: SandboxConfig, origins: readonly string[]): SandboxConfig {
+  checkAllowedOrigins(origins);
   const widened: SandboxConfig = {
     ...config,
     merchants: config.merchants.map((merchant) => ({

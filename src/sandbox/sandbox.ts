@@ -21,6 +21,7 @@ import { TestAcquirer } from './acquirer.js';
 import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import {
+  checkAllowedOrigins,
   demoConfig,
   ensureDemoMerchantKeys,
   isCheckedConfig,
@@ -164,6 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Checked before a temporary folder is made, so that a wrong config leaves nothing behind.
   let config: SandboxConfig | undefined =
     options.config === undefined ? undefined : configFrom(options.config);
+  if (options.allowOrigins !== undefined) checkAllowedOrigins(options.allowOrigins);
   const temporaryKeyDir =
     options.dataDir === undefined ? await mkdtemp(join(tmpdir(), 'svc-sandbox-')) : undefined;
   const keyDir = options.dataDir ?? temporaryKeyDir!;

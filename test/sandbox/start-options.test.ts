@@ -75,28 +75,31 @@ describe('startSandbox options', () => {
 
   test('allowOrigins adds page origins to every merchant, and a wrong one is named', async () => {
     const merchant = await FakeMerchant.start();
-    const sandbox = await startSandbox({
-      port: 0,
-      config: testConfigFile(merchant.url),
-      allowOrigins: ['https://other.example'],
-      dataDir: await tempDir(),
-    });
     try {
-      assert.deepEqual(await embedding(sandbox, WIDGETS.checkout, 'https://other.example'), { ok: true });
-      assert.equal(
-        (await embedding(sandbox, WIDGETS.checkout, 'http://localhost:3000')).code,
-        'origin_not_allowed',
-      );
+      const sandbox = await startSandbox({
+        port: 0,
+        config: testConfigFile(merchant.url),
+        allowOrigins: ['https://other.example'],
+        dataDir: await tempDir(),
+      });
+      try {
+        assert.deepEqual(await embedding(sandbox, WIDGETS.checkout, 'https://other.example'), { ok: true });
+        assert.equal(
+          (await embedding(sandbox, WIDGETS.checkout, 'http://localhost:3000')).code,
+          'origin_not_allowed',
+        );
+      } finally {
+        await sandbox.close();
+      }
+      const error = await refusal({
+        port: 0,
+        config: testConfigFile(merchant.url),
+        allowOrigins: ['localhost:3000'],
+      });
+      assert.match(error.message, /allowOrigins.*"localhost:3000" must be an origin/s);
     } finally {
-      await sandbox.close();
+      await merchant.close();
     }
-    const error = await refusal({
-      port: 0,
-      config: testConfigFile(merchant.url),
-      allowOrigins: ['localhost:3000'],
-    });
-    assert.match(error.message, /allowOrigins.*"localhost:3000" must be an origin/s);
-    await merchant.close();
   });
 
   test('without a config, a page on any loopback origin may embed the demo widgets, and no other', async () => {
