@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signBody } from '../server/index.js';
 import { TestAcquirer } from './acquirer.js';
-import { SandboxClock } from './clock.js';
+import { type SandboxClock, SandboxClocks } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
@@ -41,8 +41,8 @@ export interface SandboxOptions {
    */
   https?: boolean;
   /**
-   * Real time, for tests that fix it. The sandbox clock that time rules read is this plus how far it was
-   * advanced ({@link Sandbox.clock}).
+   * Real time, for tests that fix it. A merchant's clock, which its time rules read, is this plus how far it
+   * was advanced ({@link Sandbox.clockFor}).
    */
   now?: () => Date;
   /**
@@ -77,10 +77,18 @@ export interface Sandbox {
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
   /**
-   * The sandbox clock: `advance(ms)` moves every time rule forward; `step(ms)` also makes the delivery
-   * attempts that fall due on the way and resolves once they are done, as `POST /sandbox/v1/clock` does.
+   * Every merchant's clock at once: `advance(ms)` moves each merchant's time rules forward; `step(ms)` also
+   * makes the delivery attempts that fall due on the way and resolves once they are done. `now()` is the
+   * first merchant's time (the demo merchant's without a config). To move one merchant's time only, as
+   * `POST /sandbox/v1/clock` does, use {@link clockFor}.
    */
-  clock: Pick<SandboxClock, 'now' | 'advance' | 'step'>;
+  clock: Pick<SandboxClocks, 'now' | 'advance' | 'step'>;
+  /**
+   * One merchant's clock: its `advance(ms)` and `step(ms)` move that merchant's time only (its Purchases,
+   * billing, statements, slow acquirer, deliveries' retries); other merchants' tests are not disturbed.
+   * @throws RangeError for a merchant id that is not in the config.
+   */
+  clockFor(merchantId: string): Pick<SandboxClock, 'now' | 'advance' | 'step'>;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
@@ -135,19 +143,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     },
   });
-  const clock = new SandboxClock(store, () => now().getTime());
-  const acquirer = new TestAcquirer({ store, clock });
+  const clocks = new SandboxClocks(
+    store,
+    config.merchants.map((merchant) => merchant.id),
+    () => now().getTime(),
+  );
+  const acquirer = new TestAcquirer({ store });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
   const queue: DeliveryQueue = createDeliveryQueue({
     store,
     send,
-    now: () => clock.nowMs(),
+    // A delivery's owner is its merchant: it is dated and retried on that merchant's clock.
+    now: (owner) => (owner === undefined ? now().getTime() : clocks.for(owner).nowMs()),
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
   });
-  clock.onAdvance(() => queue.wake());
-  clock.addWork(queue);
+  clocks.onAdvance(() => queue.wake());
+  clocks.addWork((merchantId) => queue.workOf(merchantId));
   const orders = new LegacyOrders({
     config,
     store,
@@ -155,7 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     servicePrivateKeyPem: serviceKeys.privateKeyPem,
     callMerchant: (url, body, contentType) => postTo(url, body, contentType, serviceKeys.privateKeyPem),
     acquirer,
-    clock,
+    clocks,
     now,
   });
 
@@ -179,13 +192,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
-  mountClockControl(router, clock, config.merchants);
+  mountClockControl(router, clocks, config.merchants);
   mountV1Api(router, {
     config,
     store,
     queue,
     acquirer,
-    clock,
+    clocks,
     companyKeys,
     listenHost: host,
   });
@@ -206,7 +219,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   } catch (error) {
     // A port in use: give the data dir back, so that a second try in this process can have it.
-    clock.close();
+    clocks.close();
     await queue.close();
     send.close();
     await store.close();
@@ -222,14 +235,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     serviceCertificatePem: serviceKeys.certificatePem,
     ...(tls && { tlsCertificateFile: tls.certificateFile }),
     ...(demoMerchant && { demoMerchant }),
-    clock,
+    clock: clocks,
+    clockFor(merchantId) {
+      if (!config.merchants.some((merchant) => merchant.id === merchantId)) {
+        const known = config.merchants.map((merchant) => merchant.id).join(', ');
+        throw new RangeError(`No merchant ${merchantId} in this sandbox; its merchants are ${known}`);
+      }
+      return clocks.for(merchantId);
+    },
     warnings: store.warnings,
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
       });
-      clock.close();
+      clocks.close();
       await queue.close();
       send.close();
       await store.close();

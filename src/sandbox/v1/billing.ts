@@ -37,7 +37,7 @@ import type {
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
 import { PROMPT } from '../acquirer.js';
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClocks } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
@@ -107,7 +107,8 @@ interface OutboxRecord {
 
 export interface V1BillingDeps {
   store: Store;
-  clock: SandboxClock;
+  /** Billings run on their merchant's clock. */
+  clocks: SandboxClocks;
   purchases: V1Purchases;
   operations: PurchaseOperations;
   clients: V1Clients;
@@ -144,7 +145,7 @@ export class V1Billing {
   // Templates
 
   createTemplate(merchantId: string, fields: TemplateFields): BillingTemplate {
-    const now = this.seconds();
+    const now = this.seconds(merchantId);
     const record: TemplateRecord = {
       merchantId,
       seq: ++this.seq,
@@ -181,7 +182,7 @@ export class V1Billing {
     }
     const saved: TemplateRecord = {
       ...record,
-      template: { ...record.template, ...fields, updated_on: this.seconds() },
+      template: { ...record.template, ...fields, updated_on: this.seconds(merchantId) },
     };
     this.templates.put(id, saved);
     return this.templateView(saved);
@@ -286,10 +287,10 @@ export class V1Billing {
       ]);
     }
     const settings: SubscriberRecord['settings'] = { ...DEFAULT_SETTINGS, ...given };
-    const options = this.subscriptionOptions(template, settings);
+    const options = this.subscriptionOptions(merchantId, template, settings);
     // The whitelist is checked now, with the Purchase it goes into, also where the first comes later.
     this.purchaseRequest(merchantId, template, clientId, options);
-    const nowMs = this.deps.clock.nowMs();
+    const nowMs = this.deps.clocks.for(merchantId).nowMs();
     const immediate = template.subscription_charge_period_end || template.subscription_trial_periods > 0;
     const { subscriber, purchase } = this.deps.store.transaction(() => {
       const purchase = immediate ? null : this.makePurchase(merchantId, template, clientId, options, baseUrl);
@@ -315,8 +316,8 @@ export class V1Billing {
         tokenId: null,
         invoiceId: null,
         baseUrl,
-        createdOn: this.seconds(),
-        updatedOn: this.seconds(),
+        createdOn: this.seconds(merchantId),
+        updatedOn: this.seconds(merchantId),
       };
       this.subscribers.put(key, subscriber);
       return { subscriber, purchase };
@@ -355,7 +356,12 @@ export class V1Billing {
     const { status, ...given } = patch;
     const settings = { ...record.settings, ...given };
     const template = this.templateRecord(merchantId, templateId).template;
-    this.purchaseRequest(merchantId, template, record.clientId, this.subscriptionOptions(template, settings));
+    this.purchaseRequest(
+      merchantId,
+      template,
+      record.clientId,
+      this.subscriptionOptions(merchantId, template, settings),
+    );
     const refuse = (message: string): never => {
       throw V1HttpError.invalid([{ field: 'status', code: 'invalid', message }]);
     };
@@ -371,8 +377,8 @@ export class V1Billing {
       ...record,
       settings,
       ...(changes && { status }),
-      ...(started && { startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
-      updatedOn: this.seconds(),
+      ...(started && { startedAt: this.deps.clocks.for(merchantId).nowMs(), nextPeriod: 1 }),
+      updatedOn: this.seconds(merchantId),
     };
     if (started) saved = cyclePassed(saved);
     this.subscribers.put(keyOf(record.templateId, record.clientId), saved);
@@ -393,10 +399,14 @@ export class V1Billing {
       if (!first && subscriber.invoiceId !== id) continue;
       let saved: SubscriberRecord = {
         ...subscriber,
-        ...(first && { status: 'active', startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
+        ...(first && {
+          status: 'active',
+          startedAt: this.deps.clocks.for(subscriber.merchantId).nowMs(),
+          nextPeriod: 1,
+        }),
         invoiceId: subscriber.invoiceId === id ? null : subscriber.invoiceId,
         tokenId: record.purchase.is_recurring_token ? id : subscriber.tokenId,
-        updatedOn: this.seconds(),
+        updatedOn: this.seconds(subscriber.merchantId),
       };
       if (first) saved = cyclePassed(saved);
       this.subscribers.put(keyOf(subscriber.templateId, subscriber.clientId), saved);
@@ -445,8 +455,9 @@ export class V1Billing {
     const key = keyOf(subscriber.templateId, subscriber.clientId);
     const current = this.subscribers.get(key);
     const at = current ? this.nextBillingAt(current) : null;
-    if (at === null) this.deps.clock.cancel(`${TASK}${key}`);
-    else this.deps.clock.at(`${TASK}${key}`, at, () => this.billPeriod(key));
+    const clock = this.deps.clocks.for(subscriber.merchantId);
+    if (at === null) clock.cancel(`${TASK}${key}`);
+    else clock.at(`${TASK}${key}`, at, () => this.billPeriod(key));
   }
 
   private nextBillingAt(subscriber: SubscriberRecord): number | null {
@@ -473,7 +484,7 @@ export class V1Billing {
       let next: SubscriberRecord = {
         ...subscriber,
         nextPeriod: subscriber.nextPeriod + 1,
-        updatedOn: this.seconds(),
+        updatedOn: this.seconds(subscriber.merchantId),
       };
       if (gone) next = { ...next, status: 'cancelled' };
       else if (subscriber.status === 'active' && template.subscription_active) {
@@ -488,7 +499,7 @@ export class V1Billing {
   /** One period's Purchase, charged to the subscriber's card; an invoice when that fails. */
   private charge(subscriber: SubscriberRecord, template: TemplateRecord['template']): SubscriberRecord {
     const { merchantId, baseUrl } = subscriber;
-    const options = this.subscriptionOptions(template, subscriber.settings);
+    const options = this.subscriptionOptions(subscriber.merchantId, template, subscriber.settings);
     const made = this.makePurchase(merchantId, template, subscriber.clientId, options, baseUrl);
     const purchaseIds = [...subscriber.purchaseIds, made.purchase.id];
     const tokenId = this.tokenOf(subscriber);
@@ -525,6 +536,7 @@ export class V1Billing {
 
   /** The Purchase a subscription makes for a subscriber: saving the card, due after the template's due period. */
   private subscriptionOptions(
+    merchantId: string,
     template: TemplateFields,
     settings: BillingTemplateClientSettings,
   ): PurchaseOptions {
@@ -533,7 +545,9 @@ export class V1Billing {
       force_recurring: true,
       ...(due !== null &&
         units !== null && {
-          due: Math.floor(periodStart(this.deps.clock.nowMs(), periodOf(due, units), 1) / 1000),
+          due: Math.floor(
+            periodStart(this.deps.clocks.for(merchantId).nowMs(), periodOf(due, units), 1) / 1000,
+          ),
         }),
       ...(settings.payment_method_whitelist && {
         payment_method_whitelist: settings.payment_method_whitelist,
@@ -602,7 +616,7 @@ export class V1Billing {
         amount,
         currency: purchase.purchase.currency,
         billing_template_id: templateId,
-        created_on: this.seconds(),
+        created_on: this.seconds(record.merchantId),
       },
     });
   }
@@ -738,8 +752,9 @@ export class V1Billing {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  private seconds(): number {
-    return Math.floor(this.deps.clock.nowMs() / 1000);
+  /** Now on the merchant's clock, in Unix seconds. */
+  private seconds(merchantId: string): number {
+    return Math.floor(this.deps.clocks.for(merchantId).nowMs() / 1000);
   }
 }
 
