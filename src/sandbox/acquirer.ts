@@ -94,7 +94,7 @@ export interface TestAcquirerOptions {
 export class TestAcquirer {
   private readonly records: Collection<Authorisation>;
 
-  constructor(private readonly options: TestAcquirerOptions) {
+  constructor(options: TestAcquirerOptions) {
     this.records = options.store.collection<Authorisation>('acquirer-authorisations');
   }
 
