@@ -131,9 +131,10 @@ ${TEST_CREDITORS.map((creditor) => `${' '.repeat(30)}${creditor.name}  ${credito
                               header X-Sandbox-Acquirer sets it per request.
   No mail is sent: GET /sandbox/v1/outbox/ (bearer secret key) lists the
   invoices and receipts the customers would have got.
-  The sandbox clock: GET /sandbox/v1/clock reads it; POST it a JSON body
-  {"advance_seconds": N} with a merchant's v1 secret key (bearer) to move
-  it forward (a hold is released after 6 days, the slow acquirer answers,
+  Each merchant has its own clock: GET /sandbox/v1/clock reads it; POST it a
+  JSON body {"advance_seconds": N} with the merchant's v1 secret key (bearer)
+  or its X-Svc-Api-Key to move that merchant's time only (a hold is released
+  after 6 days, the slow acquirer answers,
   due purchases expire, retries come due, subscriptions are billed); it
   answers once the deliveries due on the way were made.
   notifications.retryBaseMs paces the retries of notifications, callbacks and
