@@ -9,7 +9,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
 import { createV1Client, type V1Client } from '../../src/server/index.js';
-import { API_KEY, FakeMerchant, tempDir } from './support.js';
+import { API_KEY, FakeMerchant, paidOrder, tempDir } from './support.js';
 import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1 } from './v1-support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -124,7 +124,11 @@ describe('a clock per merchant', () => {
     await advanceClock(sandbox, 10 * 60 * 1000, V1.secretKey);
     assert.equal(merchant.requests('/callback-m1').length, 2, 'the step answered after its retry was made');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(merchant.requests('/callback-m2').length, 1, "the other merchant's retry waits for its clock");
+    assert.equal(
+      merchant.requests('/callback-m2').length,
+      1,
+      "the other merchant's retry waits for its clock",
+    );
     await advanceClock(sandbox, 10 * 60 * 1000, OTHER.secretKey);
     assert.equal(merchant.requests('/callback-m2').length, 2);
     assert.equal(merchant.requests('/callback-m1').length, 2);
@@ -176,6 +180,26 @@ describe('a clock per merchant', () => {
     const unknown = await fetch(`${sandbox.url}/sandbox/v1/clock?merchant_id=nobody`);
     assert.equal(unknown.status, 404);
     assert.equal((await readClock(sandbox, bearer(V1.secretKey))).ahead_ms, 60_000);
+  });
+
+  test("a legacy merchant's notification retries on its clock, moved with its merchant API key", async () => {
+    merchant.respond('/notify', () => ({ status: 500 }));
+    try {
+      await paidOrder(sandbox, 'clock-order-1');
+      await merchant.waitFor('/notify', 1);
+      await advanceClock(sandbox, 10 * 60 * 1000, OTHER.secretKey);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(merchant.requests('/notify').length, 1, "another merchant's step sends no retry of m1's");
+      const moved = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-api-key': API_KEY },
+        body: JSON.stringify({ advance_seconds: 600 }),
+      });
+      assert.equal(moved.status, 200);
+      assert.equal(merchant.requests('/notify').length, 2, 'the step answered after the retry was made');
+    } finally {
+      merchant.respond('/notify', () => ({ status: 200 }));
+    }
   });
 
   test('in process: clockFor moves one merchant, clock moves every merchant', async () => {
