@@ -32,7 +32,7 @@ interface Task {
  * order with the tasks, and waits for it before moving on.
  */
 export interface ClockWork {
-  /** When the earliest of it is due (epoch ms on the sandbox clock), if any. */
+  /** When the earliest of it is due (epoch ms on the clock it works for), if any. */
   nextDueAt(): number | undefined;
   /** Does what is due now and resolves once it is done; false when nothing could progress (a full disk). */
   runDue(): Promise<boolean>;
@@ -66,7 +66,7 @@ export class SandboxClock {
     private readonly realMs: () => number,
   ) {}
 
-  /** Now on the sandbox clock, in epoch milliseconds. */
+  /** Now on the merchant's clock, in epoch milliseconds. */
   nowMs(): number {
     return this.datedMs ?? this.realMs() + this.offsetMs;
   }
@@ -75,7 +75,7 @@ export class SandboxClock {
     return new Date(this.nowMs());
   }
 
-  /** How far the clock is ahead of real time. */
+  /** How far the merchant's clock is ahead of real time. */
   get aheadMs(): number {
     return this.offsetMs;
   }
