@@ -101,8 +101,11 @@ export interface ReceiverMounts<Outcome extends string> {
   fastify: FastifyReceiverPlugin;
 }
 
-function body(answer: ReceiverAnswer): { outcome: string; message?: string } {
-  return { outcome: answer.outcome, ...(answer.message !== '' && { message: answer.message }) };
+/** The answer's body, as the toolkit's handlers write theirs: `{ error, message }` for a refusal. */
+function body(answer: ReceiverAnswer): Record<string, unknown> {
+  return answer.status < 300
+    ? { received: true, outcome: answer.outcome }
+    : { error: answer.outcome, message: answer.message };
 }
 
 /** The mounts of `handle`, which takes the methods in `methods` (others get 405). */

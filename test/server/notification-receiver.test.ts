@@ -187,7 +187,7 @@ describe('createNotificationReceiver', () => {
         body: genuine.body.replace('"RCV-SIG-1"', '"RCV-SIG-2"'),
       });
       assert.equal(answer.status, 401);
-      assert.equal(((await answer.json()) as { outcome: string }).outcome, code);
+      assert.equal(((await answer.json()) as { error: string }).error, code);
     }
     assert.equal(paid.length, 1);
     assert.deepEqual(
