@@ -133,7 +133,11 @@ export function receiverMounts<Outcome extends string>(
         write(405, { error: 'method_not_allowed', message: `Use ${allowed}` }, { allow: allowed });
         return;
       }
-      void handle(req).then((answer) => write(answer.status, body(answer)));
+      handle(req).then(
+        (answer) => write(answer.status, body(answer)),
+        // Only a logger that throws gets here; the gateway retries the 500.
+        () => write(500, { error: 'receiver_failed', message: 'The receiver failed; see the server log' }),
+      );
     },
     async fastify(instance, options) {
       if (typeof options?.path !== 'string' || options.path === '') {
@@ -177,11 +181,7 @@ export type DeliveryRepeatOutcome = 'duplicate' | 'in_progress' | 'event_too_old
 export async function answerOnce<Outcome extends string>(
   deduplicator: EventDeduplicator | undefined,
   event: DeduplicatedEvent,
-  say: (
-    status: number,
-    outcome: Outcome | DeliveryRepeatOutcome,
-    message: string,
-  ) => ReceiverAnswer<Outcome | DeliveryRepeatOutcome>,
+  say: Answerer,
   handleFirst: () => Promise<ReceiverAnswer<Outcome>>,
 ): Promise<ReceiverAnswer<Outcome | DeliveryRepeatOutcome>> {
   if (deduplicator === undefined) return handleFirst();
@@ -210,7 +210,12 @@ export async function answerOnce<Outcome extends string>(
     else await claim.release();
   } catch (error) {
     // Handled (or refused) all the same; without the marker a repeat is handled again.
-    say(answer.status, answer.outcome, `the deduplicator could not record the delivery: ${reason(error)}`);
+    say(
+      answer.status,
+      answer.outcome,
+      `the deduplicator could not record the delivery: ${reason(error)}`,
+      'warn',
+    );
   }
   return answer;
 }
@@ -223,11 +228,19 @@ export function reason(error: unknown): string {
 /** How loud a line is: refusals that lose money or need a fix are errors. */
 export type LogLevel = keyof ReceiverLogger;
 
+/** Builds a receiver's answer and logs its message. */
+export type Answerer = <Outcome extends string>(
+  status: number,
+  outcome: Outcome,
+  message: string,
+  level?: LogLevel,
+) => ReceiverAnswer<Outcome>;
+
 /**
  * The answerer of a receiver named `name`: builds the answer and logs its message as one line, at `level`
  * (by default error for 5xx, warn for 4xx, info otherwise); an empty message logs nothing.
  */
-export function answerer(name: string, logger: ReceiverLogger) {
+export function answerer(name: string, logger: ReceiverLogger): Answerer {
   return <Outcome extends string>(
     status: number,
     outcome: Outcome,

@@ -113,7 +113,8 @@ const isHandlerMap = (value: unknown): boolean =>
   value !== null &&
   Object.entries(value).every(
     ([type, handler]) =>
-      (type.startsWith('purchase.') || type === 'payment.refunded') && typeof handler === 'function',
+      (type.startsWith('purchase.') || type === 'payment.refunded') &&
+      (handler === undefined || typeof handler === 'function'),
   );
 
 const COMMON_RULES = {
