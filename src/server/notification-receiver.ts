@@ -200,14 +200,19 @@ export function createNotificationReceiver(options: NotificationReceiverOptions)
   }
 
   async function paid(notification: PurchaseNotification, about: string) {
-    const refuse = async (refused: RefusedPaidOrder, outcome: 'order_mismatch' | 'no_order_id') =>
-      (options.onRefused && (await merchantCode('onRefused', about, () => options.onRefused!(refused)))) ??
-      say(
-        200,
+    // Logged first and loudly; onRefused failing makes it a 500, so the gateway tries again.
+    const refuse = async (refused: RefusedPaidOrder, outcome: 'order_mismatch' | 'no_order_id') => {
+      const failed =
+        options.onRefused && (await merchantCode('onRefused', about, () => options.onRefused!(refused)));
+      const answer = say(
+        failed ? 500 : 200,
         outcome,
-        `NOT FULFILLED: ${refused.code} at ${refused.field}: ${refused.message} (answered 200: the same bytes would fail again)`,
+        `NOT FULFILLED: ${refused.code} at ${refused.field}: ${refused.message}` +
+          (failed ? '' : ' (acknowledged: the same bytes would fail again)'),
         'error',
       );
+      return failed ?? answer;
+    };
     const orderId = notification.order_id;
     if (orderId === null || orderId === '') {
       const message =
@@ -249,19 +254,15 @@ export function createNotificationReceiver(options: NotificationReceiverOptions)
 
   async function handleVerified(notification: PurchaseNotification) {
     const about = `the ${notification.status} notification of order ${notification.order_id ?? '(no order_id)'} (gateway id ${notification.id})`;
-    const handler =
-      notification.status === 'FAILED'
-        ? options.onFailed
-        : notification.status === 'CANCELLED'
-          ? options.onCancelled
-          : undefined;
     if (notification.status === 'PAID') return paid(notification, about);
-    if (handler === undefined) return say(200, 'handled', '');
-    return (
-      (await merchantCode(`on${notification.status === 'FAILED' ? 'Failed' : 'Cancelled'}`, about, () =>
-        handler(notification),
-      )) ?? say(200, 'handled', '')
-    );
+    const [name, handler] =
+      notification.status === 'FAILED'
+        ? ['onFailed', options.onFailed]
+        : notification.status === 'CANCELLED'
+          ? ['onCancelled', options.onCancelled]
+          : ['', undefined];
+    const failed = handler && (await merchantCode(name, about, () => handler(notification)));
+    return failed ?? say(200, 'handled', '');
   }
 
   return receiverMounts(['PUT', 'POST'], maxBodyBytes, async (request: IncomingRequest) => {

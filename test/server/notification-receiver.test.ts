@@ -170,6 +170,21 @@ describe('createNotificationReceiver', () => {
     // Answered 200: the gateway does not send the same bytes again.
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(deliveries.length, 1);
+
+    // An onRefused that throws (the alert did not go out) is answered 500, so the gateway tries again.
+    lines = [];
+    const alerting = receiver({
+      onRefused: () => {
+        throw new Error('pager down');
+      },
+    });
+    const answer = await alerting.handle({ rawBody: deliveries[0]!.body, headers: deliveries[0]!.headers });
+    assert.deepEqual([answer.status, answer.outcome], [500, 'handler_failed']);
+    assert.deepEqual(paidFor('RCV-RESPLIT-1'), []);
+    assert.match(
+      lines.map((entry) => entry.line).join('\n'),
+      /order_mismatch \(answered 500\).*total_mismatch/,
+    );
   });
 
   test('a missing or wrong signature is answered 401 and logged; nothing is handled', async () => {
