@@ -14,6 +14,7 @@ import {
   type ReceiverLogger,
   type V1Client,
   type V1WebhookEventOf,
+  type V1WebhookHandlers,
 } from '../../src/server/index.js';
 import { FakeMerchant } from '../sandbox/support.js';
 import { FUTURE_EXPIRY, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
@@ -145,6 +146,21 @@ describe('v1 receivers', () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("types each handler for its event: a Purchase for purchase.*, the refund's Payment for payment.refunded", () => {
+    const seen: string[] = [];
+    const on: V1WebhookHandlers = {
+      'purchase.paid': (purchase) => {
+        seen.push(purchase.checkout_url);
+      },
+      'payment.refunded': (payment) => {
+        const type: 'payment.refunded' = payment.event_type;
+        // @ts-expect-error a refund's Payment is no Purchase: it has no checkout_url
+        seen.push(type, payment.checkout_url);
+      },
+    };
+    assert.deepEqual(Object.keys(on), ['purchase.paid', 'payment.refunded']);
   });
 
   test('refuses an `on` map with a misspelt event or a handler that is no function', async () => {
