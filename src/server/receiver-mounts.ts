@@ -86,10 +86,14 @@ export type FastifyReceiverPlugin = (
 export interface ReceiverMounts<Outcome extends string> {
   /**
    * Verifies and handles one delivery, for any request shape (Node's `IncomingMessage`, a fetch `Request`, or
-   * `{ rawBody, headers }`); answer the gateway with `status`. Never throws: a failure is an answer.
+   * `{ rawBody, headers }`); answer the gateway with `status`. A refusal or a handler's failure is an answer,
+   * not an exception.
    */
   handle(request: IncomingRequest): Promise<ReceiverAnswer<Outcome>>;
-  /** Fetch style: Next.js route handlers (`export const PUT = receiver.fetch`), Hono (`c => receiver.fetch(c.req.raw)`), Bun, Deno. */
+  /**
+   * Fetch style: Next.js route handlers (`export const PUT = receiver.fetch`), Hono
+   * (`(c) => receiver.fetch(c.req.raw)`), Bun, Deno.
+   */
   fetch: FetchHandler;
   /**
    * node:http (`createServer(receiver.node)`) and Express (`app.put(path, receiver.node)`): the raw body is read
