@@ -14,12 +14,4 @@ export {
   type TestCustomer,
   type TestDelivery,
 } from './pay-in-checkout.js';
-export type {
-  ActionOptions,
-  ElementHandleShape,
-  FrameShape,
-  LocatorShape,
-  PageShape,
-  ResponseShape,
-  RootShape,
-} from './playwright-shapes.js';
+export type { LocatorShape, RootShape } from './playwright-shapes.js';

@@ -1,7 +1,8 @@
 /**
  * Type test of svc-checkout/testing with Playwright's own types: a merchant's Page, Frame and Locator (of
  * playwright-core, which @playwright/test re-exports) fit the helper's shapes, and its outcome narrows by
- * `outcome`. Compiled by the typecheck, never run.
+ * `outcome`. Compiled by the typecheck (tsconfig.json), never run; test/package/testing-types.test.ts compiles
+ * the same against the built declarations with skipLibCheck off.
  */
 import type { Frame, Locator, Page } from 'playwright-core';
 import { type CheckoutOutcome, payInCheckout } from 'svc-checkout/testing';
