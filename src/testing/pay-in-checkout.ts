@@ -4,7 +4,7 @@
  * sits), fills the card form by its labels, answers the 3-D Secure step, and returns what the gateway
  * answered: the frame's own call to the gateway is the outcome, read as the frame reads it.
  */
-import type { PaymentFailureReason } from '../core/i18n.js';
+import type { FrameMessageKey, PaymentFailureReason } from '../core/i18n.js';
 import type { PaymentResult } from '../core/widget-api.js';
 import { FrameLabels } from './frame-labels.js';
 import type { FrameShape, LocatorShape, ResponseShape, RootShape } from './playwright-shapes.js';
@@ -191,11 +191,11 @@ class CheckoutForm {
     private readonly timeout: number,
   ) {}
 
-  #field(key: Parameters<FrameLabels['name']>[0]): LocatorShape {
+  #field(key: FrameMessageKey): LocatorShape {
     return this.frame.getByLabel(this.labels.name(key));
   }
 
-  #button(key: Parameters<FrameLabels['name']>[0]): LocatorShape {
+  #button(key: FrameMessageKey): LocatorShape {
     return this.frame.getByRole('button', { name: this.labels.name(key) });
   }
 
