@@ -226,6 +226,11 @@ export interface ApiError {
   field?: string;
   /** Why the merchant refused the order (`order_rejected` from a CALLBACK widget's verification). */
   reason?: OrderRejectionReason;
+  /**
+   * More for the merchant's developer than `message` says, such as which field the page added to a signed
+   * order (the sandbox's `hint`, or `details` when it is text); the element logs it with the message.
+   */
+  hint?: string;
 }
 
 /** The body of every 4xx and 5xx answer of the widget API. */

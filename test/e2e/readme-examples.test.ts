@@ -462,6 +462,26 @@ const TS_CHECKS: Record<string, TsCheck> = {
       await rm(started.keyDir, { recursive: true, force: true });
     },
   },
+  'browser-test': {
+    async check({ declineThenPay }) {
+      // The first element of the element examples, under an order id of its own: its page pays it.
+      const elements = examples.find((candidate) => candidate.name === 'element-examples')!;
+      const orderId = `PW-${crypto.randomUUID()}`;
+      const tag = /<svc-checkout\b[^>]*><\/svc-checkout>/
+        .exec(elements.code)![0]
+        .replace(/order-id="[^"]*"/, `order-id="${orderId}"`);
+      env.pages.set('browser-test', await pageHtml({ ...elements, code: tag }));
+      env.browser ??= await launchBrowser();
+      const page = await env.browser.newPage();
+      try {
+        await page.goto(`${env.shopUrl}/__readme/browser-test`);
+        const pay = declineThenPay as (page: Page) => Promise<string | null>;
+        assert.equal(await pay(page), orderId);
+      } finally {
+        await page.close();
+      }
+    },
+  },
   notifications: {
     async check() {
       const order = await paidOrder();

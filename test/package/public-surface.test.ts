@@ -350,6 +350,20 @@ const EXPECTED: Record<string, Surface> = {
   './react': { values: [], types: ['SvcCheckoutProps'] },
   // Types only: JSX for Preact 11.
   './preact': { values: [], types: ['SvcCheckoutProps'] },
+  // The browser test helper, and the Playwright shapes its options name.
+  './testing': {
+    values: ['CheckoutTestError', 'TEST_CARD_NUMBERS', 'payInCheckout'],
+    types: [
+      'CheckoutOutcome',
+      'LocatorShape',
+      'PayInCheckoutOptions',
+      'PaymentFailureCode',
+      'RootShape',
+      'TestCard',
+      'TestCustomer',
+      'TestDelivery',
+    ],
+  },
 };
 
 /** An entry's files as package.json `exports` names them: its declarations and its code for Node. */
