@@ -216,7 +216,9 @@ function clockTime(iso: string): string {
     .join(':');
 }
 
-function seconds(ms: number): string {
+/** A wait as people read it: `20 ms`, `1.5 s`, `60 s`. */
+function wait(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
   return ms < 10_000 && ms % 1000 !== 0 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
@@ -246,7 +248,7 @@ export function formatLogEntry(entry: SandboxLogEntry): string {
           : `no answer after ${entry.durationMs} ms (${entry.error ?? 'unknown error'})`;
       const next =
         entry.outcome === 'retrying'
-          ? `; next attempt at ${clockTime(entry.nextAttemptAt!)} (in ${seconds(entry.nextAttemptInMs!)})`
+          ? `; next attempt at ${clockTime(entry.nextAttemptAt!)} (in ${wait(entry.nextAttemptInMs!)})`
           : entry.outcome === 'gave_up'
             ? `; given up: ${FAILURES[entry.failure ?? 'attempts_exhausted']}`
             : '; delivered';
