@@ -100,8 +100,7 @@ Watching a running sandbox (as the merchant whose key is given):
                       it delivers to URL too: the same bytes and headers. A
                       URL with no path keeps each delivery's own path
     --url URL         The sandbox (default http://${DEFAULT_HOST}:${DEFAULT_PORT})
-    --api-key KEY     The merchant's API key, or a v1 secret key (default:
-                      the demo merchant's)
+    --api-key KEY     The merchant's API key (default: the demo merchant's)
 
 Legacy widget:
   Serves the <svc-checkout> script (/widget/svc-checkout.js) and its payment

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Delivery } from '../../src/sandbox/delivery-queue.js';
 import type { LegacyNotificationView } from '../../src/sandbox/legacy/notification-routes.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { formatLogEntry, type SandboxLogEntry } from '../../src/sandbox/sandbox-log.js';
+import {
+  deliveryEntry,
+  deliveryKindOf,
+  formatLogEntry,
+  type SandboxLogEntry,
+} from '../../src/sandbox/sandbox-log.js';
 import { signOrder } from '../../src/server/index.js';
 import {
   API_KEY,
@@ -197,7 +203,7 @@ describe('the sandbox log', () => {
     assert.equal(again!.method, 'PUT');
   });
 
-  test('the notification routes want the merchant’s API key and show only its own', async () => {
+  test('the notification routes want the merchant’s API key, and name an unknown notification', async () => {
     const none = await fetch(`${sandbox.url}/sandbox/legacy/notifications`);
     assert.equal(none.status, 401);
     assert.equal(((await none.json()) as { error: { code: string } }).error.code, 'api_key_missing');
@@ -264,5 +270,72 @@ describe('the sandbox log stream over HTTP', () => {
       await sandbox.close();
       await merchant.close();
     }
+  });
+});
+
+describe('delivery entries', () => {
+  const delivery = (overrides: Partial<Delivery>): Delivery => ({
+    id: 'd1',
+    key: 'order-1',
+    seq: 1,
+    url: 'http://localhost:3000/notify',
+    method: 'PUT',
+    headers: {},
+    body: '{"status":"PAID"}',
+    acceptStatus: 'exactly-200',
+    createdAt: 0,
+    state: 'pending',
+    attempts: [],
+    nextAttemptAt: null,
+    finishedAt: null,
+    ...overrides,
+  });
+
+  test('name what was delivered by the key its maker gave it', () => {
+    assert.equal(deliveryKindOf(delivery({})), 'notification');
+    assert.equal(deliveryKindOf(delivery({ key: 'v1-purchase:p1' })), 'success_callback');
+    assert.equal(deliveryKindOf(delivery({ key: 'v1-webhook:w1:purchase:p1' })), 'webhook');
+  });
+
+  test('a timed-out attempt says why, and when the retry comes', () => {
+    const at = Date.parse('2026-11-27T15:31:02Z');
+    const attempt = { at, durationMs: 10_003, error: 'no answer within 10000 ms', accepted: false };
+    const entry = deliveryEntry(
+      delivery({ attempts: [attempt], nextAttemptAt: at + 60_000 }),
+      attempt,
+      1,
+      at,
+    );
+    assert.equal(entry.event, 'PAID');
+    assert.equal(entry.outcome, 'retrying');
+    assert.equal(entry.nextAttemptInMs, 60_000);
+    assert.match(
+      formatLogEntry(entry),
+      /notification PAID PUT http:\/\/localhost:3000\/notify no answer after 10003 ms \(no answer within 10000 ms\); attempt 1; next attempt at \d\d:\d\d:\d\d \(in 60 s\)$/,
+    );
+  });
+
+  test('a webhook given up says so, with its event', () => {
+    const attempt = { at: 0, durationMs: 4, status: 500, accepted: false };
+    const entry = deliveryEntry(
+      delivery({
+        key: 'v1-webhook:w1:purchase:p1',
+        event: 'purchase.paid',
+        method: 'POST',
+        owner: 'm1',
+        state: 'failed',
+        failure: 'attempts_exhausted',
+        attempts: [attempt],
+        finishedAt: 5,
+      }),
+      attempt,
+      9,
+      5,
+    );
+    assert.equal(entry.outcome, 'gave_up');
+    assert.match(
+      formatLogEntry(entry),
+      /webhook purchase\.paid POST \S+ answered 500 after 4 ms; attempt 9; given up: every allowed attempt failed m1$/,
+    );
   });
 });
