@@ -45,7 +45,12 @@ export type CliRequest =
  */
 export type WatchRequest =
   | { kind: 'logs'; url: string; apiKey: string }
-  | { kind: 'listen'; url: string; apiKey: string; forwardTo: string };
+  | { kind: 'listen'; url: string; apiKey: string; forwardTo: string }
+  | { kind: 'notifications'; url: string; apiKey: string; orderId?: string }
+  | { kind: 'resend'; url: string; apiKey: string; notificationId: string };
+
+/** The commands that talk to a running sandbox. */
+const WATCH_COMMANDS = ['logs', 'listen', 'notifications', 'resend'] as const;
 
 /** A command line that cannot be run; the message ends by pointing at `--help`. */
 export class CliArgsError extends SvcError<'unknown_flag' | 'bad_value' | 'unexpected_argument'> {}
@@ -99,6 +104,11 @@ Watching a running sandbox (as the merchant whose key is given):
                       Send each notification, success callback and webhook
                       it delivers to URL too: the same bytes and headers. A
                       URL with no path keeps each delivery's own path
+  svc-sandbox notifications [--order-id ID]
+                      List the legacy notifications sent, newest first
+  svc-sandbox resend NOTIFICATION-ID
+                      Send a legacy notification again: same bytes, same
+                      signature
     --url URL         The sandbox (default http://${DEFAULT_HOST}:${DEFAULT_PORT})
     --api-key KEY     The merchant's API key (default: the demo merchant's)
 
@@ -185,7 +195,8 @@ const SEE_HELP = 'Run svc-sandbox --help for the options.';
  * @throws CliArgsError on an unknown flag, a flag without its value, a stray argument or a bad port.
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
-  if (argv[0] === 'logs' || argv[0] === 'listen') return parseWatchArgs(argv[0], argv.slice(1));
+  const command = WATCH_COMMANDS.find((name) => name === argv[0]);
+  if (command !== undefined) return parseWatchArgs(command, argv.slice(1));
   let values: {
     port?: string;
     host?: string;
@@ -214,31 +225,63 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   };
 }
 
-const WATCH_OPTIONS = {
-  url: { type: 'string' },
-  'api-key': { type: 'string' },
-  'forward-to': { type: 'string' },
+/** The flags each command that talks to a running sandbox takes beside `--url` and `--api-key`. */
+const WATCH_FLAGS = {
+  logs: [],
+  listen: ['forward-to'],
+  notifications: ['order-id'],
+  resend: [],
 } as const;
 
-function parseWatchArgs(command: 'logs' | 'listen', argv: readonly string[]): CliRequest {
-  let values: { url?: string; 'api-key'?: string; 'forward-to'?: string; help?: boolean };
+function parseWatchArgs(command: (typeof WATCH_COMMANDS)[number], argv: readonly string[]): CliRequest {
+  let values: {
+    url?: string;
+    'api-key'?: string;
+    'forward-to'?: string;
+    'order-id'?: string;
+    help?: boolean;
+  };
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: { ...WATCH_OPTIONS, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'forward-to': { type: 'string' },
+        'order-id': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command === 'resend',
     }));
   } catch (error) {
     throw translateParseError(error);
   }
   if (values.help) return { kind: 'help', text: HELP_TEXT };
+  for (const flag of ['forward-to', 'order-id'] as const) {
+    if (values[flag] !== undefined && !(WATCH_FLAGS[command] as readonly string[]).includes(flag))
+      throw new CliArgsError('unknown_flag', `svc-sandbox ${command} takes no --${flag}. ${SEE_HELP}`);
+  }
   const url = httpUrl(values.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, '--url');
   const apiKey = values['api-key'] === undefined ? DEMO_API_KEY : nonEmpty(values['api-key'], '--api-key');
-  if (command === 'logs') {
-    if (values['forward-to'] !== undefined)
-      throw new CliArgsError('unknown_flag', `--forward-to belongs to svc-sandbox listen. ${SEE_HELP}`);
-    return { kind: 'logs', url, apiKey };
+  if (command === 'logs') return { kind: 'logs', url, apiKey };
+  if (command === 'notifications') {
+    const orderId = values['order-id'];
+    return {
+      kind: 'notifications',
+      url,
+      apiKey,
+      ...(orderId !== undefined && { orderId: nonEmpty(orderId, '--order-id') }),
+    };
+  }
+  if (command === 'resend') {
+    if (positionals.length !== 1)
+      throw new CliArgsError(
+        'unexpected_argument',
+        `svc-sandbox resend takes one notification id (svc-sandbox notifications lists them). ${SEE_HELP}`,
+      );
+    return { kind: 'resend', url, apiKey, notificationId: nonEmpty(positionals[0]!, 'resend') };
   }
   if (values['forward-to'] === undefined)
     throw new CliArgsError(

@@ -1,10 +1,12 @@
 /**
- * `svc-sandbox logs` and `svc-sandbox listen --forward-to`: clients of a running sandbox's event streams
- * (`GET /sandbox/logs`, `GET /sandbox/forwarding`, see observe-routes.ts), as the Stripe CLI's `logs tail`
- * and `listen --forward-to` are of Stripe's.
+ * The commands that talk to a running sandbox, as the Stripe CLI's `logs tail`, `listen --forward-to` and
+ * `events resend` talk to Stripe: `svc-sandbox logs` and `listen` read its event streams (`GET /sandbox/logs`,
+ * `GET /sandbox/forwarding`, see observe-routes.ts); `notifications` and `resend` its legacy notifications
+ * (legacy/notification-routes.ts).
  */
 import { SvcError } from '../core/errors.js';
 import type { WatchRequest } from './cli-args.js';
+import type { LegacyNotificationView } from './legacy/notification-routes.js';
 import type { ForwardedDelivery } from './observe-routes.js';
 import { formatLogEntry, type SandboxLogEntry } from './sandbox-log.js';
 
@@ -18,16 +20,56 @@ export interface WatchOutput {
 }
 
 /**
- * Watches until `signal` aborts (resolves) or the sandbox goes away (rejects with {@link WatchError}).
+ * Runs the command. `logs` and `listen` watch until `signal` aborts (resolves) or the sandbox goes away
+ * (rejects with {@link WatchError}).
  */
-export async function watch(request: WatchRequest, output: WatchOutput, signal: AbortSignal): Promise<void> {
-  const path = request.kind === 'logs' ? '/sandbox/logs' : '/sandbox/forwarding';
+export async function runWatchRequest(
+  request: WatchRequest,
+  output: WatchOutput,
+  signal: AbortSignal,
+): Promise<void> {
+  switch (request.kind) {
+    case 'logs':
+    case 'listen':
+      return watch(request, output, signal);
+    case 'notifications': {
+      const query = request.orderId === undefined ? '' : `?order_id=${encodeURIComponent(request.orderId)}`;
+      const response = await callSandbox(request, 'GET', `/sandbox/legacy/notifications${query}`, signal);
+      const { notifications } = (await response.json()) as { notifications: LegacyNotificationView[] };
+      if (notifications.length === 0) output.status('No notifications sent yet');
+      for (const notification of notifications) output.line(notificationLine(notification));
+      return;
+    }
+    case 'resend': {
+      const path = `/sandbox/legacy/notifications/${encodeURIComponent(request.notificationId)}/resend`;
+      const response = await callSandbox(request, 'POST', path, signal);
+      const resent = (await response.json()) as LegacyNotificationView;
+      output.line(`Resent ${request.notificationId} as ${resent.id}: ${resent.status} to ${resent.url}`);
+      return;
+    }
+  }
+}
+
+/** A notification as `svc-sandbox notifications` lists it: its id first, to resend it by. */
+function notificationLine(notification: LegacyNotificationView): string {
+  const attempts = `${notification.attempts.length} attempt${notification.attempts.length === 1 ? '' : 's'}`;
+  const next = notification.nextAttemptAt === null ? '' : `, next at ${notification.nextAttemptAt}`;
+  const resend = notification.resendOf === undefined ? '' : `, resends ${notification.resendOf}`;
+  return `${notification.id}  ${notification.status ?? '?'} ${notification.state} (${attempts}${next}${resend})  order ${notification.orderId}  ${notification.createdAt}`;
+}
+
+/** A request as the merchant; the answer when it is 2xx, else a {@link WatchError} naming why. */
+async function callSandbox(
+  request: WatchRequest,
+  method: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<Response> {
   const target = new URL(path, request.url);
   let response: Response;
   try {
-    response = await fetch(target, { headers: { 'x-svc-api-key': request.apiKey }, signal });
+    response = await fetch(target, { method, headers: { 'x-svc-api-key': request.apiKey }, signal });
   } catch (error) {
-    if (signal.aborted) return;
     throw new WatchError(
       'unreachable',
       `cannot reach a sandbox at ${request.url} (${causeOf(error)}); start one with svc-sandbox, or give its --url`,
@@ -40,6 +82,26 @@ export async function watch(request: WatchRequest, output: WatchOutput, signal: 
       message = (JSON.parse(text) as { error: { message: string } }).error.message;
     } catch {}
     throw new WatchError('refused', `${target.href} answered ${response.status}: ${message}`);
+  }
+  return response;
+}
+
+async function watch(
+  request: Extract<WatchRequest, { kind: 'logs' | 'listen' }>,
+  output: WatchOutput,
+  signal: AbortSignal,
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await callSandbox(
+      request,
+      'GET',
+      request.kind === 'logs' ? '/sandbox/logs' : '/sandbox/forwarding',
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted) return;
+    throw error;
   }
   const forward = request.kind === 'listen' ? request.forwardTo : undefined;
   output.status(

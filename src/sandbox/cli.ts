@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
-import { watch } from './cli-watch.js';
+import { runWatchRequest } from './cli-watch.js';
 import { startSandbox } from './sandbox.js';
 import { formatLogEntry } from './sandbox-log.js';
 
@@ -24,13 +24,13 @@ async function main(): Promise<void> {
     console.log(version());
     return;
   }
-  if (request.kind === 'logs' || request.kind === 'listen') {
+  if (request.kind !== 'run') {
     const stopped = new AbortController();
     const stop = () => stopped.abort();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     const print = batchedLines();
-    await watch(request, { line: print, status: (text) => console.error(text) }, stopped.signal);
+    await runWatchRequest(request, { line: print, status: (text) => console.error(text) }, stopped.signal);
     return;
   }
   const sandbox = await startSandbox({

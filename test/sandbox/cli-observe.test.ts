@@ -49,6 +49,14 @@ function runCli(args: string[]) {
   return { cli, output, waitFor };
 }
 
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function stop(cli: ChildProcess): Promise<void> {
   if (cli.exitCode !== null) return;
   const exited = once(cli, 'exit');
@@ -157,6 +165,38 @@ describe('svc-sandbox logs and listen, against a running sandbox', () => {
     }
   });
 
+  test('notifications lists the legacy notifications; resend sends one again, same bytes', async () => {
+    const id = await paidOrder(sandbox, 'cli-resend-1');
+    await until(() => merchant.requests('/notify').some((request) => request.body.includes(id)));
+    const listed = runCli([
+      'notifications',
+      '--url',
+      sandbox.url,
+      '--api-key',
+      API_KEY,
+      '--order-id',
+      'cli-resend-1',
+    ]);
+    const [listedCode] = await once(listed.cli, 'exit');
+    assert.equal(listedCode, 0, listed.output.stderr);
+    const line = new RegExp(`^(\\S+)  PAID delivered \\(1 attempt\\)  order ${id}  \\S+Z$`, 'm');
+    const notificationId = line.exec(listed.output.stdout)?.[1];
+    assert.ok(notificationId, listed.output.stdout);
+
+    const before = merchant.requests('/notify').length;
+    const resent = runCli(['resend', notificationId, '--url', sandbox.url, '--api-key', API_KEY]);
+    const [resentCode] = await once(resent.cli, 'exit');
+    assert.equal(resentCode, 0, resent.output.stderr);
+    assert.match(
+      resent.output.stdout,
+      new RegExp(`^Resent ${notificationId} as \\S+: PAID to http:\\S+/notify$`, 'm'),
+    );
+    const requests = await merchant.waitFor('/notify', before + 1);
+    const original = requests.find((request) => request.body.includes(id))!;
+    assert.equal(requests.at(-1)!.body, original.body);
+    assert.equal(requests.at(-1)!.headers['x-svc-signature'], original.headers['x-svc-signature']);
+  });
+
   test('a wrong key or no sandbox ends with one line and exit code 1', async () => {
     const wrong = runCli(['logs', '--url', sandbox.url, '--api-key', 'nope']);
     const [code] = await once(wrong.cli, 'exit');
@@ -193,12 +233,28 @@ describe('parseCliArgs: logs, listen, --quiet', () => {
       apiKey: 'k',
       forwardTo: 'http://localhost:3000',
     });
+    assert.deepEqual(parseCliArgs(['notifications', '--order-id', 'o-1']), {
+      kind: 'notifications',
+      url: 'http://127.0.0.1:4010',
+      apiKey: DEMO_API_KEY,
+      orderId: 'o-1',
+    });
+    assert.deepEqual(parseCliArgs(['resend', 'n-1', '--url', 'http://127.0.0.1:5000']), {
+      kind: 'resend',
+      url: 'http://127.0.0.1:5000',
+      apiKey: DEMO_API_KEY,
+      notificationId: 'n-1',
+    });
     assert.equal((parseCliArgs(['--quiet']) as { quiet?: true }).quiet, true);
     assert.equal((parseCliArgs(['-q']) as { quiet?: true }).quiet, true);
   });
 
   test('refuses listen without --forward-to, a URL that is none, and --forward-to on logs', () => {
     for (const argv of [
+      ['resend'],
+      ['resend', 'a', 'b'],
+      ['logs', 'stray'],
+      ['notifications', '--forward-to', 'http://x'],
       ['listen'],
       ['listen', '--forward-to', 'localhost:3000'],
       ['logs', '--forward-to', 'http://x'],
