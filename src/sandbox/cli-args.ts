@@ -40,8 +40,9 @@ export type CliRequest =
   | { kind: 'version' };
 
 /**
- * `svc-sandbox logs`: print a running sandbox's log lines; `svc-sandbox listen --forward-to URL`: send each
- * of its deliveries to URL too. Both as the merchant whose key is given (the demo merchant's by default).
+ * The commands against a running sandbox, each as the merchant whose API key is given (the demo merchant's
+ * by default): `logs` prints its log lines; `listen --forward-to URL` sends each of its deliveries to URL
+ * too; `notifications` lists the legacy notifications sent; `resend ID` sends one again.
  */
 export type WatchRequest =
   | { kind: 'logs'; url: string; apiKey: string }

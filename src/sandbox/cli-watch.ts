@@ -10,7 +10,7 @@ import type { LegacyNotificationView } from './legacy/notification-routes.js';
 import type { ForwardedDelivery } from './observe-routes.js';
 import { formatLogEntry, type SandboxLogEntry } from './sandbox-log.js';
 
-/** The sandbox cannot be watched: not running there, the key refused, or it went away. */
+/** A command against a running sandbox failed: none runs there, it refused the key, or it went away. */
 export class WatchError extends SvcError<'unreachable' | 'refused' | 'closed'> {}
 
 /** What a watcher prints: `line` to stdout, `status` (ready, stopped) to stderr. */
