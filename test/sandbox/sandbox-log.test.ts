@@ -20,6 +20,7 @@ import {
   startTestSandbox,
   WIDGETS,
 } from './support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
 
 /** The entries of `kind` heard so far. */
 function ofKind<K extends SandboxLogEntry['kind']>(entries: SandboxLogEntry[], kind: K) {
@@ -337,5 +338,55 @@ describe('delivery entries', () => {
       formatLogEntry(entry),
       /webhook purchase\.paid POST \S+ answered 500 after 4 ms; attempt 9; given up: every allowed attempt failed m1$/,
     );
+  });
+});
+
+describe('v1 deliveries in the log and the forwarding stream', () => {
+  test('a paid Purchase logs its success callback and webhook, and streams them to a bearer key', async () => {
+    const merchant = await FakeMerchant.start();
+    const sandbox = await startV1Sandbox(merchant);
+    const entries: SandboxLogEntry[] = [];
+    sandbox.log.subscribe((entry) => entries.push(entry));
+    const controller = new AbortController();
+    try {
+      const webhook = await v1(sandbox, 'POST', '/webhooks/', {
+        body: { title: 'Shop', callback: `${merchant.url}/hook`, events: ['purchase.paid'] },
+      });
+      assert.equal(webhook.status, 201, JSON.stringify(webhook.body));
+      const forwarding = await fetch(`${sandbox.url}/sandbox/forwarding`, {
+        headers: { authorization: `Bearer ${V1.secretKey}` },
+        signal: controller.signal,
+      });
+      assert.equal(forwarding.status, 200);
+      const created = await v1(sandbox, 'POST', '/purchases/', {
+        body: purchaseBody({ success_callback: `${merchant.url}/paid` }),
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const paid = await postForm(sandbox, `/checkout/${created.body.id}/pay`, cardForm('4111111111111111'));
+      assert.equal(paid.status, 200, paid.html);
+      await until(() => ofKind(entries, 'delivery').length >= 2, 'two v1 delivery entries');
+      const kinds = ofKind(entries, 'delivery')
+        .map((entry) => `${entry.delivery} ${entry.event} ${entry.outcome} ${entry.merchantId}`)
+        .sort();
+      assert.deepEqual(kinds, [
+        'success_callback purchase.paid delivered m1',
+        'webhook purchase.paid delivered m1',
+      ]);
+      const request = ofKind(entries, 'request').find((entry) => entry.path === '/api/v1/purchases/');
+      assert.equal(request?.merchantId, 'm1');
+
+      const chunks = forwarding.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while ((text.match(/event: delivery\n/g) ?? []).length < 2) text += (await chunks.read()).value;
+      const forwarded = [...text.matchAll(/^data: (.*)$/gm)]
+        .map((match) => JSON.parse(match[1]!) as { delivery: string; url: string })
+        .map((delivery) => `${delivery.delivery} ${delivery.url}`)
+        .sort();
+      assert.deepEqual(forwarded, [`success_callback ${merchant.url}/paid`, `webhook ${merchant.url}/hook`]);
+    } finally {
+      controller.abort();
+      await sandbox.close();
+      await merchant.close();
+    }
   });
 });
