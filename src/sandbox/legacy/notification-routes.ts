@@ -50,7 +50,7 @@ export interface NotificationRoutesDeps {
 
 export function mountLegacyNotificationRoutes(router: Router, deps: NotificationRoutesDeps): void {
   const { orders, queue, auth } = deps;
-  // The queue's own records, read only: every delivery the sandbox keeps.
+  // The queue's own records (the collection createDeliveryQueue keeps them in), read only.
   const records = deps.store.collection<Delivery>('deliveries');
   /** The merchant's legacy notification `id`, or a 404 naming it. */
   const notificationOf = (merchantId: string, id: string): Delivery => {
