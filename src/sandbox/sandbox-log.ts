@@ -136,15 +136,11 @@ export function noteMerchant(req: IncomingMessage, merchantId: string): void {
   requestMerchants.set(req, merchantId);
 }
 
-export function notedMerchant(req: IncomingMessage): string | undefined {
-  return requestMerchants.get(req);
-}
-
 /** The entry of a request, once its answer is sent. */
 export function requestEntry(req: IncomingMessage, status: number, durationMs: number): RequestLogEntry {
   const target = req.url ?? '/';
   const query = target.search(/[?#]/);
-  const merchantId = notedMerchant(req);
+  const merchantId = requestMerchants.get(req);
   return {
     kind: 'request',
     at: new Date().toISOString(),
