@@ -108,7 +108,8 @@ function errorBodyOf(parsed: unknown, status: number): ApiError {
   if (typeof error === 'object' && error !== null) {
     const { code, message, field, reason, hint, details } = error as Record<string, unknown>;
     if (typeof code === 'string' && typeof message === 'string') {
-      const diagnosis = typeof hint === 'string' ? hint : details;
+      // The sandbox's signature diagnosis says what it found in `details.finding`.
+      const diagnosis = typeof hint === 'string' ? hint : (details as { finding?: unknown } | null)?.finding;
       return {
         code,
         message,

@@ -14,10 +14,14 @@ import { SandboxClock } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
-import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
+import { createDeliveryQueue, createHttpSend, type Delivery, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, refuseConnect, sendJson } from './http.js';
+import { mountLegacyNotificationRoutes } from './legacy/notification-routes.js';
+import { sandboxMerchantAuth } from './legacy/sandbox-auth.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { mountObserveRoutes } from './observe-routes.js';
+import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
@@ -54,6 +58,8 @@ export interface SandboxOptions {
   browserRoot?: string;
   /** How long slow and idle client connections are kept; see {@link ConnectionTimeouts} for the defaults. */
   connectionTimeouts?: ConnectionTimeouts;
+  /** Hears each log entry ({@link Sandbox.log}): requests, delivery attempts, signature mismatches. */
+  onLog?: (entry: SandboxLogEntry) => void;
 }
 
 /**
@@ -81,6 +87,11 @@ export interface Sandbox {
    * attempts that fall due on the way and resolves once they are done, as `POST /sandbox/v1/clock` does.
    */
   clock: Pick<SandboxClock, 'now' | 'advance' | 'step'>;
+  /**
+   * What the sandbox does, as typed entries: `log.subscribe(listener)` or `for await (const entry of
+   * log.entries())`. Entries are made only while somebody listens.
+   */
+  log: SandboxLog;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
@@ -136,6 +147,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   });
   const clock = new SandboxClock(store, () => now().getTime());
+  const log = new SandboxLog();
+  if (options.onLog) log.subscribe(options.onLog);
+  const queued = new Channel<Delivery>();
   const acquirer = new TestAcquirer({ store, clock });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
   const queue: DeliveryQueue = createDeliveryQueue({
@@ -145,6 +159,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
+    onAdmitted: (delivery) => {
+      if (queued.active) queued.emit(delivery);
+    },
+    onAttempted: (stored, attempt, attemptNumber) => {
+      if (log.active) log.emit(deliveryEntry(stored, attempt, attemptNumber, clock.nowMs()));
+    },
   });
   clock.onAdvance(() => queue.wake());
   clock.addWork(queue);
@@ -157,6 +177,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     acquirer,
     clock,
     now,
+    onSignatureMismatch: (mismatch) => {
+      if (log.active) log.emit({ kind: 'signature_mismatch', at: now().toISOString(), ...mismatch });
+    },
   });
 
   const router = new Router();
@@ -189,8 +212,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     companyKeys,
     listenHost: host,
   });
+  const auth = sandboxMerchantAuth(config.merchants);
+  mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
+  mountObserveRoutes(router, { log, deliveries: queued, auth });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (log.active) {
+      const started = performance.now();
+      res.once('finish', () => log.emit(requestEntry(req, res.statusCode, performance.now() - started)));
+    }
     // `handle` answers every error itself; this only guards the process should the answer fail too.
     router.handle(req, res).catch(() => res.destroy());
   };
@@ -223,6 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(tls && { tlsCertificateFile: tls.certificateFile }),
     ...(demoMerchant && { demoMerchant }),
     clock,
+    log,
     warnings: store.warnings,
     async close() {
       await new Promise<void>((resolveClose) => {
