@@ -31,7 +31,6 @@ export {
   startSandbox,
 } from './sandbox.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './test-cards.js';
-export { TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';
 export type {
   NotificationOutcome,
   PayOrderInput,
@@ -49,3 +48,4 @@ export {
   type TriggerInput,
   type TriggerResult,
 } from './test-helpers/trigger.js';
+export { TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';

@@ -371,7 +371,7 @@ function refusal(error: unknown, field?: string): unknown {
 /** The helper's input member that a gateway field came from (`order.items` from `attributes`). */
 function inputField(field: string | undefined): string | undefined {
   if (field === undefined) return undefined;
-  if (field === 'signature' || field === 'certificateName') return `attributes.${field}`;
+  if (field === 'signature' || ORDER_PROPERTIES.has(field)) return `attributes.${field}`;
   if (field.startsWith('order.')) return `attributes.${field.slice('order.'.length)}`;
   if (field === 'order') return 'attributes';
   if (field.startsWith('card.')) return 'card';
