@@ -7,12 +7,17 @@ import { readFileSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
 import { startSandbox } from './sandbox.js';
+import { runTriggerCommand } from './test-helpers/trigger-cli.js';
 
 const version = (): string =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
     .version;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'trigger') {
+    process.exitCode = await runTriggerCommand(process.argv.slice(3), process.env);
+    return;
+  }
   const request = parseCliArgs(process.argv.slice(2));
   if (request.kind === 'help') {
     process.stdout.write(request.text);

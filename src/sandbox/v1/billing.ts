@@ -512,7 +512,11 @@ export class V1Billing {
     }
     const saved = this.deps.store.transaction(() => {
       const next = cyclePassed(
-        this.charge({ ...record, nextPeriod: record.nextPeriod + 1, updatedOn: this.seconds() }, template, how),
+        this.charge(
+          { ...record, nextPeriod: record.nextPeriod + 1, updatedOn: this.seconds() },
+          template,
+          how,
+        ),
       );
       this.subscribers.put(keyOf(record.templateId, record.clientId), next);
       return next;
