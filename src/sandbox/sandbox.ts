@@ -234,7 +234,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(demoMerchant && { demoMerchant }),
     clock,
     warnings: store.warnings,
-    testHelpers: createTestHelpers(testHelperParts, () => url),
+    testHelpers: createTestHelpers(testHelperParts, url),
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

@@ -51,7 +51,7 @@ export interface PayOrderInput {
   /** The answer to the 3-D Secure challenge of `three_d_secure` (4000 0000 0000 3220). Default `approve`. */
   threeDSecure?: StepAnswer;
   /** The customer's details (a full-checkout widget requires names and email; test values fill them in). */
-  customer?: Partial<Omit<CustomerData, 'phone'>> & { phone?: string | null };
+  customer?: { firstName?: string; lastName?: string; email?: string; phone?: string };
   /** The shipping option to choose, when the order has shipping options. */
   shipping?: {
     optionId: string;
@@ -81,7 +81,7 @@ export interface NotificationOutcome {
 }
 
 interface PayOrderOutcome {
-  /** The gateway's order id (merchant API v2's and the notification's `orderId`... as the gateway names it). */
+  /** The gateway's order id: the notification's `id`. */
   orderId: string;
   /** The merchant's own order id (`order-id`), if the page gave one. */
   merchantOrderId: string | null;

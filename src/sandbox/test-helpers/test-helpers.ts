@@ -22,7 +22,7 @@ export interface TestHelpers {
   trigger(input: TriggerInput): Promise<TriggerResult>;
 }
 
-/** What the helpers' routes need besides the helpers: who the caller is, and where the sandbox is. */
+/** The sandbox's parts the helpers drive: the same objects its routes use. */
 export interface TestHelperParts {
   orders: LegacyOrders;
   queue: DeliveryQueue;
@@ -32,11 +32,11 @@ export interface TestHelperParts {
 }
 
 /** The helpers of one sandbox; `baseUrl` is its own URL, which checkout URLs in events name. */
-export function createTestHelpers(parts: TestHelperParts, baseUrl: () => string): TestHelpers {
+export function createTestHelpers(parts: TestHelperParts, baseUrl: string): TestHelpers {
   return {
     payOrder: (input) => payOrder(legacyDeps(parts), input),
-    payPurchase: async (input) => payPurchase(parts.v1, input, baseUrl(), parts.clock.now()),
-    trigger: async (input) => trigger(parts.v1, input, baseUrl(), parts.clock.now()),
+    payPurchase: async (input) => payPurchase(parts.v1, input, baseUrl, parts.clock.now()),
+    trigger: async (input) => trigger(parts.v1, input, baseUrl, parts.clock.now()),
   };
 }
 
