@@ -22,6 +22,12 @@ import { API_KEY, merchantKeys, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } 
 async function startReceiver(certificatePem: () => string) {
   const received: PurchaseNotification[] = [];
   const server: Server = createServer(async (req, res) => {
+    // The merchant prices its courier at 4.90 wherever it goes.
+    if (req.url === '/shipping-cost') {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"amount": "4.90"}');
+      return;
+    }
     try {
       received.push(await constructPurchaseNotification(req, certificatePem()));
       res.writeHead(200).end();
@@ -64,6 +70,7 @@ describe('test helpers: legacy orders', () => {
     receiver = await startReceiver(() => sandbox.serviceCertificatePem);
     const file = testConfigFile(receiver.url);
     file.merchants[0]!.callbacks.notificationUrl = `${receiver.url}/notify`;
+    file.merchants[0]!.callbacks.shippingCostUrl = `${receiver.url}/shipping-cost`;
     sandbox = await startSandbox({ port: 0, config: parseConfig(file), dataDir: await tempDir() });
   });
   after(async () => {
@@ -129,6 +136,27 @@ describe('test helpers: legacy orders', () => {
     assert.equal(denied.status, 'FAILED');
     assert.equal(denied.status === 'FAILED' && denied.error.code, 'authentication_failed');
     assert.equal(receiver.received.find((candidate) => candidate.order_id === 'A-5')?.status, 'FAILED');
+  });
+
+  it('a full checkout: the customer filled in with test values, a courier quoted by the merchant first', async () => {
+    const order = { items: [{ amount: '10.00', label: 'Lamp' }], shippingOptions: [{ id: 'courier' }] };
+    const signature = signOrder(
+      { widgetId: WIDGETS.full, orderId: 'A-11', ...order },
+      merchantKeys.main.privateKeyPem,
+    );
+    const paid = await sandbox.testHelpers.payOrder({
+      attributes: { 'widget-id': WIDGETS.full, 'order-id': 'A-11', order: JSON.stringify(order), signature },
+      customer: { email: 'anna@example.com' },
+      shipping: {
+        optionId: 'courier',
+        address: { address: 'Brivibas iela 1', city: 'Riga', postalCode: 'LV-1010' },
+      },
+    });
+    assert.equal(paid.status, 'PAID');
+    assert.equal(paid.order.total, '14.90');
+    const notification = receiver.received.find((candidate) => candidate.order_id === 'A-11');
+    assert.equal(notification?.status, 'PAID');
+    assert.match(JSON.stringify(notification), /anna@example\.com/);
   });
 
   it('a re-priced page is refused by the signature check, as for the frame', async () => {
