@@ -252,6 +252,15 @@ describe('test helpers: v1', () => {
       /The subscriber is pending; only an active subscriber is billed \(pay its first Purchase first\)/,
     );
 
+    const noTemplate = await refusal(
+      sandbox.testHelpers.trigger({ ...input, billingTemplateId: '00000000-0000-4000-8000-000000000000' }),
+    );
+    assert.deepEqual([noTemplate.code, noTemplate.field], ['not_found', 'billingTemplateId']);
+    const noSubscriber = await refusal(
+      sandbox.testHelpers.trigger({ ...input, subscriberId: '00000000-0000-4000-8000-000000000000' }),
+    );
+    assert.deepEqual([noSubscriber.code, noSubscriber.field], ['not_found', 'subscriberId']);
+
     await sandbox.testHelpers.payPurchase({ purchaseId: added.body.purchase.id });
     const answer = await helperPost('trigger', input);
     assert.equal(answer.status, 200);

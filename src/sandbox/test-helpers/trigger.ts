@@ -133,14 +133,16 @@ export function trigger(
     }
   } catch (error) {
     const refused = fromV1Error(error);
-    // A subscriber that is not active is the object's state, not a gateway refusal of the request.
-    if (
-      refused instanceof TestHelperError &&
-      refused.code === 'refused_by_gateway' &&
-      event === 'purchase.subscription_charge_failure'
-    )
-      throw new TestHelperError('not_applicable', refused.message, { field: 'subscriberId' });
-    throw refused;
+    if (!(refused instanceof TestHelperError) || event !== 'purchase.subscription_charge_failure')
+      throw refused;
+    // Billing's refusals name no member: a missing template or subscriber, or one that is not active (its
+    // state, not a refusal of the request).
+    const field = refused.message.startsWith('No billing template') ? 'billingTemplateId' : 'subscriberId';
+    throw new TestHelperError(
+      refused.code === 'not_found' ? 'not_found' : 'not_applicable',
+      refused.message,
+      { field },
+    );
   }
 }
 
