@@ -342,7 +342,7 @@ async function notificationOutcome(
 }
 
 /** Runs a gateway step; its refusal becomes the helper's, with the gateway's code kept. */
-export function gateway<T>(step: () => T, field?: string): T {
+function gateway<T>(step: () => T, field?: string): T {
   try {
     return step();
   } catch (error) {

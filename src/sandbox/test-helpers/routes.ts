@@ -16,7 +16,7 @@ import { TestHelperError } from './test-helper-error.js';
 import { legacyDeps, type TestHelperParts } from './test-helpers.js';
 import { trigger } from './trigger.js';
 
-export const TEST_HELPERS_PATH = '/sandbox/test-helpers';
+const TEST_HELPERS_PATH = '/sandbox/test-helpers';
 
 export function mountTestHelperRoutes(router: Router, parts: TestHelperParts, listenHost: string): void {
   const answer =
