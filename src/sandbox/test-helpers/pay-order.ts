@@ -30,7 +30,7 @@ import {
   optionalString,
   requiredString,
 } from './helper-input.js';
-import { asksFor3ds, cardFieldsOf, type TestCardChoice } from './test-card-choice.js';
+import { cardFieldsOf, checkThreeDSecureAnswer, type TestCardChoice } from './test-card-choice.js';
 import { invalidInput, TestHelperError } from './test-helper-error.js';
 
 /** The attributes of `<svc-checkout>` that carry the order, by property name or by HTML attribute name. */
@@ -40,8 +40,10 @@ export type RenderedOrderAttributes = {
   [Attribute in (typeof ORDER_ATTRIBUTE_NAMES)[keyof typeof ORDER_ATTRIBUTE_NAMES]]?: string | null;
 } & { signature?: string | null };
 
-/** A 3-D Secure (or bank, or wallet) test step's answer, as the customer gives it. */
-export type StepAnswer = 'approve' | 'deny';
+/** The answers to a 3-D Secure (or bank, or wallet) test step, as the customer gives them. */
+export const STEP_ANSWERS = ['approve', 'deny'] as const;
+
+export type StepAnswer = (typeof STEP_ANSWERS)[number];
 
 export interface PayOrderInput {
   /** What the page carries, as the merchant's server rendered it; `signature` for a SIGNATURE widget. */
@@ -114,7 +116,6 @@ const INPUT_MEMBERS = [
   'pageOrigin',
   'waitForNotification',
 ];
-const STEP_ANSWERS = ['approve', 'deny'] as const;
 const ATTRIBUTE_OF_NAME = new Map<string, keyof OrderAttributes>(
   Object.entries(ORDER_ATTRIBUTE_NAMES).map(([property, attribute]) => [
     attribute,
@@ -139,11 +140,7 @@ export async function payOrder(
   const { attributes, signature } = readAttributes(input['attributes']);
   const card = cardFieldsOf(input['card'], deps.now());
   const threeDSecure = optionalChoice(input, 'threeDSecure', '', STEP_ANSWERS);
-  if (threeDSecure !== undefined && !asksFor3ds(card.number))
-    throw invalidInput(
-      'threeDSecure',
-      'threeDSecure answers the 3-D Secure challenge, which only the card three_d_secure (4000 0000 0000 3220) asks for; leave it out, or pay with that card',
-    );
+  checkThreeDSecureAnswer(threeDSecure, card.number);
   const pageOrigin = optionalString(input, 'pageOrigin', '');
   const wait = optionalBoolean(input, 'waitForNotification', '') ?? true;
   const customer = readCustomer(input['customer']);

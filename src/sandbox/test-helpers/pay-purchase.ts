@@ -11,8 +11,8 @@ import { V1HttpError } from '../v1/errors.js';
 import { purchaseView } from '../v1/purchase-view.js';
 import { PAYABLE, type PurchaseRecord } from '../v1/purchases.js';
 import { membersOf, optionalChoice, optionalString, requiredString } from './helper-input.js';
-import type { StepAnswer } from './pay-order.js';
-import { asksFor3ds, cardFieldsOf, type TestCardChoice } from './test-card-choice.js';
+import { STEP_ANSWERS, type StepAnswer } from './pay-order.js';
+import { cardFieldsOf, checkThreeDSecureAnswer, type TestCardChoice } from './test-card-choice.js';
 import { invalidInput, TestHelperError } from './test-helper-error.js';
 
 export interface PayPurchaseInput {
@@ -44,8 +44,6 @@ export type PayPurchaseResult =
   | (PayPurchaseOutcome & { outcome: 'paid' })
   | (PayPurchaseOutcome & { outcome: 'failed' | 'retry'; error: { code: string; description: string } });
 
-const STEP_ANSWERS = ['approve', 'deny'] as const;
-
 /**
  * @param merchantId the merchant whose Purchase it must be (over HTTP, the bearer key's); any when left out.
  * @throws TestHelperError `invalid_input`, `not_found`, `not_applicable` (a Purchase that cannot be paid now).
@@ -74,11 +72,7 @@ export function payPurchase(
     );
   const card =
     method === 'card' ? cardFieldsOf(input['card'], now) : { number: '', expiry: '', cvc: '', holder: '' };
-  if (threeDSecure !== undefined && !asksFor3ds(card.number))
-    throw invalidInput(
-      'threeDSecure',
-      'threeDSecure answers the 3-D Secure challenge, which only the card three_d_secure (4000 0000 0000 3220) asks for; leave it out, or pay with that card',
-    );
+  checkThreeDSecureAnswer(threeDSecure, card.number);
   requirePayable(record, 'paid');
   const offered = methodsFor(record)
     .filter((entry) => entry.group !== 'card')

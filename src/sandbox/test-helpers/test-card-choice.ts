@@ -84,7 +84,14 @@ export function cardFieldsOf(choice: unknown, now: Date, field = 'card'): CardFi
   };
 }
 
-/** Whether the card asks for the 3-D Secure test challenge (unknown numbers are the gateway's to refuse). */
-export function asksFor3ds(number: string): boolean {
-  return findTestCard(number)?.outcome.kind === 'challenge';
+/**
+ * Refuses a 3-D Secure answer for a card that asks for none: the test would believe it answered a challenge.
+ * Unknown numbers are left to the gateway to refuse.
+ */
+export function checkThreeDSecureAnswer(answer: string | undefined, number: string): void {
+  if (answer !== undefined && findTestCard(number)?.outcome.kind !== 'challenge')
+    throw invalidInput(
+      'threeDSecure',
+      'threeDSecure answers the 3-D Secure challenge, which only the card three_d_secure (4000 0000 0000 3220) asks for; leave it out, or pay with that card',
+    );
 }
