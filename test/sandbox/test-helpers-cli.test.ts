@@ -82,7 +82,7 @@ describe('svc-sandbox trigger', () => {
         '--attr',
         `signature=${signature}`,
         '--card',
-        'three_d_secure',
+        'threeDSecure',
         '--3ds',
         'approve',
       ]),

@@ -124,7 +124,7 @@ describe('test helpers: legacy orders', () => {
   it('answers the 3-D Secure challenge: approve pays, deny fails with authentication_failed', async () => {
     const approved = await sandbox.testHelpers.payOrder({
       attributes: rendered('A-4'),
-      card: 'three_d_secure',
+      card: 'three_d_secure', // any spelling of a name
       threeDSecure: 'approve',
     });
     assert.equal(approved.status, 'PAID');
@@ -184,11 +184,11 @@ describe('test helpers: legacy orders', () => {
       code: 'invalid_input',
       field: 'card',
       message:
-        '"vsia" is no test card name (visa, mastercard, declined, insufficient_funds, three_d_secure, processing_error, recurring_declined, recurring_declined_after_acceptance, visa_electron_nordic, debit_mastercard_nordic, visa_citadele, amex, maestro) and no card number',
+        '"vsia" is no test card name (approved, declined, insufficientFunds, threeDSecure, processingError, visa, mastercard, recurringDeclined, recurringDeclinedAfterAcceptance, visaElectronNordic, debitMastercardNordic, visaCitadele, amex, maestro) and no card number',
     });
     const threeDs = await refusal({ attributes: rendered('A-7'), threeDSecure: 'approve' });
     assert.equal(threeDs.field, 'threeDSecure');
-    assert.match(threeDs.message, /only the card three_d_secure/);
+    assert.match(threeDs.message, /only the card threeDSecure/);
     assert.equal(
       (await refusal({ attributes: { ...rendered('A-7'), colour: 'red' } })).field,
       'attributes.colour',

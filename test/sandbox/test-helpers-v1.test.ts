@@ -74,7 +74,7 @@ describe('test helpers: v1', () => {
     const declinedId = await createPurchase();
     const declined = await sandbox.testHelpers.payPurchase({
       purchaseId: declinedId,
-      card: 'insufficient_funds',
+      card: 'insufficientFunds',
     });
     assert.equal(declined.outcome, 'failed');
     assert.equal(declined.outcome === 'failed' && declined.error.code, 'insufficient_funds');
@@ -87,13 +87,13 @@ describe('test helpers: v1', () => {
     const deniedId = await createPurchase();
     const denied = await sandbox.testHelpers.payPurchase({
       purchaseId: deniedId,
-      card: 'three_d_secure',
+      card: 'threeDSecure',
       threeDSecure: 'deny',
     });
     assert.equal(denied.outcome === 'failed' && denied.error.code, 'authentication_failed');
     const approved = await sandbox.testHelpers.payPurchase({
       purchaseId: deniedId,
-      card: 'three_d_secure',
+      card: 'threeDSecure',
       threeDSecure: 'approve',
     });
     assert.equal(approved.outcome, 'paid');

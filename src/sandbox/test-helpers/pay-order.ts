@@ -48,9 +48,9 @@ export type StepAnswer = (typeof STEP_ANSWERS)[number];
 export interface PayOrderInput {
   /** What the page carries, as the merchant's server rendered it; `signature` for a SIGNATURE widget. */
   attributes: RenderedOrderAttributes;
-  /** The card: a test card's name (`visa`, `declined`, `three_d_secure`, ...) or number. Default `visa`. */
+  /** The card: a test card's name (`visa`, `declined`, `threeDSecure`, ...) or number. Default `visa`. */
   card?: TestCardChoice;
-  /** The answer to the 3-D Secure challenge of `three_d_secure` (4000 0000 0000 3220). Default `approve`. */
+  /** The answer to the 3-D Secure challenge of `threeDSecure` (4000 0000 0000 3220). Default `approve`. */
   threeDSecure?: StepAnswer;
   /** The customer's details (a full-checkout widget requires names and email; test values fill them in). */
   customer?: { firstName?: string; lastName?: string; email?: string; phone?: string };

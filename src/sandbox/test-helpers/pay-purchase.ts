@@ -24,7 +24,7 @@ export interface PayPurchaseInput {
   method?: string;
   /** With `card`: a test card's name or number. Default `visa`. */
   card?: TestCardChoice;
-  /** With the card `three_d_secure`: the customer's answer. Default `approve`. */
+  /** With the card `threeDSecure`: the customer's answer. Default `approve`. */
   threeDSecure?: StepAnswer;
   /** With a bank or wallet method: the customer's answer on its test step. Default `approve`. */
   confirmation?: StepAnswer;

@@ -1,28 +1,39 @@
 /**
- * A test card as a test names it: a name (`visa`, `declined`, `three_d_secure`, the README's test cards table
- * in words), a number (spaces allowed), or a number with its own expiry, CVC and holder. What is left out is
- * filled in as a customer would type it: an expiry three years ahead on the sandbox clock, a CVC of the right
- * length, a holder name.
+ * A test card as a test names it: a name (`visa`, `declined`, `threeDSecure`: the README's test cards table in
+ * words, in any spelling, `three_d_secure` too), a number (spaces allowed), or a number with its own expiry,
+ * CVC and holder. What is left out is filled in as a customer would type it: an expiry three years ahead on
+ * the sandbox clock, a CVC of the right length, a holder name.
  */
 import { findTestCard } from '../test-cards.js';
 import { invalidInput } from './test-helper-error.js';
 
-/** The test cards by name, in the order of the README's table. */
+/**
+ * The test cards by name, in the order of the README's table; the first five are svc-checkout/testing's
+ * `TEST_CARD_NUMBERS`, under the same names.
+ */
 export const TEST_CARD_NAMES = {
+  approved: '4111111111111111',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  threeDSecure: '4000000000003220',
+  processingError: '4000000000000119',
   visa: '4111111111111111',
   mastercard: '5555555555554444',
-  declined: '4000000000000002',
-  insufficient_funds: '4000000000009995',
-  three_d_secure: '4000000000003220',
-  processing_error: '4000000000000119',
-  recurring_declined: '4000000000000341',
-  recurring_declined_after_acceptance: '4000000000000358',
-  visa_electron_nordic: '4000056655665556',
-  debit_mastercard_nordic: '5200828282828210',
-  visa_citadele: '4012000000000008',
+  recurringDeclined: '4000000000000341',
+  recurringDeclinedAfterAcceptance: '4000000000000358',
+  visaElectronNordic: '4000056655665556',
+  debitMastercardNordic: '5200828282828210',
+  visaCitadele: '4012000000000008',
   amex: '378282246310005',
   maestro: '6759649826438453',
 } as const;
+
+/** A name as written any way (`threeDSecure`, `three_d_secure`, `3ds`…): its letters and digits, lower case. */
+const folded = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const BY_FOLDED_NAME = new Map<string, string>([
+  ...Object.entries(TEST_CARD_NAMES).map(([name, number]): [string, string] => [folded(name), number]),
+  ['3ds', TEST_CARD_NAMES.threeDSecure],
+]);
 
 export type TestCardName = keyof typeof TEST_CARD_NAMES;
 
@@ -62,12 +73,9 @@ export function cardFieldsOf(choice: unknown, now: Date, field = 'card'): CardFi
     if (spec[member] !== undefined && typeof spec[member] !== 'string')
       throw invalidInput(`${field}.${member}`, `${field}.${member} must be a string`);
   }
-  const named = spec['number']
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
+  const known = BY_FOLDED_NAME.get(folded(spec['number']));
   let number: string;
-  if (Object.hasOwn(TEST_CARD_NAMES, named)) number = TEST_CARD_NAMES[named as TestCardName];
+  if (known !== undefined) number = known;
   else if (/^[\d\s-]+$/.test(spec['number'])) number = spec['number'].replace(/[\s-]/g, '');
   else {
     throw invalidInput(
@@ -92,6 +100,6 @@ export function checkThreeDSecureAnswer(answer: string | undefined, number: stri
   if (answer !== undefined && findTestCard(number)?.outcome.kind !== 'challenge')
     throw invalidInput(
       'threeDSecure',
-      'threeDSecure answers the 3-D Secure challenge, which only the card three_d_secure (4000 0000 0000 3220) asks for; leave it out, or pay with that card',
+      'threeDSecure answers the 3-D Secure challenge, which only the card threeDSecure (4000 0000 0000 3220) asks for; leave it out, or pay with that card',
     );
 }

@@ -53,7 +53,7 @@ Options:
   --purchase ID          The Purchase
   --card NAME|NUMBER     A test card's number or name (default visa):
 ${cardNames()}
-  --3ds approve|deny     The answer to the three_d_secure card's challenge
+  --3ds approve|deny     The answer to the threeDSecure card's challenge
   --method NAME          pay-purchase: card (default) or a bank or wallet
                          method of the checkout page, such as swedbank_lv_pis
   --confirmation approve|deny
