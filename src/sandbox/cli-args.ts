@@ -176,6 +176,8 @@ ${TEST_CARDS.map((card) => testCardLine(card.number, card.description)).join('\n
 
 Example:
   svc-sandbox --port 4010 --config sandbox.json --data-dir .sandbox
+
+Test helpers (sandbox only): svc-sandbox trigger --help
 `;
 
 const OPTIONS = {

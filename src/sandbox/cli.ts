@@ -9,12 +9,17 @@ import { CliArgsError, parseCliArgs } from './cli-args.js';
 import { runWatchRequest } from './cli-watch.js';
 import { startSandbox } from './sandbox.js';
 import { formatLogEntry } from './sandbox-log.js';
+import { runTriggerCommand } from './test-helpers/trigger-cli.js';
 
 const version = (): string =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
     .version;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'trigger') {
+    process.exitCode = await runTriggerCommand(process.argv.slice(3), process.env);
+    return;
+  }
   const request = parseCliArgs(process.argv.slice(2));
   if (request.kind === 'help') {
     process.stdout.write(request.text);

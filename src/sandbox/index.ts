@@ -42,4 +42,21 @@ export {
   type SignatureMismatchLogEntry,
 } from './sandbox-log.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './test-cards.js';
+export type {
+  NotificationOutcome,
+  PayOrderInput,
+  PayOrderResult,
+  RenderedOrderAttributes,
+  StepAnswer,
+} from './test-helpers/pay-order.js';
+export type { PayPurchaseInput, PayPurchaseResult } from './test-helpers/pay-purchase.js';
+export { TEST_CARD_NAMES, type TestCardChoice, type TestCardName } from './test-helpers/test-card-choice.js';
+export { TestHelperError, type TestHelperErrorCode } from './test-helpers/test-helper-error.js';
+export type { TestHelpers } from './test-helpers/test-helpers.js';
+export {
+  TRIGGER_EVENTS,
+  type TriggerEvent,
+  type TriggerInput,
+  type TriggerResult,
+} from './test-helpers/trigger.js';
 export { TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';

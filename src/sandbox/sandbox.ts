@@ -24,6 +24,8 @@ import { mountObserveRoutes } from './observe-routes.js';
 import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
+import { mountTestHelperRoutes } from './test-helpers/routes.js';
+import { createTestHelpers, type TestHelpers } from './test-helpers/test-helpers.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
@@ -94,6 +96,11 @@ export interface Sandbox {
   log: SandboxLog;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
+  /**
+   * Sandbox only: pay a legacy order or a v1 Purchase headlessly, fire v1 events (README, "Test helpers").
+   * The same over HTTP under `/sandbox/test-helpers/`.
+   */
+  testHelpers: TestHelpers;
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
   close(): Promise<void>;
 }
@@ -203,7 +210,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
   mountClockControl(router, clock, config.merchants);
-  mountV1Api(router, {
+  const v1 = mountV1Api(router, {
     config,
     store,
     queue,
@@ -215,6 +222,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const auth = sandboxMerchantAuth(config.merchants);
   mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
   mountObserveRoutes(router, { log, deliveries: queued, auth });
+  const testHelperParts = { orders, queue, clock, config, v1 };
+  mountTestHelperRoutes(router, testHelperParts, host);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (log.active) {
@@ -244,8 +253,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     port,
     config,
     keyDir,
@@ -255,6 +265,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     log,
     warnings: store.warnings,
+    testHelpers: createTestHelpers(testHelperParts, url),
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
