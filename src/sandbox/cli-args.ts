@@ -32,9 +32,26 @@ export type CliRequest =
       dataDir?: string;
       /** Serve HTTPS with a self-signed certificate kept in the data dir. */
       https: boolean;
+      /** Print no line per request and delivery (`--quiet`). */
+      quiet?: true;
     }
+  | WatchRequest
   | { kind: 'help'; text: string }
   | { kind: 'version' };
+
+/**
+ * The commands against a running sandbox, each as the merchant whose API key is given (the demo merchant's
+ * by default): `logs` prints its log lines; `listen --forward-to URL` sends each of its deliveries to URL
+ * too; `notifications` lists the legacy notifications sent; `resend ID` sends one again.
+ */
+export type WatchRequest =
+  | { kind: 'logs'; url: string; apiKey: string }
+  | { kind: 'listen'; url: string; apiKey: string; forwardTo: string }
+  | { kind: 'notifications'; url: string; apiKey: string; orderId?: string }
+  | { kind: 'resend'; url: string; apiKey: string; notificationId: string };
+
+/** The commands that talk to a running sandbox. */
+const WATCH_COMMANDS = ['logs', 'listen', 'notifications', 'resend'] as const;
 
 /** A command line that cannot be run; the message ends by pointing at `--help`. */
 export class CliArgsError extends SvcError<'unknown_flag' | 'bad_value' | 'unexpected_argument'> {}
@@ -74,12 +91,27 @@ Options:
                       is created and its private key written to the data dir.
   -d, --data-dir DIR  Keeps state and keys across restarts (default: state in
                       memory, lost at exit; keys in a new temporary dir)
+  -q, --quiet         Print no line per request and delivery attempt
       --https         Serve HTTPS with a self-signed certificate for localhost,
                       127.0.0.1, ::1 and --host, made at the first start and
                       kept in the data dir (tls/certificate.pem; path printed).
                       Trust it, e.g. NODE_EXTRA_CA_CERTS=<that file> for Node
   -h, --help          Show this text
   -v, --version       Show the version
+
+Watching a running sandbox (as the merchant whose key is given):
+  svc-sandbox logs    Print its lines: requests, deliveries, signature checks
+  svc-sandbox listen --forward-to URL
+                      Send each notification, success callback and webhook
+                      it delivers to URL too: the same bytes and headers. A
+                      URL with no path keeps each delivery's own path
+  svc-sandbox notifications [--order-id ID]
+                      List the legacy notifications sent, newest first
+  svc-sandbox resend NOTIFICATION-ID
+                      Send a legacy notification again: same bytes, same
+                      signature
+    --url URL         The sandbox (default http://${DEFAULT_HOST}:${DEFAULT_PORT})
+    --api-key KEY     The merchant's API key (default: the demo merchant's)
 
 Legacy widget:
   Serves the <svc-checkout> script (/widget/svc-checkout.js) and its payment
@@ -145,6 +177,8 @@ ${TEST_CARDS.map((card) => testCardLine(card.number, card.description)).join('\n
 
 Example:
   svc-sandbox --port 4010 --config sandbox.json --data-dir .sandbox
+
+Test helpers (sandbox only): svc-sandbox trigger --help
 `;
 
 const OPTIONS = {
@@ -153,6 +187,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c' },
   'data-dir': { type: 'string', short: 'd' },
   https: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -164,12 +199,15 @@ const SEE_HELP = 'Run svc-sandbox --help for the options.';
  * @throws CliArgsError on an unknown flag, a flag without its value, a stray argument or a bad port.
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
+  const command = WATCH_COMMANDS.find((name) => name === argv[0]);
+  if (command !== undefined) return parseWatchArgs(command, argv.slice(1));
   let values: {
     port?: string;
     host?: string;
     config?: string;
     'data-dir'?: string;
     https?: boolean;
+    quiet?: boolean;
     help?: boolean;
     version?: boolean;
   };
@@ -187,7 +225,87 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     ...(values.config !== undefined && { configFile: nonEmpty(values.config, '--config') }),
     ...(values['data-dir'] !== undefined && { dataDir: nonEmpty(values['data-dir'], '--data-dir') }),
     https: values.https === true,
+    ...(values.quiet && { quiet: true }),
   };
+}
+
+/** The flags each command that talks to a running sandbox takes beside `--url` and `--api-key`. */
+const WATCH_FLAGS = {
+  logs: [],
+  listen: ['forward-to'],
+  notifications: ['order-id'],
+  resend: [],
+} as const;
+
+function parseWatchArgs(command: (typeof WATCH_COMMANDS)[number], argv: readonly string[]): CliRequest {
+  let values: {
+    url?: string;
+    'api-key'?: string;
+    'forward-to'?: string;
+    'order-id'?: string;
+    help?: boolean;
+  };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: {
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'forward-to': { type: 'string' },
+        'order-id': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: command === 'resend',
+    }));
+  } catch (error) {
+    throw translateParseError(error);
+  }
+  if (values.help) return { kind: 'help', text: HELP_TEXT };
+  for (const flag of ['forward-to', 'order-id'] as const) {
+    if (values[flag] !== undefined && !(WATCH_FLAGS[command] as readonly string[]).includes(flag))
+      throw new CliArgsError('unknown_flag', `svc-sandbox ${command} takes no --${flag}. ${SEE_HELP}`);
+  }
+  const url = httpUrl(values.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, '--url');
+  const apiKey = values['api-key'] === undefined ? DEMO_API_KEY : nonEmpty(values['api-key'], '--api-key');
+  if (command === 'logs') return { kind: 'logs', url, apiKey };
+  if (command === 'notifications') {
+    const orderId = values['order-id'];
+    return {
+      kind: 'notifications',
+      url,
+      apiKey,
+      ...(orderId !== undefined && { orderId: nonEmpty(orderId, '--order-id') }),
+    };
+  }
+  if (command === 'resend') {
+    if (positionals.length !== 1)
+      throw new CliArgsError(
+        'unexpected_argument',
+        `svc-sandbox resend takes one notification id (svc-sandbox notifications lists them). ${SEE_HELP}`,
+      );
+    return { kind: 'resend', url, apiKey, notificationId: nonEmpty(positionals[0]!, 'resend') };
+  }
+  if (values['forward-to'] === undefined)
+    throw new CliArgsError(
+      'bad_value',
+      `svc-sandbox listen needs --forward-to URL, such as http://localhost:3000. ${SEE_HELP}`,
+    );
+  return { kind: 'listen', url, apiKey, forwardTo: httpUrl(values['forward-to'], '--forward-to') };
+}
+
+function httpUrl(text: string, flag: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new CliArgsError(
+      'bad_value',
+      `${flag} ${JSON.stringify(text)} is not an http(s) URL such as http://localhost:3000. ${SEE_HELP}`,
+    );
+  return text;
 }
 
 function parsePort(text: string): number {

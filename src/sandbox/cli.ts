@@ -6,13 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
+import { runWatchRequest } from './cli-watch.js';
 import { startSandbox } from './sandbox.js';
+import { formatLogEntry } from './sandbox-log.js';
+import { runTriggerCommand } from './test-helpers/trigger-cli.js';
 
 const version = (): string =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
     .version;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'trigger') {
+    process.exitCode = await runTriggerCommand(process.argv.slice(3), process.env);
+    return;
+  }
   const request = parseCliArgs(process.argv.slice(2));
   if (request.kind === 'help') {
     process.stdout.write(request.text);
@@ -20,6 +27,15 @@ async function main(): Promise<void> {
   }
   if (request.kind === 'version') {
     console.log(version());
+    return;
+  }
+  if (request.kind !== 'run') {
+    const stopped = new AbortController();
+    const stop = () => stopped.abort();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    const print = batchedLines();
+    await runWatchRequest(request, { line: print, status: (text) => console.error(text) }, stopped.signal);
     return;
   }
   const sandbox = await startSandbox({
@@ -77,6 +93,27 @@ async function main(): Promise<void> {
   }
   // What the data dir lost to a crash: on stderr, where an operator's eye and a log collector look.
   for (const warning of sandbox.warnings) console.error(`svc-sandbox: warning: ${warning.message}`);
+  if (!request.quiet) {
+    const print = batchedLines();
+    sandbox.log.subscribe((entry) => print(formatLogEntry(entry)));
+  }
+}
+
+/**
+ * Prints lines to stdout, those of one turn of the event loop in one write: a burst of requests costs one
+ * write, not one per line (writes to a pipe are synchronous on Linux).
+ */
+function batchedLines(): (line: string) => void {
+  let pending: string[] = [];
+  return (line) => {
+    if (pending.length === 0)
+      setImmediate(() => {
+        const text = `${pending.join('\n')}\n`;
+        pending = [];
+        process.stdout.write(text);
+      });
+    pending.push(line);
+  };
 }
 
 main().catch((error: unknown) => {

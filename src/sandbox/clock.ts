@@ -298,6 +298,13 @@ export class SandboxClocks {
     return this.clocks.values().next().value?.now() ?? new Date(this.realMs() + this.sharedOffsetMs);
   }
 
+  /** The latest time on any merchant's clock: a date after it is in the future on every merchant's. */
+  latest(): Date {
+    let latest = this.now();
+    for (const clock of this.clocks.values()) if (clock.nowMs() > latest.getTime()) latest = clock.now();
+    return latest;
+  }
+
   /** Moves every merchant's clock forward by `ms`, as {@link SandboxClock.advance} does. */
   advance(ms: number): void {
     checkStep(ms);

@@ -135,6 +135,13 @@ export interface DeliveryQueueOptions {
   now?: (owner: string | undefined) => number;
   onDelivered?: (delivery: Delivery) => void;
   onGaveUp?: (delivery: Delivery) => void;
+  /** Hears each delivery once its enqueue is committed (the sandbox's forwarding). */
+  onAdmitted?: (delivery: Delivery) => void;
+  /**
+   * Hears each attempt once its outcome is recorded: `stored` is the delivery as stored then (its state and
+   * next attempt), `attemptNumber` counts from 1. The sandbox's log.
+   */
+  onAttempted?: (stored: Delivery, attempt: DeliveryAttempt, attemptNumber: number) => void;
 }
 
 export interface DeliveryQueue {
@@ -210,6 +217,8 @@ class Queue implements DeliveryQueue {
   private readonly maxFinished: number;
   private readonly onDelivered: ((delivery: Delivery) => void) | undefined;
   private readonly onGaveUp: ((delivery: Delivery) => void) | undefined;
+  private readonly onAdmitted: DeliveryQueueOptions['onAdmitted'];
+  private readonly onAttempted: DeliveryQueueOptions['onAttempted'];
 
   /** Pending delivery ids per key, in order; the first is the one that may go. */
   private readonly waiting = new Map<string, string[]>();
@@ -253,6 +262,8 @@ class Queue implements DeliveryQueue {
     this.maxFinished = options.maxFinished ?? 100_000;
     this.onDelivered = options.onDelivered;
     this.onGaveUp = options.onGaveUp;
+    this.onAdmitted = options.onAdmitted;
+    this.onAttempted = options.onAttempted;
     this.resume();
   }
 
@@ -311,6 +322,7 @@ class Queue implements DeliveryQueue {
     const ids = appendTo(this.waiting, delivery.key, delivery.id);
     if (ids.length === 1) this.due.push(delivery.owner, delivery.key, delivery.createdAt);
     this.schedulePump();
+    this.onAdmitted?.(delivery);
   }
 
   get(id: string): Delivery | undefined {
@@ -509,6 +521,7 @@ class Queue implements DeliveryQueue {
         this.inFlight.delete(delivery.id);
         this.releaseSlot(owner);
         this.recordOrKeep(delivery, attempt);
+        this.onAttempted?.(this.records.get(delivery.id) ?? delivery, attempt, delivery.attempts.length + 1);
         if ('lateAnswer' in result && result.lateAnswer)
           this.listenLate(delivery.id, delivery.attempts.length, result.lateAnswer);
         this.pump();

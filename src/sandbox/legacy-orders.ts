@@ -32,7 +32,7 @@ import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { MerchantDirectory } from './legacy/merchant-directory.js';
 import { OrderBook } from './legacy/order-book.js';
-import { OrderIntake } from './legacy/order-intake.js';
+import { OrderIntake, type OrderIntakeDeps } from './legacy/order-intake.js';
 import type {
   CallMerchant,
   OrderRecord,
@@ -62,6 +62,8 @@ export interface LegacyOrdersDeps {
   clocks: SandboxClocks;
   /** Real time: checks of what the merchant's own clock wrote (certificates, tokens). */
   now: () => Date;
+  /** {@link OrderIntakeDeps.onSignatureMismatch} */
+  onSignatureMismatch?: OrderIntakeDeps['onSignatureMismatch'];
 }
 
 export class LegacyOrders {
@@ -82,7 +84,13 @@ export class LegacyOrders {
     this.directory = directory;
     this.book = book;
     this.verifier = verifier;
-    this.intake = new OrderIntake({ directory, book, verifier, now });
+    this.intake = new OrderIntake({
+      directory,
+      book,
+      verifier,
+      now,
+      ...(deps.onSignatureMismatch && { onSignatureMismatch: deps.onSignatureMismatch }),
+    });
     this.views = views;
     this.shipping = new ShippingQuotes({ directory, book, callMerchant });
     this.payments = new PaymentMachine({

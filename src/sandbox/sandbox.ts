@@ -14,12 +14,18 @@ import { type SandboxClock, SandboxClocks } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import { demoConfig, ensureDemoMerchantKeys, loadConfig, type SandboxConfig } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
-import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
+import { createDeliveryQueue, createHttpSend, type Delivery, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, refuseConnect, sendJson } from './http.js';
+import { mountLegacyNotificationRoutes } from './legacy/notification-routes.js';
+import { sandboxMerchantAuth } from './legacy/sandbox-auth.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { mountObserveRoutes } from './observe-routes.js';
+import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
+import { mountTestHelperRoutes } from './test-helpers/routes.js';
+import { createTestHelpers, type TestHelpers } from './test-helpers/test-helpers.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
@@ -54,6 +60,8 @@ export interface SandboxOptions {
   browserRoot?: string;
   /** How long slow and idle client connections are kept; see {@link ConnectionTimeouts} for the defaults. */
   connectionTimeouts?: ConnectionTimeouts;
+  /** Hears each log entry ({@link Sandbox.log}): requests, delivery attempts, signature mismatches. */
+  onLog?: (entry: SandboxLogEntry) => void;
 }
 
 /**
@@ -89,8 +97,18 @@ export interface Sandbox {
    * @throws RangeError for a merchant id that is not in the config.
    */
   clockFor(merchantId: string): Pick<SandboxClock, 'now' | 'advance' | 'step'>;
+  /**
+   * What the sandbox does, as typed entries: `log.subscribe(listener)` or `for await (const entry of
+   * log.entries())`. Entries are made only while somebody listens.
+   */
+  log: SandboxLog;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
+  /**
+   * Sandbox only: pay a legacy order or a v1 Purchase headlessly, fire v1 events (README, "Test helpers").
+   * The same over HTTP under `/sandbox/test-helpers/`.
+   */
+  testHelpers: TestHelpers;
   /** Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data dir. */
   close(): Promise<void>;
 }
@@ -148,16 +166,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     config.merchants.map((merchant) => merchant.id),
     () => now().getTime(),
   );
+  const log = new SandboxLog();
+  if (options.onLog) log.subscribe(options.onLog);
+  const queued = new Channel<Delivery>();
   const acquirer = new TestAcquirer({ store });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
+  // A delivery's owner is its merchant: it is dated and retried on that merchant's clock.
+  const ownerNow = (owner: string | undefined) =>
+    owner === undefined ? now().getTime() : clocks.for(owner).nowMs();
   const queue: DeliveryQueue = createDeliveryQueue({
     store,
     send,
-    // A delivery's owner is its merchant: it is dated and retried on that merchant's clock.
-    now: (owner) => (owner === undefined ? now().getTime() : clocks.for(owner).nowMs()),
+    now: ownerNow,
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
+    onAdmitted: (delivery) => {
+      if (queued.active) queued.emit(delivery);
+    },
+    onAttempted: (stored, attempt, attemptNumber) => {
+      if (log.active) log.emit(deliveryEntry(stored, attempt, attemptNumber, ownerNow(stored.owner)));
+    },
   });
   clocks.onAdvance(() => queue.wake());
   clocks.addWork((merchantId) => queue.workOf(merchantId));
@@ -170,6 +199,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     acquirer,
     clocks,
     now,
+    onSignatureMismatch: (mismatch) => {
+      if (log.active) log.emit({ kind: 'signature_mismatch', at: now().toISOString(), ...mismatch });
+    },
   });
 
   const router = new Router();
@@ -193,7 +225,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
   mountClockControl(router, clocks, config.merchants);
-  mountV1Api(router, {
+  const v1 = mountV1Api(router, {
     config,
     store,
     queue,
@@ -202,8 +234,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     companyKeys,
     listenHost: host,
   });
+  const auth = sandboxMerchantAuth(config.merchants);
+  mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
+  mountObserveRoutes(router, { log, deliveries: queued, auth });
+  const testHelperParts = { orders, queue, clocks, config, v1 };
+  mountTestHelperRoutes(router, testHelperParts, host);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (log.active) {
+      const started = performance.now();
+      res.once('finish', () => log.emit(requestEntry(req, res.statusCode, performance.now() - started)));
+    }
     // `handle` answers every error itself; this only guards the process should the answer fail too.
     router.handle(req, res).catch(() => res.destroy());
   };
@@ -227,8 +268,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     port,
     config,
     keyDir,
@@ -243,7 +285,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       return clocks.for(merchantId);
     },
+    log,
     warnings: store.warnings,
+    testHelpers: createTestHelpers(testHelperParts, url),
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

@@ -65,8 +65,16 @@ export interface V1ApiDeps {
 
 const API_PREFIX = '/api/v1';
 
+/** What the sandbox's test helpers drive: the very objects the routes and the hosted page use. */
+export interface V1Parts {
+  purchases: V1Purchases;
+  payments: CheckoutPayments;
+  operations: PurchaseOperations;
+  billing: V1Billing;
+}
+
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
-export function mountV1Api(router: Router, deps: V1ApiDeps): void {
+export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
   const { clocks, store, acquirer } = deps;
   const now = (merchantId: string) => clocks.for(merchantId).now();
   const webhooks = new V1Webhooks(store, now);
@@ -254,6 +262,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     });
     res.end(body);
   });
+  return { purchases, payments, operations, billing };
 }
 
 /** A lookup names the brand; it must be the key's own. */

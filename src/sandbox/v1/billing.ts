@@ -36,7 +36,7 @@ import type {
   OutboxMessage,
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
-import { PROMPT } from '../acquirer.js';
+import { type AcquirerBehaviour, PROMPT } from '../acquirer.js';
 import type { SandboxClocks } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
@@ -496,8 +496,52 @@ export class V1Billing {
     this.schedule(saved);
   }
 
+  /**
+   * Bills the subscriber's next period now, early, as the clock would at its date, with the acquirer
+   * answering the charge as `how` says (`fail`: a charge failure, with its events and invoice). The billing
+   * after it falls a period later. For the sandbox's test helpers; `merchantId` undefined takes any merchant's.
+   * @throws V1HttpError 400 `invalid` when the subscriber is not active or its template bills nothing; 404.
+   */
+  billNextPeriodNow(
+    merchantId: string | undefined,
+    templateId: string,
+    id: string,
+    how: AcquirerBehaviour,
+  ): { subscriber: BillingTemplateClient; purchase: PurchaseRecord } {
+    // Without a merchant (the caller is the sandbox's own process), the template's.
+    merchantId ??= this.templates.get(templateId.toLowerCase())?.merchantId ?? '';
+    const record = this.subscriberRecord(merchantId, templateId, id);
+    const template = this.templateRecord(merchantId, templateId).template;
+    if (record.status !== 'active' || !template.subscription_active) {
+      throw V1HttpError.nonField(
+        400,
+        'invalid',
+        record.status !== 'active'
+          ? `The subscriber is ${record.status}; only an active subscriber is billed${record.status === 'pending' ? ' (pay its first Purchase first)' : ''}`
+          : 'The template has subscription_active false: its periods pass unbilled',
+      );
+    }
+    const saved = this.deps.store.transaction(() => {
+      const next = cyclePassed(
+        this.charge(
+          { ...record, nextPeriod: record.nextPeriod + 1, updatedOn: this.seconds(record.merchantId) },
+          template,
+          how,
+        ),
+      );
+      this.subscribers.put(keyOf(record.templateId, record.clientId), next);
+      return next;
+    });
+    this.schedule(saved);
+    return { subscriber: this.view(saved), purchase: this.deps.purchases.find(saved.purchaseIds.at(-1)!)! };
+  }
+
   /** One period's Purchase, charged to the subscriber's card; an invoice when that fails. */
-  private charge(subscriber: SubscriberRecord, template: TemplateRecord['template']): SubscriberRecord {
+  private charge(
+    subscriber: SubscriberRecord,
+    template: TemplateRecord['template'],
+    how: AcquirerBehaviour = PROMPT,
+  ): SubscriberRecord {
     const { merchantId, baseUrl } = subscriber;
     const options = this.subscriptionOptions(subscriber.merchantId, template, subscriber.settings);
     const made = this.makePurchase(merchantId, template, subscriber.clientId, options, baseUrl);
@@ -505,7 +549,7 @@ export class V1Billing {
     const tokenId = this.tokenOf(subscriber);
     if (tokenId !== null) {
       try {
-        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, PROMPT, baseUrl);
+        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, how, baseUrl);
         if (this.sendsReceipts(subscriber)) this.mail(paid, 'receipt', template.id, baseUrl);
         return { ...subscriber, purchaseIds, tokenId };
       } catch (error) {
