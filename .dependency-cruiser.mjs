@@ -5,7 +5,7 @@
 // swc does not mark type-only imports, so here they count like any other import.
 import { builtinModules } from 'node:module';
 
-const PARTS = '^src/(core|element|frame|server|sandbox)/';
+const PARTS = '^src/(core|element|frame|server|sandbox|testing)/';
 /** What browsers load: the browser entry, and the parts it and the frame are built from. */
 const BROWSER_CODE = '^src/(index\\.ts$|core/|element/|frame/)';
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -33,6 +33,16 @@ export default {
       severity: 'error',
       from: { path: '^src/(server|sandbox)/' },
       to: { dependencyTypes: ['local'], pathNot: [PARTS, '^(?!src/).*\\.json$'] },
+    },
+    {
+      name: 'testing-imports-only-testing-and-core',
+      comment:
+        'The testing helpers (svc-checkout/testing) import files of testing and core only (ARCHITECTURE.md, ' +
+        'Parts): they drive the element and the frame through the page, and bring no Node code into a ' +
+        "merchant's test runner.",
+      severity: 'error',
+      from: { path: '^src/testing/' },
+      to: { dependencyTypes: ['local'], pathNot: '^src/(core|testing)/' },
     },
     {
       name: 'sandbox-imports-server-through-its-entries',

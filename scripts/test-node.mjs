@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs Node's test runner over the Node tests (core, server, sandbox, bundle sizes, import rules, the packed
+// Runs Node's test runner over the Node tests (core, server, sandbox, testing, bundle sizes, import rules, the packed
 // package) with tsx as the TypeScript loader. Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const TEST_TIMEOUT_MS = 180_000;
 const roots = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : ['test/core', 'test/server', 'test/sandbox', 'test/bundle', 'test/lint', 'test/package'];
+  : ['test/core', 'test/server', 'test/sandbox', 'test/testing', 'test/bundle', 'test/lint', 'test/package'];
 const files = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir).sort()) {

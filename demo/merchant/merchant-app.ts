@@ -5,9 +5,9 @@
  * test runner's server alike.
  *
  * Routes (paths as in the sandbox's DEMO_CALLBACK_PATHS, plus the shop's own):
- *   PUT     /api/notification          purchase notification: signature verified, a PAID one checked against
- *                                      the order the shop signed (verifyPaidOrder), kept or refused,
- *                                      answered exactly 200 once signed
+ *   PUT     /api/notification          purchase notification through createNotificationReceiver: signature
+ *                                      verified, a PAID one checked against the order the shop signed,
+ *                                      kept or refused; an order the shop never signed answered 503
  *   GET     /api/terms                 the terms of sale page
  *   POST    /api/shipping-cost         price of a delivery (see shipping-prices.ts)
  *   POST    /api/order-verification    approves orders of CALLBACK widgets (except order ids REJECT-...)
@@ -22,8 +22,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  constructPurchaseNotification,
   createConnectionTestHandler,
+  createNotificationReceiver,
   createOrderVerificationHandler,
   createShippingCostHandler,
   type FetchHandler,
@@ -31,12 +31,8 @@ import {
   importPublicKey,
   type OrderInput,
   type PaidOrderDefaults,
-  type PurchaseNotification,
-  refusalStatus,
-  SignatureVerificationError,
   signOrder,
   toNodeHandler,
-  verifyPaidOrder,
 } from 'svc-checkout/server';
 import {
   BACK_OFFICE_PREFIX,
@@ -229,51 +225,43 @@ export function createMerchantApp(options: MerchantAppOptions): MerchantApp {
     return signature;
   };
 
-  /**
-   * Keeps a notification whose signature verified, unless it says PAID for an order other than the one the
-   * shop signed under that order id: the order signature joins fields without separators, so a page can
-   * re-split them into a cheaper order with the same signature, and the gateway takes it.
-   */
-  const receive = (received: PurchaseNotification) => {
-    if (received.status !== 'PAID') {
-      log.add(received);
-      return;
-    }
-    const signed = orders.get(received.order_id);
-    const result = signed
-      ? verifyPaidOrder(received, { order: signed, defaults: orderDefaults })
-      : ({
-          ok: false,
-          code: 'unknown_order',
-          field: 'order_id',
-          message: `order_id: ${JSON.stringify(received.order_id)} is no order this shop signed`,
-        } as const);
-    if (result.ok) {
-      log.add(received);
-      return;
-    }
-    // Answered 200 all the same: the gateway would send the same bytes again, and they would not match either.
-    log.refuse({
-      status: 200,
-      code: result.code,
-      message: result.message,
-      field: result.field,
-      orderId: received.order_id,
-    });
-  };
+  // The shop's receiver: `onPaid` sees only a PAID notification of the order the shop signed, priced as
+  // signed. The order signature joins fields without separators, so a page can re-split them into a cheaper
+  // order with the same signature, and the gateway takes it: that one comes to `onRefused`, answered 200.
+  const notifications = createNotificationReceiver({
+    servicePublicKeyPem: options.serviceCertificatePem,
+    findSignedOrder: (orderId) => {
+      const order = orders.get(orderId);
+      if (order === undefined) {
+        const message = `order_id: ${JSON.stringify(orderId)} is no order this shop signed`;
+        log.refuse({ status: 503, code: 'unknown_order', message, field: 'order_id', orderId });
+      }
+      return order;
+    },
+    defaults: orderDefaults,
+    // The log counts repeated deliveries itself, to show them on the notifications page.
+    deduplicator: false,
+    onPaid: (paid) => {
+      log.add(paid.notification);
+    },
+    onFailed: (failed) => {
+      log.add(failed);
+    },
+    onCancelled: (cancelled) => {
+      log.add(cancelled);
+    },
+    onRefused: ({ code, message, field, notification: refused }) => {
+      log.refuse({ status: 200, code, message, field, orderId: refused.order_id });
+    },
+  });
 
   const notification: FetchHandler = async (request) => {
     if (request.method !== 'PUT') return methodNotAllowed('PUT');
-    try {
-      receive(await constructPurchaseNotification(request, options.serviceCertificatePem));
-    } catch (error) {
-      if (!(error instanceof SignatureVerificationError)) throw error;
-      const status = refusalStatus(error);
-      log.refuse({ status, code: error.code, message: error.message });
-      return json(status, { error: error.code, message: error.message });
-    }
-    // Exactly 200: the legacy interface retries any other answer, 2xx included.
-    return json(200, { received: true });
+    const answer = await notifications.handle(request);
+    const { status, outcome: code, message } = answer;
+    // What was refused before a notification could be read (a signature, a body); the rest is logged above.
+    if (status >= 400 && code !== 'unknown_order') log.refuse({ status, code, message });
+    return status < 300 ? json(200, { received: true }) : json(status, { error: code, message });
   };
 
   // The lazy page's cart: the page names products and counts, and the order is built here from the shop's

@@ -31,15 +31,24 @@ export const WIDGET_STATES = [
 ] as const;
 export type WidgetState = (typeof WIDGET_STATES)[number];
 
-/** Why a widget cannot take a payment; each names something the merchant can fix or the customer can retry. */
+/**
+ * Why a widget cannot take a payment; each names something the merchant can fix or the customer can retry.
+ * One code per cause: a refusal of the gateway keeps the gateway's own code (`signature_invalid`, as the
+ * gateway and the toolkit say it), and only causes the gateway never names have codes of our own.
+ */
 export const WIDGET_ERROR_CODES = [
   'missing_widget_id',
   'missing_gateway',
   'unknown_widget',
   'invalid_order',
-  'signature_refused',
+  'signature_missing',
+  'signature_invalid',
+  'certificate_missing',
+  'unknown_certificate',
+  'certificate_revoked',
   'origin_not_allowed',
   'order_rejected',
+  'order_already_paid',
   'gateway_unreachable',
   'frame_timeout',
   'internal_error',

@@ -77,33 +77,20 @@ export interface ElementMessages {
 
   /** Heading of the error box the element shows instead of the form. */
   readonly 'error.title': string;
-  /** The element has no `widget-id` attribute. */
-  readonly 'error.missingWidgetId': string;
-  /** The element does not know which gateway to load the form from (`gateway` attribute). */
-  readonly 'error.missingGateway': string;
-  /** The gateway knows no widget with this id. */
-  readonly 'error.unknownWidget': string;
-  /** The order given on the page does not validate. `{attribute}`: the attribute to fix, such as `order`. */
-  readonly 'error.invalidOrder': string;
   /**
-   * The gateway refused an item or shipping option the page added by script. `{call}`: the call and the
-   * number of what it added, such as `addShippingOption() (option 1)`.
+   * The widget cannot take a payment because of the shop's setup (a missing or refused attribute, the
+   * signature, the page's origin): the customer cannot fix it, so the text says no more than that, and the
+   * console tells the merchant what to fix.
    */
-  readonly 'error.invalidCall': string;
-  /** The gateway refused the order signature (missing, wrong, unknown or revoked certificate). */
-  readonly 'error.signatureRefused': string;
+  readonly 'error.unavailable': string;
   /** The merchant's order verification callback did not approve the order (CALLBACK widgets). */
   readonly 'error.orderRejected': string;
-  /** The page's origin is not among the widget's allowed origins. `{origin}`: the page's origin. */
-  readonly 'error.originNotAllowed': string;
   /** The gateway could not be reached at all. */
   readonly 'error.gatewayUnreachable': string;
   /** The frame did not answer in time. */
   readonly 'error.frameTimeout': string;
   /** Any other failure to start. */
   readonly 'error.generic': string;
-  /** Added under an error the customer cannot fix themselves. */
-  readonly 'error.contactMerchant': string;
   /** The button that starts the widget again after `gatewayUnreachable` or `frameTimeout`. */
   readonly 'error.retry': string;
 }
@@ -481,13 +468,18 @@ export function unitKey(unit: Unit): FrameMessageKey {
 
 // Typed by the channel's codes, so a new code does not compile until it has a text.
 const WIDGET_ERROR_KEYS: Readonly<Record<WidgetErrorCode, ElementMessageKey>> = {
-  missing_widget_id: 'error.missingWidgetId',
-  missing_gateway: 'error.missingGateway',
-  unknown_widget: 'error.unknownWidget',
-  invalid_order: 'error.invalidOrder',
-  signature_refused: 'error.signatureRefused',
-  origin_not_allowed: 'error.originNotAllowed',
+  missing_widget_id: 'error.unavailable',
+  missing_gateway: 'error.unavailable',
+  unknown_widget: 'error.unavailable',
+  invalid_order: 'error.unavailable',
+  signature_missing: 'error.unavailable',
+  signature_invalid: 'error.unavailable',
+  certificate_missing: 'error.unavailable',
+  unknown_certificate: 'error.unavailable',
+  certificate_revoked: 'error.unavailable',
+  origin_not_allowed: 'error.unavailable',
   order_rejected: 'error.orderRejected',
+  order_already_paid: 'error.unavailable',
   gateway_unreachable: 'error.gatewayUnreachable',
   frame_timeout: 'error.frameTimeout',
   internal_error: 'error.generic',
@@ -495,8 +487,8 @@ const WIDGET_ERROR_KEYS: Readonly<Record<WidgetErrorCode, ElementMessageKey>> = 
 
 /**
  * The key of the text the element shows for a widget error code; any other code (`internal_error`, a code
- * from a newer frame) gets the generic text. `error.invalidOrder` takes `{attribute}`, `error.originNotAllowed`
- * takes `{origin}`.
+ * from a newer frame) gets the generic text. A code the merchant must fix gets `error.unavailable`: what to fix
+ * goes to the console, never to the customer.
  */
 export function widgetErrorKey(code: string): ElementMessageKey {
   return Object.hasOwn(WIDGET_ERROR_KEYS, code)

@@ -226,6 +226,29 @@ export interface ApiError {
   field?: string;
   /** Why the merchant refused the order (`order_rejected` from a CALLBACK widget's verification). */
   reason?: OrderRejectionReason;
+  /**
+   * More for the merchant's developer than `message` says, such as which field the page added to a signed
+   * order; the element logs it with the message. The frame takes it from `hint`, or from `details.finding`.
+   */
+  hint?: string;
+  /**
+   * The sandbox only, with `signature_invalid`: why the signature did not verify. For the developer's
+   * console, never the shopper's eyes.
+   */
+  details?: SignatureDiagnosis;
+}
+
+/**
+ * Why an order's signature did not verify (the sandbox's diagnosis): the text it checked, and the page's
+ * field that made the difference, when leaving it out (or giving the merchant's default) verifies.
+ */
+export interface SignatureDiagnosis {
+  /** The text the signature was checked against (counts `%.3f`, the official client's field order). */
+  signedText: string;
+  /** The field the page added or changed, such as `language` or `items[0].count`, when one was found. */
+  field?: string;
+  /** One sentence: what was found, or that no single field explains it. */
+  finding: string;
 }
 
 /** The body of every 4xx and 5xx answer of the widget API. */

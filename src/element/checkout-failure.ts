@@ -34,6 +34,16 @@ const NON_ORDER_ATTRIBUTES: Readonly<Record<string, CheckoutAttribute>> = {
   'customer.lastName': 'last-name',
 };
 
+/** The attribute a code points at when the gateway names no field. */
+const CODE_ATTRIBUTES: Partial<Record<WidgetErrorCode, CheckoutAttribute>> = {
+  unknown_widget: 'widget-id',
+  signature_missing: 'signature',
+  signature_invalid: 'signature',
+  certificate_missing: 'certificate-name',
+  unknown_certificate: 'certificate-name',
+  certificate_revoked: 'certificate-name',
+};
+
 /** What to blame for a field, and what to say before the gateway's message. */
 interface Blame {
   attribute?: CheckoutAttribute;
@@ -49,13 +59,14 @@ interface Blame {
  * out as `layout`; without a field, what the code itself points at.
  */
 export function blame(field: string | undefined, code: WidgetErrorCode, layout: OrderLayout): Blame {
-  if (field === undefined) {
-    const attribute =
-      code === 'unknown_widget' ? 'widget-id' : code === 'signature_refused' ? 'signature' : undefined;
+  if (field !== undefined && Object.hasOwn(NON_ORDER_ATTRIBUTES, field)) {
+    return { attribute: NON_ORDER_ATTRIBUTES[field] };
+  }
+  // A field the page gave no attribute for (the gateway's `widgetId`, `pageOrigin`): what the code points at.
+  if (field === undefined || !/^order\b/.test(field)) {
+    const attribute = CODE_ATTRIBUTES[code];
     return attribute ? { attribute } : {};
   }
-  if (Object.hasOwn(NON_ORDER_ATTRIBUTES, field)) return { attribute: NON_ORDER_ATTRIBUTES[field] };
-  if (!/^order\b/.test(field)) return {};
   const [, list, index, member] = /^order\.(items|shippingOptions)\[(\d+)\](?:\.(\w+))?/.exec(field) ?? [];
   if (list) {
     const added = Number(index) - (list === 'items' ? layout.items : layout.options);
@@ -92,12 +103,19 @@ function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string
       } as the message says.`;
     case 'unknown_widget':
       return 'Check widget-id against the merchant console, and that gateway names the same environment (test or production).';
-    case 'signature_refused':
+    case 'signature_missing':
+    case 'signature_invalid':
       return "Sign exactly the values the page gives, certificate-name included, with signOrder (svc-checkout/server) and that certificate's key.";
+    case 'certificate_missing':
+    case 'unknown_certificate':
+    case 'certificate_revoked':
+      return 'Upload an active certificate in the merchant console and sign with its key; name it in certificate-name, or leave certificate-name out to let any active certificate verify.';
     case 'origin_not_allowed':
       return `Add ${pageOrigin} to the widget's allowed origins in the merchant console.`;
     case 'order_rejected':
       return 'The merchant\'s order verification URL must answer {"approved": true} for this order.';
+    case 'order_already_paid':
+      return 'Give each new cart a new order-id: this one was paid with other contents.';
     case 'gateway_unreachable':
     case 'frame_timeout':
       return 'Check the network and that gateway names a running gateway; the customer can retry.';

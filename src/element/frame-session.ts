@@ -36,11 +36,8 @@ export interface SessionControls {
   emit(event: Event): boolean;
   /** Sets the element's `state`. */
   setState(state: WidgetState): void;
-  /**
-   * Shows the failure instead of the frame (which the session has stopped), and reports it; `call` is the
-   * script call to blame.
-   */
-  fail(failure: CheckoutFailure, call?: string): void;
+  /** Shows the failure instead of the frame (which the session has stopped), and reports it. */
+  fail(failure: CheckoutFailure): void;
   /** The element's class (not a subclass): its properties' attributes, and `frameReadyTimeout`. */
   elementClass: { properties: object; frameReadyTimeout: number };
 }
@@ -365,14 +362,14 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
   /** A failure the frame or its load reports, blamed on what the page gave (an attribute or a script call). */
   function failed(code: WidgetErrorCode, message: string, field?: string): void {
     const { attribute, call } = blame(field, code, prepared!);
-    fail({ code, message: call ? `${call}: ${message}` : message, ...(attribute && { attribute }) }, call);
+    fail({ code, message: call ? `${call}: ${message}` : message, ...(attribute && { attribute }) });
   }
 
   /** Stops listening to the frame shown, and shows the failure instead. */
-  function fail(failure: CheckoutFailure, call?: string): void {
+  function fail(failure: CheckoutFailure): void {
     current?.host.dispose();
     current = undefined;
-    controls.fail(failure, call);
+    controls.fail(failure);
   }
 
   host.addController(session);

@@ -277,8 +277,7 @@ export class PaymentMethodPicker implements ReactiveController {
       const t = createElementTranslator(language, host.texts);
       return html`<div class="error" role="alert" part="error">
         <h2>${t('error.title')}</h2>
-        <p>${t('error.invalidOrder', { attribute: 'checkout-url' })}</p>
-        <p>${t('error.contactMerchant')}</p>
+        <p>${t('error.unavailable')}</p>
       </div>`;
     }
     const t = createPickerTranslator(language, host.texts);

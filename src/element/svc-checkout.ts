@@ -23,12 +23,7 @@ import { svcCheckoutStyles } from './svc-checkout.styles.js';
 type View =
   | { kind: 'idle' }
   | { kind: 'picker'; picker: PaymentMethodPicker }
-  | {
-      kind: 'error';
-      failure: CheckoutFailure;
-      /** The script call to blame (`addShippingOption() (option 1)`), which the customer's text names. */
-      call?: string | undefined;
-    };
+  | { kind: 'error'; failure: CheckoutFailure };
 
 /** How long a new status region stays empty, so that screen readers take it in before its text comes. */
 const LIVE_REGION_DELAY_MS = 100;
@@ -291,7 +286,7 @@ export class SvcCheckout extends ReactiveElement {
     // One place that dispatches, so the manifest takes the events from the class's @fires tags alone.
     emit: (event) => this.dispatchEvent(event),
     setState: (state) => this.#setState(state),
-    fail: (failure, call) => this.#fail(failure, call),
+    fail: (failure) => this.#fail(failure),
     elementClass: SvcCheckout,
   };
   /** Legacy mode's frame and order (see frame-session.ts). */
@@ -399,7 +394,7 @@ export class SvcCheckout extends ReactiveElement {
     } else if (view.kind === 'picker') {
       nodes = [view.picker.render()];
     } else {
-      nodes = [this.#errorBox(view.failure, view.call, t)];
+      nodes = [this.#errorBox(view.failure, t)];
     }
     if (nodes.includes(loading) && loading.parentNode !== this.renderRoot) {
       // A status region is announced when its text changes, not with the text it is inserted with: it goes
@@ -417,34 +412,26 @@ export class SvcCheckout extends ReactiveElement {
   }
 
   /** The error box of a failure: built once (so the retry button keeps its focus), its texts kept current. */
-  #errorBox(
-    failure: CheckoutFailure,
-    call: string | undefined,
-    t: Translate<ElementMessageKey>,
-  ): HTMLElement {
-    const { code, attribute } = failure;
+  #errorBox(failure: CheckoutFailure, t: Translate<ElementMessageKey>): HTMLElement {
+    const { code } = failure;
     const retryable = isRetryable(code);
     if (this.#error?.failure !== failure) {
       const box = make('div', { class: 'error', part: 'error', role: 'alert' });
-      let last = make('p', {});
+      box.append(make('h2', {}), make('p', {}));
       if (retryable) {
-        last = make('button', { type: 'button', part: 'retry-button' });
-        last.addEventListener('click', this.#retry);
+        const retry = make('button', { type: 'button', part: 'retry-button' });
+        retry.addEventListener('click', this.#retry);
+        box.append(retry);
       }
-      box.append(make('h2', {}), make('p', {}), last);
       this.#error = { failure, box };
     }
     const { box } = this.#error;
-    const [title, text, last] = box.children;
+    const [title, text, retry] = box.children;
     box.lang = this.#textLanguage;
+    // Shopper words only: what the merchant must fix is on the console (consoleMessage) and in the event.
     title!.textContent = t('error.title');
-    const key = widgetErrorKey(code);
-    // A script call to blame is no attribute: the text names the call, as the console does.
-    text!.textContent =
-      call && key === 'error.invalidOrder'
-        ? t('error.invalidCall', { call })
-        : t(key, { attribute: attribute ?? 'order', origin: window.origin });
-    last!.textContent = t(retryable ? 'error.retry' : 'error.contactMerchant');
+    text!.textContent = t(widgetErrorKey(code));
+    if (retry) retry.textContent = t('error.retry');
     return box;
   }
 
@@ -513,8 +500,8 @@ export class SvcCheckout extends ReactiveElement {
     );
   }
 
-  #fail(failure: CheckoutFailure, call?: string): void {
-    this.#show({ kind: 'error', failure, call });
+  #fail(failure: CheckoutFailure): void {
+    this.#show({ kind: 'error', failure });
     this.#setState('error');
     console.error(consoleMessage(failure, window.origin));
     this.#controls.emit(new CheckoutErrorEvent(failure));

@@ -1,8 +1,8 @@
 /**
  * Why the frame cannot take a payment, in the channel's terms: the gateway's refusal of the widget or the
- * order, mapped to the codes the element knows (`WidgetErrorCode`). The message stays the gateway's own,
- * since it names what the merchant has to fix; the element logs it for the merchant, and shows the customer
- * its own translated text.
+ * order under the gateway's own code when the element knows it (`WidgetErrorCode`). The message stays the
+ * gateway's own, since it names what the merchant has to fix; the element logs it for the merchant, and shows
+ * the customer its own translated text.
  */
 import type { FrameMessageKey, FrameMessages, WidgetErrorCode } from '../core/index.js';
 import type { ApiResult } from './widget-api-client.js';
@@ -14,12 +14,19 @@ export interface IntakeError {
   field?: string;
 }
 
-const SIGNATURE_CODES = new Set([
-  'signature_missing',
-  'certificate_missing',
-  'unknown_certificate',
-  'certificate_revoked',
-  'signature_invalid',
+/** The gateway's answers (status and code) that the element knows under the same code. */
+const PASSED_ON: ReadonlySet<string> = new Set<`${number} ${WidgetErrorCode}`>([
+  '404 unknown_widget',
+  '400 invalid_order',
+  '401 signature_missing',
+  '401 signature_invalid',
+  '401 certificate_missing',
+  '401 unknown_certificate',
+  '401 certificate_revoked',
+  '403 origin_not_allowed',
+  '403 order_rejected',
+  // Another cart under a paid order id, which the merchant did not approve.
+  '409 order_already_paid',
 ]);
 
 /** The channel error for a failed widget or order intake call. */
@@ -29,26 +36,15 @@ export function intakeErrorOf(result: Exclude<ApiResult<unknown>, { kind: 'ok' }
   }
   const { status, error } = result;
   const field = error.field === undefined ? {} : { field: error.field };
-  if (status >= 500) return { code: 'gateway_unreachable', message: error.message };
-  if (status === 404 && error.code === 'unknown_widget')
-    return { code: 'unknown_widget', message: error.message };
-  if (status === 400 && error.code === 'invalid_order') {
-    return { code: 'invalid_order', message: error.message, ...field };
+  // The gateway's diagnosis of the merchant's mistake (which field the page changed) goes to the console with
+  // the message.
+  const message =
+    error.hint === undefined ? error.message : `${error.message.replace(/([^.!?])$/, '$1.')} ${error.hint}`;
+  if (status >= 500) return { code: 'gateway_unreachable', message };
+  if (PASSED_ON.has(`${status} ${error.code}`)) {
+    return { code: error.code as WidgetErrorCode, message, ...field };
   }
-  if (status === 401 && SIGNATURE_CODES.has(error.code)) {
-    return { code: 'signature_refused', message: error.message, ...field };
-  }
-  if (status === 403 && error.code === 'origin_not_allowed') {
-    return { code: 'origin_not_allowed', message: error.message };
-  }
-  // 409 order_already_paid: another cart under a paid order id, which the merchant did not approve.
-  if (
-    (status === 403 && error.code === 'order_rejected') ||
-    (status === 409 && error.code === 'order_already_paid')
-  ) {
-    return { code: 'order_rejected', message: error.message };
-  }
-  return { code: 'internal_error', message: `${error.code}: ${error.message}`, ...field };
+  return { code: 'internal_error', message: `${error.code}: ${message}`, ...field };
 }
 
 /**

@@ -106,12 +106,15 @@ function parseJson(text: string): unknown {
 function errorBodyOf(parsed: unknown, status: number): ApiError {
   const error = (parsed as { [K in keyof ApiErrorBody]?: unknown } | undefined)?.error;
   if (typeof error === 'object' && error !== null) {
-    const { code, message, field, reason } = error as Record<string, unknown>;
+    const { code, message, field, reason, hint, details } = error as Record<string, unknown>;
     if (typeof code === 'string' && typeof message === 'string') {
+      // The sandbox's signature diagnosis says what it found in `details.finding`.
+      const diagnosis = typeof hint === 'string' ? hint : (details as { finding?: unknown } | null)?.finding;
       return {
         code,
         message,
         ...(typeof field === 'string' && { field }),
+        ...(typeof diagnosis === 'string' && { hint: diagnosis }),
         // Unchecked here, to keep the frame's first chunk small: the only reader (rejectionTextKey) shows a
         // reason only when it has a text for it.
         ...(typeof reason === 'string' && { reason: reason as OrderRejectionReason }),

@@ -4,8 +4,8 @@
  * method its customer confirmed; and it keeps each authorisation's ledger (authorised, captured, released,
  * refunded), so that no path can capture more than was held or refund more than was taken.
  *
- * An operation answers at once, or, in the slow mode, is accepted and settles on the sandbox clock
- * `slowMs` later: the owner keeps the returned `settlesAt`, and calls {@link TestAcquirer.settle} then. The
+ * An operation answers at once, or, in the slow mode, is accepted and settles on the merchant's clock
+ * `slowMs` later (each dating call takes `nowMs`, now on the clock of the merchant it is made for): the owner keeps the returned `settlesAt`, and calls {@link TestAcquirer.settle} then. The
  * `fail` mode makes an operation fail in processing, for the `purchase_*_error` paths; a test card can make
  * its token's charges be accepted and fail when they settle. Card numbers are never kept: an authorisation
  * keeps the card's scheme, brand, issuer, first six and last four digits.
@@ -13,7 +13,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CardScheme } from '../core/card.js';
 import { formatMinorUnits } from '../core/money.js';
-import type { SandboxClock } from './clock.js';
 import type { Collection, Store } from './store.js';
 import { findTestCard, findTestCardByDigits, type TestCard, type TestCardOutcome } from './test-cards.js';
 
@@ -90,13 +89,12 @@ export type OperationAnswer =
 
 export interface TestAcquirerOptions {
   store: Store;
-  clock: SandboxClock;
 }
 
 export class TestAcquirer {
   private readonly records: Collection<Authorisation>;
 
-  constructor(private readonly options: TestAcquirerOptions) {
+  constructor(options: TestAcquirerOptions) {
     this.records = options.store.collection<Authorisation>('acquirer-authorisations');
   }
 
@@ -111,13 +109,14 @@ export class TestAcquirer {
   authoriseCard(
     number: string,
     request: { amount: number; currency: string; capture: boolean; recurring: boolean },
+    nowMs: number,
   ): CardAuthorisation {
     const card = findTestCard(number);
     if (!card) throw new Error('authoriseCard takes test card numbers only; check them first');
     const profile = cardProfile(card, number);
     const outcome = card.outcome;
     if (outcome.kind === 'processing_error') return { ...outcome, card: profile };
-    const authorisation = this.create({ kind: 'card', card: profile }, request, outcome.kind);
+    const authorisation = this.create({ kind: 'card', card: profile }, request, outcome.kind, nowMs);
     if (outcome.kind === 'declined') return { ...outcome, authorisation };
     return { kind: outcome.kind === 'challenge' ? 'challenge' : 'approved', authorisation };
   }
@@ -126,8 +125,9 @@ export class TestAcquirer {
   authoriseMethod(
     method: string,
     request: { amount: number; currency: string; capture: boolean; recurring: boolean },
+    nowMs: number,
   ): Authorisation {
-    return this.create({ kind: 'method', method }, request, 'approved');
+    return this.create({ kind: 'method', method }, request, 'approved', nowMs);
   }
 
   /** The customer's 3-D Secure answer: the authorisation stands, or is declined. */
@@ -142,7 +142,7 @@ export class TestAcquirer {
    * Takes `amount` of what is held; the rest is released. Fails when nothing is held or `amount` is more
    * than that.
    */
-  capture(id: string, amount: number, how: AcquirerBehaviour): OperationAnswer {
+  capture(id: string, amount: number, how: AcquirerBehaviour, nowMs: number): OperationAnswer {
     const authorisation = this.require(id);
     const held = this.held(authorisation);
     if (held === 0) return failed('nothing_held', 'Nothing is held on this authorisation to capture');
@@ -152,19 +152,19 @@ export class TestAcquirer {
         `The capture of ${money(amount, authorisation)} is more than the ${money(held, authorisation)} held`,
       );
     }
-    return this.operate(authorisation, 'capture', amount, how);
+    return this.operate(authorisation, 'capture', amount, how, nowMs);
   }
 
   /** Gives back everything held. */
-  release(id: string, how: AcquirerBehaviour): OperationAnswer {
+  release(id: string, how: AcquirerBehaviour, nowMs: number): OperationAnswer {
     const authorisation = this.require(id);
     const held = this.held(authorisation);
     if (held === 0) return failed('nothing_held', 'Nothing is held on this authorisation to release');
-    return this.operate(authorisation, 'release', held, how);
+    return this.operate(authorisation, 'release', held, how, nowMs);
   }
 
   /** Gives back `amount` of what was taken and not refunded yet. */
-  refund(id: string, amount: number, how: AcquirerBehaviour): OperationAnswer {
+  refund(id: string, amount: number, how: AcquirerBehaviour, nowMs: number): OperationAnswer {
     const authorisation = this.require(id);
     const refundable = this.refundable(authorisation);
     if (amount > refundable) {
@@ -173,7 +173,7 @@ export class TestAcquirer {
         `The refund of ${money(amount, authorisation)} is more than the ${money(refundable, authorisation)} that can still be refunded`,
       );
     }
-    return this.operate(authorisation, 'refund', amount, how);
+    return this.operate(authorisation, 'refund', amount, how, nowMs);
   }
 
   /**
@@ -186,6 +186,7 @@ export class TestAcquirer {
     tokenId: string,
     request: { amount: number; currency: string; capture: boolean; recurring?: boolean },
     how: AcquirerBehaviour,
+    nowMs: number,
   ): OperationAnswer {
     const token = this.records.get(tokenId);
     if (!token?.recurring) return failed('invalid_recurring_token', 'The recurring token cannot be charged');
@@ -201,13 +202,14 @@ export class TestAcquirer {
       token.instrument,
       { ...request, capture: false, recurring: request.recurring ?? false },
       'approved',
+      nowMs,
     );
     const taken = request.capture ? request.amount : 0;
     if (outcome.kind === 'declined_after_acceptance') {
       const { code, message } = outcome;
-      return this.accept(created, 'charge', taken, how, { code, message });
+      return this.accept(created, 'charge', taken, how, nowMs, { code, message });
     }
-    if (how.mode === 'slow') return this.accept(created, 'charge', taken, how);
+    if (how.mode === 'slow') return this.accept(created, 'charge', taken, how, nowMs);
     return { kind: 'done', authorisation: this.apply(created, 'charge', taken) };
   }
 
@@ -226,6 +228,7 @@ export class TestAcquirer {
       refunded: number;
       recurring: boolean;
     },
+    nowMs: number,
   ): Authorisation {
     const known = this.records.get(id);
     if (known) return known;
@@ -235,7 +238,7 @@ export class TestAcquirer {
       state: 'authorised',
       released: 0,
       pending: null,
-      createdAt: this.options.clock.nowMs(),
+      createdAt: nowMs,
     });
   }
 
@@ -291,12 +294,13 @@ export class TestAcquirer {
     kind: OperationKind,
     amount: number,
     how: AcquirerBehaviour,
+    nowMs: number,
   ): OperationAnswer {
     if (authorisation.pending) {
       return failed('operation_pending', `A ${authorisation.pending.kind} is still being processed`);
     }
     if (how.mode === 'fail') return failed('processing_error', `The acquirer failed to process the ${kind}`);
-    if (how.mode === 'slow') return this.accept(authorisation, kind, amount, how);
+    if (how.mode === 'slow') return this.accept(authorisation, kind, amount, how, nowMs);
     return { kind: 'done', authorisation: this.apply(authorisation, kind, amount) };
   }
 
@@ -305,13 +309,14 @@ export class TestAcquirer {
     kind: OperationKind,
     amount: number,
     how: AcquirerBehaviour,
+    nowMs: number,
     declines?: PendingOperation['declines'],
   ): OperationAnswer {
     const pending: PendingOperation = {
       id: randomUUID(),
       kind,
       amount,
-      settlesAt: this.options.clock.nowMs() + how.slowMs,
+      settlesAt: nowMs + how.slowMs,
       ...(declines && { declines }),
     };
     return { kind: 'pending', authorisation: this.put({ ...authorisation, pending }), pending };
@@ -339,6 +344,7 @@ export class TestAcquirer {
     instrument: Instrument,
     request: { amount: number; currency: string; capture: boolean; recurring: boolean },
     outcome: 'approved' | 'declined' | 'challenge',
+    nowMs: number,
   ): Authorisation {
     return this.put({
       id: randomUUID(),
@@ -352,7 +358,7 @@ export class TestAcquirer {
       refunded: 0,
       recurring: outcome !== 'declined' && request.recurring,
       pending: null,
-      createdAt: this.options.clock.nowMs(),
+      createdAt: nowMs,
     });
   }
 

@@ -33,11 +33,28 @@ export type CliRequest =
       dataDir?: string;
       /** Serve HTTPS with a self-signed certificate kept in the data dir. */
       https: boolean;
+      /** Print no line per request and delivery (`--quiet`). */
+      quiet?: true;
       /** `--allow-origin`, in order: page origins added to every merchant's allowed origins. */
       allowOrigins?: string[];
     }
+  | WatchRequest
   | { kind: 'help'; text: string }
   | { kind: 'version' };
+
+/**
+ * The commands against a running sandbox, each as the merchant whose API key is given (the demo merchant's
+ * by default): `logs` prints its log lines; `listen --forward-to URL` sends each of its deliveries to URL
+ * too; `notifications` lists the legacy notifications sent; `resend ID` sends one again.
+ */
+export type WatchRequest =
+  | { kind: 'logs'; url: string; apiKey: string }
+  | { kind: 'listen'; url: string; apiKey: string; forwardTo: string }
+  | { kind: 'notifications'; url: string; apiKey: string; orderId?: string }
+  | { kind: 'resend'; url: string; apiKey: string; notificationId: string };
+
+/** The commands that talk to a running sandbox. */
+const WATCH_COMMANDS = ['logs', 'listen', 'notifications', 'resend'] as const;
 
 /** A command line that cannot be run; the message ends by pointing at `--help`. */
 export class CliArgsError extends SvcError<'unknown_flag' | 'bad_value' | 'unexpected_argument'> {}
@@ -79,6 +96,7 @@ Options:
                       is created and its private key written to the data dir.
   -d, --data-dir DIR  Keeps state and keys across restarts (default: state in
                       memory, lost at exit; keys in a new temporary dir)
+  -q, --quiet         Print no line per request and delivery attempt
       --https         Serve HTTPS with a self-signed certificate for localhost,
                       127.0.0.1, ::1 and --host, made at the first start and
                       kept in the data dir (tls/certificate.pem; path printed).
@@ -90,6 +108,20 @@ Options:
                       may, on any port
   -h, --help          Show this text
   -v, --version       Show the version
+
+Watching a running sandbox (as the merchant whose key is given):
+  svc-sandbox logs    Print its lines: requests, deliveries, signature checks
+  svc-sandbox listen --forward-to URL
+                      Send each notification, success callback and webhook
+                      it delivers to URL too: the same bytes and headers. A
+                      URL with no path keeps each delivery's own path
+  svc-sandbox notifications [--order-id ID]
+                      List the legacy notifications sent, newest first
+  svc-sandbox resend NOTIFICATION-ID
+                      Send a legacy notification again: same bytes, same
+                      signature
+    --url URL         The sandbox (default http://${DEFAULT_HOST}:${DEFAULT_PORT})
+    --api-key KEY     The merchant's API key (default: the demo merchant's)
 
 Legacy widget:
   Serves the <svc-checkout> script (/widget/svc-checkout.js) and its payment
@@ -141,9 +173,10 @@ ${TEST_CREDITORS.map((creditor) => `${' '.repeat(30)}${creditor.name}  ${credito
                               header X-Sandbox-Acquirer sets it per request.
   No mail is sent: GET /sandbox/v1/outbox/ (bearer secret key) lists the
   invoices and receipts the customers would have got.
-  The sandbox clock: GET /sandbox/v1/clock reads it; POST it a JSON body
-  {"advance_seconds": N} with a merchant's v1 secret key (bearer) to move
-  it forward (a hold is released after 6 days, the slow acquirer answers,
+  Each merchant has its own clock: GET /sandbox/v1/clock reads it; POST it a
+  JSON body {"advance_seconds": N} with the merchant's v1 secret key (bearer)
+  or its X-Svc-Api-Key to move that merchant's time only (a hold is released
+  after 6 days, the slow acquirer answers,
   due purchases expire, retries come due, subscriptions are billed); it
   answers once the deliveries due on the way were made.
   notifications.retryBaseMs paces the retries of notifications, callbacks and
@@ -154,6 +187,8 @@ ${TEST_CARDS.map((card) => testCardLine(card.number, card.description)).join('\n
 
 Example:
   svc-sandbox --port 4010 --config sandbox.json --data-dir .sandbox
+
+Test helpers (sandbox only): svc-sandbox trigger --help
 `;
 
 const OPTIONS = {
@@ -162,6 +197,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c' },
   'data-dir': { type: 'string', short: 'd' },
   https: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
   'allow-origin': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -174,12 +210,15 @@ const SEE_HELP = 'Run svc-sandbox --help for the options.';
  * @throws CliArgsError on an unknown flag, a flag without its value, a stray argument or a bad port.
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
+  const command = WATCH_COMMANDS.find((name) => name === argv[0]);
+  if (command !== undefined) return parseWatchArgs(command, argv.slice(1));
   let values: {
     port?: string;
     host?: string;
     config?: string;
     'data-dir'?: string;
     https?: boolean;
+    quiet?: boolean;
     'allow-origin'?: string[];
     help?: boolean;
     version?: boolean;
@@ -198,6 +237,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     ...(values.config !== undefined && { configFile: nonEmpty(values.config, '--config') }),
     ...(values['data-dir'] !== undefined && { dataDir: nonEmpty(values['data-dir'], '--data-dir') }),
     https: values.https === true,
+    ...(values.quiet && { quiet: true }),
     ...(values['allow-origin'] !== undefined && { allowOrigins: values['allow-origin'].map(parseOrigin) }),
   };
 }
@@ -206,6 +246,85 @@ function parseOrigin(text: string): string {
   const problem = originProblem(text);
   if (problem)
     throw new CliArgsError('bad_value', `--allow-origin ${JSON.stringify(text)} ${problem}. ${SEE_HELP}`);
+  return text;
+}
+
+/** The flags each command that talks to a running sandbox takes beside `--url` and `--api-key`. */
+const WATCH_FLAGS = {
+  logs: [],
+  listen: ['forward-to'],
+  notifications: ['order-id'],
+  resend: [],
+} as const;
+
+function parseWatchArgs(command: (typeof WATCH_COMMANDS)[number], argv: readonly string[]): CliRequest {
+  let values: {
+    url?: string;
+    'api-key'?: string;
+    'forward-to'?: string;
+    'order-id'?: string;
+    help?: boolean;
+  };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: {
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'forward-to': { type: 'string' },
+        'order-id': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: command === 'resend',
+    }));
+  } catch (error) {
+    throw translateParseError(error);
+  }
+  if (values.help) return { kind: 'help', text: HELP_TEXT };
+  for (const flag of ['forward-to', 'order-id'] as const) {
+    if (values[flag] !== undefined && !(WATCH_FLAGS[command] as readonly string[]).includes(flag))
+      throw new CliArgsError('unknown_flag', `svc-sandbox ${command} takes no --${flag}. ${SEE_HELP}`);
+  }
+  const url = httpUrl(values.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, '--url');
+  const apiKey = values['api-key'] === undefined ? DEMO_API_KEY : nonEmpty(values['api-key'], '--api-key');
+  if (command === 'logs') return { kind: 'logs', url, apiKey };
+  if (command === 'notifications') {
+    const orderId = values['order-id'];
+    return {
+      kind: 'notifications',
+      url,
+      apiKey,
+      ...(orderId !== undefined && { orderId: nonEmpty(orderId, '--order-id') }),
+    };
+  }
+  if (command === 'resend') {
+    if (positionals.length !== 1)
+      throw new CliArgsError(
+        'unexpected_argument',
+        `svc-sandbox resend takes one notification id (svc-sandbox notifications lists them). ${SEE_HELP}`,
+      );
+    return { kind: 'resend', url, apiKey, notificationId: nonEmpty(positionals[0]!, 'resend') };
+  }
+  if (values['forward-to'] === undefined)
+    throw new CliArgsError(
+      'bad_value',
+      `svc-sandbox listen needs --forward-to URL, such as http://localhost:3000. ${SEE_HELP}`,
+    );
+  return { kind: 'listen', url, apiKey, forwardTo: httpUrl(values['forward-to'], '--forward-to') };
+}
+
+function httpUrl(text: string, flag: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new CliArgsError(
+      'bad_value',
+      `${flag} ${JSON.stringify(text)} is not an http(s) URL such as http://localhost:3000. ${SEE_HELP}`,
+    );
   return text;
 }
 

@@ -6,8 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { CliArgsError, parseCliArgs } from './cli-args.js';
+import { runWatchRequest } from './cli-watch.js';
 import { runInitCommand } from './init-command.js';
 import { startSandbox } from './sandbox.js';
+import { formatLogEntry } from './sandbox-log.js';
+import { runTriggerCommand } from './test-helpers/trigger-cli.js';
 
 const version = (): string =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
@@ -19,6 +22,9 @@ const version = (): string =>
  */
 const SUBCOMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<void>>> = {
   init: runInitCommand,
+  trigger: async (argv) => {
+    process.exitCode = await runTriggerCommand(argv, process.env);
+  },
 };
 
 async function main(): Promise<void> {
@@ -33,6 +39,15 @@ async function main(): Promise<void> {
   }
   if (request.kind === 'version') {
     console.log(version());
+    return;
+  }
+  if (request.kind !== 'run') {
+    const stopped = new AbortController();
+    const stop = () => stopped.abort();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    const print = batchedLines();
+    await runWatchRequest(request, { line: print, status: (text) => console.error(text) }, stopped.signal);
     return;
   }
   const sandbox = await startSandbox({
@@ -96,6 +111,27 @@ async function main(): Promise<void> {
   }
   // What the data dir lost to a crash: on stderr, where an operator's eye and a log collector look.
   for (const warning of sandbox.warnings) console.error(`svc-sandbox: warning: ${warning.message}`);
+  if (!request.quiet) {
+    const print = batchedLines();
+    sandbox.log.subscribe((entry) => print(formatLogEntry(entry)));
+  }
+}
+
+/**
+ * Prints lines to stdout, those of one turn of the event loop in one write: a burst of requests costs one
+ * write, not one per line (writes to a pipe are synchronous on Linux).
+ */
+function batchedLines(): (line: string) => void {
+  let pending: string[] = [];
+  return (line) => {
+    if (pending.length === 0)
+      setImmediate(() => {
+        const text = `${pending.join('\n')}\n`;
+        pending = [];
+        process.stdout.write(text);
+      });
+    pending.push(line);
+  };
 }
 
 main().catch((error: unknown) => {

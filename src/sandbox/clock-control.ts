@@ -1,12 +1,15 @@
 /**
- * `/sandbox/v1/clock`: merchants' own integration tests read the sandbox clock and move it forward, to reach
- * what waits on time (a reservation's 6-day release, a Purchase's `due`, the slow acquirer's answer, a
- * webhook's next retry) without sleeping.
+ * `/sandbox/v1/clock`: merchants' own integration tests read their merchant's clock and move it forward, to
+ * reach what waits on time (a reservation's 6-day release, a Purchase's `due`, the slow acquirer's answer, a
+ * webhook's or notification's next retry) without sleeping.
  *
- * Moving it takes a merchant's v1 secret key: the clock is the whole sandbox's, so a step moves every
- * merchant's time rules, and only a merchant of this sandbox may make one. Reading it takes none. Only a
- * JSON body moves it: a page in the developer's browser can send a cross-site form or `text/plain` post
- * without asking, and a JSON one only after a preflight that the sandbox never grants.
+ * Each merchant has its own clock, and a step moves only the clock of the merchant whose key it carries:
+ * test files of different merchants run in parallel without disturbing each other. Moving it takes the
+ * merchant's v1 secret key (`Authorization: Bearer`) or its merchant API key (`X-Svc-Api-Key`, for merchants
+ * without v1). Reading it takes none (time is no secret): with a key, or `?merchant_id=`, it answers that
+ * merchant's clock, else the first merchant's. Only a JSON body moves it: a page in the developer's browser
+ * can send a cross-site form or `text/plain` post without asking, and a JSON one only after a preflight that
+ * the sandbox never grants.
  *
  * A step answers once what fell due on the way is done, delivery attempts included (see
  * {@link SandboxClock.step}): the merchant's test reads the outcome right after it.
@@ -14,7 +17,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { BodyReader, type Json } from './body-reader.js';
-import type { SandboxClock } from './clock.js';
+import type { SandboxClock, SandboxClocks } from './clock.js';
 import type { MerchantConfig } from './config.js';
 import { HttpError, type Router, sendJson } from './http.js';
 
@@ -23,30 +26,43 @@ export const CLOCK_PATH = '/sandbox/v1/clock';
 /** The longest single step: a year, so that a typo of a few digits is refused rather than taken. */
 const MAX_STEP_MS = 366 * 24 * 60 * 60 * 1000;
 
-/** What `GET` and `POST /sandbox/v1/clock` answer. */
+/** What `GET` and `POST /sandbox/v1/clock` answer: one merchant's clock. */
 export interface ClockView {
-  /** Now on the sandbox clock, ISO 8601. */
+  /** Whose clock it is. */
+  merchant_id: string;
+  /** Now on the merchant's clock, ISO 8601. */
   now: string;
   /** The same in Unix seconds, as v1 timestamps are written. */
   now_unix: number;
-  /** How far the sandbox clock is ahead of real time, in milliseconds. */
+  /** How far the merchant's clock is ahead of real time, in milliseconds. */
   ahead_ms: number;
 }
 
 export function mountClockControl(
   router: Router,
-  clock: SandboxClock,
+  clocks: SandboxClocks,
   merchants: readonly MerchantConfig[],
 ): void {
-  const secretKeys = new Set(merchants.flatMap((merchant) => (merchant.v1 ? [merchant.v1.secretKey] : [])));
-  const view = (): ClockView => ({
+  const bySecretKey = new Map(
+    merchants.flatMap((merchant) => (merchant.v1 ? [[merchant.v1.secretKey, merchant.id]] : [])),
+  );
+  const byApiKey = new Map(merchants.map((merchant) => [merchant.apiKey, merchant.id]));
+  const view = (clock: SandboxClock): ClockView => ({
+    merchant_id: clock.merchantId,
     now: clock.now().toISOString(),
     now_unix: Math.floor(clock.nowMs() / 1000),
     ahead_ms: clock.aheadMs,
   });
-  router.on('GET', CLOCK_PATH, ({ res }) => sendJson(res, 200, view()));
+  router.on('GET', CLOCK_PATH, ({ req, res, url }) => {
+    const named = url.searchParams.get('merchant_id');
+    if (named !== null && !merchants.some((merchant) => merchant.id === named)) {
+      throw new HttpError(404, 'merchant_not_found', `No merchant ${named} in this sandbox`, 'merchant_id');
+    }
+    const merchantId = hasKey(req) ? merchantOf(req, bySecretKey, byApiKey) : (named ?? merchants[0]!.id);
+    sendJson(res, 200, view(clocks.for(merchantId)));
+  });
   router.on('POST', CLOCK_PATH, async (context) => {
-    requireSecretKey(context.req, secretKeys);
+    const clock = clocks.for(merchantOf(context.req, bySecretKey, byApiKey));
     const type = context.req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new HttpError(
@@ -56,20 +72,41 @@ export function mountClockControl(
       );
     }
     await clock.step(readStep(await context.json()));
-    sendJson(context.res, 200, view());
+    sendJson(context.res, 200, view(clock));
   });
 }
 
-/** A merchant's v1 secret key as `Authorization: Bearer <key>`, or a 401 that says so. */
-function requireSecretKey(req: IncomingMessage, secretKeys: ReadonlySet<string>): void {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (match && secretKeys.has(match[1]!)) return;
+function hasKey(req: IncomingMessage): boolean {
+  return req.headers.authorization !== undefined || req.headers['x-svc-api-key'] !== undefined;
+}
+
+/**
+ * The merchant whose key the request carries: a v1 secret key as `Authorization: Bearer <key>`, or a
+ * merchant API key as `X-Svc-Api-Key`; else a 401 that says so.
+ */
+function merchantOf(
+  req: IncomingMessage,
+  bySecretKey: ReadonlyMap<string, string>,
+  byApiKey: ReadonlyMap<string, string>,
+): string {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const apiKey = req.headers['x-svc-api-key'];
+  const merchantId =
+    bearer !== undefined
+      ? bySecretKey.get(bearer)
+      : typeof apiKey === 'string'
+        ? byApiKey.get(apiKey)
+        : undefined;
+  if (merchantId !== undefined) return merchantId;
+  const sent = bearer !== undefined || apiKey !== undefined;
   throw new HttpError(
     401,
-    match ? 'authentication_failed' : 'not_authenticated',
-    match
-      ? 'The secret key is not valid: send a v1 secret key of a merchant of this sandbox'
-      : "Send a merchant's v1 secret key as Authorization: Bearer <secret key> to move the clock",
+    sent ? 'authentication_failed' : 'not_authenticated',
+    sent
+      ? bearer !== undefined
+        ? 'The secret key is not valid: send a v1 secret key of a merchant of this sandbox'
+        : 'The API key is not valid: send the merchant API key of a merchant of this sandbox in X-Svc-Api-Key'
+      : "Send a merchant's v1 secret key as Authorization: Bearer <secret key>, or its merchant API key as X-Svc-Api-Key, to move its clock",
     undefined,
     undefined,
     { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' },

@@ -1,9 +1,11 @@
 /**
- * The sandbox's one clock: real time plus an offset that only ever grows. Every time rule of the gateway reads
- * it (a Purchase's `due`, the 6-day release of a reservation, the slow acquirer's answer, delivery retries),
- * and tests move it forward instead of sleeping: through {@link SandboxClock.advance} or
- * {@link SandboxClock.step}, or from outside through `POST /sandbox/v1/clock` (merchants' own integration
- * tests). The offset is kept in the store, so a restart on the same data dir does not turn time back.
+ * The sandbox's clocks: one per merchant, each real time plus an offset that only ever grows. Every time rule
+ * of the gateway reads the clock of the merchant it belongs to (a Purchase's `due`, the 6-day release of a
+ * reservation, the slow acquirer's answer, delivery retries), and tests move it forward instead of sleeping:
+ * through {@link SandboxClock.advance} or {@link SandboxClock.step}, or from outside through
+ * `POST /sandbox/v1/clock` (merchants' own integration tests). A merchant's step moves only its own time, so
+ * that test files of different merchants run in parallel without disturbing each other. The offsets are kept
+ * in the store, so a restart on the same data dir does not turn time back.
  *
  * What reads real time instead: checks of what a caller's own clock wrote (the `Date` of a signed request, a
  * token's expiry, certificate validity), which an advanced sandbox clock would otherwise refuse.
@@ -30,15 +32,23 @@ interface Task {
  * order with the tasks, and waits for it before moving on.
  */
 export interface ClockWork {
-  /** When the earliest of it is due (epoch ms on the sandbox clock), if any. */
+  /** When the earliest of it is due (epoch ms on the clock it works for), if any. */
   nextDueAt(): number | undefined;
   /** Does what is due now and resolves once it is done; false when nothing could progress (a full disk). */
   runDue(): Promise<boolean>;
 }
 
+/** The offsets kept in the store, one per merchant id. */
+const CLOCKS = 'sandbox-clocks';
+/** Where data dirs of earlier versions kept the one sandbox-wide offset (id `offset`). */
+const SHARED_CLOCK = 'sandbox-clock';
+
+interface SavedOffset {
+  offsetMs: number;
+}
+
+/** One merchant's clock. */
 export class SandboxClock {
-  private readonly saved: Collection<{ offsetMs: number }>;
-  private offsetMs: number;
   private readonly tasks = new Map<string, Task>();
   private readonly listeners = new Set<() => void>();
   private readonly works = new Set<ClockWork>();
@@ -48,15 +58,15 @@ export class SandboxClock {
   private datedMs: number | undefined;
 
   constructor(
-    store: Store,
+    /** Whose clock it is: the merchant id it is kept under. */
+    readonly merchantId: string,
+    private readonly saved: Collection<SavedOffset>,
+    private offsetMs: number,
     /** Real time in epoch milliseconds (a fixed clock in some tests). */
-    private readonly realMs: () => number = Date.now,
-  ) {
-    this.saved = store.collection('sandbox-clock');
-    this.offsetMs = this.saved.get('offset')?.offsetMs ?? 0;
-  }
+    private readonly realMs: () => number,
+  ) {}
 
-  /** Now on the sandbox clock, in epoch milliseconds. */
+  /** Now on the merchant's clock, in epoch milliseconds. */
   nowMs(): number {
     return this.datedMs ?? this.realMs() + this.offsetMs;
   }
@@ -65,7 +75,7 @@ export class SandboxClock {
     return new Date(this.nowMs());
   }
 
-  /** How far the clock is ahead of real time. */
+  /** How far the merchant's clock is ahead of real time. */
   get aheadMs(): number {
     return this.offsetMs;
   }
@@ -239,8 +249,89 @@ export class SandboxClock {
 
   private setOffset(offsetMs: number): void {
     if (offsetMs === this.offsetMs) return;
-    this.saved.put('offset', { offsetMs });
+    this.saved.put(this.merchantId, { offsetMs });
     this.offsetMs = offsetMs;
+  }
+}
+
+/**
+ * Every merchant's clock. A merchant's own is {@link for}; {@link advance} and {@link step} move them all
+ * together, as the one sandbox-wide clock of earlier versions did.
+ */
+export class SandboxClocks {
+  private readonly saved: Collection<SavedOffset>;
+  /** The offset of a data dir from before clocks were per merchant: where every merchant's starts. */
+  private readonly sharedOffsetMs: number;
+  private readonly clocks = new Map<string, SandboxClock>();
+  private readonly listeners = new Set<() => void>();
+  private workOf: ((merchantId: string) => ClockWork) | undefined;
+
+  constructor(
+    store: Store,
+    /** The merchants of the sandbox: their clocks exist from the start; the first is {@link now}'s. */
+    merchantIds: readonly string[],
+    /** Real time in epoch milliseconds (a fixed clock in some tests). */
+    private readonly realMs: () => number = Date.now,
+  ) {
+    this.saved = store.collection<SavedOffset>(CLOCKS);
+    this.sharedOffsetMs = store.collection<SavedOffset>(SHARED_CLOCK).get('offset')?.offsetMs ?? 0;
+    for (const merchantId of merchantIds) this.for(merchantId);
+  }
+
+  /** The merchant's clock, made at first use. */
+  for(merchantId: string): SandboxClock {
+    let clock = this.clocks.get(merchantId);
+    if (clock === undefined) {
+      const offsetMs = this.saved.get(merchantId)?.offsetMs ?? this.sharedOffsetMs;
+      clock = new SandboxClock(merchantId, this.saved, offsetMs, this.realMs);
+      clock.onAdvance(() => {
+        for (const listener of this.listeners) listener();
+      });
+      if (this.workOf) clock.addWork(this.workOf(merchantId));
+      this.clocks.set(merchantId, clock);
+    }
+    return clock;
+  }
+
+  /** Now on the first merchant's clock (the demo merchant's, in a sandbox without config). */
+  now(): Date {
+    return this.clocks.values().next().value?.now() ?? new Date(this.realMs() + this.sharedOffsetMs);
+  }
+
+  /** The latest time on any merchant's clock: a date after it is in the future on every merchant's. */
+  latest(): Date {
+    let latest = this.now();
+    for (const clock of this.clocks.values()) if (clock.nowMs() > latest.getTime()) latest = clock.now();
+    return latest;
+  }
+
+  /** Moves every merchant's clock forward by `ms`, as {@link SandboxClock.advance} does. */
+  advance(ms: number): void {
+    checkStep(ms);
+    for (const clock of [...this.clocks.values()]) clock.advance(ms);
+  }
+
+  /** Steps every merchant's clock by `ms` at once, as {@link SandboxClock.step} does; resolves when all are done. */
+  async step(ms: number): Promise<void> {
+    checkStep(ms);
+    await Promise.all([...this.clocks.values()].map((clock) => clock.step(ms)));
+  }
+
+  /** The work each merchant's steps make: its part of the delivery queue. */
+  addWork(workOf: (merchantId: string) => ClockWork): void {
+    this.workOf = workOf;
+    for (const [merchantId, clock] of this.clocks) clock.addWork(workOf(merchantId));
+  }
+
+  /** Calls `listener` after any merchant's clock moved (the delivery queue re-reads its due times). */
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    for (const clock of this.clocks.values()) clock.close();
+    this.listeners.clear();
   }
 }
 

@@ -128,17 +128,28 @@ export interface DeliveryQueueOptions {
   maxFinished?: number;
   /** The store collection; default `deliveries`. */
   collection?: string;
-  /** Clock in epoch milliseconds; default `Date.now`. */
-  now?: () => number;
+  /**
+   * The clock of a delivery's owner (its merchant's), in epoch milliseconds; default `Date.now`. Each owner's
+   * deliveries are dated and retried on its own clock.
+   */
+  now?: (owner: string | undefined) => number;
   onDelivered?: (delivery: Delivery) => void;
   onGaveUp?: (delivery: Delivery) => void;
+  /** Hears each delivery once its enqueue is committed (the sandbox's forwarding). */
+  onAdmitted?: (delivery: Delivery) => void;
+  /**
+   * Hears each attempt once its outcome is recorded: `stored` is the delivery as stored then (its state and
+   * next attempt), `attemptNumber` counts from 1. The sandbox's log.
+   */
+  onAttempted?: (stored: Delivery, attempt: DeliveryAttempt, attemptNumber: number) => void;
 }
 
-/**
- * The queue. As {@link ClockWork}, a clock step makes the attempts that come due on the way, in time order,
- * and waits for their outcome before moving on.
- */
-export interface DeliveryQueue extends ClockWork {
+export interface DeliveryQueue {
+  /**
+   * The owner's deliveries as {@link ClockWork}: a step of the owner's clock makes the attempts that come due
+   * on the way, in time order, and waits for their outcome before moving on.
+   */
+  workOf(owner: string): ClockWork;
   /**
    * Stores the delivery and returns its id. Inside a store transaction it becomes part of it: it is sent only
    * once the transaction commits, and not at all if it rolls back.
@@ -197,7 +208,7 @@ class Queue implements DeliveryQueue {
   private readonly store: Store;
   private readonly records: Collection<Delivery>;
   private readonly send: (delivery: Delivery) => Promise<SendResult>;
-  private readonly now: () => number;
+  private readonly now: (owner: string | undefined) => number;
   private readonly retryBaseMs: number;
   private readonly maxFurtherAttempts: number;
   private readonly maxAgeMs: number;
@@ -206,6 +217,8 @@ class Queue implements DeliveryQueue {
   private readonly maxFinished: number;
   private readonly onDelivered: ((delivery: Delivery) => void) | undefined;
   private readonly onGaveUp: ((delivery: Delivery) => void) | undefined;
+  private readonly onAdmitted: DeliveryQueueOptions['onAdmitted'];
+  private readonly onAttempted: DeliveryQueueOptions['onAttempted'];
 
   /** Pending delivery ids per key, in order; the first is the one that may go. */
   private readonly waiting = new Map<string, string[]>();
@@ -215,7 +228,7 @@ class Queue implements DeliveryQueue {
   private finished: string[] = [];
   private finishedHead = 0;
   /** Keys whose first pending delivery is neither in flight nor finished, by when it is due. */
-  private readonly due = new DueHeap();
+  private readonly due: DueHeaps;
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Deliveries in flight that were cancelled: their attempt is recorded, and nothing follows it. */
   private readonly cancelled = new Set<string>();
@@ -226,7 +239,7 @@ class Queue implements DeliveryQueue {
   /** Deliveries in flight per owner. */
   private readonly ownerLoad = new Map<string, number>();
   /** Due keys set aside because their owner had no slot free, by owner; back in `due` when one frees. */
-  private readonly parked = new Map<string, Array<{ key: string; at: number }>>();
+  private readonly parked = new Map<string, Due[]>();
   private pending = 0;
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -240,6 +253,7 @@ class Queue implements DeliveryQueue {
     this.records = options.store.collection<Delivery>(options.collection ?? 'deliveries');
     this.send = options.send;
     this.now = options.now ?? Date.now;
+    this.due = new DueHeaps(this.now);
     this.retryBaseMs = options.retryBaseMs;
     this.maxFurtherAttempts = options.maxFurtherAttempts ?? 8;
     this.maxAgeMs = options.maxAgeMs ?? 36 * HOUR_MS;
@@ -248,6 +262,8 @@ class Queue implements DeliveryQueue {
     this.maxFinished = options.maxFinished ?? 100_000;
     this.onDelivered = options.onDelivered;
     this.onGaveUp = options.onGaveUp;
+    this.onAdmitted = options.onAdmitted;
+    this.onAttempted = options.onAttempted;
     this.resume();
   }
 
@@ -264,7 +280,8 @@ class Queue implements DeliveryQueue {
       if (delivery.state === 'pending') {
         this.pending++;
         const ids = appendTo(this.waiting, delivery.key, delivery.id);
-        if (ids.length === 1) this.due.push(delivery.key, delivery.nextAttemptAt ?? this.now());
+        if (ids.length === 1)
+          this.due.push(delivery.owner, delivery.key, delivery.nextAttemptAt ?? this.now(delivery.owner));
       }
     }
     this.finished = stored
@@ -276,7 +293,7 @@ class Queue implements DeliveryQueue {
 
   enqueue(request: DeliveryRequest): string {
     if (this.closed) throw new DeliveryQueueError('closed', 'The delivery queue is closed');
-    const createdAt = this.now();
+    const createdAt = this.now(request.owner);
     const delivery: Delivery = {
       id: randomUUID(),
       key: request.key,
@@ -303,8 +320,9 @@ class Queue implements DeliveryQueue {
     this.pending++;
     appendTo(this.history, delivery.key, delivery.id);
     const ids = appendTo(this.waiting, delivery.key, delivery.id);
-    if (ids.length === 1) this.due.push(delivery.key, delivery.createdAt);
+    if (ids.length === 1) this.due.push(delivery.owner, delivery.key, delivery.createdAt);
     this.schedulePump();
+    this.onAdmitted?.(delivery);
   }
 
   get(id: string): Delivery | undefined {
@@ -313,7 +331,6 @@ class Queue implements DeliveryQueue {
 
   cancel(keyPrefix: string): number {
     let count = 0;
-    const finishedAt = this.now();
     // One record for all of it; the queue's own bookkeeping follows only once that is stored (or, inside a
     // caller's transaction, once that commits), so a refused write leaves the queue as it was.
     this.store.transaction(() => {
@@ -322,6 +339,7 @@ class Queue implements DeliveryQueue {
         count += ids.length;
         // The first may be in flight: it ends when its attempt does. The others never started.
         const [first, ...rest] = ids;
+        const finishedAt = this.now(this.records.get(first!)?.owner);
         for (const id of rest) {
           const delivery = this.records.get(id);
           if (delivery === undefined) continue;
@@ -394,20 +412,29 @@ class Queue implements DeliveryQueue {
     });
   }
 
-  nextDueAt(): number | undefined {
-    if (this.closed) return undefined;
-    // Attempts under way (started by the queue's own timer between a step's slices) are due now: a step
-    // waits for their outcome, and for what it lets go next.
-    return this.inFlight.size > 0 ? this.now() : this.due.peek()?.at;
-  }
-
-  async runDue(): Promise<boolean> {
-    for (;;) {
-      this.pump();
-      // Outcomes the store refused (a full disk) wait in memory: nothing more to do until it takes writes.
-      if (this.closed || this.inFlight.size === 0) return this.unrecorded.size === 0;
-      await Promise.race(this.inFlight.values());
-    }
+  workOf(owner: string): ClockWork {
+    const ownedIn = (ids: Iterable<string>) => [...ids].filter((id) => this.records.get(id)?.owner === owner);
+    return {
+      nextDueAt: () => {
+        if (this.closed) return undefined;
+        // Attempts under way (started by the queue's own timer between a step's slices) are due now: a step
+        // waits for their outcome, and for what it lets go next.
+        return ownedIn(this.inFlight.keys()).length > 0 ? this.now(owner) : this.due.peekOf(owner)?.at;
+      },
+      runDue: async () => {
+        for (;;) {
+          this.pump();
+          if (this.closed) return true;
+          const own = ownedIn(this.inFlight.keys());
+          const waitsForSlot = (this.due.peekOf(owner)?.at ?? Number.POSITIVE_INFINITY) <= this.now(owner);
+          if (own.length > 0) await Promise.race(own.map((id) => this.inFlight.get(id)));
+          // Other owners' attempts fill every slot: the owner's due one starts when one of them ends.
+          else if (waitsForSlot && this.inFlight.size > 0) await Promise.race(this.inFlight.values());
+          // Outcomes the store refused (a full disk) wait in memory: nothing more to do until it takes writes.
+          else return ownedIn(this.unrecorded.keys()).length === 0;
+        }
+      },
+    };
   }
 
   wake(): void {
@@ -420,31 +447,30 @@ class Queue implements DeliveryQueue {
   /** Starts every due key that fits in the concurrency bound, then sets the one timer for the next. */
   private pump(): void {
     if (this.closed) return;
-    const now = this.now();
     while (this.inFlight.size < this.concurrency) {
       const next = this.due.peek();
-      if (next === undefined || next.at > now) break;
-      this.due.pop();
+      if (next === undefined || next.at > next.now) break;
+      this.due.pop(next.owner);
       const owner = this.ownerOf(next.key);
       if ((this.ownerLoad.get(owner) ?? 0) >= this.perOwnerConcurrency) {
         appendTo(this.parked, owner, next);
         continue;
       }
-      this.attempt(next.key, now, owner);
+      this.attempt(next.key, next.now, owner);
     }
     const next = this.due.peek();
     if (next === undefined || this.inFlight.size >= this.concurrency) return;
-    if (this.timer !== undefined && this.timerAt <= next.at) return;
+    // Owners' clocks differ: the timer is set in real time.
+    const wait = Math.max(0, next.at - next.now);
+    const fireAt = Date.now() + wait;
+    if (this.timer !== undefined && this.timerAt <= fireAt) return;
     clearTimeout(this.timer);
-    this.timerAt = next.at;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.timerAt = Number.POSITIVE_INFINITY;
-        this.pump();
-      },
-      Math.max(0, next.at - now),
-    );
+    this.timerAt = fireAt;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.pump();
+    }, wait);
     // The queue alone does not keep the process alive, unless someone is waiting for it to drain.
     if (this.idleWaiters.length === 0) this.timer.unref();
   }
@@ -495,6 +521,7 @@ class Queue implements DeliveryQueue {
         this.inFlight.delete(delivery.id);
         this.releaseSlot(owner);
         this.recordOrKeep(delivery, attempt);
+        this.onAttempted?.(this.records.get(delivery.id) ?? delivery, attempt, delivery.attempts.length + 1);
         if ('lateAnswer' in result && result.lateAnswer)
           this.listenLate(delivery.id, delivery.attempts.length, result.lateAnswer);
         this.pump();
@@ -528,7 +555,7 @@ class Queue implements DeliveryQueue {
     const delivery = this.records.get(id);
     if (delivery?.state !== 'pending') return;
     const accepted = isAccepted(status, delivery.acceptStatus);
-    const answeredLateAt = this.now();
+    const answeredLateAt = this.now(delivery.owner);
     const attempts = delivery.attempts.map((attempt, at) =>
       at === index ? { ...attempt, status, accepted, answeredLateAt } : attempt,
     );
@@ -564,13 +591,13 @@ class Queue implements DeliveryQueue {
     } catch (error) {
       if (!isWriteFailure(error)) throw error;
       this.unrecorded.set(delivery.id, attempt);
-      this.storeLater(delivery.key);
+      this.storeLater(delivery);
     }
   }
 
   /** The key comes due again soon, for a write the store refused. */
-  private storeLater(key: string): void {
-    if (!this.closed) this.due.push(key, this.now() + Math.min(this.retryBaseMs, STORE_RETRY_MS));
+  private storeLater({ owner, key }: Delivery): void {
+    if (!this.closed) this.due.push(owner, key, this.now(owner) + Math.min(this.retryBaseMs, STORE_RETRY_MS));
   }
 
   /** A slot of the owner is free: the first key parked for want of one is due again, at the time it had. */
@@ -581,12 +608,12 @@ class Queue implements DeliveryQueue {
     const parked = this.parked.get(owner);
     const first = parked?.shift();
     if (parked?.length === 0) this.parked.delete(owner);
-    if (first !== undefined) this.due.push(first.key, first.at);
+    if (first !== undefined) this.due.push(first.owner, first.key, first.at);
   }
 
   private record(delivery: Delivery, attempt: DeliveryAttempt): void {
     const attempts = [...delivery.attempts, attempt];
-    const finishedAt = this.now();
+    const finishedAt = this.now(delivery.owner);
     // Forgotten in finish(), once the outcome is stored: a refused write must not lose the cancellation.
     const cancelled = this.cancelled.has(delivery.id);
     if (cancelled && !attempt.accepted) {
@@ -615,7 +642,7 @@ class Queue implements DeliveryQueue {
       return;
     }
     this.records.put(delivery.id, { ...delivery, attempts, nextAttemptAt });
-    if (!this.closed) this.due.push(delivery.key, nextAttemptAt);
+    if (!this.closed) this.due.push(delivery.owner, delivery.key, nextAttemptAt);
   }
 
   private giveUp(delivery: Delivery, failure: NonNullable<Delivery['failure']>, finishedAt: number): void {
@@ -661,8 +688,10 @@ class Queue implements DeliveryQueue {
     const ids = this.waiting.get(delivery.key)!;
     ids.shift();
     if (ids.length === 0) this.waiting.delete(delivery.key);
-    else if (!this.closed)
-      this.due.push(delivery.key, this.records.get(ids[0]!)?.nextAttemptAt ?? this.now());
+    else if (!this.closed) {
+      const next = this.records.get(ids[0]!);
+      this.due.push(next?.owner, delivery.key, next?.nextAttemptAt ?? this.now(next?.owner));
+    }
     if (notify) {
       try {
         notify(delivery);
@@ -704,6 +733,55 @@ function appendTo<T>(map: Map<string, T[]>, key: string, item: T): T[] {
   }
   items.push(item);
   return items;
+}
+
+/** A key due at `at` on its owner's clock, which read `now` when it was looked at. */
+interface Due {
+  owner: string | undefined;
+  key: string;
+  at: number;
+  now: number;
+}
+
+/**
+ * Due keys by owner: owners' clocks differ (each merchant moves its own), so each owner has a heap in its own
+ * time, and the next due is the one furthest past its time on its owner's clock.
+ */
+class DueHeaps {
+  private readonly heaps = new Map<string | undefined, DueHeap>();
+
+  constructor(private readonly now: (owner: string | undefined) => number) {}
+
+  push(owner: string | undefined, key: string, at: number): void {
+    let heap = this.heaps.get(owner);
+    if (heap === undefined) {
+      heap = new DueHeap();
+      this.heaps.set(owner, heap);
+    }
+    heap.push(key, at);
+  }
+
+  peek(): Due | undefined {
+    let found: Due | undefined;
+    for (const [owner, heap] of this.heaps) {
+      const top = heap.peek()!;
+      const now = this.now(owner);
+      if (found === undefined || top.at - now < found.at - found.now)
+        found = { owner, key: top.key, at: top.at, now };
+    }
+    return found;
+  }
+
+  peekOf(owner: string): { key: string; at: number } | undefined {
+    return this.heaps.get(owner)?.peek();
+  }
+
+  pop(owner: string | undefined): void {
+    const heap = this.heaps.get(owner);
+    heap?.pop();
+    // Empty heaps are dropped, so that peek looks only at owners with something due.
+    if (heap?.peek() === undefined) this.heaps.delete(owner);
+  }
 }
 
 /** A binary min-heap of keys by due time; equal times leave in the order they came. */

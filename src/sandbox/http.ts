@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
+import type { SignatureDiagnosis } from '../core/widget-api.js';
 import { RequestBodyError, readNodeBody } from '../server/for-sandbox.js';
 import { isWriteFailure, type StoreError } from './store.js';
 
@@ -23,6 +24,8 @@ export class HttpError extends Error {
     readonly reason?: OrderRejectionReason,
     /** Headers of the answer, such as `Allow` of a 405. */
     readonly headers: Record<string, string> = {},
+    /** The sandbox's diagnosis of a `signature_invalid` (the widget API's `ApiError.details`). */
+    readonly details?: SignatureDiagnosis,
   ) {
     super(message);
   }
@@ -97,6 +100,7 @@ export function sendError(res: ServerResponse, error: HttpError): void {
         message: error.message,
         ...(error.field !== undefined && { field: error.field }),
         ...(error.reason !== undefined && { reason: error.reason }),
+        ...(error.details !== undefined && { details: error.details }),
       },
     },
     error.headers,

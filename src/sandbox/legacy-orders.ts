@@ -27,12 +27,12 @@ import type {
   ShippingQuoteRequest,
 } from '../core/widget-api.js';
 import type { TestAcquirer } from './acquirer.js';
-import type { SandboxClock } from './clock.js';
+import type { SandboxClocks } from './clock.js';
 import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { MerchantDirectory } from './legacy/merchant-directory.js';
 import { OrderBook } from './legacy/order-book.js';
-import { OrderIntake } from './legacy/order-intake.js';
+import { OrderIntake, type OrderIntakeDeps } from './legacy/order-intake.js';
 import type {
   CallMerchant,
   OrderRecord,
@@ -58,10 +58,12 @@ export interface LegacyOrdersDeps {
   /** Sends a signed request to a merchant URL and reads its answer (shipping cost, order verification). */
   callMerchant: CallMerchant;
   acquirer: TestAcquirer;
-  /** Payments are dated on the sandbox clock. */
-  clock: SandboxClock;
+  /** Payments are dated on their merchant's clock. */
+  clocks: SandboxClocks;
   /** Real time: checks of what the merchant's own clock wrote (certificates, tokens). */
   now: () => Date;
+  /** {@link OrderIntakeDeps.onSignatureMismatch} */
+  onSignatureMismatch?: OrderIntakeDeps['onSignatureMismatch'];
 }
 
 export class LegacyOrders {
@@ -74,7 +76,7 @@ export class LegacyOrders {
   private readonly payments: PaymentMachine;
 
   constructor(deps: LegacyOrdersDeps) {
-    const { config, store, queue, servicePrivateKeyPem, callMerchant, acquirer, clock, now } = deps;
+    const { config, store, queue, servicePrivateKeyPem, callMerchant, acquirer, clocks, now } = deps;
     const directory = new MerchantDirectory(config);
     const book = new OrderBook(store);
     const verifier = new OrderVerifier({ config, book, servicePrivateKeyPem, callMerchant, now });
@@ -82,7 +84,13 @@ export class LegacyOrders {
     this.directory = directory;
     this.book = book;
     this.verifier = verifier;
-    this.intake = new OrderIntake({ directory, book, verifier, now });
+    this.intake = new OrderIntake({
+      directory,
+      book,
+      verifier,
+      now,
+      ...(deps.onSignatureMismatch && { onSignatureMismatch: deps.onSignatureMismatch }),
+    });
     this.views = views;
     this.shipping = new ShippingQuotes({ directory, book, callMerchant });
     this.payments = new PaymentMachine({
@@ -93,7 +101,7 @@ export class LegacyOrders {
       queue,
       acquirer,
       servicePrivateKeyPem,
-      now: () => clock.now(),
+      now: (merchantId) => clocks.for(merchantId).now(),
     });
   }
 

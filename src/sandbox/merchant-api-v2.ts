@@ -26,6 +26,7 @@ import { BodyReader } from './body-reader.js';
 import type { MerchantConfig } from './config.js';
 import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
+import { noteMerchant } from './sandbox-log.js';
 import type { Collection, Store } from './store.js';
 import { money, type Written } from './wire-json.js';
 
@@ -262,6 +263,7 @@ export function mountMerchantApiV2(
   const byRequestId: Collection<RefundByRequestId> = store.collection('merchant-api-v2-refund-requests');
   const find = (context: RequestContext) => {
     const merchant = orders.merchant(context.params['merchantId']!);
+    noteMerchant(context.req, merchant.id);
     return { merchant, orderId: context.params['orderId']! };
   };
 

@@ -18,7 +18,7 @@ import {
 } from '../server/for-sandbox.js';
 import { signBody } from '../server/index.js';
 import { TestAcquirer } from './acquirer.js';
-import { SandboxClock } from './clock.js';
+import { type SandboxClock, SandboxClocks } from './clock.js';
 import { mountClockControl } from './clock-control.js';
 import {
   checkAllowedOrigins,
@@ -32,12 +32,18 @@ import {
   withAllowedOrigins,
 } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
-import { createDeliveryQueue, createHttpSend, type DeliveryQueue } from './delivery-queue.js';
+import { createDeliveryQueue, createHttpSend, type Delivery, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, refuseConnect, sendJson } from './http.js';
+import { mountLegacyNotificationRoutes } from './legacy/notification-routes.js';
+import { sandboxMerchantAuth } from './legacy/sandbox-auth.js';
 import { LegacyOrders } from './legacy-orders.js';
 import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { mountObserveRoutes } from './observe-routes.js';
+import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
+import { mountTestHelperRoutes } from './test-helpers/routes.js';
+import { createTestHelpers, type TestHelpers } from './test-helpers/test-helpers.js';
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
@@ -71,8 +77,8 @@ export interface SandboxOptions {
    */
   https?: boolean;
   /**
-   * Real time, for tests that fix it. The sandbox clock that time rules read is this plus how far it was
-   * advanced ({@link Sandbox.clock}).
+   * Real time, for tests that fix it. A merchant's clock, which its time rules read, is this plus how far it
+   * was advanced ({@link Sandbox.clockFor}).
    */
   now?: () => Date;
   /**
@@ -84,6 +90,8 @@ export interface SandboxOptions {
   browserRoot?: string;
   /** How long slow and idle client connections are kept; see {@link ConnectionTimeouts} for the defaults. */
   connectionTimeouts?: ConnectionTimeouts;
+  /** Hears each log entry ({@link Sandbox.log}): requests, delivery attempts, signature mismatches. */
+  onLog?: (entry: SandboxLogEntry) => void;
 }
 
 /**
@@ -107,12 +115,30 @@ export interface Sandbox {
   /** The demo merchant's private key, when the sandbox created the demo merchant. */
   demoMerchant?: { privateKeyPem: string; privateKeyFile: string };
   /**
-   * The sandbox clock: `advance(ms)` moves every time rule forward; `step(ms)` also makes the delivery
-   * attempts that fall due on the way and resolves once they are done, as `POST /sandbox/v1/clock` does.
+   * Every merchant's clock at once: `advance(ms)` moves each merchant's time rules forward; `step(ms)` also
+   * makes the delivery attempts that fall due on the way and resolves once they are done. `now()` is the
+   * first merchant's time (the demo merchant's without a config). To move one merchant's time only, as
+   * `POST /sandbox/v1/clock` does, use {@link clockFor}.
    */
-  clock: Pick<SandboxClock, 'now' | 'advance' | 'step'>;
+  clock: Pick<SandboxClocks, 'now' | 'advance' | 'step'>;
+  /**
+   * One merchant's clock: its `advance(ms)` and `step(ms)` move that merchant's time only (its Purchases,
+   * billing, statements, slow acquirer, deliveries' retries); other merchants' tests are not disturbed.
+   * @throws RangeError for a merchant id that is not in the config.
+   */
+  clockFor(merchantId: string): Pick<SandboxClock, 'now' | 'advance' | 'step'>;
+  /**
+   * What the sandbox does, as typed entries: `log.subscribe(listener)` or `for await (const entry of
+   * log.entries())`. Entries are made only while somebody listens.
+   */
+  log: SandboxLog;
   /** What starting repaired in the data dir (the CLI prints these); empty as a rule. */
   warnings: readonly SandboxWarning[];
+  /**
+   * Sandbox only: pay a legacy order or a v1 Purchase headlessly, fire v1 events (README, "Test helpers").
+   * The same over HTTP under `/sandbox/test-helpers/`.
+   */
+  testHelpers: TestHelpers;
   /**
    * Stops listening and waits for deliveries in flight; pending ones resume at the next start on the same data
    * dir. Without a data dir, also removes the temporary folder of keys ({@link Sandbox.keyDir}).
@@ -150,6 +176,7 @@ const SANDBOX_OPTIONS: OptionRules<SandboxOptions> = {
   demoShopOrigin: optional('an origin such as http://localhost:5173', isText),
   browserRoot: optional("a folder's path", isText),
   connectionTimeouts: optional('an object of timeouts in milliseconds', isObject),
+  onLog: optional('a function (entry) => void', isFunction),
 };
 
 /** The config to run: checked as it is when it came from parseConfig, else read as the file's shape. */
@@ -203,19 +230,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     },
   });
-  const clock = new SandboxClock(store, () => now().getTime());
-  const acquirer = new TestAcquirer({ store, clock });
+  const clocks = new SandboxClocks(
+    store,
+    config.merchants.map((merchant) => merchant.id),
+    () => now().getTime(),
+  );
+  const log = new SandboxLog();
+  if (options.onLog) log.subscribe(options.onLog);
+  const queued = new Channel<Delivery>();
+  const acquirer = new TestAcquirer({ store });
   const send = createHttpSend({ timeoutMs: config.notifications.timeoutMs });
+  // A delivery's owner is its merchant: it is dated and retried on that merchant's clock.
+  const ownerNow = (owner: string | undefined) =>
+    owner === undefined ? now().getTime() : clocks.for(owner).nowMs();
   const queue: DeliveryQueue = createDeliveryQueue({
     store,
     send,
-    now: () => clock.nowMs(),
+    now: ownerNow,
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
+    onAdmitted: (delivery) => {
+      if (queued.active) queued.emit(delivery);
+    },
+    onAttempted: (stored, attempt, attemptNumber) => {
+      if (log.active) log.emit(deliveryEntry(stored, attempt, attemptNumber, ownerNow(stored.owner)));
+    },
   });
-  clock.onAdvance(() => queue.wake());
-  clock.addWork(queue);
+  clocks.onAdvance(() => queue.wake());
+  clocks.addWork((merchantId) => queue.workOf(merchantId));
   const orders = new LegacyOrders({
     config,
     store,
@@ -223,8 +266,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     servicePrivateKeyPem: serviceKeys.privateKeyPem,
     callMerchant: (url, body, contentType) => postTo(url, body, contentType, serviceKeys.privateKeyPem),
     acquirer,
-    clock,
+    clocks,
     now,
+    onSignatureMismatch: (mismatch) => {
+      if (log.active) log.emit({ kind: 'signature_mismatch', at: now().toISOString(), ...mismatch });
+    },
   });
 
   const router = new Router();
@@ -247,18 +293,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetApi(router, orders);
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
-  mountClockControl(router, clock, config.merchants);
-  mountV1Api(router, {
+  mountClockControl(router, clocks, config.merchants);
+  const v1 = mountV1Api(router, {
     config,
     store,
     queue,
     acquirer,
-    clock,
+    clocks,
     companyKeys,
     listenHost: host,
   });
+  const auth = sandboxMerchantAuth(config.merchants);
+  mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
+  mountObserveRoutes(router, { log, deliveries: queued, auth });
+  const testHelperParts = { orders, queue, clocks, config, v1 };
+  mountTestHelperRoutes(router, testHelperParts, host);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (log.active) {
+      const started = performance.now();
+      res.once('finish', () => log.emit(requestEntry(req, res.statusCode, performance.now() - started)));
+    }
     // `handle` answers every error itself; this only guards the process should the answer fail too.
     router.handle(req, res).catch(() => res.destroy());
   };
@@ -274,7 +329,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   } catch (error) {
     // A port in use: give the data dir back, so that a second try in this process can have it.
-    clock.close();
+    clocks.close();
     await queue.close();
     send.close();
     await store.close();
@@ -283,22 +338,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     port,
     config,
     keyDir,
     serviceCertificatePem: serviceKeys.certificatePem,
     ...(tls && { tlsCertificateFile: tls.certificateFile }),
     ...(demoMerchant && { demoMerchant }),
-    clock,
+    clock: clocks,
+    clockFor(merchantId) {
+      if (!config.merchants.some((merchant) => merchant.id === merchantId)) {
+        const known = config.merchants.map((merchant) => merchant.id).join(', ');
+        throw new RangeError(`No merchant ${merchantId} in this sandbox; its merchants are ${known}`);
+      }
+      return clocks.for(merchantId);
+    },
+    log,
     warnings: store.warnings,
+    testHelpers: createTestHelpers(testHelperParts, url),
     async close() {
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
       });
-      clock.close();
+      clocks.close();
       await queue.close();
       send.close();
       await store.close();

@@ -8,6 +8,7 @@ import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js'
 import { BodyReader, type Json } from './body-reader.js';
 import { type RequestContext, type Router, sendJson } from './http.js';
 import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
+import { noteMerchant } from './sandbox-log.js';
 
 function customerFrom(reader: BodyReader, body: Json, path: string): Partial<CustomerData> {
   return {
@@ -71,8 +72,10 @@ export function widgetConfigView(
 }
 
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
-  router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ res, params }) => {
-    sendJson(res, 200, widgetConfigView(orders, orders.widget(params['widgetId']!)));
+  router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ req, res, params }) => {
+    const found = orders.widget(params['widgetId']!);
+    noteMerchant(req, found.merchant.id);
+    sendJson(res, 200, widgetConfigView(orders, found));
   });
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {
@@ -89,6 +92,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     };
     reader.throwFirst();
     const taken = await orders.create(intake);
+    if ('merchantId' in taken) noteMerchant(context.req, taken.merchantId);
     // A receipt (an unsigned reload of an order id already paid) creates nothing: 200 with the paid status alone.
     if ('receipt' in taken) sendJson(context.res, 200, taken);
     else sendJson(context.res, 201, orders.view(taken));

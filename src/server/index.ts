@@ -165,6 +165,14 @@ export {
   type MerchantApiV2RefundResult,
   type RefundInput,
 } from './merchant-api-v2.js';
+export {
+  createNotificationReceiver,
+  type NotificationReceiver,
+  type NotificationReceiverOptions,
+  type NotificationReceiverOutcome,
+  type RefusedPaidOrder,
+  type VerifiedPaidOrder,
+} from './notification-receiver.js';
 export { constructPurchaseNotification, type PurchaseNotificationOptions } from './notifications.js';
 export {
   type SignOrderVerificationTokenOptions,
@@ -207,6 +215,16 @@ export {
   RequestBodyError,
   type RequestBodyErrorCode,
 } from './raw-request.js';
+export type {
+  DeliveryRepeatOutcome,
+  FastifyInstanceLike,
+  FastifyReceiverOptions,
+  FastifyReceiverPlugin,
+  FastifyReplyLike,
+  ReceiverAnswer,
+  ReceiverLogger,
+  ReceiverMounts,
+} from './receiver-mounts.js';
 export {
   createRedisCacheStore,
   type IoRedisClientLike,
@@ -276,4 +294,16 @@ export {
 } from './v1-event-deduplicator.js';
 export { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
 export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';
+export {
+  createSuccessCallbackReceiver,
+  createWebhookReceiver,
+  type SuccessCallbackHandlers,
+  type SuccessCallbackReceiverOptions,
+  type V1Receiver,
+  type V1ReceiverOptions,
+  type V1ReceiverOutcome,
+  type V1WebhookEventOf,
+  type V1WebhookHandlers,
+  type WebhookReceiverOptions,
+} from './v1-receivers.js';
 export type { V1StatementDownload, V1StatementWaitOptions } from './v1-statements.js';

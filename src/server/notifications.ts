@@ -35,6 +35,14 @@ export async function constructPurchaseNotification(
     ...options,
     header: SVC_SIGNATURE_HEADER,
   });
+  return readPurchaseNotification(rawBody);
+}
+
+/**
+ * A verified notification body, read and checked.
+ * @throws SignatureVerificationError `malformed_body` when it is not a purchase notification.
+ */
+export function readPurchaseNotification(rawBody: Uint8Array): PurchaseNotification {
   const body = parseJsonObject(rawBody, 'purchase notification');
   for (const field of ['id', 'status'] as const) {
     const value = body[field];

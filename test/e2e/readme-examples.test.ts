@@ -462,6 +462,26 @@ const TS_CHECKS: Record<string, TsCheck> = {
       await rm(started.keyDir, { recursive: true, force: true });
     },
   },
+  'browser-test': {
+    async check({ declineThenPay }) {
+      // The first element of the element examples, under an order id of its own: its page pays it.
+      const elements = examples.find((candidate) => candidate.name === 'element-examples')!;
+      const orderId = `PW-${crypto.randomUUID()}`;
+      const tag = /<svc-checkout\b[^>]*><\/svc-checkout>/
+        .exec(elements.code)![0]
+        .replace(/order-id="[^"]*"/, `order-id="${orderId}"`);
+      env.pages.set('browser-test', await pageHtml({ ...elements, code: tag }));
+      env.browser ??= await launchBrowser();
+      const page = await env.browser.newPage();
+      try {
+        await page.goto(`${env.shopUrl}/__readme/browser-test`);
+        const pay = declineThenPay as (page: Page) => Promise<string | null>;
+        assert.equal(await pay(page), orderId);
+      } finally {
+        await page.close();
+      }
+    },
+  },
   notifications: {
     async check() {
       const order = await paidOrder();
@@ -615,6 +635,37 @@ const TS_CHECKS: Record<string, TsCheck> = {
     async check({ pending, after }) {
       assert.equal((pending as { status: string }).status, 'pending_capture');
       assert.equal((after as { status: string }).status, 'paid');
+    },
+  },
+  'test-helpers-in-process': {
+    exports: ['paid', 'fulfilled', 'tookMs'],
+    async check({ paid, fulfilled, tookMs }) {
+      const result = paid as { status: string; orderId: string; notification: { state: string } };
+      assert.equal(result.status, 'PAID');
+      assert.equal(result.notification.state, 'delivered');
+      const notifications = fulfilled as Array<{ id: string; status: string; order_id: string | null }>;
+      assert.deepEqual(
+        notifications.map((notification) => [notification.id, notification.status, notification.order_id]),
+        [[result.orderId, 'PAID', 'A-1001']],
+      );
+      console.log(
+        `README test helpers: a paid order and its notification in ${(tookMs as number).toFixed(1)} ms`,
+      );
+    },
+  },
+  'test-helpers-http': {
+    exports: ['order', 'bank', 'refund'],
+    async check({ order, bank, refund }) {
+      const failed = order as { status: string; error: { code: string }; merchantOrderId: string };
+      assert.deepEqual(
+        [failed.status, failed.error.code, failed.merchantOrderId],
+        ['FAILED', 'authentication_failed', 'CI-1001'],
+      );
+      assert.equal((bank as { outcome: string }).outcome, 'paid');
+      const refunded = refund as { event: string; payment: Payment; purchase: { refundable_amount: number } };
+      assert.equal(refunded.event, 'payment.refunded');
+      assert.equal(refunded.payment.payment.amount, 500);
+      assert.equal(refunded.purchase.refundable_amount, 2000);
     },
   },
   'v1-operations': {

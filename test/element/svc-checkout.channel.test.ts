@@ -287,14 +287,14 @@ describe('<svc-checkout> channel', () => {
       const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
       frame.send({
         type: 'error',
-        code: 'signature_refused',
+        code: 'signature_invalid',
         message: 'The signature does not match the order',
         field: 'signature',
       });
       frame.send({ type: 'state', state: 'error' });
       const event = await heard;
       expect(event.detail).to.deep.equal({
-        code: 'signature_refused',
+        code: 'signature_invalid',
         message: 'The signature does not match the order',
         attribute: 'signature',
       });
@@ -302,12 +302,14 @@ describe('<svc-checkout> channel', () => {
       await element.updateComplete;
       expect(shadow(element).querySelector('iframe')).to.equal(null);
       const alert = shadow(element).querySelector('[role="alert"]')!;
-      expect(alert.textContent).to.contain('The order signature was not accepted');
+      expect(alert.textContent).to.equal(
+        'Payment is not availableThis shop cannot take payments right now. Please try again later.',
+      );
       expect(alert.querySelector('button')).to.equal(null);
       expect(element.state).to.equal('error');
       expect(errors).to.have.length(1);
       expect(errors[0])
-        .to.contain('signature_refused')
+        .to.contain('signature_invalid')
         .and.contain('signature')
         .and.contain('certificate-name');
       await expect(element).to.be.accessible();
@@ -328,9 +330,7 @@ describe('<svc-checkout> channel', () => {
       });
       expect((await heard).detail.attribute).to.equal('amount');
       await element.updateComplete;
-      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
-        'check the amount attribute',
-      );
+      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.not.contain('attribute');
     });
   });
 
@@ -378,9 +378,9 @@ describe('<svc-checkout> channel', () => {
         if (call)
           expect(errors[0]).to.contain(call).and.contain(`Fix what the page passes to ${attribute}()`);
         await element.updateComplete;
-        // The customer's text names what the page's developer fixes: the script call, or the attribute.
+        // What the page's developer fixes is on the console; the customer reads shopper words.
         expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
-          `The order details are not valid; check ${call || `the ${attribute} attribute`}.`,
+          'This shop cannot take payments right now. Please try again later.',
         );
       });
     }

@@ -152,7 +152,7 @@ describe('<svc-checkout> with the real gateway', function () {
       // An order changed without its signature: the gateway refuses it, so the frame had sent it.
       const heard = oneEvent(element, 'checkoutError') as Promise<CheckoutErrorEvent>;
       element.amount = '8.00';
-      expect((await heard).detail.code).to.equal('signature_refused');
+      expect((await heard).detail.code).to.equal('signature_invalid');
       await element.updateComplete;
       expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
       expect(errors).to.have.length(1);
@@ -205,8 +205,8 @@ describe('<svc-checkout> with the real gateway', function () {
       expect(event.detail.code).to.equal('unknown_widget');
       expect(event.detail.attribute).to.equal('widget-id');
       await element.updateComplete;
-      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
-        'This payment form does not exist',
+      expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
+        'This shop cannot take payments right now. Please try again later.',
       );
       expect(shadow(element).querySelector('iframe')).to.equal(null);
       expect(errors).to.have.length(1);
@@ -226,7 +226,7 @@ describe('<svc-checkout> with the real gateway', function () {
     ).to.equal('gateway_unreachable');
   });
 
-  it('shows signature_refused when the signature is not the order’s', async () => {
+  it('reports signature_invalid, the gateway’s code, when the signature is not the order’s, and shows shopper words', async () => {
     await capturingConsoleErrors(async (errors) => {
       const { orderId, signature } = await signedOrder();
       const heard = oneEvent(document, 'checkoutError') as Promise<CheckoutErrorEvent>;
@@ -241,12 +241,15 @@ describe('<svc-checkout> with the real gateway', function () {
         certificate-name=${info.certificateName}
       ></svc-checkout>`);
       const event = await heard;
-      expect(event.detail.code).to.equal('signature_refused');
+      expect(event.detail.code).to.equal('signature_invalid');
       expect(event.detail.attribute).to.equal('signature');
       await element.updateComplete;
       expect(element.state).to.equal('error');
-      expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
-        'The order signature was not accepted',
+      expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
+        'This shop cannot take payments right now. Please try again later.',
+      );
+      expect(errors[0]).to.match(
+        /^<svc-checkout> signature_invalid \[attribute: signature\]: The signature does not match the order.* Sign exactly the values the page gives/,
       );
       expect(shadow(element).querySelector('iframe')).to.equal(null);
       expect(errors).to.have.length(1);
@@ -284,8 +287,8 @@ describe('<svc-checkout> with the real gateway', function () {
     expect(detail).to.include({ code: 'invalid_order', attribute: 'amount' });
     expect(detail.message).to.contain('items[0].amount');
     expect(error).to.contain('[attribute: amount]').and.contain('Fix the amount attribute');
-    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.contain(
-      'check the amount attribute',
+    expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
+      'This shop cannot take payments right now. Please try again later.',
     );
     await expect(element).to.be.accessible();
   });
@@ -319,10 +322,9 @@ describe('<svc-checkout> with the real gateway', function () {
     );
     expect(error).to.not.contain('order attribute');
     const box = shadow(element).querySelector('[role="alert"]')!;
-    expect(box.textContent).to.contain(
-      'The order details are not valid; check addShippingOption() (option 1).',
+    expect(box.textContent).to.equal(
+      'Payment is not availableThis shop cannot take payments right now. Please try again later.',
     );
-    expect(box.textContent).to.not.contain('order attribute');
     await expect(element).to.be.accessible();
   });
 

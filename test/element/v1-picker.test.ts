@@ -288,7 +288,7 @@ describe('<svc-checkout> in v1 mode', function () {
           ['invalid_order', 'checkout-url'],
         ]);
         expect(shadow(element).querySelector('[role="alert"] p')!.textContent).to.equal(
-          'The order details are not valid; check the checkout-url attribute.',
+          'This shop cannot take payments right now. Please try again later.',
         );
         expect(confirmButton(element)).to.equal(null);
         expect(errors[0]).to.match(/^<svc-checkout> invalid_order \[attribute: checkout-url\]: /);

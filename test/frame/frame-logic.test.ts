@@ -134,10 +134,11 @@ describe('intake errors', () => {
       error: { code, message: `${code} message`, ...(field && { field }) },
     }) as const;
 
-  it('maps the gateway refusals to the channel codes', () => {
+  it('passes the gateway refusals on under the gateway’s own codes', () => {
     expect(intakeErrorOf(http(404, 'unknown_widget', 'widgetId'))).to.deep.equal({
       code: 'unknown_widget',
       message: 'unknown_widget message',
+      field: 'widgetId',
     });
     expect(intakeErrorOf(http(400, 'invalid_order', 'order.items[0].amount'))).to.deep.equal({
       code: 'invalid_order',
@@ -153,13 +154,34 @@ describe('intake errors', () => {
     ]) {
       const field = code.startsWith('signature') ? 'signature' : 'certificateName';
       expect(intakeErrorOf(http(401, code, field))).to.deep.equal({
-        code: 'signature_refused',
+        code,
         message: `${code} message`,
         field,
       });
     }
     expect(intakeErrorOf(http(403, 'origin_not_allowed', 'pageOrigin')).code).to.equal('origin_not_allowed');
     expect(intakeErrorOf(http(403, 'order_rejected')).code).to.equal('order_rejected');
+    expect(intakeErrorOf(http(409, 'order_already_paid')).code).to.equal('order_already_paid');
+    // A code under another status than the gateway gives it is no refusal the element knows.
+    expect(intakeErrorOf(http(400, 'signature_invalid'))).to.deep.equal({
+      code: 'internal_error',
+      message: 'signature_invalid: signature_invalid message',
+    });
+  });
+
+  it('adds the gateway’s diagnosis (hint) to the message for the console', () => {
+    const withHint = {
+      ...http(401, 'signature_invalid', 'signature'),
+      error: {
+        code: 'signature_invalid',
+        message: 'The signature does not match the order',
+        field: 'signature',
+        hint: 'The page added language.',
+      },
+    };
+    expect(intakeErrorOf(withHint).message).to.equal(
+      'The signature does not match the order. The page added language.',
+    );
   });
 
   it('picks the text of the merchant’s rejection reason, and the general one without a known reason', () => {

@@ -42,7 +42,7 @@ describe('order intake', () => {
     const order = await checkoutOrder();
     const { frame, channel } = await mountFrame(order.widgetId);
     await init(channel, order, { signature: 'bm90IGEgc2lnbmF0dXJl' });
-    expect(await intakeError(frame, channel)).to.include({ code: 'signature_refused', field: 'signature' });
+    expect(await intakeError(frame, channel)).to.include({ code: 'signature_invalid', field: 'signature' });
   });
 
   it('reports an unknown certificate name', async () => {
@@ -50,7 +50,7 @@ describe('order intake', () => {
     const { frame, channel } = await mountFrame(order.widgetId);
     await init(channel, order, { certificateName: 'no-such-certificate' });
     expect(await intakeError(frame, channel)).to.include({
-      code: 'signature_refused',
+      code: 'unknown_certificate',
       field: 'certificateName',
     });
   });

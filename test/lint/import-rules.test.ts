@@ -200,6 +200,51 @@ test('sandbox imports no element or frame code; it may use server, core, package
   );
 });
 
+test('testing imports only testing and core: no package, no Node built-in, no other part', () => {
+  expectBiome(
+    'src/testing/zz-violation.ts',
+    [
+      "import type { Page } from 'playwright-core'; // refused",
+      "import { readFile } from 'node:fs/promises'; // refused",
+      "import { define } from '../element/define.js'; // refused",
+      "import '../frame/main.js'; // refused",
+      "import { signOrder } from '../server/index.js'; // refused",
+      "import { startSandbox } from '../sandbox/index.js'; // refused",
+      "import { FRAME_MESSAGES } from '../core/i18n.js';",
+      "import { payInCheckout } from './pay-in-checkout.js';",
+      ...CODE,
+    ],
+    /^testing /,
+  );
+  // And no other part imports testing.
+  expectBiome(
+    'src/server/zz-violation.ts',
+    ["import { payInCheckout } from '../testing/index.js'; // refused", ...CODE],
+    /^server /,
+  );
+});
+
+test('testing reaches files of testing and core only', () => {
+  const remove = write({
+    'src/shared/util.ts': CODE,
+    'src/testing/zz-violation.ts': [
+      "import '../shared/util.js';",
+      "import '../element/define.js';",
+      "import '../core/i18n.js';",
+      "import './index.js';",
+      ...CODE,
+    ],
+  });
+  try {
+    assert.deepEqual(cruise('src/testing/zz-violation.ts'), [
+      'testing-imports-only-testing-and-core: src/testing/zz-violation.ts -> src/element/define.ts',
+      'testing-imports-only-testing-and-core: src/testing/zz-violation.ts -> src/shared/util.ts',
+    ]);
+  } finally {
+    remove();
+  }
+});
+
 test('the browser entry exports element and core only, and of packages only lit', () => {
   expectBiome(
     'src/index.ts',

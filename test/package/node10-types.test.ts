@@ -1,5 +1,5 @@
 // A TypeScript project on `moduleResolution: node10` (TypeScript 5 and older, `"moduleResolution": "node"`)
-// reads no `exports`: it finds `svc-checkout/server`, `/sandbox`, `/react` and `/preact` through package.json
+// reads no `exports`: it finds `svc-checkout/server`, `/sandbox`, `/react`, `/preact` and `/testing` through package.json
 // `typesVersions`. Compiled here as such a merchant's project would, against the built dist/ through a
 // node_modules link, with the TypeScript 5 the manifest analyzer brings (TypeScript 7, ours, has no node10).
 // Run after `npm run build`.
@@ -18,6 +18,7 @@ import type { OrderInput, signOrder } from 'svc-checkout/server';
 import type { SandboxOptions, startSandbox } from 'svc-checkout/sandbox';
 import type { SvcCheckoutProps } from 'svc-checkout/react';
 import type { SvcCheckoutProps as PreactProps } from 'svc-checkout/preact';
+import type { CheckoutOutcome } from 'svc-checkout/testing';
 
 export const order: OrderJson = { items: [{ amount: '9.99', label: 'Tea' }] };
 export const input: OrderInput = { ...order, widgetId: 'de300000-0000-4000-8000-000000000002' };
@@ -25,6 +26,7 @@ export type Sign = typeof signOrder;
 export type Start = (options: SandboxOptions) => ReturnType<typeof startSandbox>;
 export const props: SvcCheckoutProps = { 'widget-id': input.widgetId, onpaymentCompleted: (event) => event.detail.orderId };
 export const preactProps: PreactProps = { 'widget-id': input.widgetId, oncheckoutError: (event) => event.detail.code };
+export const outcome: CheckoutOutcome = { outcome: 'threeDSecureDenied', orderId: 'o', merchantOrderId: null };
 export function succeeded(detail: PaymentCompletedDetail, element: SvcCheckout): boolean {
   return detail.paymentSucceeded && element.state === 'paid';
 }
@@ -97,6 +99,7 @@ test('a moduleResolution node10 project resolves every entry to its declarations
     ['svc-checkout/sandbox', 'dist/sandbox/index.d.ts'],
     ['svc-checkout/react', 'dist/react.d.ts'],
     ['svc-checkout/preact', 'dist/preact.d.ts'],
+    ['svc-checkout/testing', 'dist/testing/index.d.ts'],
   ] as const) {
     const resolved = new RegExp(`Module name '${entry}' was successfully resolved to '[^']*/${file}'`);
     assert.match(result.stdout, resolved, `${entry} should resolve to ${file}`);

@@ -56,7 +56,7 @@ const BROWSER_FILES = [
  * `.d.ts`, no maps (they would point at src/, which is not shipped), and no frame (Vite bundles it).
  */
 const MODULE_FILE =
-  /^dist\/(?:(?:core|element|server|sandbox)\/(?:[\w-]+\/)*)?[\w-]+(?:\.[\w-]+)*\.(?:js|d\.ts)$/;
+  /^dist\/(?:(?:core|element|server|sandbox|testing)\/(?:[\w-]+\/)*)?[\w-]+(?:\.[\w-]+)*\.(?:js|d\.ts)$/;
 
 interface PackResult {
   files: Array<{ path: string; size: number }>;

@@ -112,8 +112,15 @@ describe('the sandbox clock and deliveries', () => {
     // Another merchant, with no webhooks: nothing but the step's own slices lets a request in.
     const other = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
     const plan = await dailySubscribers(20, 'busy', other, OTHER.brandId);
+    // The clock of the merchant that steps: each merchant has its own.
     const read = async () =>
-      ((await (await fetch(`${sandbox.url}/sandbox/v1/clock`)).json()) as { ahead_ms: number }).ahead_ms;
+      (
+        (await (
+          await fetch(`${sandbox.url}/sandbox/v1/clock`, {
+            headers: { authorization: `Bearer ${OTHER.secretKey}` },
+          })
+        ).json()) as { ahead_ms: number }
+      ).ahead_ms;
     const from = await read();
     const stepMs = 90 * DAY_MS;
     let done = false;

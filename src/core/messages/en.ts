@@ -9,20 +9,13 @@ export const enElement: ElementMessages = {
   'loading.text': 'Loading the payment form…',
 
   'error.title': 'Payment is not available',
-  'error.missingWidgetId': 'The payment form is not set up: the widget-id attribute is missing.',
-  'error.missingGateway': 'The payment form is not set up: the gateway attribute is missing.',
-  'error.unknownWidget': 'This payment form does not exist; check the widget-id attribute.',
-  'error.invalidOrder': 'The order details are not valid; check the {attribute} attribute.',
-  'error.invalidCall': 'The order details are not valid; check {call}.',
-  'error.signatureRefused': 'The order signature was not accepted, so the payment cannot start.',
+  'error.unavailable': 'This shop cannot take payments right now. Please try again later.',
   'error.orderRejected': 'The shop did not confirm this order, so the payment cannot start.',
-  'error.originNotAllowed': 'Payments are not enabled for this website ({origin}).',
   'error.gatewayUnreachable':
     'The payment service cannot be reached. Check your internet connection and try again.',
   'error.frameTimeout':
     'The payment form took too long to load. Check your internet connection and try again.',
   'error.generic': 'Something went wrong. Please try again later.',
-  'error.contactMerchant': 'If the problem persists, contact the shop.',
   'error.retry': 'Try again',
 };
 

@@ -10,20 +10,13 @@ export const lvElement: ElementMessages = {
   'loading.text': 'Ielādē maksājuma formu…',
 
   'error.title': 'Maksājums nav pieejams',
-  'error.missingWidgetId': 'Maksājuma forma nav iestatīta: trūkst atribūta widget-id.',
-  'error.missingGateway': 'Maksājuma forma nav iestatīta: trūkst atribūta gateway.',
-  'error.unknownWidget': 'Šāda maksājuma forma nepastāv; pārbaudiet atribūtu widget-id.',
-  'error.invalidOrder': 'Pasūtījuma dati nav derīgi; pārbaudiet atribūtu {attribute}.',
-  'error.invalidCall': 'Pasūtījuma dati nav derīgi; pārbaudiet {call}.',
-  'error.signatureRefused': 'Pasūtījuma paraksts netika pieņemts, tāpēc maksājumu nevar sākt.',
+  'error.unavailable': 'Veikals šobrīd nevar pieņemt maksājumus. Lūdzu, mēģiniet vēlreiz vēlāk.',
   'error.orderRejected': 'Veikals neapstiprināja šo pasūtījumu, tāpēc maksājumu nevar sākt.',
-  'error.originNotAllowed': 'Šajā vietnē ({origin}) maksājumi nav atļauti.',
   'error.gatewayUnreachable':
     'Neizdodas sazināties ar maksājumu pakalpojumu. Pārbaudiet interneta savienojumu un mēģiniet vēlreiz.',
   'error.frameTimeout':
     'Maksājuma forma ielādējas pārāk ilgi. Pārbaudiet interneta savienojumu un mēģiniet vēlreiz.',
   'error.generic': 'Radās kļūda. Lūdzu, mēģiniet vēlreiz vēlāk.',
-  'error.contactMerchant': 'Ja problēma atkārtojas, sazinieties ar veikalu.',
   'error.retry': 'Mēģināt vēlreiz',
 };
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkCardConstraints } from '../../core/card.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
-import type { CreateOrderRequest, PaidReceipt } from '../../core/widget-api.js';
+import type { CreateOrderRequest, PaidReceipt, SignatureDiagnosis } from '../../core/widget-api.js';
 import { certificateValidityError } from '../../server/for-sandbox.js';
 import { verifyOrderSignature } from '../../server/index.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
@@ -17,12 +17,19 @@ import type { MerchantDirectory } from './merchant-directory.js';
 import { type OrderBook, orderAlreadyPaid, sameCharge } from './order-book.js';
 import { type CustomerData, isPaid, type OrderRecord } from './order-records.js';
 import type { OrderVerifier } from './order-verification.js';
+import { diagnoseSignature } from './signature-diagnosis.js';
 
 export interface OrderIntakeDeps {
   directory: MerchantDirectory;
   book: OrderBook;
   verifier: OrderVerifier;
   now: () => Date;
+  /** Hears why a signature did not verify (the sandbox's log). */
+  onSignatureMismatch?: (mismatch: {
+    merchantId: string;
+    widgetId: string;
+    diagnosis: SignatureDiagnosis;
+  }) => void;
 }
 
 export class OrderIntake {
@@ -120,7 +127,13 @@ export class OrderIntake {
         );
       }
       if (widget.validation === 'SIGNATURE')
-        input = this.checkSignature(merchant, parsed.input, request.signature, request.certificateName);
+        input = this.checkSignature(
+          merchant,
+          widget,
+          parsed.input,
+          request.signature,
+          request.certificateName,
+        );
     }
     const repeated = this.repeatedOrderId(widget, input);
     if (repeated.kind === 'order') return repeated.record;
@@ -209,6 +222,7 @@ export class OrderIntake {
    */
   private checkSignature(
     merchant: MerchantConfig,
+    widget: WidgetConfig,
     input: OrderInput,
     signature?: string,
     requestCertificateName?: string,
@@ -234,13 +248,20 @@ export class OrderIntake {
     const signed = certificateName === undefined ? input : { ...input, certificateName };
     // Certificates expire (the console issues them for two years); the sandbox clock is the time of use.
     const now = this.deps.now();
-    const refused = () =>
-      new HttpError(
+    // The production-like code, with the sandbox's diagnosis beside it in `details` and the log.
+    const refused = (verifies: (candidate: OrderInput) => boolean) => {
+      const diagnosis = diagnoseSignature(signed, verifies, merchant.defaults);
+      this.deps.onSignatureMismatch?.({ merchantId: merchant.id, widgetId: widget.id, diagnosis });
+      return new HttpError(
         401,
         'signature_invalid',
         `The signature does not match the order; sign exactly the attributes on the page with ${certificateName === undefined ? 'an active certificate' : 'the named certificate'}`,
         'signature',
+        undefined,
+        {},
+        diagnosis,
       );
+    };
     if (certificateName === undefined) {
       const active = merchant.certificates.filter(
         (candidate) =>
@@ -254,8 +275,9 @@ export class OrderIntake {
           'certificateName',
         );
       }
-      if (!active.some((candidate) => verifyOrderSignature(signed, signature, candidate.pem, { now })))
-        throw refused();
+      const byAnyActive = (candidate: OrderInput) =>
+        active.some((certificate) => verifyOrderSignature(candidate, signature, certificate.pem, { now }));
+      if (!byAnyActive(signed)) throw refused(byAnyActive);
       return signed;
     }
     const certificate = merchant.certificates.find((candidate) => candidate.name === certificateName);
@@ -277,7 +299,9 @@ export class OrderIntake {
     }
     const outdated = certificateValidityError(certificate.pem, { now, name: certificate.name });
     if (outdated) throw new HttpError(401, outdated.code, outdated.message, 'certificateName');
-    if (!verifyOrderSignature(signed, signature, certificate.pem, { now })) throw refused();
+    const byNamed = (candidate: OrderInput) =>
+      verifyOrderSignature(candidate, signature, certificate.pem, { now });
+    if (!byNamed(signed)) throw refused(byNamed);
     return signed;
   }
 }

@@ -42,7 +42,8 @@ export interface PaymentMachineDeps {
   queue: DeliveryQueue;
   acquirer: TestAcquirer;
   servicePrivateKeyPem: string;
-  now: () => Date;
+  /** Now on the merchant's clock. */
+  now: (merchantId: string) => Date;
 }
 
 export class PaymentMachine {
@@ -69,23 +70,27 @@ export class PaymentMachine {
         const { total, currency } = book.price(record, directory.merchant(record.merchantId));
         const attempt = record.attempts.find((candidate) => candidate.id === record.payment!.reference);
         const card = findTestCardByDigits(attempt?.cardBin ?? '', attempt?.cardLast4 ?? '');
-        acquirer.adopt(record.payment!.reference, {
-          instrument: {
-            kind: 'card',
-            card: {
-              scheme: card?.scheme ?? 'VISA',
-              brand: card?.brand ?? 'VISA',
-              issuer: card?.issuer ?? 'SANDBOX BANK',
-              bin: attempt?.cardBin ?? '',
-              last4: attempt?.cardLast4 ?? '',
+        acquirer.adopt(
+          record.payment!.reference,
+          {
+            instrument: {
+              kind: 'card',
+              card: {
+                scheme: card?.scheme ?? 'VISA',
+                brand: card?.brand ?? 'VISA',
+                issuer: card?.issuer ?? 'SANDBOX BANK',
+                bin: attempt?.cardBin ?? '',
+                last4: attempt?.cardLast4 ?? '',
+              },
             },
+            currency,
+            amount: total,
+            captured: total,
+            refunded: record.refunds.reduce((sum, refund) => sum + refund.amount, 0),
+            recurring: false,
           },
-          currency,
-          amount: total,
-          captured: total,
-          refunded: record.refunds.reduce((sum, refund) => sum + refund.amount, 0),
-          recurring: false,
-        });
+          this.deps.now(record.merchantId).getTime(),
+        );
       }
     });
   }
@@ -122,7 +127,7 @@ export class PaymentMachine {
           : number.message;
       throw new HttpError(400, `card_${number.code}`, message, 'card.number');
     }
-    const expiry = validateExpiry(request.card.expiry, this.deps.now());
+    const expiry = validateExpiry(request.card.expiry, this.deps.now(record.merchantId));
     if (!expiry.valid) throw new HttpError(400, `expiry_${expiry.code}`, expiry.message, 'card.expiry');
     const cvc = validateCvc(request.card.cvc, number.scheme);
     if (!cvc.valid) throw new HttpError(400, `cvc_${cvc.code}`, cvc.message, 'card.cvc');
@@ -157,16 +162,16 @@ export class PaymentMachine {
       { ...record, shipping },
       this.deps.directory.merchant(record.merchantId),
     );
-    const authorised = this.deps.acquirer.authoriseCard(number.number, {
-      amount: total,
-      currency,
-      capture: true,
-      recurring: false,
-    });
+    const paidAt = this.deps.now(record.merchantId);
+    const authorised = this.deps.acquirer.authoriseCard(
+      number.number,
+      { amount: total, currency, capture: true, recurring: false },
+      paidAt.getTime(),
+    );
     const attempt: PaymentAttempt = {
       // The acquirer's authorisation, which refunds draw on; a processing error authorised nothing.
       id: authorised.kind === 'processing_error' ? randomUUID() : authorised.authorisation.id,
-      at: this.deps.now().toISOString(),
+      at: paidAt.toISOString(),
       cardLast4: number.number.slice(-4),
       cardBin: number.number.slice(0, 6),
       scheme: card.scheme,
@@ -266,12 +271,18 @@ export class PaymentMachine {
         amountField,
       );
     }
-    const refund: Refund = { id: randomUUID(), ...request, at: this.deps.now().toISOString() };
+    const refundedAt = this.deps.now(record.merchantId);
+    const refund: Refund = { id: randomUUID(), ...request, at: refundedAt.toISOString() };
     const state: OrderState = request.amount === refundable ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     const updated = { ...record, state, refunds: [...record.refunds, refund] };
     this.deps.store.transaction(() => {
       // The acquirer's ledger agrees with the order's, or the refund is not made.
-      const answer = this.deps.acquirer.refund(record.payment!.reference, request.amount, PROMPT);
+      const answer = this.deps.acquirer.refund(
+        record.payment!.reference,
+        request.amount,
+        PROMPT,
+        refundedAt.getTime(),
+      );
       if (answer.kind === 'failed') throw new HttpError(409, 'refund_exceeds_payment', answer.message);
       this.deps.book.records.put(record.id, updated);
     });
@@ -318,7 +329,7 @@ export class PaymentMachine {
     payment: NonNullable<OrderRecord['payment']>,
   ): PaymentResult {
     const merchant = this.deps.directory.merchant(record.merchantId);
-    const now = this.deps.now().toISOString();
+    const now = this.deps.now(record.merchantId).toISOString();
     const updated: OrderRecord = {
       ...record,
       state,

@@ -11,7 +11,7 @@
  */
 import type { PaymentRefundedPayload, V1PublicKey } from '../../core/v1-types.js';
 import { PROMPT, type TestAcquirer } from '../acquirer.js';
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClocks } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError, type Router, sendJson } from '../http.js';
@@ -55,7 +55,8 @@ export interface V1ApiDeps {
   /** Delivers the signed success callbacks and webhooks. */
   queue: DeliveryQueue;
   acquirer: TestAcquirer;
-  clock: SandboxClock;
+  /** Each merchant's clock, which its Purchases, billing and statements run on. */
+  clocks: SandboxClocks;
   /** The host the sandbox listens on, as it was given (`--host`): checkout URLs name it. */
   listenHost: string;
   /** Each v1 merchant's company key pair: `/public_key/` answers its public half, callbacks are signed with it. */
@@ -64,10 +65,18 @@ export interface V1ApiDeps {
 
 const API_PREFIX = '/api/v1';
 
+/** What the sandbox's test helpers drive: the very objects the routes and the hosted page use. */
+export interface V1Parts {
+  purchases: V1Purchases;
+  payments: CheckoutPayments;
+  operations: PurchaseOperations;
+  billing: V1Billing;
+}
+
 /** Mounts `/api/v1/`, the hosted checkout page and the logos on the sandbox's router. */
-export function mountV1Api(router: Router, deps: V1ApiDeps): void {
-  const { clock, store, acquirer } = deps;
-  const now = () => clock.now();
+export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
+  const { clocks, store, acquirer } = deps;
+  const now = (merchantId: string) => clocks.for(merchantId).now();
   const webhooks = new V1Webhooks(store, now);
   const webhookDeliveries = new WebhookDeliveries({ store, queue: deps.queue, webhooks });
   const webhookEvents = purchaseWebhookEvents(webhookDeliveries);
@@ -99,7 +108,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   const operations = new PurchaseOperations({
     purchases,
     acquirer,
-    clock,
+    clocks,
     store,
     callbacks,
     paymentEvents: {
@@ -141,7 +150,14 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
   });
 
-  billing = new V1Billing({ store, clock, purchases, operations, clients, merchants: deps.config.merchants });
+  billing = new V1Billing({
+    store,
+    clocks,
+    purchases,
+    operations,
+    clients,
+    merchants: deps.config.merchants,
+  });
   billing.resume();
 
   const api = v1Router();
@@ -167,13 +183,25 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
   });
   mountWalletPayments(router, { purchases, payments, authenticated: as });
   mountBillingRoutes(router, api, { billing, authenticated: as });
-  const limiter = new SlidingWindowLimiter(() => clock.nowMs());
+  // One limiter per merchant: each counts its window on its own merchant's clock.
+  const limiters = new Map<string, SlidingWindowLimiter>();
+  const limiterOf = (merchantId: string) => {
+    let limiter = limiters.get(merchantId);
+    if (limiter === undefined) {
+      limiter = new SlidingWindowLimiter(() => clocks.for(merchantId).nowMs());
+      limiters.set(merchantId, limiter);
+    }
+    return limiter;
+  };
   api.on(
     'GET',
     '/payment_methods/',
     as(({ http, merchant }) => {
       const limit = rateLimitOf(merchant);
-      const decision = limiter.take(`${merchant.id}\n${canonicalQuery(http.url.searchParams)}`, limit);
+      const decision = limiterOf(merchant.id).take(
+        `${merchant.id}\n${canonicalQuery(http.url.searchParams)}`,
+        limit,
+      );
       if (!decision.allowed) {
         const seconds = Math.ceil(decision.retryAfterMs / 1000);
         throw V1HttpError.nonField(
@@ -217,7 +245,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     billing,
     authenticated: as,
   });
-  mountStatementRoutes(api, { store, clock, purchases, operations, acquirer, authenticated: as });
+  mountStatementRoutes(api, { store, clocks, purchases, operations, acquirer, authenticated: as });
   router.mount(API_PREFIX, api);
 
   router.on('GET', `${LOGO_PATH_PREFIX}:file`, ({ res, params }) => {
@@ -234,6 +262,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): void {
     });
     res.end(body);
   });
+  return { purchases, payments, operations, billing };
 }
 
 /** A lookup names the brand; it must be the key's own. */

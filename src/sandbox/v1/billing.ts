@@ -36,8 +36,8 @@ import type {
   OutboxMessage,
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
-import { PROMPT } from '../acquirer.js';
-import type { SandboxClock } from '../clock.js';
+import { type AcquirerBehaviour, PROMPT } from '../acquirer.js';
+import type { SandboxClocks } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
@@ -107,7 +107,8 @@ interface OutboxRecord {
 
 export interface V1BillingDeps {
   store: Store;
-  clock: SandboxClock;
+  /** Billings run on their merchant's clock. */
+  clocks: SandboxClocks;
   purchases: V1Purchases;
   operations: PurchaseOperations;
   clients: V1Clients;
@@ -144,7 +145,7 @@ export class V1Billing {
   // Templates
 
   createTemplate(merchantId: string, fields: TemplateFields): BillingTemplate {
-    const now = this.seconds();
+    const now = this.seconds(merchantId);
     const record: TemplateRecord = {
       merchantId,
       seq: ++this.seq,
@@ -181,7 +182,7 @@ export class V1Billing {
     }
     const saved: TemplateRecord = {
       ...record,
-      template: { ...record.template, ...fields, updated_on: this.seconds() },
+      template: { ...record.template, ...fields, updated_on: this.seconds(merchantId) },
     };
     this.templates.put(id, saved);
     return this.templateView(saved);
@@ -286,10 +287,10 @@ export class V1Billing {
       ]);
     }
     const settings: SubscriberRecord['settings'] = { ...DEFAULT_SETTINGS, ...given };
-    const options = this.subscriptionOptions(template, settings);
+    const options = this.subscriptionOptions(merchantId, template, settings);
     // The whitelist is checked now, with the Purchase it goes into, also where the first comes later.
     this.purchaseRequest(merchantId, template, clientId, options);
-    const nowMs = this.deps.clock.nowMs();
+    const nowMs = this.deps.clocks.for(merchantId).nowMs();
     const immediate = template.subscription_charge_period_end || template.subscription_trial_periods > 0;
     const { subscriber, purchase } = this.deps.store.transaction(() => {
       const purchase = immediate ? null : this.makePurchase(merchantId, template, clientId, options, baseUrl);
@@ -315,8 +316,8 @@ export class V1Billing {
         tokenId: null,
         invoiceId: null,
         baseUrl,
-        createdOn: this.seconds(),
-        updatedOn: this.seconds(),
+        createdOn: this.seconds(merchantId),
+        updatedOn: this.seconds(merchantId),
       };
       this.subscribers.put(key, subscriber);
       return { subscriber, purchase };
@@ -355,7 +356,12 @@ export class V1Billing {
     const { status, ...given } = patch;
     const settings = { ...record.settings, ...given };
     const template = this.templateRecord(merchantId, templateId).template;
-    this.purchaseRequest(merchantId, template, record.clientId, this.subscriptionOptions(template, settings));
+    this.purchaseRequest(
+      merchantId,
+      template,
+      record.clientId,
+      this.subscriptionOptions(merchantId, template, settings),
+    );
     const refuse = (message: string): never => {
       throw V1HttpError.invalid([{ field: 'status', code: 'invalid', message }]);
     };
@@ -371,8 +377,8 @@ export class V1Billing {
       ...record,
       settings,
       ...(changes && { status }),
-      ...(started && { startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
-      updatedOn: this.seconds(),
+      ...(started && { startedAt: this.deps.clocks.for(merchantId).nowMs(), nextPeriod: 1 }),
+      updatedOn: this.seconds(merchantId),
     };
     if (started) saved = cyclePassed(saved);
     this.subscribers.put(keyOf(record.templateId, record.clientId), saved);
@@ -393,10 +399,14 @@ export class V1Billing {
       if (!first && subscriber.invoiceId !== id) continue;
       let saved: SubscriberRecord = {
         ...subscriber,
-        ...(first && { status: 'active', startedAt: this.deps.clock.nowMs(), nextPeriod: 1 }),
+        ...(first && {
+          status: 'active',
+          startedAt: this.deps.clocks.for(subscriber.merchantId).nowMs(),
+          nextPeriod: 1,
+        }),
         invoiceId: subscriber.invoiceId === id ? null : subscriber.invoiceId,
         tokenId: record.purchase.is_recurring_token ? id : subscriber.tokenId,
-        updatedOn: this.seconds(),
+        updatedOn: this.seconds(subscriber.merchantId),
       };
       if (first) saved = cyclePassed(saved);
       this.subscribers.put(keyOf(subscriber.templateId, subscriber.clientId), saved);
@@ -445,8 +455,9 @@ export class V1Billing {
     const key = keyOf(subscriber.templateId, subscriber.clientId);
     const current = this.subscribers.get(key);
     const at = current ? this.nextBillingAt(current) : null;
-    if (at === null) this.deps.clock.cancel(`${TASK}${key}`);
-    else this.deps.clock.at(`${TASK}${key}`, at, () => this.billPeriod(key));
+    const clock = this.deps.clocks.for(subscriber.merchantId);
+    if (at === null) clock.cancel(`${TASK}${key}`);
+    else clock.at(`${TASK}${key}`, at, () => this.billPeriod(key));
   }
 
   private nextBillingAt(subscriber: SubscriberRecord): number | null {
@@ -473,7 +484,7 @@ export class V1Billing {
       let next: SubscriberRecord = {
         ...subscriber,
         nextPeriod: subscriber.nextPeriod + 1,
-        updatedOn: this.seconds(),
+        updatedOn: this.seconds(subscriber.merchantId),
       };
       if (gone) next = { ...next, status: 'cancelled' };
       else if (subscriber.status === 'active' && template.subscription_active) {
@@ -485,16 +496,60 @@ export class V1Billing {
     this.schedule(saved);
   }
 
+  /**
+   * Bills the subscriber's next period now, early, as the clock would at its date, with the acquirer
+   * answering the charge as `how` says (`fail`: a charge failure, with its events and invoice). The billing
+   * after it falls a period later. For the sandbox's test helpers; `merchantId` undefined takes any merchant's.
+   * @throws V1HttpError 400 `invalid` when the subscriber is not active or its template bills nothing; 404.
+   */
+  billNextPeriodNow(
+    merchantId: string | undefined,
+    templateId: string,
+    id: string,
+    how: AcquirerBehaviour,
+  ): { subscriber: BillingTemplateClient; purchase: PurchaseRecord } {
+    // Without a merchant (the caller is the sandbox's own process), the template's.
+    merchantId ??= this.templates.get(templateId.toLowerCase())?.merchantId ?? '';
+    const record = this.subscriberRecord(merchantId, templateId, id);
+    const template = this.templateRecord(merchantId, templateId).template;
+    if (record.status !== 'active' || !template.subscription_active) {
+      throw V1HttpError.nonField(
+        400,
+        'invalid',
+        record.status !== 'active'
+          ? `The subscriber is ${record.status}; only an active subscriber is billed${record.status === 'pending' ? ' (pay its first Purchase first)' : ''}`
+          : 'The template has subscription_active false: its periods pass unbilled',
+      );
+    }
+    const saved = this.deps.store.transaction(() => {
+      const next = cyclePassed(
+        this.charge(
+          { ...record, nextPeriod: record.nextPeriod + 1, updatedOn: this.seconds(record.merchantId) },
+          template,
+          how,
+        ),
+      );
+      this.subscribers.put(keyOf(record.templateId, record.clientId), next);
+      return next;
+    });
+    this.schedule(saved);
+    return { subscriber: this.view(saved), purchase: this.deps.purchases.find(saved.purchaseIds.at(-1)!)! };
+  }
+
   /** One period's Purchase, charged to the subscriber's card; an invoice when that fails. */
-  private charge(subscriber: SubscriberRecord, template: TemplateRecord['template']): SubscriberRecord {
+  private charge(
+    subscriber: SubscriberRecord,
+    template: TemplateRecord['template'],
+    how: AcquirerBehaviour = PROMPT,
+  ): SubscriberRecord {
     const { merchantId, baseUrl } = subscriber;
-    const options = this.subscriptionOptions(template, subscriber.settings);
+    const options = this.subscriptionOptions(subscriber.merchantId, template, subscriber.settings);
     const made = this.makePurchase(merchantId, template, subscriber.clientId, options, baseUrl);
     const purchaseIds = [...subscriber.purchaseIds, made.purchase.id];
     const tokenId = this.tokenOf(subscriber);
     if (tokenId !== null) {
       try {
-        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, PROMPT, baseUrl);
+        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, how, baseUrl);
         if (this.sendsReceipts(subscriber)) this.mail(paid, 'receipt', template.id, baseUrl);
         return { ...subscriber, purchaseIds, tokenId };
       } catch (error) {
@@ -525,6 +580,7 @@ export class V1Billing {
 
   /** The Purchase a subscription makes for a subscriber: saving the card, due after the template's due period. */
   private subscriptionOptions(
+    merchantId: string,
     template: TemplateFields,
     settings: BillingTemplateClientSettings,
   ): PurchaseOptions {
@@ -533,7 +589,9 @@ export class V1Billing {
       force_recurring: true,
       ...(due !== null &&
         units !== null && {
-          due: Math.floor(periodStart(this.deps.clock.nowMs(), periodOf(due, units), 1) / 1000),
+          due: Math.floor(
+            periodStart(this.deps.clocks.for(merchantId).nowMs(), periodOf(due, units), 1) / 1000,
+          ),
         }),
       ...(settings.payment_method_whitelist && {
         payment_method_whitelist: settings.payment_method_whitelist,
@@ -602,7 +660,7 @@ export class V1Billing {
         amount,
         currency: purchase.purchase.currency,
         billing_template_id: templateId,
-        created_on: this.seconds(),
+        created_on: this.seconds(record.merchantId),
       },
     });
   }
@@ -738,8 +796,9 @@ export class V1Billing {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  private seconds(): number {
-    return Math.floor(this.deps.clock.nowMs() / 1000);
+  /** Now on the merchant's clock, in Unix seconds. */
+  private seconds(merchantId: string): number {
+    return Math.floor(this.deps.clocks.for(merchantId).nowMs() / 1000);
   }
 }
 

@@ -77,7 +77,8 @@ export interface CheckoutPaymentsDeps {
   operations: Pick<PurchaseOperations, 'held'>;
   /** The token Purchases of the Purchase's Client (none without `client_id`): its saved cards. */
   savedCards: (record: PurchaseRecord) => readonly PurchaseRecord[];
-  now: () => Date;
+  /** Now on the merchant's clock. */
+  now: (merchantId: string) => Date;
 }
 
 /** The prefix of a saved card's choice in the form (`saved:<token id>`); no method name has a colon. */
@@ -137,6 +138,7 @@ export class CheckoutPayments {
       const authorisation = this.deps.acquirer.authoriseMethod(
         step.method,
         this.request(record, step.method),
+        this.nowMs(record),
       );
       return this.succeed(record, step.method, authorisation.id, baseUrl);
     }
@@ -168,7 +170,11 @@ export class CheckoutPayments {
       }
       switch (outcome.kind) {
         case 'approved': {
-          const authorisation = this.deps.acquirer.authoriseMethod(method, this.request(record, method));
+          const authorisation = this.deps.acquirer.authoriseMethod(
+            method,
+            this.request(record, method),
+            this.nowMs(record),
+          );
           return this.succeed(record, method, authorisation.id, baseUrl);
         }
         case 'three_ds':
@@ -209,7 +215,7 @@ export class CheckoutPayments {
         },
       });
     }
-    const expiry = validateExpiry(card.expiry, this.deps.now());
+    const expiry = validateExpiry(card.expiry, this.deps.now(record.merchantId));
     if (!expiry.valid) errors.push({ field: 'card_expiry', text: { key: expiryErrorKey(expiry.code) } });
     const cvc = validateCvc(card.cvc, number.valid ? number.scheme : 'UNKNOWN');
     if (!cvc.valid)
@@ -228,7 +234,11 @@ export class CheckoutPayments {
       ...record,
       cardholder: { name: card.holder.trim(), expiryMonth: expiry.month, expiryYear: expiry.year },
     };
-    const authorised = this.deps.acquirer.authoriseCard(number.number, this.request(record, method));
+    const authorised = this.deps.acquirer.authoriseCard(
+      number.number,
+      this.request(record, method),
+      this.nowMs(record),
+    );
     switch (authorised.kind) {
       case 'approved':
         return this.succeed(paying, method, authorised.authorisation.id, baseUrl);
@@ -274,7 +284,12 @@ export class CheckoutPayments {
     if (!token?.authorisationId || !method || !methods.some((candidate) => candidate.name === method)) {
       return noMethod(record);
     }
-    const answer = this.deps.acquirer.charge(token.authorisationId, this.request(record, method), PROMPT);
+    const answer = this.deps.acquirer.charge(
+      token.authorisationId,
+      this.request(record, method),
+      PROMPT,
+      this.nowMs(record),
+    );
     const paying = token.cardholder ? { ...record, cardholder: token.cardholder } : record;
     if (answer.kind === 'done') return this.succeed(paying, method, answer.authorisation.id, baseUrl);
     const reason =
@@ -290,6 +305,11 @@ export class CheckoutPayments {
    * What the acquirer is asked for: the amount due, taken at once unless `skip_capture` holds it; the card
    * kept for later charges with `force_recurring`, or when the Purchase saves it without a charge.
    */
+  /** Now on the clock of the Purchase's merchant. */
+  private nowMs(record: PurchaseRecord): number {
+    return this.deps.now(record.merchantId).getTime();
+  }
+
   private request(record: PurchaseRecord, methodName?: string) {
     const { purchase } = record;
     const method = methodName === undefined ? undefined : findPaymentMethod(methodName);
@@ -317,12 +337,12 @@ export class CheckoutPayments {
     return { kind: 'step', record: saved, step };
   }
 
-  private attempt(method: string, error?: StoredAttempt['error']): StoredAttempt {
+  private attempt(record: PurchaseRecord, method: string, error?: StoredAttempt['error']): StoredAttempt {
     return {
       type: 'payment',
       successful: error === undefined,
       payment_method: method,
-      created_on: this.deps.purchases.nowSeconds(),
+      created_on: this.deps.purchases.nowSeconds(record.merchantId),
       ...(error && { error }),
     };
   }
@@ -341,11 +361,11 @@ export class CheckoutPayments {
       purchase: {
         ...record.purchase,
         status: 'error',
-        updated_on: this.deps.purchases.nowSeconds(),
+        updated_on: this.deps.purchases.nowSeconds(record.merchantId),
         transaction_data: {
           attempts: withNewestAttempts(
             record.purchase.transaction_data.attempts,
-            this.attempt(method, { code, description }),
+            this.attempt(record, method, { code, description }),
           ),
         },
       },
@@ -371,7 +391,7 @@ export class CheckoutPayments {
     }
     const method = findPaymentMethod(methodName)!;
     const held = purchase.skip_capture;
-    const attempt = this.attempt(methodName);
+    const attempt = this.attempt(record, methodName);
     // A bank payment to named creditors pays each of them: one successful attempt per creditor.
     const attempts = (method.group === 'bank' ? creditorAttempts(purchase.purchase, attempt) : undefined) ?? [
       attempt,
@@ -383,7 +403,7 @@ export class CheckoutPayments {
       purchase: {
         ...purchase,
         status: held ? 'hold' : 'paid',
-        updated_on: this.deps.purchases.nowSeconds(),
+        updated_on: this.deps.purchases.nowSeconds(record.merchantId),
         is_recurring_token: purchase.force_recurring && method.recurring,
         refundable_amount: held ? 0 : (purchase.purchase.total ?? 0),
         refund_availability: held ? 'none' : method.group === 'bank' ? 'pis_all' : 'all',
@@ -415,12 +435,12 @@ export class CheckoutPayments {
       purchase: {
         ...purchase,
         status: 'preauthorized',
-        updated_on: this.deps.purchases.nowSeconds(),
+        updated_on: this.deps.purchases.nowSeconds(record.merchantId),
         is_recurring_token: true,
         refundable_amount: 0,
         refund_availability: 'none',
         transaction_data: {
-          attempts: withNewestAttempts(purchase.transaction_data.attempts, this.attempt(methodName)),
+          attempts: withNewestAttempts(purchase.transaction_data.attempts, this.attempt(record, methodName)),
         },
       },
     });

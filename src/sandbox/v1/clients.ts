@@ -64,14 +64,15 @@ export class V1Clients {
     store: Store,
     private readonly purchases: V1Purchases,
     private readonly acquirer: TestAcquirer,
-    private readonly now: () => Date,
+    /** Now on the merchant's clock. */
+    private readonly now: (merchantId: string) => Date,
   ) {
     this.records = store.collection<ClientRecord>('v1-clients');
     for (const record of this.records.values()) this.seq = Math.max(this.seq, record.seq);
   }
 
   create(merchantId: string, request: ClientRequest & { email: string }): Client {
-    const now = this.seconds();
+    const now = this.seconds(merchantId);
     const client: StoredClient = { id: randomUUID(), ...request, created_on: now, updated_on: now };
     this.records.put(client.id, { merchantId, seq: ++this.seq, client });
     return clientView(client);
@@ -137,7 +138,7 @@ export class V1Clients {
     const record = this.record(merchantId, id);
     const { id: own, email, created_on } = record.client;
     const base: StoredClient = partial ? record.client : { id: own, email, created_on, updated_on: 0 };
-    const client: StoredClient = { ...base, ...request, updated_on: this.seconds() };
+    const client: StoredClient = { ...base, ...request, updated_on: this.seconds(merchantId) };
     this.records.put(client.id, { ...record, client });
     return clientView(client);
   }
@@ -207,8 +208,8 @@ export class V1Clients {
     return record;
   }
 
-  private seconds(): number {
-    return Math.floor(this.now().getTime() / 1000);
+  private seconds(merchantId: string): number {
+    return Math.floor(this.now(merchantId).getTime() / 1000);
   }
 }
 

@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Purchase } from '../../core/v1-types.js';
 import { type AcquirerBehaviour, type OperationAnswer, PROMPT, type TestAcquirer } from '../acquirer.js';
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClock, SandboxClocks } from '../clock.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
@@ -53,7 +53,8 @@ export interface PaymentEvents {
 export interface PurchaseOperationsDeps {
   purchases: V1Purchases;
   acquirer: TestAcquirer;
-  clock: SandboxClock;
+  /** Each Purchase's time rules run on its merchant's clock. */
+  clocks: SandboxClocks;
   store: Store;
   callbacks: SuccessCallbacks;
   paymentEvents: PaymentEvents;
@@ -137,14 +138,18 @@ export class PurchaseOperations {
     const { purchase } = record;
     const amount = purchase.purchase.total ?? 0;
     const held = purchase.status === 'hold';
-    const authorisation = this.deps.acquirer.adopt(randomUUID(), {
-      instrument: { kind: 'method', method: lastMethod(record) },
-      currency: purchase.purchase.currency,
-      amount,
-      captured: held ? 0 : amount,
-      refunded: held ? 0 : amount - purchase.refundable_amount,
-      recurring: purchase.is_recurring_token,
-    });
+    const authorisation = this.deps.acquirer.adopt(
+      randomUUID(),
+      {
+        instrument: { kind: 'method', method: lastMethod(record) },
+        currency: purchase.purchase.currency,
+        amount,
+        captured: held ? 0 : amount,
+        refunded: held ? 0 : amount - purchase.refundable_amount,
+        recurring: purchase.is_recurring_token,
+      },
+      this.clockOf(record).nowMs(),
+    );
     const since = (purchase.updated_on ?? purchase.created_on ?? 0) * 1000;
     this.deps.purchases.save({
       ...record,
@@ -155,7 +160,7 @@ export class PurchaseOperations {
 
   /** A new hold: released after {@link HOLD_DAYS} days unless captured. Call it before saving the record. */
   held(record: PurchaseRecord): PurchaseRecord {
-    const releaseAt = this.deps.clock.nowMs() + HOLD_MS;
+    const releaseAt = this.clockOf(record).nowMs() + HOLD_MS;
     this.deps.store.afterCommit(() => this.schedule(this.deps.purchases.find(record.purchase.id)!));
     return { ...record, releaseAt };
   }
@@ -180,7 +185,7 @@ export class PurchaseOperations {
       return this.apply(
         record,
         'capture',
-        this.deps.acquirer.capture(authorisation.id, amount ?? held, how),
+        this.deps.acquirer.capture(authorisation.id, amount ?? held, how, this.clockOf(record).nowMs()),
         baseUrl,
       );
     });
@@ -195,7 +200,12 @@ export class PurchaseOperations {
       const record = this.deps.purchases.get(merchantId, id);
       this.refuseInFlight(record, 'release');
       const authorisation = this.heldAuthorisation(record, 'release');
-      return this.apply(record, 'release', this.deps.acquirer.release(authorisation.id, how), baseUrl);
+      return this.apply(
+        record,
+        'release',
+        this.deps.acquirer.release(authorisation.id, how, this.clockOf(record).nowMs()),
+        baseUrl,
+      );
     });
   }
 
@@ -253,6 +263,7 @@ export class PurchaseOperations {
           capture: !record.purchase.skip_capture,
         },
         how,
+        this.clockOf(record).nowMs(),
       );
       const method = lastMethod(token);
       if (answer.kind === 'failed') {
@@ -284,8 +295,8 @@ export class PurchaseOperations {
       if (how.mode !== 'slow') return this.tokenDeleted(record, baseUrl);
       const saved = this.deps.purchases.save({
         ...record,
-        tokenDeletionSettlesAt: this.deps.clock.nowMs() + how.slowMs,
-        purchase: { ...record.purchase, updated_on: this.nowSeconds() },
+        tokenDeletionSettlesAt: this.clockOf(record).nowMs() + how.slowMs,
+        purchase: { ...record.purchase, updated_on: this.nowSeconds(record) },
       });
       this.deps.purchases.emit('purchase.pending_recurring_token_delete', saved, baseUrl);
       this.deps.store.afterCommit(() => this.schedule(saved));
@@ -316,9 +327,14 @@ export class PurchaseOperations {
       }
       const amount = request.amount ?? purchase.refundable_amount;
       if (amount === 0) this.refuse(record, 'refund', 'not_refundable', 'Nothing is left to refund');
-      const answer = this.deps.acquirer.refund(record.authorisationId, amount, how);
+      const answer = this.deps.acquirer.refund(
+        record.authorisationId,
+        amount,
+        how,
+        this.clockOf(record).nowMs(),
+      );
       if (answer.kind === 'failed') this.refuse(record, 'refund', answer.code, answer.message);
-      const now = this.nowSeconds();
+      const now = this.nowSeconds(record);
       const payment: StoredRefund = {
         id: randomUUID(),
         type: 'payment',
@@ -368,7 +384,7 @@ export class PurchaseOperations {
             : 'The purchase is paid already; a refund of it is being processed',
         );
       }
-      this.deps.clock.cancel(`release:${id}`);
+      this.clockOf(record).cancel(`release:${id}`);
       // A 3-D Secure challenge still open can no longer be answered: it authorises nothing.
       const challenge = record.step?.authorisationId;
       if (challenge) this.deps.acquirer.completeChallenge(challenge, false);
@@ -376,7 +392,7 @@ export class PurchaseOperations {
       if (HOLDING.has(status) && record.authorisationId) {
         this.deps.acquirer.giveBack(record.authorisationId);
         if (record.pending) {
-          this.deps.clock.cancel(`settle:${id}`);
+          this.clockOf(record).cancel(`settle:${id}`);
           settled = { ...settled, pending: null };
         }
         // A charge still in flight held nothing yet that the Purchase showed; a hold's release is its attempt.
@@ -390,8 +406,8 @@ export class PurchaseOperations {
           ...settled.purchase,
           status: 'paid',
           marked_as_paid: true,
-          paid_on: paidOn ?? this.nowSeconds(),
-          updated_on: this.nowSeconds(),
+          paid_on: paidOn ?? this.nowSeconds(record),
+          updated_on: this.nowSeconds(record),
         },
       });
     });
@@ -458,7 +474,7 @@ export class PurchaseOperations {
     baseUrl: string,
   ): PurchaseRecord {
     if (answer.kind === 'failed') this.refuse(record, operation, answer.code, answer.message);
-    this.deps.clock.cancel(`release:${record.purchase.id}`);
+    this.clockOf(record).cancel(`release:${record.purchase.id}`);
     const released = { ...record, releaseAt: null };
     if (answer.kind === 'pending') return this.begin(released, operation, answer.pending.settlesAt, baseUrl);
     return operation === 'capture' ? this.captured(released, baseUrl) : this.released(released, baseUrl);
@@ -502,7 +518,7 @@ export class PurchaseOperations {
     const saved = this.deps.purchases.save({
       ...record,
       pending,
-      purchase: { ...record.purchase, status: PENDING_STATUS[kind], updated_on: this.nowSeconds() },
+      purchase: { ...record.purchase, status: PENDING_STATUS[kind], updated_on: this.nowSeconds(record) },
     });
     this.deps.purchases.emit(PENDING_EVENT[kind], saved, baseUrl);
     this.deps.store.afterCommit(() => this.schedule(saved));
@@ -513,12 +529,14 @@ export class PurchaseOperations {
   private schedule(record: PurchaseRecord): void {
     const id = record.purchase.id;
     if (record.tokenDeletionSettlesAt) {
-      this.deps.clock.at(`token:${id}`, record.tokenDeletionSettlesAt, () => this.settleTokenDeletion(id));
+      this.clockOf(record).at(`token:${id}`, record.tokenDeletionSettlesAt, () =>
+        this.settleTokenDeletion(id),
+      );
     }
     if (record.pending) {
-      this.deps.clock.at(`settle:${id}`, record.pending.settlesAt, () => this.settle(id));
+      this.clockOf(record).at(`settle:${id}`, record.pending.settlesAt, () => this.settle(id));
     } else if (record.purchase.status === 'hold' && record.releaseAt) {
-      this.deps.clock.at(`release:${id}`, record.releaseAt, () => this.autoRelease(id));
+      this.clockOf(record).at(`release:${id}`, record.releaseAt, () => this.autoRelease(id));
     }
   }
 
@@ -569,7 +587,7 @@ export class PurchaseOperations {
     this.run(() => {
       const record = this.deps.purchases.find(id);
       if (record?.purchase.status !== 'hold' || !record.authorisationId) return;
-      const answer = this.deps.acquirer.release(record.authorisationId, PROMPT);
+      const answer = this.deps.acquirer.release(record.authorisationId, PROMPT, this.clockOf(record).nowMs());
       if (answer.kind === 'done') this.released({ ...record, releaseAt: null }, this.baseUrlOf(record));
     });
   }
@@ -586,7 +604,7 @@ export class PurchaseOperations {
             status: 'paid',
             refundable_amount: this.deps.acquirer.refundable(authorisation),
             refund_availability: refundAvailability(method),
-            updated_on: this.nowSeconds(),
+            updated_on: this.nowSeconds(record),
           },
         },
         'capture',
@@ -601,7 +619,10 @@ export class PurchaseOperations {
   private released(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
     const saved = this.deps.purchases.save(
       this.withAttempt(
-        { ...record, purchase: { ...record.purchase, status: 'released', updated_on: this.nowSeconds() } },
+        {
+          ...record,
+          purchase: { ...record.purchase, status: 'released', updated_on: this.nowSeconds(record) },
+        },
         'release',
         lastMethod(record),
       ),
@@ -622,7 +643,7 @@ export class PurchaseOperations {
           status: preauthorized ? 'preauthorized' : held ? 'hold' : 'paid',
           refundable_amount: record.purchase.skip_capture ? 0 : (record.purchase.purchase.total ?? 0),
           refund_availability: record.purchase.skip_capture ? 'none' : refundAvailability(method),
-          updated_on: this.nowSeconds(),
+          updated_on: this.nowSeconds(record),
         },
       },
       'charge',
@@ -651,7 +672,7 @@ export class PurchaseOperations {
     });
     const saved = this.deps.purchases.save({
       ...failed,
-      purchase: { ...failed.purchase, status: 'error', updated_on: this.nowSeconds() },
+      purchase: { ...failed.purchase, status: 'error', updated_on: this.nowSeconds(record) },
     });
     this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
   }
@@ -668,7 +689,7 @@ export class PurchaseOperations {
 
   private refunded(record: PurchaseRecord, paymentId: string): StoredRefund {
     const stored = this.payments.get(paymentId)!;
-    const now = this.nowSeconds();
+    const now = this.nowSeconds(record);
     const payment: StoredRefund = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
     this.payments.put(paymentId, { ...stored, payment });
     const left = record.purchase.refundable_amount;
@@ -690,7 +711,7 @@ export class PurchaseOperations {
     const saved = this.deps.purchases.save({
       ...record,
       tokenDeletionSettlesAt: null,
-      purchase: { ...record.purchase, is_recurring_token: false, updated_on: this.nowSeconds() },
+      purchase: { ...record.purchase, is_recurring_token: false, updated_on: this.nowSeconds(record) },
     });
     this.deps.purchases.emit('purchase.recurring_token_deleted', saved, baseUrl);
     return saved;
@@ -706,7 +727,7 @@ export class PurchaseOperations {
       type,
       successful: error === undefined,
       payment_method: method,
-      created_on: this.nowSeconds(),
+      created_on: this.nowSeconds(record),
       ...(error && { error }),
     };
     return {
@@ -724,8 +745,13 @@ export class PurchaseOperations {
     return record.baseUrl ?? this.deps.fallbackBaseUrl();
   }
 
-  private nowSeconds(): number {
-    return Math.floor(this.deps.clock.nowMs() / 1000);
+  private clockOf(record: PurchaseRecord): SandboxClock {
+    return this.deps.clocks.for(record.merchantId);
+  }
+
+  /** Now on the Purchase's merchant's clock, in Unix seconds. */
+  private nowSeconds(record: PurchaseRecord): number {
+    return Math.floor(this.clockOf(record).nowMs() / 1000);
   }
 }
 

@@ -218,7 +218,8 @@ export class V1Purchases {
 
   constructor(
     private readonly store: Store,
-    private readonly now: () => Date,
+    /** Now on the merchant's clock. */
+    private readonly now: (merchantId: string) => Date,
     private readonly events?: PurchaseEvents,
     /** What the acquirer knows of an authorisation: for the Purchase's `payment` and `transaction_data`. */
     private readonly authorisationOf: (authorisationId: string) => AuthorisationFacts | undefined = () =>
@@ -238,7 +239,7 @@ export class V1Purchases {
     baseUrl: string,
     made: { clientId?: string; fromIp?: string; billingTemplateId?: string } = {},
   ): PurchaseRecord {
-    const now = this.nowSeconds();
+    const now = this.nowSeconds(merchantId);
     let number = 1;
     for (const other of this.records.values()) if (other.merchantId === merchantId) number++;
     const record: PurchaseRecord = {
@@ -312,7 +313,7 @@ export class V1Purchases {
     return this.store.transaction(() => {
       const cancelled = this.save({
         ...record,
-        purchase: { ...record.purchase, status: 'cancelled', updated_on: this.nowSeconds() },
+        purchase: { ...record.purchase, status: 'cancelled', updated_on: this.nowSeconds(merchantId) },
       });
       this.emit('purchase.cancelled', cancelled, baseUrl);
       return cancelled;
@@ -337,7 +338,7 @@ export class V1Purchases {
     const stored = this.records.get(record.purchase.id);
     let saved = record;
     if (stored && stored.purchase.status !== record.purchase.status) {
-      const change = { status: record.purchase.status, timestamp: this.nowSeconds() };
+      const change = { status: record.purchase.status, timestamp: this.nowSeconds(record.merchantId) };
       saved = {
         ...saved,
         purchase: { ...saved.purchase, status_history: [...statusHistoryOf(stored.purchase), change] },
@@ -355,13 +356,16 @@ export class V1Purchases {
   viewed(record: PurchaseRecord): PurchaseRecord {
     if (record.purchase.viewed_on !== undefined) return record;
     return this.store.transaction(() =>
-      this.save({ ...record, purchase: { ...record.purchase, viewed_on: this.nowSeconds() } }),
+      this.save({
+        ...record,
+        purchase: { ...record.purchase, viewed_on: this.nowSeconds(record.merchantId) },
+      }),
     );
   }
 
-  /** Now, in the Unix seconds of the wire's timestamps. */
-  nowSeconds(): number {
-    return Math.floor(this.now().getTime() / 1000);
+  /** Now on the merchant's clock, in the Unix seconds of the wire's timestamps. */
+  nowSeconds(merchantId: string): number {
+    return Math.floor(this.now(merchantId).getTime() / 1000);
   }
 
   /** Expires a payable purchase whose strict due time has passed, the first time anyone looks at it. */
@@ -372,7 +376,7 @@ export class V1Purchases {
       PAYABLE.has(purchase.status) &&
       purchase.purchase.due_strict &&
       due !== null &&
-      this.nowSeconds() > due
+      this.nowSeconds(record.merchantId) > due
     ) {
       return this.save({ ...record, purchase: { ...purchase, status: 'expired', updated_on: due } });
     }

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { TestAcquirer } from '../acquirer.js';
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClocks } from '../clock.js';
 import type { RequestContext, RouteHandler, Router } from '../http.js';
 import { sendJson } from '../http.js';
 import type { Store } from '../store.js';
@@ -28,7 +28,7 @@ import type { V1Handler } from './v1-context.js';
 
 export interface StatementRoutesDeps {
   store: Store;
-  clock: SandboxClock;
+  clocks: SandboxClocks;
   purchases: V1Purchases;
   /** The refund Payments. */
   operations: Pick<PurchaseOperations, 'paymentsOf'>;
@@ -47,10 +47,10 @@ export function rowContextOf(
 
 /** Mounts the routes and sets the clock's tasks of the statements not finished yet. */
 export function mountStatementRoutes(api: Router, deps: StatementRoutesDeps): void {
-  const { purchases, clock, authenticated: as } = deps;
+  const { purchases, clocks, authenticated: as } = deps;
   const statements = new V1Statements({
     store: deps.store,
-    clock,
+    clocks,
     purchases: () => purchases.all(),
     rowContext: (merchantId) => rowContextOf(deps, merchantId),
   });
@@ -61,7 +61,7 @@ export function mountStatementRoutes(api: Router, deps: StatementRoutesDeps): vo
     as(({ http, merchant }) => {
       const own = [...purchases.all()].filter((record) => record.merchantId === merchant.id);
       const refunds = rowContextOf(deps, merchant.id).refunds;
-      sendJson(http.res, 200, balanceOf(own, refunds, Math.floor(clock.nowMs() / 1000)));
+      sendJson(http.res, 200, balanceOf(own, refunds, Math.floor(clocks.for(merchant.id).nowMs() / 1000)));
     }),
   );
   api.on(

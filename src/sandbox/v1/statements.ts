@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CompanyStatement, CompanyStatementStatus } from '../../core/v1-types.js';
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClocks } from '../clock.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
 import { V1HttpError } from './errors.js';
@@ -31,7 +31,8 @@ export interface StatementRecord {
 
 export interface StatementsDeps {
   store: Store;
-  clock: SandboxClock;
+  /** A statement is taken up on its merchant's clock. */
+  clocks: SandboxClocks;
   /** Every stored Purchase (all merchants'), read lazily. */
   purchases: () => Iterable<PurchaseRecord>;
   /** What the filters read beyond the Purchase, for one merchant. */
@@ -58,16 +59,17 @@ export class V1Statements {
   resume(): void {
     for (const record of this.records.values()) {
       const { status } = record.statement;
-      if (status === 'queued' || status === 'processing') this.schedule(record.statement.id);
+      if (status === 'queued' || status === 'processing') this.schedule(record);
     }
   }
 
   create(merchantId: string, draft: StatementDraft): StatementRecord {
-    const now = this.nowSeconds();
+    const clock = this.deps.clocks.for(merchantId);
+    const now = Math.floor(clock.nowMs() / 1000);
     const record: StatementRecord = {
       merchantId,
       draft,
-      startsAt: this.deps.clock.nowMs() + STATEMENT_QUEUE_MS,
+      startsAt: clock.nowMs() + STATEMENT_QUEUE_MS,
       statement: {
         id: randomUUID(),
         status: 'queued',
@@ -80,7 +82,7 @@ export class V1Statements {
       },
     };
     this.records.put(record.statement.id, record);
-    this.deps.store.afterCommit(() => this.schedule(record.statement.id));
+    this.deps.store.afterCommit(() => this.schedule(record));
     return record;
   }
 
@@ -116,7 +118,7 @@ export class V1Statements {
         'The statement is ready already; only a queued or processing statement can be cancelled',
       );
     }
-    this.deps.clock.cancel(taskKey(id));
+    this.deps.clocks.for(merchantId).cancel(taskKey(id));
     return this.save(record, { status: 'cancelled' });
   }
 
@@ -125,9 +127,8 @@ export class V1Statements {
     for (const purchase of this.deps.purchases()) if (lists(record, purchase, context)) yield purchase;
   }
 
-  private schedule(id: string): void {
-    const at = this.records.get(id)?.startsAt ?? this.deps.clock.nowMs();
-    this.deps.clock.at(taskKey(id), at, () => this.start(id));
+  private schedule({ merchantId, startsAt, statement: { id } }: StatementRecord): void {
+    this.deps.clocks.for(merchantId).at(taskKey(id), startsAt, () => this.start(id));
   }
 
   /** The clock task: `processing`, then the counting pass in the background. */
@@ -138,7 +139,8 @@ export class V1Statements {
     this.count(processing).catch((error: unknown) => {
       // A failed write (a full disk) leaves it processing; it is tried again as the clock's tasks are.
       console.error(`svc-sandbox: statement ${id} could not be prepared; trying again in a second:`, error);
-      this.deps.clock.at(taskKey(id), this.deps.clock.nowMs() + 1000, () => this.start(id));
+      const clock = this.deps.clocks.for(record.merchantId);
+      clock.at(taskKey(id), clock.nowMs() + 1000, () => this.start(id));
     });
   }
 
@@ -163,14 +165,14 @@ export class V1Statements {
   private save(record: StatementRecord, change: Partial<StatementRecord['statement']>): StatementRecord {
     const saved: StatementRecord = {
       ...record,
-      statement: { ...record.statement, ...change, updated_on: this.nowSeconds() },
+      statement: {
+        ...record.statement,
+        ...change,
+        updated_on: Math.floor(this.deps.clocks.for(record.merchantId).nowMs() / 1000),
+      },
     };
     this.records.put(saved.statement.id, saved);
     return saved;
-  }
-
-  private nowSeconds(): number {
-    return Math.floor(this.deps.clock.nowMs() / 1000);
   }
 }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MerchantConfig } from '../config.js';
 import { HttpError, type RequestContext, type RouteHandler, Router } from '../http.js';
+import { noteMerchant } from '../sandbox-log.js';
 import { isWriteFailure } from '../store.js';
 import { sendV1Error, V1HttpError } from './errors.js';
 
@@ -43,6 +44,7 @@ export function authenticated(
   for (const merchant of merchants) if (merchant.v1) byKey.set(merchant.v1.secretKey, merchant as V1Merchant);
   return (handler) => async (http) => {
     const merchant = authenticate(http.req, byKey);
+    noteMerchant(http.req, merchant.id);
     const baseUrl = baseUrlOf(http.req, listenHost);
     onRequest(baseUrl);
     await handler({ http, merchant, params: http.params, baseUrl });

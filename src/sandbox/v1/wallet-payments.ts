@@ -139,7 +139,7 @@ async function post(deps: WalletPaymentsDeps, http: RequestContext, merchantId: 
         threeDsAnswer(outcome.record, merchantId, test.gatewayCode, {
           id: outcome.step.id,
           url: `${baseUrl}${checkoutPath(outcome.record.purchase.id)}steps/${outcome.step.id}`,
-          now: new Date(deps.purchases.nowSeconds() * 1000),
+          now: new Date(deps.purchases.nowSeconds(merchantId) * 1000),
         }),
       );
       return;

@@ -27,20 +27,21 @@ export class V1Webhooks {
 
   constructor(
     store: Store,
-    private readonly now: () => Date,
+    /** Now on the merchant's clock. */
+    private readonly now: (merchantId: string) => Date,
   ) {
     this.records = store.collection<WebhookRecord>('v1-webhooks');
     for (const record of this.records.values()) this.seq = Math.max(this.seq, record.seq);
   }
 
-  private seconds(): number {
-    return Math.floor(this.now().getTime() / 1000);
+  private seconds(merchantId: string): number {
+    return Math.floor(this.now(merchantId).getTime() / 1000);
   }
 
   /** Registers a webhook with a new key pair (generated off the event loop: it takes a while). */
   async create(merchantId: string, draft: WebhookDraft): Promise<WebhookRecord> {
     const keys = await generateMerchantKeyPair();
-    const now = this.seconds();
+    const now = this.seconds(merchantId);
     const record: WebhookRecord = {
       merchantId,
       seq: ++this.seq,
@@ -90,7 +91,7 @@ export class V1Webhooks {
     const record = this.get(merchantId, id);
     const updated: WebhookRecord = {
       ...record,
-      webhook: { ...record.webhook, ...draft, updated_on: this.seconds() },
+      webhook: { ...record.webhook, ...draft, updated_on: this.seconds(merchantId) },
     };
     this.records.put(updated.webhook.id, updated);
     return updated;
