@@ -209,11 +209,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     demoMerchant = { privateKeyPem: keys.privateKeyPem, privateKeyFile: keys.privateKeyFile };
   }
   if (options.allowOrigins !== undefined) config = withAllowedOrigins(config, options.allowOrigins);
-  const serviceKeys = await loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile);
-  const companyKeys = await loadOrCreateCompanyKeys(
-    keyDir,
-    config.merchants.filter((merchant) => merchant.v1 !== undefined).map((merchant) => merchant.id),
-  );
+  // Made side by side: each new RSA key takes a few hundred milliseconds, which a merchant's test pays at start.
+  const [serviceKeys, companyKeys] = await Promise.all([
+    loadOrCreateServiceKeys(keyDir, config.service?.privateKeyFile),
+    loadOrCreateCompanyKeys(
+      keyDir,
+      config.merchants.filter((merchant) => merchant.v1 !== undefined).map((merchant) => merchant.id),
+    ),
+  ]);
   const host = options.host ?? '127.0.0.1';
   const tls = options.https ? await loadOrCreateTlsCertificate(keyDir, tlsNamesFor(host)) : undefined;
   const store: Store = openStore({

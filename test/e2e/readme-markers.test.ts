@@ -57,8 +57,8 @@ describe('README example markers', () => {
     assert.deepEqual(problems, [
       'line 1: the example marker is followed by text, not a code block',
       'line 3: the ```ts block has no example marker; put <!-- example: KIND … --> on the line before it',
-      'line 6: unknown example kind "python"; use ts, tsx, js, html, json, sh, ci, scripts',
-      'line 9: "nmae=b" is not an option; write name=…, uses=a,b or after=…',
+      'line 6: unknown example kind "python"; use ts, tsx, js, html, json, sh, ci, scripts, file, steps',
+      'line 9: "nmae=b" is not an option; write name=…, uses=a,b, after=… or path=…',
       'line 12: the example marker is followed by no code block',
     ]);
   });
@@ -88,6 +88,40 @@ describe('README example markers', () => {
       'line 11: a js example needs after=NAME, the html example whose page it runs in',
       'line 8: the name a is used twice',
       'line 14: after=b names no html example',
+    ]);
+  });
+
+  test('the walkthrough: file blocks with their path in the merchant’s folder, once each, and steps', () => {
+    const { examples, problems } = readExamples(
+      [
+        '<!-- example: steps -->',
+        `${fence}sh`,
+        'node shop.mjs',
+        fence,
+        '<!-- example: file path=shop.mjs -->',
+        `${fence}js`,
+        'export {};',
+        fence,
+        '<!-- example: file -->',
+        `${fence}js`,
+        fence,
+        '<!-- example: file path=../shop.mjs -->',
+        `${fence}js`,
+        fence,
+        '<!-- example: file path=shop.mjs -->',
+        `${fence}js`,
+        fence,
+      ].join('\n'),
+    );
+    assert.deepEqual(examples.slice(0, 2), [
+      { kind: 'steps', uses: [], code: 'node shop.mjs\n', line: 3 },
+      { kind: 'file', path: 'shop.mjs', uses: [], code: 'export {};\n', line: 7 },
+    ]);
+    const noPath = "a file example needs path=FILE, a file name in the merchant's folder such as shop.mjs";
+    assert.deepEqual(problems, [
+      `line 10: ${noPath}`,
+      `line 13: ${noPath}`,
+      'line 16: the path shop.mjs is written twice',
     ]);
   });
 

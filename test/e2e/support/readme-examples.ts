@@ -2,7 +2,7 @@
  * The README's code blocks as examples to run. Every fenced block must have a marker on the line before it
  * (blank lines between are allowed):
  *
- *   <!-- example: KIND [name=NAME] [uses=a,b] [after=NAME] -->
+ *   <!-- example: KIND [name=NAME] [uses=a,b] [after=NAME] [path=FILE] -->
  *
  * KIND says what the test does with the block (test/e2e/readme-examples.test.ts):
  * - `ts`: typechecked as a merchant's code and run in Node; `uses=` lists what it takes from around it
@@ -12,11 +12,24 @@
  *   React's JSX, which types `<svc-checkout>` too, and prove nothing about Preact);
  * - `html`: loaded in Chromium; `js after=NAME`: run in the page of the `html` block NAME;
  * - `json`: a config the test uses (by name);
- * - `sh`: commands the test runs; `ci` and `scripts`: commands CI runs, checked against package.json.
+ * - `sh`: commands the test runs; `ci` and `scripts`: commands CI runs, checked against package.json;
+ * - `file path=FILE` and `steps`: the walkthrough's files and its commands, in order, which
+ *   test/e2e/walkthrough.test.ts writes and runs in a merchant's empty folder.
  * `name=` is required where the test looks a block up or checks what it did (`ts`, `html`, `json`).
  */
 
-export const EXAMPLE_KINDS = ['ts', 'tsx', 'js', 'html', 'json', 'sh', 'ci', 'scripts'] as const;
+export const EXAMPLE_KINDS = [
+  'ts',
+  'tsx',
+  'js',
+  'html',
+  'json',
+  'sh',
+  'ci',
+  'scripts',
+  'file',
+  'steps',
+] as const;
 export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
 
 /** The fence languages each kind may be written in. */
@@ -29,6 +42,8 @@ const FENCE_LANGUAGES: Record<ExampleKind, readonly string[]> = {
   sh: ['sh', 'bash', 'shell'],
   ci: ['sh', 'bash', 'shell'],
   scripts: ['sh', 'bash', 'shell'],
+  file: ['js', 'javascript', 'ts', 'json', 'html'],
+  steps: ['sh', 'bash', 'shell'],
 };
 
 /** Kinds whose blocks the test finds by name. */
@@ -42,6 +57,8 @@ export interface Example {
   uses: string[];
   /** A `js` block's page: the `html` block of this name. */
   after?: string;
+  /** A `file` block's file, relative to the merchant's folder. */
+  path?: string;
   /** The block's text, its list indentation removed, ending with a line break. */
   code: string;
   /** The line of the block's first line of code (1-based), for messages. */
@@ -58,7 +75,7 @@ const FENCE_OPEN = /^( *)(`{3,}|~{3,})\s*([\w-]*)[^`]*$/;
 /** The pragma that makes a file's JSX Preact's: TypeScript reads it only in the file's leading comments. */
 const PREACT_PRAGMA = /^\/\*\*\s*@jsxImportSource preact\s*\*\//;
 const MARKER = /^\s*<!--\s*example:\s*(.*?)\s*-->\s*$/;
-const OPTION_NAMES = new Set(['name', 'uses', 'after']);
+const OPTION_NAMES = new Set(['name', 'uses', 'after', 'path']);
 
 /** The marker's kind and options, or the problem with it. */
 function readMarker(
@@ -76,19 +93,25 @@ function readMarker(
     const [key, value] = option.split('=', 2);
     if (key === undefined || !OPTION_NAMES.has(key) || !value) {
       return {
-        problem: `line ${line}: ${JSON.stringify(option)} is not an option; write name=…, uses=a,b or after=…`,
+        problem: `line ${line}: ${JSON.stringify(option)} is not an option; write name=…, uses=a,b, after=… or path=…`,
       };
     }
     if (key === 'uses') example.uses = value.split(',').filter(Boolean);
-    else example[key as 'name' | 'after'] = value;
+    else example[key as 'name' | 'after' | 'path'] = value;
   }
   return { example };
+}
+
+/** A file name in the merchant's folder, or a relative path under it: no leading `/`, no `..`. */
+function isProjectPath(path: string | undefined): boolean {
+  return path?.split('/').every((part) => part !== '' && part !== '..') === true;
 }
 
 /**
  * The examples of a Markdown text, in order, and every problem with their markers. A block without a
  * marker, a marker without a block, a fence language that does not fit the kind, an unnamed block of a kind
- * that needs a name, a name given twice, and an `after=` naming no `html` block are problems.
+ * that needs a name, a name given twice, an `after=` naming no `html` block, and a `file` example without a
+ * path of the merchant's folder, or with one another block has, are problems.
  */
 export function readExamples(markdown: string): ReadResult {
   const lines = markdown.split('\n');
@@ -154,6 +177,11 @@ export function readExamples(markdown: string): ReadResult {
     if (NAMED_KINDS.includes(example.kind) && example.name === undefined) {
       problems.push(`line ${start}: a ${example.kind} example needs name=… so that the test can check it`);
     }
+    if (example.kind === 'file' && !isProjectPath(example.path)) {
+      problems.push(
+        `line ${start}: a file example needs path=FILE, a file name in the merchant's folder such as shop.mjs`,
+      );
+    }
     if (example.kind === 'js' && example.after === undefined) {
       problems.push(`line ${start}: a js example needs after=NAME, the html example whose page it runs in`);
     }
@@ -161,6 +189,13 @@ export function readExamples(markdown: string): ReadResult {
   }
   if (pending) problems.push(`line ${pending.line}: the example marker is followed by no code block`);
 
+  const paths = new Set<string>();
+  for (const example of examples) {
+    if (example.path === undefined) continue;
+    if (paths.has(example.path))
+      problems.push(`line ${example.line - 1}: the path ${example.path} is written twice`);
+    paths.add(example.path);
+  }
   const names = new Map<string, Example>();
   for (const example of examples) {
     if (example.name === undefined) continue;
