@@ -87,6 +87,8 @@ export function initConfigFile(shopOrigin: string): SandboxConfigFile {
         apiKey: randomBytes(18).toString('base64url'),
         allowedOrigins: [shopOrigin],
         allowLoopbackOrigins: true,
+        // The schema's defaults, written out: the merchant's notification receiver must be given the same.
+        defaults: { currency: 'EUR', taxRate: '0.21', language: 'en' },
         callbacks: { notificationUrl: `${shopOrigin}/api/notification`, termsUrl: `${shopOrigin}/terms` },
         certificates: [{ name: INIT_CERTIFICATE_NAME, pemFile: INIT_FILES.publicKey }],
         widgets: [{ id: randomUUID(), type: 'CHECKOUT', validation: 'SIGNATURE' }],
@@ -154,6 +156,7 @@ export async function writeInitFiles(request: Extract<InitRequest, { kind: 'init
 export function initReport(result: InitResult): string {
   const merchant = result.config.merchants[0]!;
   const widgetId = merchant.widgets![0]!.id;
+  const defaults = merchant.defaults!;
   const gateway = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
   const shown = (file: string) => relative(process.cwd(), file) || file;
   return `Wrote ${shown(result.configFile)}, ${shown(result.privateKeyFile)} (secret, mode 0600) and ${shown(result.publicKeyFile)}.
@@ -170,6 +173,7 @@ On the server (svc-checkout/server):
   widget id         ${widgetId}
   certificate name  ${INIT_CERTIFICATE_NAME}
   private key file  ${result.privateKeyFile}  (signOrder's key)
+  widget defaults   { currency: '${defaults.currency}', taxRate: ${defaults.taxRate} }  (createNotificationReceiver's defaults)
   gateway URL       ${gateway}
   gateway certificate (checks notifications): ${gateway}/sandbox/service-certificate.pem
   notifications arrive at ${merchant.callbacks.notificationUrl}

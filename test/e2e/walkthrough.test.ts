@@ -34,7 +34,12 @@ const { examples } = readExamples(readFileSync(join(repoRoot, 'README.md'), 'utf
 const walkthrough = examples.filter((example) => example.kind === 'file' || example.kind === 'steps');
 
 /** The files `npm run build` makes that the walkthrough uses. */
-const BUILT = ['dist/server/index.js', 'dist/sandbox/cli.js', 'dist/testing/index.js', 'dist/browser/svc-checkout.js'];
+const BUILT = [
+  'dist/server/index.js',
+  'dist/sandbox/cli.js',
+  'dist/testing/index.js',
+  'dist/browser/svc-checkout.js',
+];
 
 const env = {
   children: [] as ChildProcess[],
@@ -127,7 +132,11 @@ async function init(command: string): Promise<void> {
     merchants: [{ callbacks: { notificationUrl: string } }];
   };
   const callbacks = config.merchants[0].callbacks;
-  assert.equal(callbacks.notificationUrl, 'http://localhost:3000/api/notification', 'as the walkthrough says');
+  assert.equal(
+    callbacks.notificationUrl,
+    'http://localhost:3000/api/notification',
+    'as the walkthrough says',
+  );
   callbacks.notificationUrl = `http://localhost:${env.shopPort}/api/notification`;
   await writeFile(configFile, JSON.stringify(config, null, 2));
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CliArgsError, HELP_TEXT, HELP_WIDTH, parseCliArgs } from '../../src/sandbox/cli-args.js';
-import { loadConfig } from '../../src/sandbox/config.js';
+import { loadConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
 import { INIT_HELP_TEXT, parseInitArgs, writeInitFiles } from '../../src/sandbox/init-command.js';
 
 const CLI = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
@@ -102,6 +102,11 @@ describe('svc-sandbox init', () => {
     const merchant = config.merchants[0]!;
     assert.equal(merchant.allowLoopbackOrigins, true);
     assert.equal(merchant.certificates[0]!.name, 'main');
+    assert.deepEqual(
+      (JSON.parse(readFileSync(written.configFile, 'utf8')) as SandboxConfigFile).merchants[0]!.defaults,
+      { currency: 'EUR', taxRate: '0.21', language: 'en' },
+      'written out, where the merchant sees and changes them',
+    );
     assert.equal(statSync(written.privateKeyFile).mode & 0o777, 0o600);
     const key = readFileSync(written.privateKeyFile, 'utf8');
     assert.match(key, /^-----BEGIN PRIVATE KEY-----/);
@@ -134,6 +139,8 @@ describe('svc-sandbox init', () => {
       'certificate name  main',
       `private key file  ${join(dir, 'merchant-private-key.pem')}`,
       'gateway URL       http://127.0.0.1:4010',
+      // createNotificationReceiver requires them, and a config that leaves them out shows none.
+      "widget defaults   { currency: 'EUR', taxRate: 0.21 }  (createNotificationReceiver's defaults)",
       'npx -p svc-checkout svc-sandbox --config',
       `widget-id="${widgetId}"`,
     ]) {
