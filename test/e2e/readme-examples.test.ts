@@ -14,6 +14,7 @@
  *    are filled in. Every `<svc-checkout>` must reach `state="form"` with no console error.
  * 4. `sh`: run (`npx svc-sandbox …` in the merchant's project); `ci` and `scripts`: checked against
  *    package.json and .ci/run, which run them.
+ * The walkthrough's `file` and `steps` blocks are walkthrough.test.ts's.
  *
  * Needs `npm run build:browser` first (as every e2e test); builds `dist/` itself with tsc. README_EXAMPLES_FILE
  * names another Markdown file to run instead of README.md; README_EXAMPLES_KEEP=1 keeps the project folder.
@@ -45,7 +46,7 @@ import {
 } from '../../src/server/index.js';
 import { type RedisServer, startRedisServer } from '../server/redis-server.js';
 import { launchBrowser } from './support/browser.js';
-import { type Example, readExamples } from './support/readme-examples.js';
+import { commandsOf, type Example, readExamples } from './support/readme-examples.js';
 import {
   clientId,
   missing,
@@ -986,13 +987,6 @@ async function runPage(example: Example, script?: Example): Promise<void> {
 // Commands
 
 /** The commands of a shell example, comments and blank lines left out. */
-function commands(example: Example): string[] {
-  return example.code
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
-}
-
 const manifest = () =>
   JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
@@ -1197,7 +1191,7 @@ describe(`${readmeName} examples`, () => {
 
   for (const example of examples.filter((candidate) => candidate.kind === 'sh')) {
     test(`${where(example)} runs in a merchant's project`, async () => {
-      for (const command of commands(example)) {
+      for (const command of commandsOf(example)) {
         if (/^npx svc-sandbox\b/.test(command)) await runSandboxCommand(command);
         else assert.fail(`the test does not know how to run \`${command}\`; teach runSandboxCommand`);
       }
@@ -1208,7 +1202,7 @@ describe(`${readmeName} examples`, () => {
     (candidate) => candidate.kind === 'ci' || candidate.kind === 'scripts',
   )) {
     test(`${where(example)} lists commands that exist (CI runs them)`, () => {
-      for (const command of commands(example)) checkListedCommand(command);
+      for (const command of commandsOf(example)) checkListedCommand(command);
     });
   }
 });

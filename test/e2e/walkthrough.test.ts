@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type * as Testing from '../../src/testing/index.js';
 import { launchBrowser } from './support/browser.js';
-import { type Example, readExamples } from './support/readme-examples.js';
+import { commandsOf, readExamples } from './support/readme-examples.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { examples } = readExamples(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
@@ -41,16 +41,14 @@ const BUILT = [
   'dist/browser/svc-checkout.js',
 ];
 
-const env = {
-  children: [] as ChildProcess[],
-} as {
+/** What the steps make, for the next steps and for the cleanup. */
+const env: {
   project: string;
   shopPort: number;
   gateway?: string;
-  shop?: Running;
   browser?: Browser;
   children: ChildProcess[];
-};
+} = { project: '', shopPort: 0, children: [] };
 
 interface Running {
   child: ChildProcess;
@@ -151,8 +149,8 @@ async function startSandboxCli(command: string): Promise<void> {
 /** `node shop.mjs`, then what the merchant does next: pays the page with the test card, and sees the fulfilment. */
 async function startShopAndPay(command: string): Promise<void> {
   assert.ok(env.gateway, 'the sandbox runs (a step before starts it)');
-  env.shop = start(command, { PORT: String(env.shopPort), GATEWAY: env.gateway });
-  await waitFor(env.shop, new RegExp(`shop on http://localhost:${env.shopPort}`), 15_000);
+  const shop = start(command, { PORT: String(env.shopPort), GATEWAY: env.gateway });
+  await waitFor(shop, new RegExp(`shop on http://localhost:${env.shopPort}`), 15_000);
   const { payInCheckout } = (await import(
     pathToFileURL(join(repoRoot, 'dist', 'testing', 'index.js')).href
   )) as typeof Testing;
@@ -169,7 +167,7 @@ async function startShopAndPay(command: string): Promise<void> {
   const paid = await payInCheckout(page);
   assert.equal(paid.outcome, 'paid', JSON.stringify(paid));
   assert.ok(paid.merchantOrderId);
-  await waitFor(env.shop, new RegExp(`fulfilled order ${paid.merchantOrderId}: 12\\.50 EUR`), 15_000);
+  await waitFor(shop, new RegExp(`fulfilled order ${paid.merchantOrderId}: 12\\.50 EUR`), 15_000);
   assert.deepEqual(errors, [], 'the page logs no error');
 }
 
@@ -182,13 +180,6 @@ async function runMerchantTest(command: string, report: (message: string) => voi
   const tests = [...output.matchAll(/^ok \d+ - (.+)\n\s+---\n\s+duration_ms: ([\d.]+)/gm)];
   for (const [, name, ms] of tests) report(`${name}: ${Math.round(Number(ms))} ms`);
   report(`node --test: ${Math.round(Number(/^# duration_ms ([\d.]+)$/m.exec(output)?.[1]))} ms in all`);
-}
-
-function commands(example: Example): string[] {
-  return example.code
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 describe('README: Your own shop in ten minutes', () => {
@@ -207,10 +198,10 @@ describe('README: Your own shop in ten minutes', () => {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
     }
-    if (env.project) await rm(env.project, { recursive: true, force: true });
+    if (env.project !== '') await rm(env.project, { recursive: true, force: true });
   });
 
-  test('the walkthrough has its two files and its steps', () => {
+  test('the walkthrough writes shop.mjs and shop.test.mjs', () => {
     const files = walkthrough.flatMap((example) => (example.kind === 'file' ? [example.path] : []));
     assert.deepEqual(files, ['shop.mjs', 'shop.test.mjs']);
   });
@@ -221,7 +212,7 @@ describe('README: Your own shop in ten minutes', () => {
         writeFile(join(env.project, example.path!), example.code));
       continue;
     }
-    for (const command of commands(example)) {
+    for (const command of commandsOf(example)) {
       test(`README.md:${example.line} \`${command}\``, async (t) => {
         const npmInstall = /^npm install (.+)$/.exec(command);
         if (npmInstall) await install(npmInstall[1]!.split(/\s+/));

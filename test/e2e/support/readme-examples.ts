@@ -210,3 +210,11 @@ export function readExamples(markdown: string): ReadResult {
   }
   return { examples, problems };
 }
+
+/** The commands of an `sh`-like block, one a line, without comments and blank lines. */
+export function commandsOf(example: Example): string[] {
+  return example.code
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
