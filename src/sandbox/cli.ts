@@ -140,7 +140,15 @@ main().catch((error: unknown) => {
     process.exit(2);
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error instanceof SvcError || code === 'EADDRINUSE') {
+  if (code === 'EADDRINUSE') {
+    const { port, address } = error as { port?: number; address?: string };
+    console.error(
+      `svc-sandbox: port ${port} of ${address} is in use (a sandbox still running?); stop what runs there, or ` +
+        'choose another with --port (0 picks a free one)',
+    );
+    process.exit(1);
+  }
+  if (error instanceof SvcError) {
     console.error(`svc-sandbox: ${(error as Error).message}`);
     process.exit(1);
   }

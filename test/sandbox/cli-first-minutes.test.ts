@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -168,6 +170,24 @@ describe('svc-sandbox init', () => {
       started.output,
       /pages allowed: http:\/\/localhost:3000, https:\/\/shop\.test, any localhost or 127\.0\.0\.1 port {2}\(my-shop\)/,
     );
+  });
+});
+
+describe('svc-sandbox on a port in use', () => {
+  test('stops with one line naming the port and --port', { timeout: 60_000 }, async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const run = await runCli(['--port', String(port)]);
+      assert.equal(run.code, 1, run.output);
+      assert.equal(
+        run.output,
+        `svc-sandbox: port ${port} of 127.0.0.1 is in use (a sandbox still running?); stop what runs there, or choose another with --port (0 picks a free one)\n`,
+      );
+    } finally {
+      busy.close();
+    }
   });
 });
 
