@@ -3,12 +3,13 @@
  * the server. The files are the merchant's: none is overwritten without `--force`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { access, chmod, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateMerchantKeyPair } from '../server/index.js';
 import { CliArgsError, DEFAULT_HOST, DEFAULT_PORT } from './cli-args.js';
 import { originProblem, type SandboxConfigFile } from './config.js';
+import { writeTextFileAtomic } from './text-file.js';
 
 export const INIT_HELP_TEXT = `Usage: svc-sandbox init [--dir DIR] [--shop-origin ORIGIN] [--force]
 
@@ -120,7 +121,6 @@ export async function writeInitFiles(request: Extract<InitRequest, { kind: 'init
   await mkdir(dir, { recursive: true });
   // Every file is looked for before any is written, so a refusal writes nothing; `wx` also refuses a file made
   // in between.
-  const flag = request.force ? 'w' : 'wx';
   const files: [string, string, number][] = [
     [privateKeyFile, keys.privateKeyPem, 0o600],
     [publicKeyFile, keys.publicKeyPem, 0o644],
@@ -145,9 +145,10 @@ export async function writeInitFiles(request: Extract<InitRequest, { kind: 'init
     }
   }
   for (const [file, text, mode] of files) {
-    await writeFile(file, text, { flag, mode });
-    // An overwritten file keeps its old mode, and a private key must not stay readable by others.
-    if (request.force) await chmod(file, mode);
+    // Overwriting replaces the file, never writes through it: a symbolic link in its place (to a file
+    // elsewhere) is replaced by the key, not made to hold it, and the new file has the mode asked for.
+    if (request.force) writeTextFileAtomic(file, text, mode);
+    else await writeFile(file, text, { flag: 'wx', mode });
   }
   return { configFile, privateKeyFile, publicKeyFile, config };
 }

@@ -70,7 +70,9 @@ export function readTextFileIfPresent(file: string, limitBytes: number): string 
  */
 export function writeTextFileAtomic(file: string, text: string, mode: number): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'w', mode);
+  // Created anew ('wx'), so that nothing left at that name, such as a symbolic link, is written through.
+  rmSync(temporary, { force: true });
+  const fd = openSync(temporary, 'wx', mode);
   try {
     try {
       fchmodSync(fd, mode); // the mode asked for, whatever the umask

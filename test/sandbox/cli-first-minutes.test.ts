@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -127,6 +127,31 @@ describe('svc-sandbox init', () => {
     });
     assert.notEqual(readFileSync(again.privateKeyFile, 'utf8'), key);
     assert.equal(statSync(again.privateKeyFile).mode & 0o777, 0o600);
+  });
+
+  test('--force replaces a symbolic link in the place of a file, and never writes the key through it', async () => {
+    const dir = join(await freshDir(), 'gateway');
+    const elsewhere = join(await freshDir(), 'precious.txt');
+    writeFileSync(elsewhere, 'not yours\n', { mode: 0o644 });
+    const written = await writeInitFiles({
+      kind: 'init',
+      dir,
+      shopOrigin: 'http://localhost:3000',
+      force: false,
+    });
+    const { privateKeyFile } = written;
+    await rm(privateKeyFile);
+    symlinkSync(elsewhere, privateKeyFile);
+    await assert.rejects(
+      writeInitFiles({ kind: 'init', dir, shopOrigin: 'http://localhost:3000', force: false }),
+      /there already/,
+    );
+    await writeInitFiles({ kind: 'init', dir, shopOrigin: 'http://localhost:3000', force: true });
+    assert.equal(readFileSync(elsewhere, 'utf8'), 'not yours\n');
+    assert.equal(statSync(elsewhere).mode & 0o777, 0o644);
+    assert.equal(lstatSync(privateKeyFile).isSymbolicLink(), false);
+    assert.match(readFileSync(privateKeyFile, 'utf8'), /^-----BEGIN PRIVATE KEY-----/);
+    assert.equal(statSync(privateKeyFile).mode & 0o777, 0o600);
   });
 
   test('prints what goes in the page and the server; the sandbox starts on it and takes --allow-origin', {

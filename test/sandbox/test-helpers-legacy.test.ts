@@ -170,6 +170,14 @@ describe('test helpers: legacy orders', () => {
     });
   });
 
+  it('a page attribute that was not signed is named in the refusal', async () => {
+    const added = { ...rendered('A-6'), language: 'lv' };
+    await assert.rejects(
+      sandbox.testHelpers.payOrder({ attributes: added }),
+      /signature does not match.*the signature verifies without `language`: the page added language="lv"/s,
+    );
+  });
+
   it('refuses bad input, naming what to fix', async () => {
     const refusal = async (input: unknown) => {
       try {

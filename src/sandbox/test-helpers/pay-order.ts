@@ -358,7 +358,9 @@ async function gatewayAsync<T>(step: () => Promise<T>): Promise<T> {
 function refusal(error: unknown, field?: string): unknown {
   if (!(error instanceof HttpError)) return error;
   const at = inputField(error.field) ?? field;
-  return new TestHelperError(error.status === 404 ? 'not_found' : 'refused_by_gateway', error.message, {
+  // A signature refusal says what the sandbox found (the page's field that was not signed), as its log does.
+  const message = error.details ? `${error.message}. ${error.details.finding}` : error.message;
+  return new TestHelperError(error.status === 404 ? 'not_found' : 'refused_by_gateway', message, {
     gatewayCode: error.code,
     status: error.status,
     ...(at !== undefined && { field: at }),
