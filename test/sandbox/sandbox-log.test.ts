@@ -455,3 +455,34 @@ describe('each merchant streams only its own log', () => {
     }
   });
 });
+
+describe('the sandbox’s own endpoints name the merchant of their key', () => {
+  test('a clock step and a v1 test helper request are logged as the key’s merchant', async () => {
+    const merchant = await FakeMerchant.start();
+    const sandbox = await startV1Sandbox(merchant);
+    const entries: SandboxLogEntry[] = [];
+    sandbox.log.subscribe((entry) => entries.push(entry));
+    try {
+      const step = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-api-key': 'm2-api-key' },
+        body: JSON.stringify({ advance_ms: 1000 }),
+      });
+      assert.equal(step.status, 200);
+      const helper = await fetch(`${sandbox.url}/sandbox/test-helpers/v1/trigger`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OTHER.secretKey}` },
+        body: JSON.stringify({}),
+      });
+      assert.equal(helper.status, 400);
+      await until(() => ofKind(entries, 'request').length >= 2, 'two request entries');
+      assert.deepEqual(
+        ofKind(entries, 'request').map((entry) => `${entry.path} ${entry.merchantId}`),
+        ['/sandbox/v1/clock m2', '/sandbox/test-helpers/v1/trigger m2'],
+      );
+    } finally {
+      await sandbox.close();
+      await merchant.close();
+    }
+  });
+});
