@@ -4,9 +4,10 @@
  * All under `/widget-api/v1/`. The frame is served from the gateway's origin, so these routes answer
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
 import { BodyReader, type Json } from './body-reader.js';
-import { type RequestContext, type RouteHandler, type Router, sendJson } from './http.js';
+import { type RequestContext, type Router, sendJson } from './http.js';
 import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
 import { noteMerchant } from './sandbox-log.js';
 
@@ -72,14 +73,11 @@ export function widgetConfigView(
 }
 
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
-  /** A route of one order (`:id`, the gateway id), its request noted as the order's merchant's. */
-  const ofOrder =
-    (handler: RouteHandler): RouteHandler =>
-    (context) => {
-      const merchantId = orders.merchantOf(context.params['id']!);
-      if (merchantId !== undefined) noteMerchant(context.req, merchantId);
-      return handler(context);
-    };
+  /** Notes the merchant of the order a route acts on (`:id`, the gateway id), for its request's log line. */
+  const noteOrderMerchant = (req: IncomingMessage, id: string) => {
+    const merchantId = orders.merchantOf(id);
+    if (merchantId !== undefined) noteMerchant(req, merchantId);
+  };
 
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ req, res, params }) => {
     const found = orders.widget(params['widgetId']!);
@@ -107,91 +105,76 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     else sendJson(context.res, 201, orders.view(taken));
   });
 
-  router.on(
-    'GET',
-    '/widget-api/v1/orders/:id',
-    ofOrder(({ res, params }) => {
-      sendJson(res, 200, orders.view(orders.get(params['id']!)));
-    }),
-  );
+  router.on('GET', '/widget-api/v1/orders/:id', ({ req, res, params }) => {
+    noteOrderMerchant(req, params['id']!);
+    sendJson(res, 200, orders.view(orders.get(params['id']!)));
+  });
 
-  router.on(
-    'POST',
-    '/widget-api/v1/orders/:id/shipping-quotes',
-    ofOrder(async (context) => {
-      const body = await context.json();
-      const reader = new BodyReader();
-      const optionId = reader.string(body, 'optionId', 'optionId', true) ?? '';
-      const address = reader.object(body, 'address', 'address', body['address'] !== undefined);
-      // An ADDRESS option is priced for `address`, a PICKUP_POINT option for `pickupPointId` alone.
-      const request = {
+  router.on('POST', '/widget-api/v1/orders/:id/shipping-quotes', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
+    const body = await context.json();
+    const reader = new BodyReader();
+    const optionId = reader.string(body, 'optionId', 'optionId', true) ?? '';
+    const address = reader.object(body, 'address', 'address', body['address'] !== undefined);
+    // An ADDRESS option is priced for `address`, a PICKUP_POINT option for `pickupPointId` alone.
+    const request = {
+      optionId,
+      address: address && addressFrom(reader, address, 'address'),
+      pickupPointId: reader.text(body, 'pickupPointId', 'pickupPointId'),
+    };
+    reader.throwFirst();
+    const quote = await orders.quoteShipping(context.params['id']!, request);
+    sendJson(context.res, 200, quote);
+  });
+
+  router.on('POST', '/widget-api/v1/orders/:id/payments', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
+    const body = await context.json();
+    const reader = new BodyReader();
+    const card = reader.object(body, 'card', 'card', true);
+    const idempotencyKey = reader.string(body, 'idempotencyKey', 'idempotencyKey', true) ?? '';
+    const request: PaymentIntake = {
+      idempotencyKey,
+      card: {
+        number: (card && reader.string(card, 'number', 'card.number', true)) ?? '',
+        expiry: (card && reader.string(card, 'expiry', 'card.expiry', true)) ?? '',
+        cvc: (card && reader.string(card, 'cvc', 'card.cvc', true)) ?? '',
+        holder: (card && reader.text(card, 'holder', 'card.holder')) ?? '',
+      },
+    };
+    const customer = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
+    if (customer) request.customer = customerFrom(reader, customer, 'customer');
+    const shipping = reader.object(body, 'shipping', 'shipping', body['shipping'] !== undefined);
+    if (shipping) {
+      const optionId = reader.string(shipping, 'optionId', 'shipping.optionId', true) ?? '';
+      const given = shipping['address'] !== undefined;
+      const address = reader.object(shipping, 'address', 'shipping.address', given);
+      request.shipping = {
         optionId,
-        address: address && addressFrom(reader, address, 'address'),
-        pickupPointId: reader.text(body, 'pickupPointId', 'pickupPointId'),
+        address: address && addressFrom(reader, address, 'shipping.address'),
+        pickupPointId: reader.text(shipping, 'pickupPointId', 'shipping.pickupPointId'),
+        contactPhone: reader.text(shipping, 'contactPhone', 'shipping.contactPhone'),
       };
-      reader.throwFirst();
-      const quote = await orders.quoteShipping(context.params['id']!, request);
-      sendJson(context.res, 200, quote);
-    }),
-  );
+    }
+    reader.throwFirst();
+    const result = orders.pay(context.params['id']!, request);
+    sendJson(context.res, 200, result);
+  });
 
-  router.on(
-    'POST',
-    '/widget-api/v1/orders/:id/payments',
-    ofOrder(async (context) => {
-      const body = await context.json();
-      const reader = new BodyReader();
-      const card = reader.object(body, 'card', 'card', true);
-      const idempotencyKey = reader.string(body, 'idempotencyKey', 'idempotencyKey', true) ?? '';
-      const request: PaymentIntake = {
-        idempotencyKey,
-        card: {
-          number: (card && reader.string(card, 'number', 'card.number', true)) ?? '',
-          expiry: (card && reader.string(card, 'expiry', 'card.expiry', true)) ?? '',
-          cvc: (card && reader.string(card, 'cvc', 'card.cvc', true)) ?? '',
-          holder: (card && reader.text(card, 'holder', 'card.holder')) ?? '',
-        },
-      };
-      const customer = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
-      if (customer) request.customer = customerFrom(reader, customer, 'customer');
-      const shipping = reader.object(body, 'shipping', 'shipping', body['shipping'] !== undefined);
-      if (shipping) {
-        const optionId = reader.string(shipping, 'optionId', 'shipping.optionId', true) ?? '';
-        const given = shipping['address'] !== undefined;
-        const address = reader.object(shipping, 'address', 'shipping.address', given);
-        request.shipping = {
-          optionId,
-          address: address && addressFrom(reader, address, 'shipping.address'),
-          pickupPointId: reader.text(shipping, 'pickupPointId', 'shipping.pickupPointId'),
-          contactPhone: reader.text(shipping, 'contactPhone', 'shipping.contactPhone'),
-        };
-      }
-      reader.throwFirst();
-      const result = orders.pay(context.params['id']!, request);
-      sendJson(context.res, 200, result);
-    }),
-  );
+  router.on('POST', '/widget-api/v1/orders/:id/challenges/:challengeId', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
+    const reader = new BodyReader();
+    const approve = reader.boolean(await context.json(), 'approve', 'approve', true);
+    reader.throwFirst();
+    sendJson(
+      context.res,
+      200,
+      orders.completeChallenge(context.params['id']!, context.params['challengeId']!, approve === true),
+    );
+  });
 
-  router.on(
-    'POST',
-    '/widget-api/v1/orders/:id/challenges/:challengeId',
-    ofOrder(async (context) => {
-      const reader = new BodyReader();
-      const approve = reader.boolean(await context.json(), 'approve', 'approve', true);
-      reader.throwFirst();
-      sendJson(
-        context.res,
-        200,
-        orders.completeChallenge(context.params['id']!, context.params['challengeId']!, approve === true),
-      );
-    }),
-  );
-
-  router.on(
-    'POST',
-    '/widget-api/v1/orders/:id/cancel',
-    ofOrder(({ res, params }) => {
-      sendJson(res, 200, orders.cancel(params['id']!));
-    }),
-  );
+  router.on('POST', '/widget-api/v1/orders/:id/cancel', ({ req, res, params }) => {
+    noteOrderMerchant(req, params['id']!);
+    sendJson(res, 200, orders.cancel(params['id']!));
+  });
 }
