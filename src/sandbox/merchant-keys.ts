@@ -1,8 +1,8 @@
 /**
- * Which merchant a request to the sandbox's own endpoints (logs, forwarding, legacy notifications, clock, test
- * helpers) comes from, by the key it carries: a merchant API key in `X-Svc-Api-Key`, or a v1 secret key as
- * `Authorization: Bearer <key>`. One lookup for all of them; each endpoint answers a failure in its own words,
- * and those of the v1 side share {@link bearerRefusal}.
+ * Which merchant a request comes from, by the key it carries: a merchant API key in `X-Svc-Api-Key`, or a v1
+ * secret key as `Authorization: Bearer <key>`. One lookup for the v1 interface and the sandbox's own endpoints
+ * (logs, forwarding, legacy notifications, clock, test helpers); each answers a failure in its own words, and
+ * the sandbox's v1-side endpoints share {@link bearerRefusal}.
  */
 import type { IncomingMessage } from 'node:http';
 import type { MerchantConfig } from './config.js';
