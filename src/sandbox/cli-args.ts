@@ -20,6 +20,8 @@ import { TEST_CREDITORS } from './v1/test-creditors.js';
 export const DEFAULT_PORT = 4010;
 /** The host the sandbox binds when none is given: loopback, as a test gateway should. */
 export const DEFAULT_HOST = '127.0.0.1';
+/** Where the commands against a running sandbox (logs, listen, notifications, trigger…) look by default. */
+export const DEFAULT_SANDBOX_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
 /** What the command line asks for. */
 export type CliRequest =
@@ -120,7 +122,7 @@ Watching a running sandbox (as the merchant whose key is given):
   svc-sandbox resend NOTIFICATION-ID
                       Send a legacy notification again: same bytes, same
                       signature
-    --url URL         The sandbox (default http://${DEFAULT_HOST}:${DEFAULT_PORT})
+    --url URL         The sandbox (default ${DEFAULT_SANDBOX_URL})
     --api-key KEY     The merchant's API key (default: the demo merchant's)
 
 Legacy widget:
@@ -138,7 +140,7 @@ Legacy widget:
   and decide later with PUT/DELETE /v2/merchants/<id>/orders/<order id>
   within orderVerification.decisionTimeoutMs (default 30000 ms).
 
-v1 REST interface, under /api/v1 (http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1 by default):
+v1 REST interface, under /api/v1 (${DEFAULT_SANDBOX_URL}/api/v1 by default):
   Purchases and their operations (capture, release, charge, refund, ...),
   clients and their saved cards, billing and subscriptions, payment_methods,
   payout_methods, public_key and webhooks. Send
@@ -287,7 +289,7 @@ function parseWatchArgs(command: (typeof WATCH_COMMANDS)[number], argv: readonly
     if (values[flag] !== undefined && !(WATCH_FLAGS[command] as readonly string[]).includes(flag))
       throw new CliArgsError('unknown_flag', `svc-sandbox ${command} takes no --${flag}. ${SEE_HELP}`);
   }
-  const url = httpUrl(values.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, '--url');
+  const url = httpUrl(values.url ?? DEFAULT_SANDBOX_URL, '--url');
   const apiKey = values['api-key'] === undefined ? DEMO_API_KEY : nonEmpty(values['api-key'], '--api-key');
   if (command === 'logs') return { kind: 'logs', url, apiKey };
   if (command === 'notifications') {

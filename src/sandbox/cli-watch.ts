@@ -158,7 +158,8 @@ function time(): string {
   return new Date().toTimeString().slice(0, 8);
 }
 
-function causeOf(error: unknown): string {
+/** Why a request found no sandbox: the network's own code (`ECONNREFUSED`), not fetch's `fetch failed`. */
+export function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

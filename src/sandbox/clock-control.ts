@@ -14,12 +14,11 @@
  * A step answers once what fell due on the way is done, delivery attempts included (see
  * {@link SandboxClock.step}): the merchant's test reads the outcome right after it.
  */
-import type { IncomingMessage } from 'node:http';
-
 import { BodyReader, type Json } from './body-reader.js';
 import type { SandboxClock, SandboxClocks } from './clock.js';
 import type { MerchantConfig } from './config.js';
 import { HttpError, type Router, sendJson } from './http.js';
+import { bearerRefusal, type KeyLookup, merchantKeyLookup } from './merchant-keys.js';
 
 export const CLOCK_PATH = '/sandbox/v1/clock';
 
@@ -43,10 +42,7 @@ export function mountClockControl(
   clocks: SandboxClocks,
   merchants: readonly MerchantConfig[],
 ): void {
-  const bySecretKey = new Map(
-    merchants.flatMap((merchant) => (merchant.v1 ? [[merchant.v1.secretKey, merchant.id]] : [])),
-  );
-  const byApiKey = new Map(merchants.map((merchant) => [merchant.apiKey, merchant.id]));
+  const lookup = merchantKeyLookup(merchants);
   const view = (clock: SandboxClock): ClockView => ({
     merchant_id: clock.merchantId,
     now: clock.now().toISOString(),
@@ -58,11 +54,13 @@ export function mountClockControl(
     if (named !== null && !merchants.some((merchant) => merchant.id === named)) {
       throw new HttpError(404, 'merchant_not_found', `No merchant ${named} in this sandbox`, 'merchant_id');
     }
-    const merchantId = hasKey(req) ? merchantOf(req, bySecretKey, byApiKey) : (named ?? merchants[0]!.id);
+    // Reading takes no key; a key that is sent (any Authorization header) must be a merchant's.
+    const sent = req.headers.authorization !== undefined || req.headers['x-svc-api-key'] !== undefined;
+    const merchantId = sent ? merchantOf(lookup(req, KEYS)) : (named ?? merchants[0]!.id);
     sendJson(res, 200, view(clocks.for(merchantId)));
   });
   router.on('POST', CLOCK_PATH, async (context) => {
-    const clock = clocks.for(merchantOf(context.req, bySecretKey, byApiKey));
+    const clock = clocks.for(merchantOf(lookup(context.req, KEYS)));
     const type = context.req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new HttpError(
@@ -76,40 +74,15 @@ export function mountClockControl(
   });
 }
 
-function hasKey(req: IncomingMessage): boolean {
-  return req.headers.authorization !== undefined || req.headers['x-svc-api-key'] !== undefined;
-}
+/** A bearer key first, as v1 sends it; else the merchant API key, for merchants without v1. */
+const KEYS = ['bearer', 'api_key'] as const;
 
-/**
- * The merchant whose key the request carries: a v1 secret key as `Authorization: Bearer <key>`, or a
- * merchant API key as `X-Svc-Api-Key`; else a 401 that says so.
- */
-function merchantOf(
-  req: IncomingMessage,
-  bySecretKey: ReadonlyMap<string, string>,
-  byApiKey: ReadonlyMap<string, string>,
-): string {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  const apiKey = req.headers['x-svc-api-key'];
-  const merchantId =
-    bearer !== undefined
-      ? bySecretKey.get(bearer)
-      : typeof apiKey === 'string'
-        ? byApiKey.get(apiKey)
-        : undefined;
-  if (merchantId !== undefined) return merchantId;
-  const sent = bearer !== undefined || apiKey !== undefined;
-  throw new HttpError(
-    401,
-    sent ? 'authentication_failed' : 'not_authenticated',
-    sent
-      ? bearer !== undefined
-        ? 'The secret key is not valid: send a v1 secret key of a merchant of this sandbox'
-        : 'The API key is not valid: send the merchant API key of a merchant of this sandbox in X-Svc-Api-Key'
-      : "Send a merchant's v1 secret key as Authorization: Bearer <secret key>, or its merchant API key as X-Svc-Api-Key, to move its clock",
-    undefined,
-    undefined,
-    { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' },
+/** The merchant whose key the request carries, else a 401 that says what to send. */
+function merchantOf(found: KeyLookup): string {
+  if (found.kind === 'merchant') return found.merchant.id;
+  throw bearerRefusal(
+    found,
+    "Send a merchant's v1 secret key as Authorization: Bearer <secret key>, or its merchant API key as X-Svc-Api-Key, to move its clock",
   );
 }
 

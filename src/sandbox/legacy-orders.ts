@@ -120,6 +120,11 @@ export class LegacyOrders {
     return this.directory.fixedOrderSummary(widgetId);
   }
 
+  /** {@link OrderBook.merchantOf} */
+  merchantOf(id: string): string | undefined {
+    return this.book.merchantOf(id);
+  }
+
   /** {@link OrderBook.get} */
   get(id: string): OrderRecord {
     return this.book.get(id);

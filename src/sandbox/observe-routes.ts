@@ -1,7 +1,9 @@
 /**
  * A running sandbox watched from outside, as server-sent events, each for the merchant whose key the request
  * carries (see `legacy/sandbox-auth.ts`):
- * - `GET /sandbox/logs`: the log entries of the merchant and of no merchant (event `log`; `svc-sandbox logs`);
+ * - `GET /sandbox/logs`: the log entries of the merchant (event `log`; `svc-sandbox logs`); entries of no
+ *   merchant (an unknown path, a static file) go only to the CLI's output and in-process listeners, since a
+ *   request line may name another merchant's ids;
  * - `GET /sandbox/forwarding`: each delivery queued for the merchant (legacy notification, v1 success callback
  *   or webhook) with its exact body and headers (event `delivery`; `svc-sandbox listen --forward-to`).
  * A comment line `: ready` opens each stream once it listens, so a client knows nothing after it is missed.
@@ -57,9 +59,7 @@ export interface ObserveRoutesDeps {
 export function mountObserveRoutes(router: Router, deps: ObserveRoutesDeps): void {
   router.on('GET', '/sandbox/logs', (context) => {
     const merchant = deps.auth(context.req);
-    stream(context, deps.log, (entry) =>
-      entry.merchantId === undefined || entry.merchantId === merchant.id ? ['log', entry] : undefined,
-    );
+    stream(context, deps.log, (entry) => (entry.merchantId === merchant.id ? ['log', entry] : undefined));
   });
   router.on('GET', '/sandbox/forwarding', (context) => {
     const merchant = deps.auth(context.req);

@@ -21,7 +21,7 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   durationMs: number;
-  /** The merchant the request was for, when the route knew it (API key, widget, bearer key). */
+  /** The merchant the request was for, when the route knew it (API key, bearer key, widget, order, Purchase). */
   merchantId?: string;
 }
 

@@ -4,6 +4,7 @@
  * All under `/widget-api/v1/`. The frame is served from the gateway's origin, so these routes answer
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
 import { BodyReader, type Json } from './body-reader.js';
 import { type RequestContext, type Router, sendJson } from './http.js';
@@ -72,6 +73,12 @@ export function widgetConfigView(
 }
 
 export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
+  /** Notes the merchant of the order a route acts on (`:id`, the gateway id), for its request's log line. */
+  const noteOrderMerchant = (req: IncomingMessage, id: string) => {
+    const merchantId = orders.merchantOf(id);
+    if (merchantId !== undefined) noteMerchant(req, merchantId);
+  };
+
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ req, res, params }) => {
     const found = orders.widget(params['widgetId']!);
     noteMerchant(req, found.merchant.id);
@@ -98,11 +105,13 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     else sendJson(context.res, 201, orders.view(taken));
   });
 
-  router.on('GET', '/widget-api/v1/orders/:id', ({ res, params }) => {
+  router.on('GET', '/widget-api/v1/orders/:id', ({ req, res, params }) => {
+    noteOrderMerchant(req, params['id']!);
     sendJson(res, 200, orders.view(orders.get(params['id']!)));
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/shipping-quotes', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
     const body = await context.json();
     const reader = new BodyReader();
     const optionId = reader.string(body, 'optionId', 'optionId', true) ?? '';
@@ -119,6 +128,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/payments', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
     const body = await context.json();
     const reader = new BodyReader();
     const card = reader.object(body, 'card', 'card', true);
@@ -152,6 +162,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/challenges/:challengeId', async (context) => {
+    noteOrderMerchant(context.req, context.params['id']!);
     const reader = new BodyReader();
     const approve = reader.boolean(await context.json(), 'approve', 'approve', true);
     reader.throwFirst();
@@ -162,7 +173,8 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     );
   });
 
-  router.on('POST', '/widget-api/v1/orders/:id/cancel', ({ res, params }) => {
+  router.on('POST', '/widget-api/v1/orders/:id/cancel', ({ req, res, params }) => {
+    noteOrderMerchant(req, params['id']!);
     sendJson(res, 200, orders.cancel(params['id']!));
   });
 }

@@ -12,6 +12,7 @@ import { BuiltFiles, type Encoding, negotiateEncoding } from './built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
 import type { LegacyOrders } from './legacy-orders.js';
 import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
+import { noteMerchant } from './sandbox-log.js';
 import { widgetConfigView } from './widget-api.js';
 
 /**
@@ -105,6 +106,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
       return;
     }
     const { merchant, widget } = found;
+    noteMerchant(req, merchant.id);
     // The page's language, which the element names (`?lang=`) when we speak it, else the merchant's: the
     // frame's page is served in it, and carries its texts (below).
     const language = normalizeLanguage(url.searchParams.get('lang')) ?? merchant.defaults.language;
@@ -167,7 +169,7 @@ ${stylesheet}
   });
 
   // Answers any page: it tells only whether a widget exists and may be embedded at an origin.
-  router.on('GET', '/widget-api/v1/widgets/:widgetId/embedding', ({ res, params, url }) => {
+  router.on('GET', '/widget-api/v1/widgets/:widgetId/embedding', ({ req, res, params, url }) => {
     const cors = { 'access-control-allow-origin': '*' };
     const origin = url.searchParams.get('origin') ?? '';
     let found: ReturnType<LegacyOrders['widget']>;
@@ -178,6 +180,7 @@ ${stylesheet}
       sendJson(res, 200, { ok: false, code: 'unknown_widget', message: (error as Error).message }, cors);
       return;
     }
+    noteMerchant(req, found.merchant.id);
     if (!isPageOriginAllowed(found.merchant, origin)) {
       sendJson(
         res,

@@ -3,13 +3,15 @@
  * sandbox (or the gateway's test environment). They take Playwright's objects and need no Playwright types:
  * see playwright-shapes.ts.
  */
+
+// The cards it knows by name are the sandbox's test helpers' first names too: one table, in core.
+export { TEST_CARD_NUMBERS } from '../core/test-card-numbers.js';
 export {
   type CheckoutOutcome,
   CheckoutTestError,
   type PayInCheckoutOptions,
   type PaymentFailureCode,
   payInCheckout,
-  TEST_CARD_NUMBERS,
   type TestCard,
   type TestCustomer,
   type TestDelivery,

@@ -5,18 +5,10 @@
  * answered: the frame's own call to the gateway is the outcome, read as the frame reads it.
  */
 import type { FrameMessageKey, PaymentFailureReason } from '../core/i18n.js';
+import { TEST_CARD_NUMBERS } from '../core/test-card-numbers.js';
 import type { PaymentResult } from '../core/widget-api.js';
 import { FrameLabels } from './frame-labels.js';
 import type { FrameShape, LocatorShape, ResponseShape, RootShape } from './playwright-shapes.js';
-
-/** The sandbox's test cards the helper knows by name (README, "Test cards"). */
-export const TEST_CARD_NUMBERS = {
-  approved: '4111111111111111',
-  declined: '4000000000000002',
-  insufficientFunds: '4000000000009995',
-  threeDSecure: '4000000000003220',
-  processingError: '4000000000000119',
-} as const;
 
 /** The card to type; each member has a default that the sandbox approves. */
 export interface TestCard {

@@ -18,6 +18,7 @@ import {
   startTestSandbox,
   tempDir,
   testConfigFile,
+  WIDGETS,
 } from './support.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -84,7 +85,7 @@ describe('svc-sandbox prints what it does', () => {
       const sandbox = { url } as Sandbox;
       await paidOrder(sandbox, 'cli-1');
       await waitFor('stdout', /^\d\d:\d\d:\d\d POST \/widget-api\/v1\/orders 201 \d+ ms m1$/m);
-      await waitFor('stdout', /^\d\d:\d\d:\d\d POST \/widget-api\/v1\/orders\/\S+\/payments 200 \d+ ms$/m);
+      await waitFor('stdout', /^\d\d:\d\d:\d\d POST \/widget-api\/v1\/orders\/\S+\/payments 200 \d+ ms m1$/m);
       await waitFor(
         'stdout',
         /^\d\d:\d\d:\d\d notification PAID PUT http:\S+\/notify answered 500 after \d+ ms; attempt 1; next attempt at \d\d:\d\d:\d\d \(in \d+ ms\) m1$/m,
@@ -128,11 +129,16 @@ describe('svc-sandbox logs and listen, against a running sandbox', () => {
   });
 
   test('logs tails the merchant’s lines', async () => {
-    const { cli, waitFor } = runCli(['logs', '--url', sandbox.url, '--api-key', API_KEY]);
+    const { cli, output, waitFor } = runCli(['logs', '--url', sandbox.url, '--api-key', API_KEY]);
     try {
       await waitFor('stderr', /Tailing the log of/);
+      await call(sandbox, 'GET', `/widget-api/v1/widgets/${WIDGETS.checkout}`);
+      // A request of no merchant is the sandbox's own output's, not a merchant's: it is not tailed.
       await call(sandbox, 'GET', '/sandbox/health');
-      await waitFor('stdout', /^\d\d:\d\d:\d\d GET \/sandbox\/health 200 \d+ ms$/m);
+      await call(sandbox, 'GET', `/widget-api/v1/widgets/${WIDGETS.instant}`);
+      await waitFor('stdout', /GET \/widget-api\/v1\/widgets\/\S+0001 200 \d+ ms m1$/m);
+      assert.match(output.stdout, /^\d\d:\d\d:\d\d GET \/widget-api\/v1\/widgets\/\S+0002 200 \d+ ms m1$/m);
+      assert.doesNotMatch(output.stdout, /sandbox\/health/);
     } finally {
       await stop(cli);
     }

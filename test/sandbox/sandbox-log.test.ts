@@ -20,7 +20,7 @@ import {
   startTestSandbox,
   WIDGETS,
 } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
 
 /** The entries of `kind` heard so far. */
 function ofKind<K extends SandboxLogEntry['kind']>(entries: SandboxLogEntry[], kind: K) {
@@ -385,6 +385,102 @@ describe('v1 deliveries in the log and the forwarding stream', () => {
       assert.deepEqual(forwarded, [`success_callback ${merchant.url}/paid`, `webhook ${merchant.url}/hook`]);
     } finally {
       controller.abort();
+      await sandbox.close();
+      await merchant.close();
+    }
+  });
+});
+
+describe('each merchant streams only its own log', () => {
+  test("another merchant's widget-API order lines, checkout pages and unattributed requests never reach it", async () => {
+    const merchant = await FakeMerchant.start();
+    const sandbox = await startV1Sandbox(merchant);
+    const entries: SandboxLogEntry[] = [];
+    sandbox.log.subscribe((entry) => entries.push(entry));
+    const controller = new AbortController();
+    const open = async (apiKey: string) => {
+      const response = await fetch(`${sandbox.url}/sandbox/logs`, {
+        headers: { 'x-svc-api-key': apiKey },
+        signal: controller.signal,
+      });
+      const chunks = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      return async (until: RegExp) => {
+        while (!until.test(text)) text += (await chunks.read()).value;
+        return text;
+      };
+    };
+    try {
+      const readM1 = await open(API_KEY);
+      const readM2 = await open('m2-api-key');
+      await readM1(/: ready\n\n/);
+      await readM2(/: ready\n\n/);
+
+      const orderId = await paidOrder(sandbox, 'private-1');
+      const purchase = await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() });
+      assert.equal(purchase.status, 201, JSON.stringify(purchase.body));
+      const paid = await postForm(sandbox, `/checkout/${purchase.body.id}/pay`, cardForm('4111111111111111'));
+      assert.equal(paid.status, 200, paid.html);
+      assert.equal((await fetch(`${sandbox.url}/nowhere`)).status, 404);
+      // m2's own request, last: once its line arrives, every line before it was sent or withheld.
+      await v1(sandbox, 'GET', '/purchases/marker-m2/', { key: OTHER.secretKey });
+
+      const m2Text = await readM2(/marker-m2/);
+      const m2Entries = [...m2Text.matchAll(/^data: (.*)$/gm)].map(
+        (match) => JSON.parse(match[1]!) as SandboxLogEntry,
+      );
+      assert.deepEqual(
+        m2Entries.filter((entry) => entry.merchantId !== 'm2'),
+        [],
+        'm2 hears only entries of m2',
+      );
+      assert.ok(!m2Text.includes(orderId), "m1's gateway order id never reaches m2");
+      assert.ok(!m2Text.includes(purchase.body.id), "m1's Purchase id never reaches m2");
+
+      const m1Text = await readM1(new RegExp(`/checkout/${purchase.body.id}/pay`));
+      const m1Paths = [...m1Text.matchAll(/^data: (.*)$/gm)]
+        .map((match) => JSON.parse(match[1]!) as SandboxLogEntry)
+        .filter((entry) => entry.kind === 'request')
+        .map((entry) => `${entry.path} ${entry.merchantId}`);
+      assert.ok(m1Paths.includes(`/widget-api/v1/orders/${orderId}/payments m1`), m1Paths.join('\n'));
+      assert.ok(m1Paths.includes(`/checkout/${purchase.body.id}/pay m1`), m1Paths.join('\n'));
+      assert.ok(!m1Text.includes('/nowhere'), 'a request of no merchant goes to no merchant');
+      // In process (the CLI's own output), every request is heard, of no merchant too.
+      const nowhere = ofKind(entries, 'request').find((entry) => entry.path === '/nowhere');
+      assert.equal(nowhere?.merchantId, undefined);
+    } finally {
+      controller.abort();
+      await sandbox.close();
+      await merchant.close();
+    }
+  });
+});
+
+describe('the sandbox’s own endpoints name the merchant of their key', () => {
+  test('a clock step and a v1 test helper request are logged as the key’s merchant', async () => {
+    const merchant = await FakeMerchant.start();
+    const sandbox = await startV1Sandbox(merchant);
+    const entries: SandboxLogEntry[] = [];
+    sandbox.log.subscribe((entry) => entries.push(entry));
+    try {
+      const step = await fetch(`${sandbox.url}/sandbox/v1/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-api-key': 'm2-api-key' },
+        body: JSON.stringify({ advance_ms: 1000 }),
+      });
+      assert.equal(step.status, 200);
+      const helper = await fetch(`${sandbox.url}/sandbox/test-helpers/v1/trigger`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OTHER.secretKey}` },
+        body: JSON.stringify({}),
+      });
+      assert.equal(helper.status, 400);
+      await until(() => ofKind(entries, 'request').length >= 2, 'two request entries');
+      assert.deepEqual(
+        ofKind(entries, 'request').map((entry) => `${entry.path} ${entry.merchantId}`),
+        ['/sandbox/v1/clock m2', '/sandbox/test-helpers/v1/trigger m2'],
+      );
+    } finally {
       await sandbox.close();
       await merchant.close();
     }

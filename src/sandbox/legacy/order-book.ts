@@ -43,6 +43,11 @@ export class OrderBook {
     return order;
   }
 
+  /** The merchant of the order with gateway id `id`, if there is one: for its request's log line. */
+  merchantOf(id: string): string | undefined {
+    return this.records.get(id)?.merchantId;
+  }
+
   /** An order the widget API may act on: a CALLBACK widget's only once the merchant approved it. */
   get(id: string): OrderRecord {
     const record = this.records.get(id);

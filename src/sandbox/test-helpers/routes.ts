@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { MerchantConfig } from '../config.js';
 import { HttpError, type RequestContext, type Router, sendJson } from '../http.js';
+import { bearerRefusal, type MerchantKeyLookup, merchantKeyLookup } from '../merchant-keys.js';
 import { baseUrlOf } from '../v1/v1-context.js';
 import { payOrder } from './pay-order.js';
 import { payPurchase } from './pay-purchase.js';
@@ -19,6 +20,7 @@ import { trigger } from './trigger.js';
 const TEST_HELPERS_PATH = '/sandbox/test-helpers';
 
 export function mountTestHelperRoutes(router: Router, parts: TestHelperParts, listenHost: string): void {
+  const lookup = merchantKeyLookup(parts.config.merchants);
   const answer =
     (run: (context: RequestContext) => Promise<unknown>) =>
     async (context: RequestContext): Promise<void> => {
@@ -35,14 +37,14 @@ export function mountTestHelperRoutes(router: Router, parts: TestHelperParts, li
     `${TEST_HELPERS_PATH}/legacy/pay-order`,
     answer(async (context) => {
       const body = await context.json();
-      return payOrder(legacyDeps(parts), body, (merchant) => requireApiKey(context.req, merchant));
+      return payOrder(legacyDeps(parts), body, (merchant) => requireApiKey(lookup, context.req, merchant));
     }),
   );
   router.on(
     'POST',
     `${TEST_HELPERS_PATH}/v1/pay-purchase`,
     answer(async (context) => {
-      const merchant = bearerMerchant(context.req, parts.config.merchants);
+      const merchant = bearerMerchant(lookup, context.req);
       const body = await context.json();
       return payPurchase(
         parts.v1,
@@ -57,7 +59,7 @@ export function mountTestHelperRoutes(router: Router, parts: TestHelperParts, li
     'POST',
     `${TEST_HELPERS_PATH}/v1/trigger`,
     answer(async (context) => {
-      const merchant = bearerMerchant(context.req, parts.config.merchants);
+      const merchant = bearerMerchant(lookup, context.req);
       const body = await context.json();
       return trigger(parts.v1, body, baseUrlOf(context.req, listenHost), parts.clocks.latest(), merchant.id);
     }),
@@ -65,15 +67,15 @@ export function mountTestHelperRoutes(router: Router, parts: TestHelperParts, li
 }
 
 /** The widget's merchant's API key, always: a helper that pays is no page, and the key says who asks. */
-function requireApiKey(req: IncomingMessage, merchant: MerchantConfig): void {
-  const key = req.headers['x-svc-api-key'];
-  if (key === undefined)
+function requireApiKey(lookup: MerchantKeyLookup, req: IncomingMessage, merchant: MerchantConfig): void {
+  const found = lookup(req, ['api_key']);
+  if (found.kind === 'no_key')
     throw new HttpError(
       401,
       'api_key_missing',
       "Send the widget's merchant's API key in X-Svc-Api-Key (the config's merchants[].apiKey)",
     );
-  if (key !== merchant.apiKey)
+  if (found.kind !== 'merchant' || found.merchant.id !== merchant.id)
     throw new HttpError(
       401,
       'api_key_invalid',
@@ -81,18 +83,9 @@ function requireApiKey(req: IncomingMessage, merchant: MerchantConfig): void {
     );
 }
 
-function bearerMerchant(req: IncomingMessage, merchants: readonly MerchantConfig[]): MerchantConfig {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  const merchant = match ? merchants.find((candidate) => candidate.v1?.secretKey === match[1]) : undefined;
-  if (merchant) return merchant;
-  throw new HttpError(
-    401,
-    match ? 'authentication_failed' : 'not_authenticated',
-    match
-      ? 'The secret key is not valid: send a v1 secret key of a merchant of this sandbox'
-      : "Send the merchant's v1 secret key as Authorization: Bearer <secret key>",
-    undefined,
-    undefined,
-    { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' },
-  );
+/** The merchant whose v1 secret key the request carries, else a 401 as v1 answers it. */
+function bearerMerchant(lookup: MerchantKeyLookup, req: IncomingMessage): MerchantConfig {
+  const found = lookup(req, ['bearer']);
+  if (found.kind === 'merchant') return found.merchant;
+  throw bearerRefusal(found, "Send the merchant's v1 secret key as Authorization: Bearer <secret key>");
 }

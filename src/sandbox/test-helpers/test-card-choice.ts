@@ -4,6 +4,7 @@
  * CVC and holder. What is left out is filled in as a customer would type it: an expiry three years ahead on
  * the sandbox clock, a CVC of the right length, a holder name.
  */
+import { TEST_CARD_NUMBERS } from '../../core/test-card-numbers.js';
 import { findTestCard } from '../test-cards.js';
 import { invalidInput } from './test-helper-error.js';
 
@@ -12,11 +13,7 @@ import { invalidInput } from './test-helper-error.js';
  * `TEST_CARD_NUMBERS`, under the same names.
  */
 export const TEST_CARD_NAMES = {
-  approved: '4111111111111111',
-  declined: '4000000000000002',
-  insufficientFunds: '4000000000009995',
-  threeDSecure: '4000000000003220',
-  processingError: '4000000000000119',
+  ...TEST_CARD_NUMBERS,
   visa: '4111111111111111',
   mastercard: '5555555555554444',
   recurringDeclined: '4000000000000341',

@@ -4,11 +4,11 @@
  * (its message on stderr), 2 for a command line that cannot be run.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_SANDBOX_URL } from '../cli-args.js';
+import { causeOf } from '../cli-watch.js';
 import { DEMO_API_KEY, DEMO_V1_SECRET_KEY } from '../config.js';
 import { TEST_CARD_NAMES } from './test-card-choice.js';
 import { TRIGGER_EVENTS, type TriggerEvent } from './trigger.js';
-
-const DEFAULT_URL = 'http://127.0.0.1:4010';
 
 /** The test cards' names, wrapped in the help's second column. */
 function cardNames(): string {
@@ -40,7 +40,7 @@ ${TRIGGER_EVENTS.map((event) => `  ${event}`).join('\n')}
                       --template now with its charge failing
 
 Options:
-  --url URL              The sandbox (default ${DEFAULT_URL};
+  --url URL              The sandbox (default ${DEFAULT_SANDBOX_URL};
                          env SVC_SANDBOX_URL)
   --api-key KEY          pay-order: the merchant's API key (env
                          SVC_SANDBOX_API_KEY; default the demo merchant's)
@@ -128,7 +128,7 @@ export function parseTriggerArgs(
     );
   if (rest.length > 0)
     throw new TriggerArgsError(`Unexpected argument ${JSON.stringify(rest[0])}. ${SEE_HELP}`);
-  const url = (values.url ?? env['SVC_SANDBOX_URL'] ?? DEFAULT_URL).replace(/\/+$/, '');
+  const url = (values.url ?? env['SVC_SANDBOX_URL'] ?? DEFAULT_SANDBOX_URL).replace(/\/+$/, '');
   if (!URL.canParse(url))
     throw new TriggerArgsError(`--url ${JSON.stringify(url)} is not a URL. ${SEE_HELP}`);
 
@@ -242,10 +242,8 @@ export async function runTriggerCommand(
       signal: AbortSignal.timeout(60_000),
     });
   } catch (error) {
-    const { cause } = error as { cause?: { code?: string; message?: string } };
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
     console.error(
-      `svc-sandbox trigger: no sandbox answered at ${request.url} (${why}); start one, or give --url`,
+      `svc-sandbox trigger: no sandbox answered at ${request.url} (${causeOf(error)}); start one, or give --url`,
     );
     return 1;
   }

@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
 import type { RequestContext, Router } from '../http.js';
+import { noteMerchant } from '../sandbox-log.js';
 import {
   CHECKOUT_CSS_PATH,
   formPage,
@@ -84,6 +85,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
   const load = (context: RequestContext): PurchaseRecord | undefined => {
     const record = deps.purchases.find(context.params['id'] ?? '');
     if (!record) sendHtml(context.res, 404, notFoundPage(pageTranslator('en')));
+    else noteMerchant(context.req, record.merchantId);
     return record;
   };
 

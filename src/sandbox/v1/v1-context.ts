@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { MerchantConfig } from '../config.js';
 import { HttpError, type RequestContext, type RouteHandler, Router } from '../http.js';
-import { noteMerchant } from '../sandbox-log.js';
+import { type MerchantKeyLookup, merchantKeyLookup } from '../merchant-keys.js';
 import { isWriteFailure } from '../store.js';
 import { sendV1Error, V1HttpError } from './errors.js';
 
@@ -40,11 +40,9 @@ export function authenticated(
   onRequest: (baseUrl: string) => void = () => {},
   listenHost?: string,
 ): (handler: V1Handler) => RouteHandler {
-  const byKey = new Map<string, V1Merchant>();
-  for (const merchant of merchants) if (merchant.v1) byKey.set(merchant.v1.secretKey, merchant as V1Merchant);
+  const lookup = merchantKeyLookup(merchants);
   return (handler) => async (http) => {
-    const merchant = authenticate(http.req, byKey);
-    noteMerchant(http.req, merchant.id);
+    const merchant = authenticate(http.req, lookup);
     const baseUrl = baseUrlOf(http.req, listenHost);
     onRequest(baseUrl);
     await handler({ http, merchant, params: http.params, baseUrl });
@@ -52,8 +50,11 @@ export function authenticated(
 }
 
 /** The merchant whose secret key the request carries as `Authorization: Bearer <key>`. */
-function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Merchant>): V1Merchant {
+function authenticate(req: IncomingMessage, lookup: MerchantKeyLookup): V1Merchant {
   const challenge = { 'www-authenticate': 'Bearer realm="svc-sandbox v1"' };
+  const found = lookup(req, ['bearer']);
+  // Only merchants with v1 credentials have a secret key to be found by.
+  if (found.kind === 'merchant') return found.merchant as V1Merchant;
   const header = req.headers.authorization;
   if (header === undefined || header.trim() === '') {
     throw V1HttpError.nonField(
@@ -63,8 +64,7 @@ function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Mer
       challenge,
     );
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) {
+  if (found.kind === 'no_key') {
     throw V1HttpError.nonField(
       401,
       'authentication_failed',
@@ -72,11 +72,7 @@ function authenticate(req: IncomingMessage, merchants: ReadonlyMap<string, V1Mer
       challenge,
     );
   }
-  const merchant = merchants.get(match[1]!);
-  if (!merchant) {
-    throw V1HttpError.nonField(401, 'authentication_failed', 'The secret key is not valid', challenge);
-  }
-  return merchant;
+  throw V1HttpError.nonField(401, 'authentication_failed', 'The secret key is not valid', challenge);
 }
 
 /** The answer of a delete: 204, nothing to cache. */
