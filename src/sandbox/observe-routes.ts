@@ -49,6 +49,12 @@ export function forwardedDelivery(delivery: Delivery): ForwardedDelivery {
 
 /** Sent on an idle stream now and then, so that proxies and clients see it alive. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * What a stream may hold unsent for a client that does not read: past it the stream is closed (the client
+ * reconnects, and misses what it did not read), so that a stalled reader cannot make the sandbox hold an
+ * ever-growing backlog while orders go on.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
 
 export interface ObserveRoutesDeps {
   log: Channel<SandboxLogEntry>;
@@ -81,12 +87,16 @@ function stream<T>(
     'cache-control': 'no-store',
     connection: 'keep-alive',
   });
-  res.write(': ready\n\n');
+  const send = (text: string) => {
+    if (res.writableLength > MAX_UNSENT_BYTES) res.destroy();
+    else res.write(text);
+  };
+  send(': ready\n\n');
   const stop = channel.subscribe((item) => {
     const selected = select(item);
-    if (selected !== undefined) res.write(`event: ${selected[0]}\ndata: ${JSON.stringify(selected[1])}\n\n`);
+    if (selected !== undefined) send(`event: ${selected[0]}\ndata: ${JSON.stringify(selected[1])}\n\n`);
   });
-  const heartbeat = setInterval(() => res.write(': alive\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => send(': alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   res.on('close', () => {
     stop();

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Delivery } from '../../src/sandbox/delivery-queue.js';
 import type { LegacyNotificationView } from '../../src/sandbox/legacy/notification-routes.js';
@@ -268,6 +270,44 @@ describe('the sandbox log stream over HTTP', () => {
       assert.equal(data.headers['x-svc-signature'], sent!.headers['x-svc-signature']);
       controller.abort();
     } finally {
+      await sandbox.close();
+      await merchant.close();
+    }
+  });
+});
+
+describe('a log stream whose client does not read', () => {
+  test('is closed once it holds more than its bound unsent, and the sandbox goes on', async () => {
+    const merchant = await FakeMerchant.start();
+    const sandbox = await startTestSandbox(merchant);
+    const { hostname, port } = new URL(sandbox.url);
+    const socket = connect(Number(port), hostname);
+    try {
+      await once(socket, 'connect');
+      socket.write(`GET /sandbox/logs HTTP/1.1\r\nHost: x\r\nX-Svc-Api-Key: ${API_KEY}\r\n\r\n`);
+      await once(socket, 'data'); // the head and ": ready"
+      socket.pause(); // a reader that stops reading
+      const closed = once(socket, 'close');
+      // Each request logs a line of about 14 KB for the merchant (its path), 14 MB in all: more than the
+      // sockets' buffers and the stream's bound together.
+      const long = 'x'.repeat(14_000);
+      for (let round = 0; round < 20; round += 1) {
+        await Promise.all(
+          Array.from({ length: 50 }, () =>
+            fetch(`${sandbox.url}/sandbox/legacy/notifications/${long}/resend`, {
+              method: 'POST',
+              headers: { 'x-svc-api-key': API_KEY },
+            }).then((response) => response.arrayBuffer()),
+          ),
+        );
+      }
+      socket.resume(); // read what was sent: the stream ends instead of streaming on
+      const waited = AbortSignal.timeout(10_000);
+      await Promise.race([closed, once(waited, 'abort').then(() => assert.fail('the stream is still open'))]);
+      const health = await fetch(`${sandbox.url}/sandbox/health`);
+      assert.equal(health.status, 200);
+    } finally {
+      socket.destroy();
       await sandbox.close();
       await merchant.close();
     }
