@@ -358,8 +358,11 @@ async function gatewayAsync<T>(step: () => Promise<T>): Promise<T> {
 function refusal(error: unknown, field?: string): unknown {
   if (!(error instanceof HttpError)) return error;
   const at = inputField(error.field) ?? field;
-  // A signature refusal says what the sandbox found (the page's field that was not signed), as its log does.
-  const message = error.details ? `${error.message}. ${error.details.finding}` : error.message;
+  // A signature refusal says what the sandbox found (the page's field that was not signed) and the text it
+  // checked, as its log does: the test's failure then shows what to compare with what the server signed.
+  const message = error.details
+    ? `${error.message}. The sandbox found: ${error.details.finding}. The text checked: ${JSON.stringify(error.details.signedText)}`
+    : error.message;
   return new TestHelperError(error.status === 404 ? 'not_found' : 'refused_by_gateway', message, {
     gatewayCode: error.code,
     status: error.status,
