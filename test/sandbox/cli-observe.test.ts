@@ -18,6 +18,7 @@ import {
   startTestSandbox,
   tempDir,
   testConfigFile,
+  until,
   WIDGETS,
 } from './support.js';
 
@@ -48,14 +49,6 @@ function runCli(args: string[]) {
     }
   };
   return { cli, output, waitFor };
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('waited in vain');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function stop(cli: ChildProcess): Promise<void> {
@@ -173,7 +166,10 @@ describe('svc-sandbox logs and listen, against a running sandbox', () => {
 
   test('notifications lists the legacy notifications; resend sends one again, same bytes', async () => {
     const id = await paidOrder(sandbox, 'cli-resend-1');
-    await until(() => merchant.requests('/notify').some((request) => request.body.includes(id)));
+    await until(
+      () => merchant.requests('/notify').some((request) => request.body.includes(id)),
+      'the notification at the merchant',
+    );
     const listed = runCli([
       'notifications',
       '--url',

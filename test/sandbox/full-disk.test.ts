@@ -12,7 +12,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { openStore, storeFileSystem } from '../../src/sandbox/store.js';
 import { signOrder } from '../../src/server/index.js';
 import { type SmallDisk, smallDisk } from './small-disk.js';
-import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, tempDir, WIDGETS } from './support.js';
+import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, tempDir, until, WIDGETS } from './support.js';
 import { purchaseBody, v1, v1ConfigFile } from './v1-support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' };
@@ -88,14 +88,6 @@ async function notificationReceiver() {
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    assert.ok(Date.now() < deadline, what);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function assertRefusal(answer: Awaited<ReturnType<typeof call>>): void {
   assert.equal(answer.status, 507, JSON.stringify(answer.body));
   assert.equal(answer.body['error'].code, 'insufficient_storage');
@@ -132,7 +124,7 @@ describe('a full disk under the sandbox', () => {
     try {
       for (let i = 0; i < 3; i++) outcomes.push(await customer(sandbox, `BEFORE-${i}`));
       assert.ok(outcomes.every((outcome) => outcome.state === 'PAID'));
-      await until(() => receiver.received.length === 3, 'the first notifications were sent');
+      await until(() => receiver.received.length === 3, 'the first notifications were sent', 20_000);
 
       disk.fill();
       // The merchant accepts the first notifications now: the sandbox cannot store that (this ended the
@@ -171,7 +163,7 @@ describe('a full disk under the sandbox', () => {
       }
       assert.equal((await v1(sandbox, 'POST', '/purchases/', { body: purchaseBody() })).status, 201);
       const paid = outcomes.filter((outcome) => outcome.state === 'PAID');
-      await until(() => receiver.received.length >= paid.length, 'every paid order was notified');
+      await until(() => receiver.received.length >= paid.length, 'every paid order was notified', 20_000);
     } finally {
       await sandbox.close();
     }

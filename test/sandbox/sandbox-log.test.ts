@@ -20,6 +20,7 @@ import {
   PAGE_ORIGIN,
   paidOrder,
   startTestSandbox,
+  until,
   WIDGETS,
 } from './support.js';
 import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
@@ -27,14 +28,6 @@ import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from 
 /** The entries of `kind` heard so far. */
 function ofKind<K extends SandboxLogEntry['kind']>(entries: SandboxLogEntry[], kind: K) {
   return entries.filter((entry): entry is Extract<SandboxLogEntry, { kind: K }> => entry.kind === kind);
-}
-
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`waited in vain for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('the sandbox log', () => {

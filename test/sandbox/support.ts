@@ -2,6 +2,7 @@
  * Test fixtures for the sandbox: a merchant back end on a real loopback HTTP server that records what the
  * gateway sends, and a sandbox configured to call it.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -168,6 +169,19 @@ export function testConfigFile(merchantUrl: string): SandboxConfigFile {
     ],
     notifications: { retryBaseMs: 20 },
   };
+}
+
+/**
+ * Polls `check` every 10 ms until it holds, or fails after `ms` naming `what` (a function, for a message that
+ * describes the state at that moment).
+ */
+export async function until(check: () => boolean, what: string | (() => string), ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline)
+      assert.fail(`waited ${ms} ms in vain for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export async function tempDir(): Promise<string> {

@@ -23,7 +23,14 @@ import {
   toNodeHandler,
   type VerifiedPaidOrder,
 } from '../../src/server/index.js';
-import { call, type FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from '../sandbox/support.js';
+import {
+  call,
+  type FakeMerchant,
+  merchantKeys,
+  startTestSandbox,
+  until,
+  WIDGETS,
+} from '../sandbox/support.js';
 import { listen } from './support.js';
 
 const DEFAULTS = { currency: 'EUR', taxRate: '21' };
@@ -101,20 +108,12 @@ function tea(orderId: string): OrderInput {
   return { widgetId: WIDGETS.checkout, orderId, items: [{ amount: '12.50', label: 'Tea', count: 2 }] };
 }
 
-async function eventually(done: () => boolean, what: () => string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) assert.fail(what());
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const paidFor = (orderId: string) => paid.filter((order) => order.orderId === orderId);
 
 /** Pays a fresh Tea order and waits for onPaid. */
 async function payAndReceive(orderId: string): Promise<VerifiedPaidOrder> {
   await pay(await createOrder(tea(orderId)));
-  await eventually(
+  await until(
     () => paidFor(orderId).length > 0,
     () => `onPaid was not called for ${orderId}; log: ${JSON.stringify(lines)}`,
   );
@@ -152,7 +151,7 @@ describe('createNotificationReceiver', () => {
     const page: OrderInput = { ...shop, items: [{ amount: '12.50', label: 'Tea2.000' }] };
     assert.equal(orderSignatureInput(page), orderSignatureInput(shop), 'the same signed text');
     await pay(await createOrder(shop, page));
-    await eventually(
+    await until(
       () => refused.length > 0,
       () => `onRefused was not called; log: ${JSON.stringify(lines)}`,
     );
@@ -221,13 +220,13 @@ describe('createNotificationReceiver', () => {
     mounted = receiver().node;
     const order = tea('RCV-LATE-1');
     await pay(await createOrder(order, order, false));
-    await eventually(
+    await until(
       () => lines.some((entry) => entry.line.includes('unknown_order (answered 503)')),
       () => `no unknown_order line: ${JSON.stringify(lines)}`,
     );
     assert.deepEqual(paidFor('RCV-LATE-1'), []);
     signed.set('RCV-LATE-1', order);
-    await eventually(
+    await until(
       () => paidFor('RCV-LATE-1').length === 1,
       () => `the retry did not reach onPaid: ${JSON.stringify(lines)}`,
     );

@@ -16,7 +16,7 @@ import {
   type V1WebhookEventOf,
   type V1WebhookHandlers,
 } from '../../src/server/index.js';
-import { FakeMerchant } from '../sandbox/support.js';
+import { FakeMerchant, until } from '../sandbox/support.js';
 import { FUTURE_EXPIRY, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
 import { listen } from './support.js';
 
@@ -33,14 +33,6 @@ after(async () => {
   await sandbox.close();
   await merchant.close();
 });
-
-async function eventually(done: () => boolean, what: () => string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) assert.fail(what());
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('v1 receivers', () => {
   test('a paid Purchase reaches the success callback and webhook handlers once each, typed per event', async () => {
@@ -116,7 +108,7 @@ describe('v1 receivers', () => {
         redirect: 'manual',
       });
       assert.equal(form.status, 303);
-      await eventually(
+      await until(
         () => successes.length === 1 && webhooks.length === 1,
         () =>
           `handled: ${successes.length} callbacks, ${webhooks.length} webhooks; log ${JSON.stringify(lines)}`,
