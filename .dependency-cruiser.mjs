@@ -11,6 +11,14 @@ const BROWSER_CODE = '^src/(index\\.ts$|core/|element/|frame/)';
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** A Node built-in as dependency-cruiser names it: `node:fs`, `fs`, `fs/promises`. */
 const NODE_BUILTIN = `^(node:.*|(${builtinModules.map(escapeRegExp).join('|')}))$`;
+/** A wing: the code of one gateway interface, legacy or v1, in the sandbox or in the server toolkit. */
+const WING = '^src/(sandbox|server)/(legacy|v1)/';
+/** The files that assemble the wings: the entries, the sandbox's start and CLI, and helpers spanning both. */
+const COMPOSITION = [
+  '^src/server/(index|for-sandbox)\\.ts$',
+  '^src/sandbox/(index|sandbox|cli|cli-args|cli-watch|init-command)\\.ts$',
+  '^src/sandbox/test-helpers/',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -52,6 +60,25 @@ export default {
       severity: 'error',
       from: { path: '^src/sandbox/' },
       to: { path: '^src/server/', pathNot: '^src/server/(index|for-sandbox)\\.ts$' },
+    },
+    {
+      name: 'wings-never-import-each-other',
+      comment:
+        'The legacy and v1 wings of the sandbox and of the server toolkit never import each other ' +
+        '(ARCHITECTURE.md, Wings): what both need is shared, and lives in the root of their part. Move it there.',
+      severity: 'error',
+      from: { path: WING },
+      to: { path: '^src/$1/(legacy|v1)/', pathNot: '^src/$1/$2/' },
+    },
+    {
+      name: 'shared-root-imports-no-wing',
+      comment:
+        "What the sandbox's or the toolkit's interfaces share (the root of src/sandbox and src/server) imports no " +
+        'wing (ARCHITECTURE.md, Wings): only the entries, the sandbox start and CLI and the test helpers assemble ' +
+        'them. Move the shared part out of the wing, or the code that needs the wing into it.',
+      severity: 'error',
+      from: { path: '^src/(sandbox|server)/', pathNot: [WING, ...COMPOSITION] },
+      to: { path: WING },
     },
     {
       name: 'browser-code-reaches-no-node-code',

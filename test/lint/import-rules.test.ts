@@ -108,6 +108,10 @@ function cruise(...paths: string[]): string[] {
 
 const CODE = ['export const unused = 0;'];
 
+/** What dependency-cruiser reports of the imports these files make themselves (not of the files they reach). */
+const cruiseFrom = (...paths: string[]) =>
+  cruise(...paths).filter((line) => paths.includes(line.split(': ')[1]?.split(' -> ')[0] ?? ''));
+
 test('core imports no package, no Node built-in and no other part, type-only and dynamic imports included', () => {
   expectBiome(
     'src/core/zz-violation.ts',
@@ -374,6 +378,66 @@ test('browser code reaches no Node built-in, jsrsasign, server or sandbox code d
           `${from} reaches ${expected}: ${JSON.stringify(targets)}`,
         );
     }
+  } finally {
+    remove();
+  }
+});
+
+test('the legacy and v1 wings of the sandbox and of the toolkit never import each other', () => {
+  const remove = write({
+    'src/sandbox/v1/zz-violation.ts': [
+      "import '../legacy/order-book.js';",
+      "import '../store.js';",
+      "import './purchases.js';",
+      ...CODE,
+    ],
+    'src/server/legacy/zz-violation.ts': [
+      "import '../v1/zz-target.js';",
+      "import '../keys.js';",
+      "import './zz-target.js';",
+      ...CODE,
+    ],
+    'src/server/legacy/zz-target.ts': CODE,
+    'src/server/v1/zz-target.ts': CODE,
+  });
+  try {
+    assert.deepEqual(cruiseFrom('src/sandbox/v1/zz-violation.ts', 'src/server/legacy/zz-violation.ts'), [
+      'wings-never-import-each-other: src/sandbox/v1/zz-violation.ts -> src/sandbox/legacy/order-book.ts',
+      'wings-never-import-each-other: src/server/legacy/zz-violation.ts -> src/server/v1/zz-target.ts',
+    ]);
+  } finally {
+    remove();
+  }
+});
+
+test('what the wings share imports no wing; the entries, the sandbox start, its CLI and test helpers assemble them', () => {
+  const remove = write({
+    'src/sandbox/zz-shared.ts': ["import './v1/purchases.js';", "import './store.js';", ...CODE],
+    'src/sandbox/zz-folder/shared.ts': ["import '../legacy/order-book.js';", ...CODE],
+    'src/server/zz-shared.ts': ["import './v1/zz-target.js';", "import './keys.js';", ...CODE],
+    'src/server/v1/zz-target.ts': CODE,
+    'src/sandbox/test-helpers/zz-composition.ts': [
+      "import '../v1/purchases.js';",
+      "import '../legacy/order-book.js';",
+      ...CODE,
+    ],
+  });
+  try {
+    assert.deepEqual(
+      cruiseFrom(
+        'src/sandbox/zz-shared.ts',
+        'src/sandbox/zz-folder/shared.ts',
+        'src/server/zz-shared.ts',
+        'src/sandbox/test-helpers/zz-composition.ts',
+        'src/sandbox/sandbox.ts',
+        'src/server/index.ts',
+      ),
+      [
+        'shared-root-imports-no-wing: src/sandbox/zz-folder/shared.ts -> src/sandbox/legacy/order-book.ts',
+        'shared-root-imports-no-wing: src/sandbox/zz-shared.ts -> src/sandbox/v1/purchases.ts',
+        'shared-root-imports-no-wing: src/server/zz-shared.ts -> src/server/v1/zz-target.ts',
+      ],
+    );
   } finally {
     remove();
   }
