@@ -76,8 +76,8 @@ function writeSnapshot(path: string, seq: number, documents: Map<string, Documen
       bytes += data.length;
       chunk = '';
     };
-    for (const [name, collection] of documents) {
-      for (const [id, value] of collection) {
+    for (const [name, byId] of documents) {
+      for (const [id, value] of byId) {
         chunk += snapshotDocument(name, id, value);
         count++;
         if (chunk.length >= WRITE_CHUNK_CHARS) write();
