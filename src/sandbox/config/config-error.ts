@@ -29,6 +29,7 @@ export class ConfigError extends SvcError<ConfigErrorCode> {
     this.issues = issues;
   }
 }
+
 /** A caught error's message, to name in an issue. */
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
