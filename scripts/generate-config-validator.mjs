@@ -5,10 +5,10 @@
 // regenerates it and requires identical bytes, so a schema edit without `npm run generate:config-validator`
 // fails the tests.
 //
-// Two validators, as src/sandbox/config.ts runs them: one stops at the first problem, one lists them all
-// (`allErrors` is an Ajv instance option, so each is compiled by its own instance). Each is wrapped in a
-// factory that takes the custom formats (uuid, currency, http-url, origin), which stay defined in config.ts;
-// here they are registered as functions by name only, and config.ts passes functions, so the generated
+// Two validators, as src/sandbox/config/schema.ts runs them: one stops at the first problem, one lists them
+// all (`allErrors` is an Ajv instance option, so each is compiled by its own instance). Each is wrapped in a
+// factory that takes the custom formats (uuid, currency, http-url, origin), which stay defined in schema.ts;
+// here they are registered as functions by name only, and schema.ts passes functions, so the generated
 // calls match. Ajv's ESM output still `require`s its runtime helper ucs2length (for minLength/maxLength,
 // counting code points); that helper is inlined below, and any other runtime import fails the generation.
 //
@@ -24,7 +24,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SCHEMA_FILE = `${root}sandbox-config.schema.json`;
 export const OUTPUT_FILE = `${root}src/sandbox/generated/config-validator.ts`;
-/** The formats the schema names; their definitions are config.ts's. */
+/** The formats the schema names; their definitions are src/sandbox/config/schema.ts's. */
 const FORMATS = ['currency', 'http-url', 'origin', 'uuid'];
 const UCS2LENGTH_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default';
 const ajvVersion = createRequire(import.meta.url)('ajv/package.json').version;

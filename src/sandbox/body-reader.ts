@@ -6,15 +6,12 @@
  * sandbox's config, a file checked by its JSON Schema (`config.ts`), and orders, which core's `parseOrder`
  * reads for the browser and the sandbox alike (ARCHITECTURE.md, "Request bodies").
  */
+import { isPlainObject } from '../core/plain-object.js';
 import { isHttpUrl } from './formats.js';
 import { HttpError } from './http.js';
 
 /** A JSON object, as a body or a member of one. */
 export type Json = Record<string, unknown>;
-
-/** Whether a value is a JSON object (not an array, not null). */
-export const isJsonObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What is wrong with a member: the codes v1 answers with, which the legacy interfaces do not show. */
 export type BodyIssueCode =
@@ -137,7 +134,7 @@ export class BodyReader {
   }
 
   object(object: Json, key: string, path: string, required = false): Json | undefined {
-    return this.where(object, key, path, isJsonObject, `${path} must be an object`, required);
+    return this.where(object, key, path, isPlainObject, `${path} must be an object`, required);
   }
 
   array(object: Json, key: string, path: string, required = false): unknown[] | undefined {

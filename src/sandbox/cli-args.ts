@@ -11,10 +11,10 @@ import {
   DEMO_V1_BRAND_ID,
   DEMO_V1_SECRET_KEY,
   originProblem,
+  TEST_CREDITORS,
 } from './config.js';
 import { TEST_CARDS } from './test-cards.js';
 import { DEFAULT_PAYMENT_METHODS_RATE_LIMIT } from './v1/rate-limit.js';
-import { TEST_CREDITORS } from './v1/test-creditors.js';
 
 /** The port the sandbox listens on when none is given. */
 export const DEFAULT_PORT = 4010;

@@ -18,96 +18,34 @@
  * `deliveries(key)` can show the history. One timer serves the whole queue: keys wait in a heap ordered by
  * when their next attempt is due. When the store cannot write (a full disk), an attempt's outcome waits in
  * memory and is stored once it can be: the merchant is not sent the delivery again for want of disk space.
+ *
+ * This is the module the rest of the sandbox imports; in `delivery-queue/` are the deliveries as stored
+ * (`deliveries.ts`), the due heaps (`due-heaps.ts`) and the `send` over HTTP (`http-send.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SvcError } from '../core/errors.js';
 import type { ClockWork } from './clock.js';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryRequest,
+  isAccepted,
+  type LateAnswer,
+  type SendResult,
+} from './delivery-queue/deliveries.js';
+import { type Due, DueHeaps } from './delivery-queue/due-heaps.js';
 import { type Collection, isWriteFailure, type Store } from './store.js';
 
-/** What counts as the merchant accepting: legacy notifications need exactly 200, v1 callbacks any 2xx. */
-export type AcceptStatus = 'exactly-200' | '2xx';
-
-/** What the caller asks to deliver. The body is sent byte for byte as given, so its signature holds. */
-export interface DeliveryRequest {
-  /** Deliveries with the same key go out strictly one after another, in the order enqueued. */
-  key: string;
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string;
-  /** Default `2xx`. */
-  acceptStatus?: AcceptStatus;
-  /** What happened, such as `purchase.paid`; kept for the delivery history. */
-  event?: string;
-  /** Whose delivery it is (a merchant id): the unit that shares slots. Default: the URL's origin. */
-  owner?: string;
-}
-
-/** One try at a delivery. */
-export interface DeliveryAttempt {
-  /** When it started, in epoch milliseconds. */
-  at: number;
-  durationMs: number;
-  /** The merchant's HTTP status, when it answered (after the timeout too: see `answeredLateAt`). */
-  status?: number;
-  /** Why there was no answer (refused connection, timeout), when there was none in time. */
-  error?: string;
-  accepted: boolean;
-  /**
-   * When the merchant's answer (`status`) came after the attempt had timed out, in epoch milliseconds: the
-   * request was kept open until the retry was due, and the answer came first. An accepted late answer
-   * delivers the delivery, and its retry is not made.
-   */
-  answeredLateAt?: number;
-}
-
-/** `pending` until delivered, or `failed` once given up. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-/** A delivery and its history, as stored. Times are epoch milliseconds. */
-export interface Delivery {
-  id: string;
-  key: string;
-  /** Enqueue order across the queue. */
-  seq: number;
-  event?: string;
-  /** See {@link DeliveryRequest.owner}. */
-  owner?: string;
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string;
-  acceptStatus: AcceptStatus;
-  /** When the event happened: the 36-hour window starts here. */
-  createdAt: number;
-  state: DeliveryState;
-  attempts: DeliveryAttempt[];
-  /** When the next attempt is due; null once delivered or given up. */
-  nextAttemptAt: number | null;
-  /** When it was delivered or given up; null while pending. */
-  finishedAt: number | null;
-  /** Why it was given up: every allowed attempt failed, the time window closed, or its target was removed. */
-  failure?: 'attempts_exhausted' | 'expired' | 'cancelled';
-}
-
-/**
- * What one attempt came to: the merchant's status, or why there was none. A timed-out attempt may still be
- * listening for the merchant's answer (`lateAnswer`): the queue keeps it until the retry is due.
- */
-export type SendResult = { status: number } | { error: string; lateAnswer?: LateAnswer };
-
-/**
- * The request of a timed-out attempt, still open: the merchant may answer yet. The queue abandons it when the
- * retry starts (the retry is then the one that counts), when the delivery ends otherwise, and at close.
- */
-export interface LateAnswer {
-  /** Resolves with the merchant's status, or with why the request ended without one; never rejects. */
-  readonly answer: Promise<{ status: number } | { error: string }>;
-  /** Closes the request; `answer` then resolves with an error. */
-  abandon(): void;
-}
+export type {
+  AcceptStatus,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryRequest,
+  DeliveryState,
+  LateAnswer,
+  SendResult,
+} from './delivery-queue/deliveries.js';
+export { createHttpSend, type HttpSendOptions } from './delivery-queue/http-send.js';
 
 /** Options of {@link createDeliveryQueue}. */
 export interface DeliveryQueueOptions {
@@ -721,10 +659,6 @@ class Queue implements DeliveryQueue {
   }
 }
 
-function isAccepted(status: number, rule: AcceptStatus): boolean {
-  return rule === 'exactly-200' ? status === 200 : status >= 200 && status < 300;
-}
-
 function appendTo<T>(map: Map<string, T[]>, key: string, item: T): T[] {
   let items = map.get(key);
   if (items === undefined) {
@@ -733,212 +667,4 @@ function appendTo<T>(map: Map<string, T[]>, key: string, item: T): T[] {
   }
   items.push(item);
   return items;
-}
-
-/** A key due at `at` on its owner's clock, which read `now` when it was looked at. */
-interface Due {
-  owner: string | undefined;
-  key: string;
-  at: number;
-  now: number;
-}
-
-/**
- * Due keys by owner: owners' clocks differ (each merchant moves its own), so each owner has a heap in its own
- * time, and the next due is the one furthest past its time on its owner's clock.
- */
-class DueHeaps {
-  private readonly heaps = new Map<string | undefined, DueHeap>();
-
-  constructor(private readonly now: (owner: string | undefined) => number) {}
-
-  push(owner: string | undefined, key: string, at: number): void {
-    let heap = this.heaps.get(owner);
-    if (heap === undefined) {
-      heap = new DueHeap();
-      this.heaps.set(owner, heap);
-    }
-    heap.push(key, at);
-  }
-
-  peek(): Due | undefined {
-    let found: Due | undefined;
-    for (const [owner, heap] of this.heaps) {
-      const top = heap.peek()!;
-      const now = this.now(owner);
-      if (found === undefined || top.at - now < found.at - found.now)
-        found = { owner, key: top.key, at: top.at, now };
-    }
-    return found;
-  }
-
-  peekOf(owner: string): { key: string; at: number } | undefined {
-    return this.heaps.get(owner)?.peek();
-  }
-
-  pop(owner: string | undefined): void {
-    const heap = this.heaps.get(owner);
-    heap?.pop();
-    // Empty heaps are dropped, so that peek looks only at owners with something due.
-    if (heap?.peek() === undefined) this.heaps.delete(owner);
-  }
-}
-
-/** A binary min-heap of keys by due time; equal times leave in the order they came. */
-class DueHeap {
-  private readonly items: Array<{ key: string; at: number; order: number }> = [];
-  private order = 0;
-
-  peek(): { key: string; at: number } | undefined {
-    return this.items[0];
-  }
-
-  push(key: string, at: number): void {
-    const items = this.items;
-    items.push({ key, at, order: this.order++ });
-    let index = items.length - 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!this.before(index, parent)) break;
-      this.swap(index, parent);
-      index = parent;
-    }
-  }
-
-  pop(): { key: string; at: number } | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (items.length > 0 && last !== undefined) {
-      items[0] = last;
-      let index = 0;
-      for (;;) {
-        const left = 2 * index + 1;
-        const right = left + 1;
-        let smallest = index;
-        if (left < items.length && this.before(left, smallest)) smallest = left;
-        if (right < items.length && this.before(right, smallest)) smallest = right;
-        if (smallest === index) break;
-        this.swap(index, smallest);
-        index = smallest;
-      }
-    }
-    return top;
-  }
-
-  private before(a: number, b: number): boolean {
-    const x = this.items[a]!;
-    const y = this.items[b]!;
-    return x.at < y.at || (x.at === y.at && x.order < y.order);
-  }
-
-  private swap(a: number, b: number): void {
-    const items = this.items;
-    [items[a], items[b]] = [items[b]!, items[a]!];
-  }
-}
-
-/** Options of {@link createHttpSend}. */
-export interface HttpSendOptions {
-  /** How long one attempt may take before it counts as failed; default 10 s. */
-  timeoutMs?: number;
-  /** Open connections per merchant host; default 16. */
-  maxSockets?: number;
-  /**
-   * How many timed-out requests per merchant host may stay open for a late answer, each holding one of its
-   * connections; default half of `maxSockets`, so that late answers never take the connections that new
-   * attempts need. Beyond it, a timed-out request is closed at once.
-   */
-  maxLateAnswers?: number;
-}
-
-/**
- * A `send` for the queue over node:http(s) with keep-alive connections: the merchant's answer body is read and
- * dropped. Signing is the caller's: the delivery's headers are sent as stored. A request sent in full that
- * has no answer within the timeout counts as failed, but is not closed: it stays open for the answer
- * (`lateAnswer`) until the queue abandons it, so that a merchant who answers late is not sent it again.
- * `close()` closes every connection, those kept for late answers too.
- */
-export function createHttpSend(options: HttpSendOptions = {}): ((
-  delivery: Delivery,
-) => Promise<SendResult>) & {
-  close(): void;
-} {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxSockets = options.maxSockets ?? 16;
-  const maxLateAnswers = options.maxLateAnswers ?? Math.floor(maxSockets / 2);
-  const agentOptions = { keepAlive: true, maxSockets };
-  const httpAgent = new HttpAgent(agentOptions);
-  const httpsAgent = new HttpsAgent(agentOptions);
-  /** Timed-out requests still open for their answer, per scheme and host. */
-  const lateOpen = new Map<string, number>();
-  const countLate = (host: string, change: 1 | -1) => {
-    const count = (lateOpen.get(host) ?? 0) + change;
-    if (count === 0) lateOpen.delete(host);
-    else lateOpen.set(host, count);
-  };
-  const send = (delivery: Delivery): Promise<SendResult> =>
-    new Promise((resolveSend) => {
-      let url: URL;
-      try {
-        url = new URL(delivery.url);
-      } catch {
-        resolveSend({ error: `${delivery.url} is not a URL` });
-        return;
-      }
-      const secure = url.protocol === 'https:';
-      const host = `${url.protocol}//${url.host}`;
-      const request = (secure ? httpsRequest : httpRequest)(url, {
-        method: delivery.method,
-        headers: { ...delivery.headers, 'content-length': String(Buffer.byteLength(delivery.body)) },
-        agent: secure ? httpsAgent : httpAgent,
-      });
-      // Who hears how the request ends: the attempt, or once it has timed out, its late answer.
-      let hear: (result: { status: number } | { error: string }) => void = resolveSend;
-      let late = false;
-      let sent = false;
-      const end = (result: { status: number } | { error: string }) => {
-        clearTimeout(timer);
-        if (late) countLate(host, -1);
-        late = false;
-        const listener = hear;
-        hear = () => {};
-        listener(result);
-      };
-      const timer = setTimeout(() => {
-        const error = `no answer within ${timeoutMs} ms`;
-        // Not sent in full (a slow connection), or enough late answers awaited from this host: closed.
-        if (!sent || (lateOpen.get(host) ?? 0) >= maxLateAnswers) {
-          request.destroy(new Error(error));
-          return;
-        }
-        late = true;
-        countLate(host, 1);
-        // Kept open for an answer only: it does not keep the process alive.
-        request.socket?.unref();
-        const answer = new Promise<{ status: number } | { error: string }>((resolveLate) => {
-          hear = resolveLate;
-        });
-        resolveSend({
-          error,
-          lateAnswer: { answer, abandon: () => request.destroy(new Error('abandoned for the retry')) },
-        });
-      }, timeoutMs);
-      request.on('finish', () => {
-        sent = true;
-      });
-      request.on('response', (response) => {
-        response.resume();
-        response.on('end', () => end({ status: response.statusCode ?? 0 }));
-        response.on('error', (error) => end({ error: error.message }));
-      });
-      request.on('error', (error) => end({ error: error.message }));
-      request.end(delivery.body);
-    });
-  return Object.assign(send, {
-    close() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
-    },
-  });
 }

@@ -21,6 +21,8 @@ export {
   parseConfig,
   type SandboxConfig,
   type SandboxConfigFile,
+  TEST_CREDITORS,
+  type TestCreditor,
   type WidgetConfig,
 } from './config.js';
 export type { ConnectionTimeouts } from './connection-limits.js';
@@ -59,4 +61,3 @@ export {
   type TriggerInput,
   type TriggerResult,
 } from './test-helpers/trigger.js';
-export { TEST_CREDITORS, type TestCreditor } from './v1/test-creditors.js';

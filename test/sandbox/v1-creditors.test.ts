@@ -16,9 +16,9 @@ import {
   loadConfig,
   parseConfig,
   type SandboxConfigFile,
+  TEST_CREDITORS,
 } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { TEST_CREDITORS } from '../../src/sandbox/v1/test-creditors.js';
 import { FakeMerchant, merchantKeys, tempDir } from './support.js';
 import { purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
 

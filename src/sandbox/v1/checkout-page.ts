@@ -9,6 +9,7 @@
 import type { Language } from '../../core/i18n.js';
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
+import { formatIban } from '../formats.js';
 import { escapeHtml } from '../http.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
@@ -23,7 +24,6 @@ import {
 } from './method-catalogue.js';
 import { preauthorizes } from './purchase-request.js';
 import type { CheckoutStep, PurchaseRecord } from './purchases.js';
-import { formatIban } from './test-creditors.js';
 
 /** Where the page's stylesheet is served. */
 export const CHECKOUT_CSS_PATH = '/checkout/assets/checkout.css';

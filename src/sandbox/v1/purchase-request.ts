@@ -4,6 +4,7 @@
  * Members the document does not name are ignored, as the gateway's own list is not complete.
  */
 import { isIP } from 'node:net';
+import { isPlainObject } from '../../core/plain-object.js';
 import type {
   PaymentMethodDetails,
   PisBulkCreditor,
@@ -11,9 +12,9 @@ import type {
   PurchaseClient,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
-import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
-import type { MerchantV1Credentials } from '../config.js';
-import { UUID } from '../formats.js';
+import { BodyReader, type Json } from '../body-reader.js';
+import { type MerchantV1Credentials, TEST_CREDITORS, type TestCreditor } from '../config.js';
+import { isIban, normalizeIban, UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import {
   findPaymentMethod,
@@ -24,14 +25,7 @@ import {
 import { methodSupports } from './payment-methods.js';
 import { CLIENT_DETAILS_TEXTS } from './purchase-view.js';
 import type { StoredPurchase, StoredPurchaseDetails } from './purchases.js';
-import {
-  isIban,
-  isWhitelistedCreditor,
-  isWhitelistedIban,
-  normalizeIban,
-  TEST_CREDITORS,
-  type TestCreditor,
-} from './test-creditors.js';
+import { isWhitelistedCreditor, isWhitelistedIban } from './test-creditors.js';
 import type { V1Merchant } from './v1-context.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
@@ -303,7 +297,7 @@ function readProducts(reader: BodyReader, details: Json): StoredPurchaseDetails[
   const products: StoredPurchaseDetails['products'] = [];
   list.forEach((entry, index) => {
     const path = `purchase.products[${index}]`;
-    if (!isJsonObject(entry)) {
+    if (!isPlainObject(entry)) {
       reader.add(path, 'invalid', `${path} must be an object with name, price and quantity`);
       return;
     }
@@ -329,7 +323,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const creditors: PisBulkCreditor[] = [];
     bulk.forEach((entry, index) => {
       const path = `${base}.pis_bulk_purchase[${index}]`;
-      if (!isJsonObject(entry)) {
+      if (!isPlainObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -373,7 +367,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const receivers: SvcBulkReceiver[] = [];
     cardBulk.forEach((entry, index) => {
       const path = `${base}.svc_bulk_purchase[${index}]`;
-      if (!isJsonObject(entry)) {
+      if (!isPlainObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -412,9 +406,13 @@ function readIban(reader: BodyReader, object: Json, key: string, path: string): 
  */
 function checkDebtorCode(reader: BodyReader, details: Json | undefined, client: PurchaseClient): void {
   const methodDetails = details?.['payment_method_details'];
-  const variable = isJsonObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
-  const debtor = isJsonObject(variable) ? variable['debtor'] : undefined;
-  if (!isJsonObject(debtor) || !isJsonObject(debtor['identification']) || client.personal_code !== undefined)
+  const variable = isPlainObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
+  const debtor = isPlainObject(variable) ? variable['debtor'] : undefined;
+  if (
+    !isPlainObject(debtor) ||
+    !isPlainObject(debtor['identification']) ||
+    client.personal_code !== undefined
+  )
     return;
   reader.add(
     'client.personal_code',
