@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Delivery } from './delivery-queue.js';
 import type { RequestContext, Router } from './http.js';
-import type { SandboxMerchantAuth } from './legacy/sandbox-auth.js';
+import type { SandboxMerchantAuth } from './sandbox-auth.js';
 import {
   type Channel,
   type DeliveryKind,

@@ -35,9 +35,9 @@ import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from 
 import { createDeliveryQueue, createHttpSend, type Delivery, type DeliveryQueue } from './delivery-queue.js';
 import { HttpError, Router, refuseConnect, sendJson } from './http.js';
 import { mountLegacyNotificationRoutes } from './legacy/notification-routes.js';
-import { sandboxMerchantAuth } from './legacy/sandbox-auth.js';
-import { LegacyOrders } from './legacy-orders.js';
-import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { sandboxMerchantAuth } from './sandbox-auth.js';
+import { LegacyOrders } from './legacy/api.js';
+import { mountMerchantApiV2 } from './legacy/merchant-api-v2-routes.js';
 import { mountObserveRoutes } from './observe-routes.js';
 import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
@@ -47,8 +47,8 @@ import { createTestHelpers, type TestHelpers } from './test-helpers/test-helpers
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
-import { mountWidgetApi } from './widget-api.js';
-import { mountWidgetPages } from './widget-pages.js';
+import { mountWidgetApi } from './legacy/widget-api-routes.js';
+import { mountWidgetPages } from './legacy/widget-pages.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010. */

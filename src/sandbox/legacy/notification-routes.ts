@@ -9,10 +9,10 @@
  */
 import type { Delivery, DeliveryQueue } from '../delivery-queue.js';
 import { HttpError, type Router, sendJson } from '../http.js';
-import type { LegacyOrders } from '../legacy-orders.js';
+import type { LegacyOrders } from './api.js';
 import { deliveryEventOf, deliveryKindOf } from '../sandbox-log.js';
 import type { Store } from '../store.js';
-import type { SandboxMerchantAuth } from './sandbox-auth.js';
+import type { SandboxMerchantAuth } from '../sandbox-auth.js';
 
 /** A notification as listed. Times are ISO 8601 on the sandbox clock. */
 export interface LegacyNotificationView {

@@ -21,7 +21,7 @@ import type { GatewayFailure, OrderView, PaymentResult } from '../../core/widget
 import type { MerchantConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
-import type { CustomerData, LegacyOrders, PaymentIntake } from '../legacy-orders.js';
+import type { CustomerData, LegacyOrders, PaymentIntake } from '../legacy/api.js';
 import {
   type Members,
   membersOf,

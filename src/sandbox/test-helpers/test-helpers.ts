@@ -6,7 +6,7 @@
 import type { SandboxClocks } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
-import type { LegacyOrders } from '../legacy-orders.js';
+import type { LegacyOrders } from '../legacy/api.js';
 import type { V1Parts } from '../v1/api.js';
 import { type PayOrderInput, type PayOrderResult, payOrder } from './pay-order.js';
 import { type PayPurchaseInput, type PayPurchaseResult, payPurchase } from './pay-purchase.js';

@@ -5,11 +5,11 @@
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
-import { BodyReader, type Json } from './body-reader.js';
-import { type RequestContext, type Router, sendJson } from './http.js';
-import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
-import { noteMerchant } from './sandbox-log.js';
+import type { FixedOrderSummary, WidgetConfigView } from '../../core/widget-api.js';
+import { BodyReader, type Json } from '../body-reader.js';
+import { type RequestContext, type Router, sendJson } from '../http.js';
+import type { CustomerData, LegacyOrders, PaymentIntake } from './api.js';
+import { noteMerchant } from '../sandbox-log.js';
 
 function customerFrom(reader: BodyReader, body: Json, path: string): Partial<CustomerData> {
   return {

@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../core/index.js';
-import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../core/widget-api.js';
-import { BuiltFiles, type Encoding, negotiateEncoding } from './built-files.js';
-import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
-import type { LegacyOrders } from './legacy-orders.js';
-import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
-import { noteMerchant } from './sandbox-log.js';
-import { widgetConfigView } from './widget-api.js';
+import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../../core/index.js';
+import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../core/widget-api.js';
+import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js';
+import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
+import type { LegacyOrders } from './api.js';
+import { frameAncestors, isPageOriginAllowed } from '../page-origins.js';
+import { noteMerchant } from '../sandbox-log.js';
+import { widgetConfigView } from './widget-api-routes.js';
 
 /**
  * The widget files a merchant page may load from a build without served-files.json (built by other means, or

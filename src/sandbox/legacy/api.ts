@@ -16,8 +16,8 @@
  * - `payment-machine.ts`: card attempts, 3-D Secure, cancellation, refunds, each with its notification;
  * - `order-views.ts`: the widget API's view, the notification's body and merchant API v2's order.
  */
-import type { MerchantApiV2Order } from '../core/merchant-api-v2-types.js';
-import type { MinorUnits } from '../core/money.js';
+import type { MerchantApiV2Order } from '../../core/merchant-api-v2-types.js';
+import type { MinorUnits } from '../../core/money.js';
 import type {
   FixedOrderSummary,
   OrderView,
@@ -25,30 +25,30 @@ import type {
   PaymentResult,
   ShippingQuote,
   ShippingQuoteRequest,
-} from '../core/widget-api.js';
-import type { TestAcquirer } from './acquirer.js';
-import type { SandboxClocks } from './clock.js';
-import type { MerchantConfig, SandboxConfig, WidgetConfig } from './config.js';
-import type { DeliveryQueue } from './delivery-queue.js';
-import { MerchantDirectory } from './legacy/merchant-directory.js';
-import { OrderBook } from './legacy/order-book.js';
-import { OrderIntake, type OrderIntakeDeps } from './legacy/order-intake.js';
+} from '../../core/widget-api.js';
+import type { TestAcquirer } from '../acquirer.js';
+import type { SandboxClocks } from '../clock.js';
+import type { MerchantConfig, SandboxConfig, WidgetConfig } from '../config.js';
+import type { DeliveryQueue } from '../delivery-queue.js';
+import { MerchantDirectory } from './merchant-directory.js';
+import { OrderBook } from './order-book.js';
+import { OrderIntake, type OrderIntakeDeps } from './order-intake.js';
 import type {
   CallMerchant,
   OrderRecord,
   OrderVerification,
   PaymentIntake,
   Refund,
-} from './legacy/order-records.js';
-import { OrderVerifier } from './legacy/order-verification.js';
-import { OrderViews } from './legacy/order-views.js';
-import { PaymentMachine } from './legacy/payment-machine.js';
-import { ShippingQuotes } from './legacy/shipping-options.js';
-import type { Store } from './store.js';
-import type { Written } from './wire-json.js';
+} from './order-records.js';
+import { OrderVerifier } from './order-verification.js';
+import { OrderViews } from './order-views.js';
+import { PaymentMachine } from './payment-machine.js';
+import { ShippingQuotes } from './shipping-options.js';
+import type { Store } from '../store.js';
+import type { Written } from '../wire-json.js';
 
 /** The types the routes read requests into. */
-export type { CustomerData, PaymentIntake } from './legacy/order-records.js';
+export type { CustomerData, PaymentIntake } from './order-records.js';
 
 export interface LegacyOrdersDeps {
   config: SandboxConfig;

@@ -11,24 +11,24 @@
  * per `X-Svc-Request-Id` of the merchant: a repeat with that id, signed anew or not, gets the first refund's
  * answer again and refunds nothing.
  */
-import { isOrderRejectionReason, ORDER_REJECTION_REASONS } from '../core/legacy-callbacks.js';
+import { isOrderRejectionReason, ORDER_REJECTION_REASONS } from '../../core/legacy-callbacks.js';
 import {
   isRefundReason,
   type MerchantApiV2OrderDecision,
   type MerchantApiV2Refund,
   REFUND_REASONS,
   type RefundReason,
-} from '../core/merchant-api-v2-types.js';
-import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
-import { certificateValidityError, isCompactJws, jwsHeader, verifyRs256Jws } from '../server/for-sandbox.js';
-import { verifyHttpSignature } from '../server/index.js';
-import { BodyReader } from './body-reader.js';
-import type { MerchantConfig } from './config.js';
-import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from './http.js';
-import type { LegacyOrders } from './legacy-orders.js';
-import { noteMerchant } from './sandbox-log.js';
-import type { Collection, Store } from './store.js';
-import { money, type Written } from './wire-json.js';
+} from '../../core/merchant-api-v2-types.js';
+import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../../core/money.js';
+import { certificateValidityError, isCompactJws, jwsHeader, verifyRs256Jws } from '../../server/for-sandbox.js';
+import { verifyHttpSignature } from '../../server/index.js';
+import { BodyReader } from '../body-reader.js';
+import type { MerchantConfig } from '../config.js';
+import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from '../http.js';
+import type { LegacyOrders } from './api.js';
+import { noteMerchant } from '../sandbox-log.js';
+import type { Collection, Store } from '../store.js';
+import { money, type Written } from '../wire-json.js';
 
 const MAX_SKEW_SECONDS = 300;
 

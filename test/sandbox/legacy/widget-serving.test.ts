@@ -8,10 +8,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { negotiateEncoding } from '../../src/sandbox/built-files.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir, testConfigFile, WIDGETS } from './support.js';
+import { negotiateEncoding } from '../../../src/sandbox/built-files.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir, testConfigFile, WIDGETS } from '../support.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ENTRY = 'public, max-age=300';
