@@ -1,12 +1,14 @@
 /**
- * Legacy widget orders in the sandbox: intake with the signature or callback check, card payments with the
- * test cards, the 3-D Secure test challenge, cancellation, refunds, and the signed purchase notifications
- * that each ended attempt (PAID, FAILED) and each cancellation sends. A FAILED attempt leaves the order
- * payable: another card may pay it, and its own notification follows. Every state change and its
- * notification are written in one transaction.
+ * The sandbox's legacy interface, mounted on the sandbox's router: the widget script and the payment frame's
+ * page (`widget-pages.ts`), the widget API the frame calls (`widget-api-routes.ts`), merchant API v2
+ * (`merchant-api-v2-routes.ts`), the purchase notifications sent, listed and resent
+ * (`notification-routes.ts`), and the console's connection test (`connection-test.ts`).
  *
- * This is what the routes (widget-api.ts, widget-pages.ts, merchant-api-v2.ts) hold; the work is done in
- * `legacy/`, one job per file:
+ * Legacy widget orders: intake with the signature or callback check, card payments with the test cards, the
+ * 3-D Secure test challenge, cancellation, refunds, and the signed purchase notifications that each ended
+ * attempt (PAID, FAILED) and each cancellation sends. A FAILED attempt leaves the order payable: another card
+ * may pay it, and its own notification follows. Every state change and its notification are written in one
+ * transaction. Each job has its file, made once here and handed to the routes that use it:
  * - `order-records.ts`: what is kept of an order, and the payment request as the route read it;
  * - `merchant-directory.ts`: merchants and widgets of the config;
  * - `order-book.ts`: the kept orders, found, read and priced, and the once-per-order-id rule;
@@ -16,171 +18,110 @@
  * - `payment-machine.ts`: card attempts, 3-D Secure, cancellation, refunds, each with its notification;
  * - `order-views.ts`: the widget API's view, the notification's body and merchant API v2's order.
  */
-import type { MerchantApiV2Order } from '../../core/merchant-api-v2-types.js';
-import type { MinorUnits } from '../../core/money.js';
-import type {
-  FixedOrderSummary,
-  OrderView,
-  PaidReceipt,
-  PaymentResult,
-  ShippingQuote,
-  ShippingQuoteRequest,
-} from '../../core/widget-api.js';
+import { signBody } from '../../server/index.js';
 import type { TestAcquirer } from '../acquirer.js';
 import type { SandboxClocks } from '../clock.js';
-import type { MerchantConfig, SandboxConfig, WidgetConfig } from '../config.js';
+import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
+import type { Router } from '../http.js';
+import type { SandboxMerchantAuth } from '../sandbox-auth.js';
+import type { Store } from '../store.js';
+import { mountConnectionTest } from './connection-test.js';
+import { mountMerchantApiV2 } from './merchant-api-v2-routes.js';
 import { MerchantDirectory } from './merchant-directory.js';
+import { mountLegacyNotificationRoutes } from './notification-routes.js';
 import { OrderBook } from './order-book.js';
 import { OrderIntake, type OrderIntakeDeps } from './order-intake.js';
-import type {
-  CallMerchant,
-  OrderRecord,
-  OrderVerification,
-  PaymentIntake,
-  Refund,
-} from './order-records.js';
+import type { CallMerchant } from './order-records.js';
 import { OrderVerifier } from './order-verification.js';
 import { OrderViews } from './order-views.js';
 import { PaymentMachine } from './payment-machine.js';
 import { ShippingQuotes } from './shipping-options.js';
-import type { Store } from '../store.js';
-import type { Written } from '../wire-json.js';
+import { mountWidgetApi } from './widget-api-routes.js';
+import { mountWidgetPages } from './widget-pages.js';
 
-/** The types the routes read requests into. */
+/** The types the sandbox's test helpers read a payment into. */
 export type { CustomerData, PaymentIntake } from './order-records.js';
 
-export interface LegacyOrdersDeps {
+/** What the legacy interface needs from the sandbox. */
+export interface LegacyApiDeps {
   config: SandboxConfig;
   store: Store;
+  /** Delivers the signed purchase notifications. */
   queue: DeliveryQueue;
+  /** Signs notifications, the order verification token and the calls to merchant URLs. */
   servicePrivateKeyPem: string;
-  /** Sends a signed request to a merchant URL and reads its answer (shipping cost, order verification). */
-  callMerchant: CallMerchant;
   acquirer: TestAcquirer;
   /** Payments are dated on their merchant's clock. */
   clocks: SandboxClocks;
-  /** Real time: checks of what the merchant's own clock wrote (certificates, tokens). */
+  /** Real time: checks of what the merchant's own clock wrote (certificates, tokens, request dates). */
   now: () => Date;
+  /** Who calls the notification routes. */
+  auth: SandboxMerchantAuth;
+  /** Where the widget script and the frame's built files are served from. */
+  browserRoot: string;
   /** {@link OrderIntakeDeps.onSignatureMismatch} */
   onSignatureMismatch?: OrderIntakeDeps['onSignatureMismatch'];
 }
 
-export class LegacyOrders {
-  private readonly directory: MerchantDirectory;
-  private readonly book: OrderBook;
-  private readonly verifier: OrderVerifier;
-  private readonly intake: OrderIntake;
-  private readonly views: OrderViews;
-  private readonly shipping: ShippingQuotes;
-  private readonly payments: PaymentMachine;
+/** The legacy orders' parts, made once: what the routes use, and what the sandbox's test helpers drive. */
+export interface LegacyParts {
+  directory: MerchantDirectory;
+  book: OrderBook;
+  verifier: OrderVerifier;
+  intake: OrderIntake;
+  views: OrderViews;
+  shipping: ShippingQuotes;
+  payments: PaymentMachine;
+}
 
-  constructor(deps: LegacyOrdersDeps) {
-    const { config, store, queue, servicePrivateKeyPem, callMerchant, acquirer, clocks, now } = deps;
-    const directory = new MerchantDirectory(config);
-    const book = new OrderBook(store);
-    const verifier = new OrderVerifier({ config, book, servicePrivateKeyPem, callMerchant, now });
-    const views = new OrderViews({ directory, book });
-    this.directory = directory;
-    this.book = book;
-    this.verifier = verifier;
-    this.intake = new OrderIntake({
-      directory,
-      book,
-      verifier,
-      now,
-      ...(deps.onSignatureMismatch && { onSignatureMismatch: deps.onSignatureMismatch }),
-    });
-    this.views = views;
-    this.shipping = new ShippingQuotes({ directory, book, callMerchant });
-    this.payments = new PaymentMachine({
-      directory,
-      book,
-      views,
-      store,
-      queue,
-      acquirer,
-      servicePrivateKeyPem,
-      now: (merchantId) => clocks.for(merchantId).now(),
-    });
-  }
+/** Mounts the widget's files and pages, the widget API, merchant API v2 and the notification routes. */
+export function mountLegacyApi(router: Router, deps: LegacyApiDeps): LegacyParts {
+  const parts = legacyParts(deps);
+  const { store, queue, auth, now } = deps;
+  mountWidgetApi(router, parts);
+  mountWidgetPages(router, parts.directory, deps.browserRoot);
+  mountMerchantApiV2(router, { ...parts, store, now });
+  mountLegacyNotificationRoutes(router, { book: parts.book, queue, store, auth });
+  mountConnectionTest(router, parts.directory);
+  return parts;
+}
 
-  /** {@link MerchantDirectory.widget} */
-  widget(widgetId: string): { merchant: MerchantConfig; widget: WidgetConfig } {
-    return this.directory.widget(widgetId);
-  }
+function legacyParts(deps: LegacyApiDeps): LegacyParts {
+  const { config, store, queue, servicePrivateKeyPem, acquirer, clocks, now } = deps;
+  const callMerchant: CallMerchant = (url, body, contentType) =>
+    postSigned(url, body, contentType, servicePrivateKeyPem);
+  const directory = new MerchantDirectory(config);
+  const book = new OrderBook(store);
+  const verifier = new OrderVerifier({ config, book, servicePrivateKeyPem, callMerchant, now });
+  const views = new OrderViews({ directory, book });
+  const intake = new OrderIntake({
+    directory,
+    book,
+    verifier,
+    now,
+    ...(deps.onSignatureMismatch && { onSignatureMismatch: deps.onSignatureMismatch }),
+  });
+  const shipping = new ShippingQuotes({ directory, book, callMerchant });
+  const payments = new PaymentMachine({
+    directory,
+    book,
+    views,
+    store,
+    queue,
+    acquirer,
+    servicePrivateKeyPem,
+    now: (merchantId) => clocks.for(merchantId).now(),
+  });
+  return { directory, book, verifier, intake, views, shipping, payments };
+}
 
-  /** {@link MerchantDirectory.merchant} */
-  merchant(merchantId: string): MerchantConfig {
-    return this.directory.merchant(merchantId);
-  }
-
-  /** {@link MerchantDirectory.fixedOrderSummary} */
-  fixedOrderSummary(widgetId: string): FixedOrderSummary {
-    return this.directory.fixedOrderSummary(widgetId);
-  }
-
-  /** {@link OrderBook.merchantOf} */
-  merchantOf(id: string): string | undefined {
-    return this.book.merchantOf(id);
-  }
-
-  /** {@link OrderBook.get} */
-  get(id: string): OrderRecord {
-    return this.book.get(id);
-  }
-
-  /** {@link OrderBook.findForMerchant} */
-  findForMerchant(merchantId: string, orderId: string): OrderRecord | undefined {
-    return this.book.findForMerchant(merchantId, orderId);
-  }
-
-  /** {@link OrderIntake.create} */
-  create(request: Parameters<OrderIntake['create']>[0]): Promise<OrderRecord | PaidReceipt> {
-    return this.intake.create(request);
-  }
-
-  /** {@link OrderVerifier.decide} */
-  decide(record: OrderRecord, decision: Parameters<OrderVerifier['decide']>[1]): OrderVerification {
-    return this.verifier.decide(record, decision);
-  }
-
-  /** {@link ShippingQuotes.quote} */
-  quoteShipping(id: string, request: ShippingQuoteRequest): Promise<ShippingQuote> {
-    return this.shipping.quote(id, request);
-  }
-
-  /** {@link PaymentMachine.pay} */
-  pay(id: string, request: PaymentIntake): PaymentResult {
-    return this.payments.pay(id, request);
-  }
-
-  /** {@link PaymentMachine.completeChallenge} */
-  completeChallenge(id: string, challengeId: string, approve: boolean): PaymentResult {
-    return this.payments.completeChallenge(id, challengeId, approve);
-  }
-
-  /** {@link PaymentMachine.cancel} */
-  cancel(id: string): PaymentResult {
-    return this.payments.cancel(id);
-  }
-
-  /** {@link PaymentMachine.refund} */
-  refund(
-    record: OrderRecord,
-    request: { amount: MinorUnits; reason: string; note: string },
-    amountField?: string,
-  ): { refund: Refund; record: OrderRecord; refunded: MinorUnits; effective: MinorUnits } {
-    return this.payments.refund(record, request, amountField);
-  }
-
-  /** {@link OrderViews.view} */
-  view(record: OrderRecord): OrderView {
-    return this.views.view(record);
-  }
-
-  /** {@link OrderViews.apiView} */
-  apiView(record: OrderRecord): Written<MerchantApiV2Order> {
-    return this.views.apiView(record);
-  }
+/** A POST to a merchant URL (shipping cost, order verification), signed with the service's key. */
+function postSigned(url: string, body: string, contentType: string, privateKeyPem: string) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': contentType, 'x-svc-signature': signBody(body, privateKeyPem) },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  }).then(async (response) => ({ status: response.status, body: await response.text() }));
 }

@@ -10,7 +10,6 @@ import { REFUND_REASONS } from '../../../src/core/merchant-api-v2-types.js';
 import { parseConfig } from '../../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
 import { createMerchantApiV2Client } from '../../../src/server/index.js';
-import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
 import {
   API_KEY,
   FakeMerchant,
@@ -20,6 +19,7 @@ import {
   tempDir,
   testConfigFile,
 } from '../support.js';
+import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
 
 describe('merchant API v2 as the official client speaks it', () => {
   let merchant: FakeMerchant;

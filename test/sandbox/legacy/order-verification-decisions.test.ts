@@ -18,7 +18,6 @@ import { parseConfig } from '../../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
 import { createMerchantApiV2Client, MerchantApiError } from '../../../src/server/index.js';
 import { listen } from '../../server/support.js';
-import { jwsParts, officialJws, rawExchange } from './official-client.js';
 import {
   API_KEY,
   call,
@@ -30,6 +29,7 @@ import {
   testConfigFile,
   WIDGETS,
 } from '../support.js';
+import { jwsParts, officialJws, rawExchange } from './official-client.js';
 
 /** Whether `token` is `good` written otherwise: a compact JWS whose three parts decode to the same bytes. */
 function sameJws(token: string, good: string): boolean {

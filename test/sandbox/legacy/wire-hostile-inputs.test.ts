@@ -11,7 +11,6 @@ import { after, before, describe, test } from 'node:test';
 import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { orderSignatureInput } from '../../../src/server/index.js';
-import { officialJws, rawExchange, signedHead } from './official-client.js';
 import {
   API_KEY,
   call,
@@ -22,6 +21,7 @@ import {
   testConfigFile,
   WIDGETS,
 } from '../support.js';
+import { officialJws, rawExchange, signedHead } from './official-client.js';
 
 describe('issue 10 under a hostile tester', () => {
   let merchant: FakeMerchant;
