@@ -5,6 +5,7 @@
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
 import type { IncomingMessage } from 'node:http';
+import { CERTIFICATE_NAME_MAX_LENGTH, certificateNameProblem } from '../../core/order.js';
 import type { FixedOrderSummary, WidgetConfigView } from '../../core/widget-api.js';
 import { BodyReader, type Json } from '../body-reader.js';
 import { type RequestContext, type Router, sendJson } from '../http.js';
@@ -35,23 +36,17 @@ function addressFrom(reader: BodyReader, body: Json, path: string) {
   };
 }
 
-/**
- * The page's certificate name when sent beside the order: held to the rules of the order's own
- * `certificateName` (core/order.ts), so that neither form takes a name the other refuses.
- */
+/** The page's certificate name when sent beside the order: the order's own `certificateName` rule holds. */
 function certificateNameFrom(reader: BodyReader, body: Json): string | undefined {
   const name = reader.text(body, 'certificateName', 'certificateName');
   if (name === undefined) return undefined;
-  if (name.trim() === '') {
-    reader.add('certificateName', 'blank', 'certificateName is blank');
-    return undefined;
-  }
-  if (name.length > 255) {
-    const message = `certificateName is ${name.length} characters long; at most 255`;
+  const problem = certificateNameProblem(name);
+  if (problem === 'blank') reader.add('certificateName', 'blank', 'certificateName is blank');
+  if (problem === 'too_long') {
+    const message = `certificateName is ${name.length} characters long; at most ${CERTIFICATE_NAME_MAX_LENGTH}`;
     reader.add('certificateName', 'max_length', message);
-    return undefined;
   }
-  return name;
+  return problem === undefined ? name : undefined;
 }
 
 /**

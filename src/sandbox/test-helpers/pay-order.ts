@@ -17,6 +17,7 @@ import {
   type OrderAttributes,
   orderInputFromAttributes,
 } from '../../core/order-input-from-attributes.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { GatewayFailure, OrderView, PaymentResult } from '../../core/widget-api.js';
 import type { MerchantConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
@@ -215,7 +216,7 @@ export async function payOrder(
 }
 
 function readAttributes(value: unknown): { attributes: OrderAttributes; signature?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+  if (!isPlainObject(value))
     throw invalidInput(
       'attributes',
       'attributes must be an object: the attributes of <svc-checkout> as your server rendered them, such as {"widget-id": …, "amount": "12.50", "label": "Tea", "signature": …}',
