@@ -1,6 +1,7 @@
-// The browser files as a gateway's CDN serves them (src/sandbox/built-files.ts), from the real build (a copy of
-// dist/browser; run `npm run build:browser` first) over real HTTP, each request written by hand so that its
-// headers and path reach the sandbox exactly as given.
+// The widget's browser files and frame page as a gateway's CDN serves them (src/sandbox/legacy/widget-pages.ts
+// over src/sandbox/built-files.ts), from the real build (a copy of dist/browser; run `npm run build:browser`
+// first) over real HTTP, each request written by hand so that its headers and path reach the sandbox exactly
+// as given.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cp, readFile } from 'node:fs/promises';
