@@ -20,7 +20,7 @@
  *                            (form-parts.eager.ts), so that its page load is one file; its later steps are
  *                            `checkout-status-screen.js` and `checkout-challenge-step.js`, and it shares the
  *                            language chunks of frame.js
- * The frame's page is written by the sandbox (src/sandbox/widget-pages.ts), with its CSP; it names the first
+ * The frame's page is written by the sandbox (src/sandbox/legacy/widget-pages.ts), with its CSP; it names the first
  * chunk for the widget's kind, found by its role in served-files.json.
  *
  * Each output is a Vite environment of its own (a build has one format, one entry naming scheme, and shares

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { FRAME_MESSAGES } from '../src/core/index.js';
-import { dataBlockJson } from '../src/sandbox/widget-pages.js';
+import { dataBlockJson } from '../src/sandbox/legacy/widget-pages.js';
 
 export interface Sizes {
   minified: number;
@@ -58,7 +58,7 @@ const LANGUAGE_CHUNK = /^messages-[a-z]+\.js$/;
 const PAGE_TEXTS = 'texts in the frame page';
 
 /**
- * The frame's chunks by when they load (vite.config.ts builds them; src/sandbox/widget-pages.ts names the
+ * The frame's chunks by when they load (vite.config.ts builds them; src/sandbox/legacy/widget-pages.ts names the
  * first chunk for the widget's kind). Every built chunk must be here: the budget test fails on one that is not.
  */
 const PAGE_LOADS = [

@@ -188,6 +188,8 @@ export class OrderValidationError extends SvcError<'invalid_order'> {
 
 const MAX_LABEL_LENGTH = 500;
 const MAX_ID_LENGTH = 255;
+/** The longest `certificateName`: a certificate's name is as long as an id at most. */
+export const CERTIFICATE_NAME_MAX_LENGTH = MAX_ID_LENGTH;
 const MAX_COUNT_THOUSANDTHS = 10 ** 9;
 const CURRENCY = /^[A-Z]{3}$/;
 
@@ -247,6 +249,23 @@ function readTaxRate(value: unknown, path: string): TaxRate | OrderIssue {
   return { ppm, text: rate.text };
 }
 
+/** What the order's reader refuses in a text it takes: a blank one, or one longer than its limit. */
+type TextProblem = 'blank' | 'too_long';
+
+function textProblem(text: string, max: number): TextProblem | undefined {
+  if (text.trim() === '') return 'blank';
+  return text.length > max ? 'too_long' : undefined;
+}
+
+/**
+ * What the order's reader refuses in its `certificateName` (blank, or over
+ * {@link CERTIFICATE_NAME_MAX_LENGTH} characters), for those that take the name beside the order too, so that
+ * neither form takes a name the other refuses; each says it in its own error's words.
+ */
+export function certificateNameProblem(name: string): TextProblem | undefined {
+  return textProblem(name, CERTIFICATE_NAME_MAX_LENGTH);
+}
+
 /** Collects issues while one order is read. */
 class Reader {
   readonly issues: OrderIssue[] = [];
@@ -271,8 +290,9 @@ class Reader {
     }
     if (typeof value !== 'string')
       return this.add(path, 'wrong_type', `must be a string, not ${typeof value}`);
-    if (value.trim() === '') return this.add(path, 'required', 'is blank');
-    if (value.length > max)
+    const problem = textProblem(value, max);
+    if (problem === 'blank') return this.add(path, 'required', 'is blank');
+    if (problem === 'too_long')
       return this.add(path, 'too_long', `is ${value.length} characters long; at most ${max}`);
     return value;
   }
@@ -487,7 +507,7 @@ export function parseOrder(
   reader.members(input, ORDER_MEMBERS, '');
   const widgetId = reader.text(input['widgetId'], 'widgetId', true);
   reader.text(input['language'], 'language', false, 16);
-  reader.text(input['certificateName'], 'certificateName', false);
+  reader.text(input['certificateName'], 'certificateName', false, CERTIFICATE_NAME_MAX_LENGTH);
   reader.url(input['successRedirectUrl'], 'successRedirectUrl');
   reader.url(input['backToMerchantUrl'], 'backToMerchantUrl');
   const rawOrderId = input['orderId'];

@@ -2,7 +2,7 @@
  * The widget API (`/widget-api/v1/...`, ours; the gateway documents do not show it): what the payment frame
  * asks of the gateway, and what the gateway answers. The one description of that wire: the frame reads and
  * writes these shapes (src/frame/widget-api-client.ts), the sandbox parses the requests and sends the answers
- * (src/sandbox/widget-api.ts, src/sandbox/legacy/). Amounts are decimal strings in major units (`12.50`).
+ * (src/sandbox/legacy/widget-api-routes.ts). Amounts are decimal strings in major units (`12.50`).
  */
 import type { CardScheme } from './card.js';
 import type { CustomerPrefill } from './frame-channel.js';

@@ -1,6 +1,6 @@
 /**
  * A running sandbox watched from outside, as server-sent events, each for the merchant whose key the request
- * carries (see `legacy/sandbox-auth.ts`):
+ * carries (see `sandbox-auth.ts`):
  * - `GET /sandbox/logs`: the log entries of the merchant (event `log`; `svc-sandbox logs`); entries of no
  *   merchant (an unknown path, a static file) go only to the CLI's output and in-process listeners, since a
  *   request line may name another merchant's ids;
@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Delivery } from './delivery-queue.js';
 import type { RequestContext, Router } from './http.js';
-import type { SandboxMerchantAuth } from './legacy/sandbox-auth.js';
+import type { SandboxMerchantAuth } from './sandbox-auth.js';
 import {
   type Channel,
   type DeliveryKind,

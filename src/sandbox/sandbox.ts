@@ -16,7 +16,6 @@ import {
   type OptionRules,
   optional,
 } from '../server/for-sandbox.js';
-import { signBody } from '../server/index.js';
 import { TestAcquirer } from './acquirer.js';
 import { type SandboxClock, SandboxClocks } from './clock.js';
 import { mountClockControl } from './clock-control.js';
@@ -33,12 +32,10 @@ import {
 } from './config.js';
 import { type ConnectionTimeouts, guardConnections, serverTimeoutOptions } from './connection-limits.js';
 import { createDeliveryQueue, createHttpSend, type Delivery, type DeliveryQueue } from './delivery-queue.js';
-import { HttpError, Router, refuseConnect, sendJson } from './http.js';
-import { mountLegacyNotificationRoutes } from './legacy/notification-routes.js';
-import { sandboxMerchantAuth } from './legacy/sandbox-auth.js';
-import { LegacyOrders } from './legacy-orders.js';
-import { mountMerchantApiV2 } from './merchant-api-v2.js';
+import { Router, refuseConnect, sendJson } from './http.js';
+import { mountLegacyApi } from './legacy/api.js';
 import { mountObserveRoutes } from './observe-routes.js';
+import { sandboxMerchantAuth } from './sandbox-auth.js';
 import { Channel, deliveryEntry, requestEntry, SandboxLog, type SandboxLogEntry } from './sandbox-log.js';
 import { loadOrCreateServiceKeys } from './service-keys.js';
 import { openStore, type Store, type StoreWarning } from './store.js';
@@ -47,8 +44,6 @@ import { createTestHelpers, type TestHelpers } from './test-helpers/test-helpers
 import { loadOrCreateTlsCertificate, tlsNamesFor } from './tls-certificate.js';
 import { mountV1Api } from './v1/api.js';
 import { loadOrCreateCompanyKeys } from './v1/company-keys.js';
-import { mountWidgetApi } from './widget-api.js';
-import { mountWidgetPages } from './widget-pages.js';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -147,15 +142,6 @@ export interface Sandbox {
 }
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function postTo(url: string, body: string, contentType: string, privateKeyPem: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': contentType, 'x-svc-signature': signBody(body, privateKeyPem) },
-    body,
-    signal: AbortSignal.timeout(10_000),
-  }).then(async (response) => ({ status: response.status, body: await response.text() }));
-}
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null;
 
@@ -262,19 +248,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   clocks.onAdvance(() => queue.wake());
   clocks.addWork((merchantId) => queue.workOf(merchantId));
-  const orders = new LegacyOrders({
-    config,
-    store,
-    queue,
-    servicePrivateKeyPem: serviceKeys.privateKeyPem,
-    callMerchant: (url, body, contentType) => postTo(url, body, contentType, serviceKeys.privateKeyPem),
-    acquirer,
-    clocks,
-    now,
-    onSignatureMismatch: (mismatch) => {
-      if (log.active) log.emit({ kind: 'signature_mismatch', at: now().toISOString(), ...mismatch });
-    },
-  });
 
   const router = new Router();
   router.on('GET', '/sandbox/health', ({ res }) => sendJson(res, 200, { ok: true }));
@@ -285,17 +258,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     res.end(serviceKeys.certificatePem);
   });
-  router.on('POST', '/sandbox/merchants/:merchantId/connection-test', async (context) => {
-    const merchant = orders.merchant(context.params['merchantId']!);
-    if (context.req.headers['x-svc-api-key'] !== merchant.apiKey) {
-      throw new HttpError(401, 'api_key_invalid', "Send the merchant's API key in X-Svc-Api-Key");
-    }
-    sendJson(context.res, 200, await connectionTest(merchant.callbacks.connectionTestUrl));
-  });
   const browserRoot = options.browserRoot ?? join(packageRoot, 'dist', 'browser');
-  mountWidgetApi(router, orders);
-  mountWidgetPages(router, orders, browserRoot);
-  mountMerchantApiV2(router, orders, now, store);
+  const auth = sandboxMerchantAuth(config.merchants);
+  const legacy = mountLegacyApi(router, {
+    config,
+    store,
+    queue,
+    servicePrivateKeyPem: serviceKeys.privateKeyPem,
+    acquirer,
+    clocks,
+    now,
+    auth,
+    browserRoot,
+    onSignatureMismatch: (mismatch) => {
+      if (log.active) log.emit({ kind: 'signature_mismatch', at: now().toISOString(), ...mismatch });
+    },
+  });
   mountClockControl(router, clocks, config.merchants);
   const v1 = mountV1Api(router, {
     config,
@@ -306,10 +284,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     companyKeys,
     listenHost: host,
   });
-  const auth = sandboxMerchantAuth(config.merchants);
-  mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
   mountObserveRoutes(router, { log, deliveries: queued, auth });
-  const testHelperParts = { orders, queue, clocks, config, v1 };
+  const testHelperParts = { legacy, queue, clocks, config, v1 };
   mountTestHelperRoutes(router, testHelperParts, host);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -373,36 +349,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await removeTemporaryKeyDir();
     },
   };
-}
-
-/** Sends OPTIONS to the merchant's connection test URL, as the console's "test connection" does. */
-async function connectionTest(url: string | undefined) {
-  if (!url)
-    return {
-      ok: false,
-      status: null,
-      allowMethods: null,
-      message: 'The merchant has no connection test URL configured',
-    };
-  try {
-    const response = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-    const allowMethods = response.headers.get('access-control-allow-methods');
-    const allowsPost = (allowMethods ?? '')
-      .split(',')
-      .some((method) => method.trim().toUpperCase() === 'POST');
-    const ok = response.status === 200 && allowsPost;
-    return {
-      ok,
-      status: response.status,
-      allowMethods,
-      message: ok
-        ? 'The merchant answered 200 and allows POST'
-        : response.status !== 200
-          ? `The merchant answered ${response.status}, not 200`
-          : 'The merchant answered 200 but Access-Control-Allow-Methods does not contain POST',
-    };
-  } catch (error) {
-    return { ok: false, status: null, allowMethods: null, message: `No answer: ${(error as Error).message}` };
-  }
 }

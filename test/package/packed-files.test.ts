@@ -18,7 +18,7 @@ const ROOT_FILES = [
 ];
 
 /**
- * What the sandbox serves to browsers (src/sandbox/widget-pages.ts), as vite.config.ts builds it, exactly:
+ * What the sandbox serves to browsers (src/sandbox/legacy/widget-pages.ts), as vite.config.ts builds it, exactly:
  * each script with its source map, which carries its sources' text, and served-files.json, which names the
  * file built for each role. `<hash>` stands for the content hash in a name: each pattern matches one file,
  * so a leftover of an older build (another hash) fails too.

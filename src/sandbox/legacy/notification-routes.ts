@@ -9,10 +9,10 @@
  */
 import type { Delivery, DeliveryQueue } from '../delivery-queue.js';
 import { HttpError, type Router, sendJson } from '../http.js';
-import type { LegacyOrders } from '../legacy-orders.js';
+import type { SandboxMerchantAuth } from '../sandbox-auth.js';
 import { deliveryEventOf, deliveryKindOf } from '../sandbox-log.js';
 import type { Store } from '../store.js';
-import type { SandboxMerchantAuth } from './sandbox-auth.js';
+import type { OrderBook } from './order-book.js';
 
 /** A notification as listed. Times are ISO 8601 on the sandbox clock. */
 export interface LegacyNotificationView {
@@ -42,14 +42,14 @@ export interface LegacyNotificationView {
 }
 
 export interface NotificationRoutesDeps {
-  orders: LegacyOrders;
+  book: OrderBook;
   queue: DeliveryQueue;
   store: Store;
   auth: SandboxMerchantAuth;
 }
 
 export function mountLegacyNotificationRoutes(router: Router, deps: NotificationRoutesDeps): void {
-  const { orders, queue, auth } = deps;
+  const { book, queue, auth } = deps;
   // The queue's own records (the collection createDeliveryQueue keeps them in), read only.
   const records = deps.store.collection<Delivery>('deliveries');
   /** The merchant's legacy notification `id`, or a 404 naming it. */
@@ -72,7 +72,7 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
     const orderId = context.url.searchParams.get('order_id');
     let listed: Delivery[];
     if (orderId !== null) {
-      const record = orders.findForMerchant(merchant.id, orderId);
+      const record = book.findForMerchant(merchant.id, orderId);
       if (record === undefined)
         throw new HttpError(
           404,

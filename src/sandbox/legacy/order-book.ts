@@ -4,6 +4,7 @@
  * intake and payments both apply.
  */
 import { type Order, type OrderInput, parseTaxRate } from '../../core/order.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { type PricedOrder, priceOrder } from '../../core/totals.js';
 import { BoundedCache } from '../../server/for-sandbox.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
@@ -134,7 +135,7 @@ export function sameCharge(widget: WidgetConfig, a: OrderInput, b: OrderInput): 
 /** JSON with members in sorted order and undefined ones left out: equal content, equal text. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
+  if (isPlainObject(value)) {
     const members = Object.entries(value)
       .filter(([, member]) => member !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkCardConstraints } from '../../core/card.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { CreateOrderRequest, PaidReceipt, SignatureDiagnosis } from '../../core/widget-api.js';
 import { certificateValidityError } from '../../server/for-sandbox.js';
 import { verifyOrderSignature } from '../../server/index.js';
@@ -49,8 +50,7 @@ export class OrderIntake {
     },
   ): Promise<OrderRecord | PaidReceipt> {
     const raw = request.order;
-    const widgetId =
-      typeof raw === 'object' && raw !== null ? (raw as { widgetId?: unknown }).widgetId : undefined;
+    const widgetId = isPlainObject(raw) ? raw['widgetId'] : undefined;
     if (typeof widgetId !== 'string')
       throw new HttpError(400, 'invalid_order', 'order.widgetId is required', 'order.widgetId');
     const { merchant, widget } = this.deps.directory.widget(widgetId);

@@ -8,6 +8,7 @@ import {
   ORDER_REJECTION_REASONS,
   type OrderRejectionReason,
 } from '../../core/legacy-callbacks.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { signOrderVerificationToken } from '../../server/index.js';
 import type { MerchantConfig, SandboxConfig } from '../config.js';
 import { HttpError } from '../http.js';
@@ -197,9 +198,9 @@ function decisionOf(answer: {
   } catch {
     return undefined;
   }
-  if (typeof body !== 'object' || body === null || !('approved' in body)) return undefined;
+  if (!isPlainObject(body) || !('approved' in body)) return undefined;
   // The shape of OrderVerificationAnswer, read from anything the merchant may send.
-  const { approved, reasonCode } = body as { approved: unknown; reasonCode?: unknown };
+  const { approved, reasonCode } = body;
   if (approved === true) return { verification: { status: 'APPROVED' }, detail: '' };
   if (approved !== false) return rejected(': "approved" in its answer is not true or false');
   if (reasonCode === undefined) return rejected('');

@@ -2,19 +2,19 @@
  * Reads a helper's input, from a test's call or an HTTP body alike: anything may arrive, and every refusal
  * names the member to fix. Unknown members are refused too, so a typo (`threeDSecur`) is not silently ignored.
  */
+import { isPlainObject } from '../../core/plain-object.js';
 import { invalidInput } from './test-helper-error.js';
 
 export type Members = Record<string, unknown>;
 
 /** `value` as an object with only the `allowed` members. */
 export function membersOf(value: unknown, field: string, allowed: readonly string[]): Members {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalidInput(field, `${field} must be an object`);
+  if (!isPlainObject(value)) throw invalidInput(field, `${field} must be an object`);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key))
       throw invalidInput(joined(field, key), `${joined(field, key)} is not taken; use ${allowed.join(', ')}`);
   }
-  return value as Members;
+  return value;
 }
 
 export function optionalString(members: Members, key: string, field: string): string | undefined {

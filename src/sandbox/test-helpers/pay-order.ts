@@ -17,11 +17,12 @@ import {
   type OrderAttributes,
   orderInputFromAttributes,
 } from '../../core/order-input-from-attributes.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { GatewayFailure, OrderView, PaymentResult } from '../../core/widget-api.js';
 import type { MerchantConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
-import type { CustomerData, LegacyOrders, PaymentIntake } from '../legacy-orders.js';
+import type { CustomerData, LegacyParts, PaymentIntake } from '../legacy/api.js';
 import {
   type Members,
   membersOf,
@@ -99,7 +100,7 @@ export type PayOrderResult =
   | (PayOrderOutcome & { status: 'CANCELLED' });
 
 export interface PayOrderDeps {
-  orders: LegacyOrders;
+  legacy: LegacyParts;
   queue: DeliveryQueue;
   /** The sandbox clock: card expiries are checked against it. */
   now: () => Date;
@@ -154,11 +155,11 @@ export async function payOrder(
   const widgetId = orderInput.value.widgetId;
   if (widgetId === undefined)
     throw invalidInput('attributes.widgetId', 'attributes.widgetId (widget-id) is required');
-  const { merchant, widget } = gateway(() => deps.orders.widget(widgetId), 'attributes.widgetId');
+  const { merchant, widget } = gateway(() => deps.legacy.directory.widget(widgetId), 'attributes.widgetId');
   authorize(merchant);
 
   const taken = await gatewayAsync(() =>
-    deps.orders.create({
+    deps.legacy.intake.create({
       order: orderInput.value,
       ...(signature !== undefined && { signature }),
       ...(pageOrigin !== undefined && { pageOrigin }),
@@ -173,7 +174,7 @@ export async function payOrder(
     );
   }
   const id = taken.id;
-  if (shipping) await quoteWhenUnpriced(deps.orders, id, shipping);
+  if (shipping) await quoteWhenUnpriced(deps.legacy, id, shipping);
   const deliveriesBefore = deps.queue.deliveries(id).length;
   const request: PaymentIntake = {
     idempotencyKey: randomUUID(),
@@ -188,10 +189,10 @@ export async function payOrder(
       },
     }),
   };
-  let result: PaymentResult = gateway(() => deps.orders.pay(id, request));
+  let result: PaymentResult = gateway(() => deps.legacy.payments.pay(id, request));
   if (result.state === 'CHALLENGE') {
     const { challengeId } = result;
-    result = gateway(() => deps.orders.completeChallenge(id, challengeId, threeDSecure !== 'deny'));
+    result = gateway(() => deps.legacy.payments.completeChallenge(id, challengeId, threeDSecure !== 'deny'));
   }
   const sent = deps.queue.deliveries(id).slice(deliveriesBefore).at(-1);
   const notification = sent ? await notificationOutcome(deps, sent.id, wait) : null;
@@ -215,7 +216,7 @@ export async function payOrder(
 }
 
 function readAttributes(value: unknown): { attributes: OrderAttributes; signature?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
+  if (!isPlainObject(value))
     throw invalidInput(
       'attributes',
       'attributes must be an object: the attributes of <svc-checkout> as your server rendered them, such as {"widget-id": …, "amount": "12.50", "label": "Tea", "signature": …}',
@@ -292,16 +293,16 @@ function readShipping(value: unknown): PayOrderInput['shipping'] {
 
 /** As the frame does: an option priced later by the merchant's shipping cost URL is quoted before paying. */
 async function quoteWhenUnpriced(
-  orders: LegacyOrders,
+  { views, book, shipping: quotes }: LegacyParts,
   id: string,
   shipping: NonNullable<PayOrderInput['shipping']>,
 ): Promise<void> {
-  const option = orders
-    .view(orders.get(id))
+  const option = views
+    .view(book.get(id))
     .shippingOptions.find((candidate) => candidate.id === shipping.optionId);
   if (option === undefined || option.amount !== null) return;
   await gatewayAsync(() =>
-    orders.quoteShipping(id, {
+    quotes.quote(id, {
       optionId: shipping.optionId,
       ...(shipping.address && { address: shipping.address }),
       ...(shipping.pickupPointId !== undefined && { pickupPointId: shipping.pickupPointId }),

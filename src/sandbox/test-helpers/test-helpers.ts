@@ -6,7 +6,7 @@
 import type { SandboxClocks } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
-import type { LegacyOrders } from '../legacy-orders.js';
+import type { LegacyParts } from '../legacy/api.js';
 import type { V1Parts } from '../v1/api.js';
 import { type PayOrderInput, type PayOrderResult, payOrder } from './pay-order.js';
 import { type PayPurchaseInput, type PayPurchaseResult, payPurchase } from './pay-purchase.js';
@@ -24,7 +24,7 @@ export interface TestHelpers {
 
 /** The sandbox's parts the helpers drive: the same objects its routes use. */
 export interface TestHelperParts {
-  orders: LegacyOrders;
+  legacy: LegacyParts;
   queue: DeliveryQueue;
   /** Test cards expire after the latest merchant's clock, so that they are valid on every merchant's. */
   clocks: Pick<SandboxClocks, 'latest'>;
@@ -43,7 +43,7 @@ export function createTestHelpers(parts: TestHelperParts, baseUrl: string): Test
 
 export function legacyDeps(parts: TestHelperParts) {
   return {
-    orders: parts.orders,
+    legacy: parts.legacy,
     queue: parts.queue,
     now: () => parts.clocks.latest(),
     notificationTimeoutMs: parts.config.notifications.timeoutMs,

@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../core/index.js';
-import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../core/widget-api.js';
-import { BuiltFiles, type Encoding, negotiateEncoding } from './built-files.js';
-import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from './http.js';
-import type { LegacyOrders } from './legacy-orders.js';
-import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
-import { noteMerchant } from './sandbox-log.js';
-import { widgetConfigView } from './widget-api.js';
+import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../../core/index.js';
+import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../core/widget-api.js';
+import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js';
+import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
+import { frameAncestors, isPageOriginAllowed } from '../page-origins.js';
+import { noteMerchant } from '../sandbox-log.js';
+import type { MerchantDirectory } from './merchant-directory.js';
+import { widgetConfigView } from './widget-api-routes.js';
 
 /**
  * The widget files a merchant page may load from a build without served-files.json (built by other means, or
@@ -67,7 +67,7 @@ function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
   ].join('; ');
 }
 
-export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRoot: string): void {
+export function mountWidgetPages(router: Router, directory: MerchantDirectory, browserRoot: string): void {
   const built = new BuiltFiles(browserRoot);
   // Module scripts from another origin load only with CORS; the scripts hold nothing secret.
   const widgetFile = async (context: RequestContext) => {
@@ -92,9 +92,9 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
   }
 
   router.on('GET', '/widget/frame/:widgetId', async ({ req, res, params, url }) => {
-    let found: ReturnType<LegacyOrders['widget']>;
+    let found: ReturnType<MerchantDirectory['widget']>;
     try {
-      found = orders.widget(params['widgetId']!);
+      found = directory.widget(params['widgetId']!);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       // An unknown widget gets no form, and may be framed by nobody.
@@ -134,7 +134,7 @@ export function mountWidgetPages(router: Router, orders: LegacyOrders, browserRo
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
     // The frame's first render needs the widget's configuration and the texts: the page carries both.
     const bootstrap: FrameBootstrap = {
-      config: widgetConfigView(orders, found),
+      config: widgetConfigView(directory, found),
       language,
       texts: FRAME_MESSAGES[language],
     };
@@ -172,9 +172,9 @@ ${stylesheet}
   router.on('GET', '/widget-api/v1/widgets/:widgetId/embedding', ({ req, res, params, url }) => {
     const cors = { 'access-control-allow-origin': '*' };
     const origin = url.searchParams.get('origin') ?? '';
-    let found: ReturnType<LegacyOrders['widget']>;
+    let found: ReturnType<MerchantDirectory['widget']>;
     try {
-      found = orders.widget(params['widgetId']!);
+      found = directory.widget(params['widgetId']!);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       sendJson(res, 200, { ok: false, code: 'unknown_widget', message: (error as Error).message }, cors);

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { startSandbox } from '../../src/sandbox/sandbox.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { startSandbox } from '../../../src/sandbox/sandbox.js';
 import {
   call,
   FakeMerchant,
@@ -18,7 +18,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 /** Base64 SHA256withRSA of the text, by node:crypto alone. */
 const rsa = (text: string, privateKeyPem: string) =>

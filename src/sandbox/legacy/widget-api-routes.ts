@@ -5,11 +5,18 @@
  * same-origin requests and send no CORS headers: a merchant page cannot call them directly.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FixedOrderSummary, WidgetConfigView } from '../core/widget-api.js';
-import { BodyReader, type Json } from './body-reader.js';
-import { type RequestContext, type Router, sendJson } from './http.js';
-import type { CustomerData, LegacyOrders, PaymentIntake } from './legacy-orders.js';
-import { noteMerchant } from './sandbox-log.js';
+import { CERTIFICATE_NAME_MAX_LENGTH, certificateNameProblem } from '../../core/order.js';
+import type { FixedOrderSummary, WidgetConfigView } from '../../core/widget-api.js';
+import { BodyReader, type Json } from '../body-reader.js';
+import { type RequestContext, type Router, sendJson } from '../http.js';
+import { noteMerchant } from '../sandbox-log.js';
+import type { MerchantDirectory } from './merchant-directory.js';
+import type { OrderBook } from './order-book.js';
+import type { OrderIntake } from './order-intake.js';
+import type { CustomerData, PaymentIntake } from './order-records.js';
+import type { OrderViews } from './order-views.js';
+import type { PaymentMachine } from './payment-machine.js';
+import type { ShippingQuotes } from './shipping-options.js';
 
 function customerFrom(reader: BodyReader, body: Json, path: string): Partial<CustomerData> {
   return {
@@ -29,35 +36,29 @@ function addressFrom(reader: BodyReader, body: Json, path: string) {
   };
 }
 
-/**
- * The page's certificate name when sent beside the order: held to the rules of the order's own
- * `certificateName` (core/order.ts), so that neither form takes a name the other refuses.
- */
+/** The page's certificate name when sent beside the order: the order's own `certificateName` rule holds. */
 function certificateNameFrom(reader: BodyReader, body: Json): string | undefined {
   const name = reader.text(body, 'certificateName', 'certificateName');
   if (name === undefined) return undefined;
-  if (name.trim() === '') {
-    reader.add('certificateName', 'blank', 'certificateName is blank');
-    return undefined;
-  }
-  if (name.length > 255) {
-    const message = `certificateName is ${name.length} characters long; at most 255`;
+  const problem = certificateNameProblem(name);
+  if (problem === 'blank') reader.add('certificateName', 'blank', 'certificateName is blank');
+  if (problem === 'too_long') {
+    const message = `certificateName is ${name.length} characters long; at most ${CERTIFICATE_NAME_MAX_LENGTH}`;
     reader.add('certificateName', 'max_length', message);
-    return undefined;
   }
-  return name;
+  return problem === undefined ? name : undefined;
 }
 
 /**
  * A widget's configuration as the frame reads it: the answer to `GET /widgets/:id`, and what the frame's page
- * carries (src/sandbox/widget-pages.ts).
+ * carries (widget-pages.ts).
  */
 export function widgetConfigView(
-  orders: LegacyOrders,
-  { merchant, widget }: ReturnType<LegacyOrders['widget']>,
+  directory: MerchantDirectory,
+  { merchant, widget }: ReturnType<MerchantDirectory['widget']>,
 ): WidgetConfigView {
   const fixed: FixedOrderSummary | null =
-    widget.type === 'INSTANT' ? orders.fixedOrderSummary(widget.id) : null;
+    widget.type === 'INSTANT' ? directory.fixedOrderSummary(widget.id) : null;
   return {
     id: widget.id,
     type: widget.type,
@@ -72,17 +73,28 @@ export function widgetConfigView(
   };
 }
 
-export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
+/** The legacy orders' parts the widget API's routes use. */
+export interface WidgetApiDeps {
+  directory: MerchantDirectory;
+  book: OrderBook;
+  intake: OrderIntake;
+  views: OrderViews;
+  shipping: ShippingQuotes;
+  payments: PaymentMachine;
+}
+
+export function mountWidgetApi(router: Router, deps: WidgetApiDeps): void {
+  const { directory, book, intake, views, shipping, payments } = deps;
   /** Notes the merchant of the order a route acts on (`:id`, the gateway id), for its request's log line. */
   const noteOrderMerchant = (req: IncomingMessage, id: string) => {
-    const merchantId = orders.merchantOf(id);
+    const merchantId = book.merchantOf(id);
     if (merchantId !== undefined) noteMerchant(req, merchantId);
   };
 
   router.on('GET', '/widget-api/v1/widgets/:widgetId', ({ req, res, params }) => {
-    const found = orders.widget(params['widgetId']!);
+    const found = directory.widget(params['widgetId']!);
     noteMerchant(req, found.merchant.id);
-    sendJson(res, 200, widgetConfigView(orders, found));
+    sendJson(res, 200, widgetConfigView(directory, found));
   });
 
   router.on('POST', '/widget-api/v1/orders', async (context: RequestContext) => {
@@ -90,7 +102,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     const reader = new BodyReader();
     const customerObject = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
     const customer = customerObject ? customerFrom(reader, customerObject, 'customer') : {};
-    const intake = {
+    const request = {
       order: reader.object(body, 'order', 'order', true) ?? {},
       signature: reader.text(body, 'signature', 'signature'),
       certificateName: certificateNameFrom(reader, body),
@@ -98,16 +110,16 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
       customer,
     };
     reader.throwFirst();
-    const taken = await orders.create(intake);
+    const taken = await intake.create(request);
     if ('merchantId' in taken) noteMerchant(context.req, taken.merchantId);
     // A receipt (an unsigned reload of an order id already paid) creates nothing: 200 with the paid status alone.
     if ('receipt' in taken) sendJson(context.res, 200, taken);
-    else sendJson(context.res, 201, orders.view(taken));
+    else sendJson(context.res, 201, views.view(taken));
   });
 
   router.on('GET', '/widget-api/v1/orders/:id', ({ req, res, params }) => {
     noteOrderMerchant(req, params['id']!);
-    sendJson(res, 200, orders.view(orders.get(params['id']!)));
+    sendJson(res, 200, views.view(book.get(params['id']!)));
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/shipping-quotes', async (context) => {
@@ -123,7 +135,7 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
       pickupPointId: reader.text(body, 'pickupPointId', 'pickupPointId'),
     };
     reader.throwFirst();
-    const quote = await orders.quoteShipping(context.params['id']!, request);
+    const quote = await shipping.quote(context.params['id']!, request);
     sendJson(context.res, 200, quote);
   });
 
@@ -144,20 +156,20 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     };
     const customer = reader.object(body, 'customer', 'customer', body['customer'] !== undefined);
     if (customer) request.customer = customerFrom(reader, customer, 'customer');
-    const shipping = reader.object(body, 'shipping', 'shipping', body['shipping'] !== undefined);
-    if (shipping) {
-      const optionId = reader.string(shipping, 'optionId', 'shipping.optionId', true) ?? '';
-      const given = shipping['address'] !== undefined;
-      const address = reader.object(shipping, 'address', 'shipping.address', given);
+    const chosen = reader.object(body, 'shipping', 'shipping', body['shipping'] !== undefined);
+    if (chosen) {
+      const optionId = reader.string(chosen, 'optionId', 'shipping.optionId', true) ?? '';
+      const given = chosen['address'] !== undefined;
+      const address = reader.object(chosen, 'address', 'shipping.address', given);
       request.shipping = {
         optionId,
         address: address && addressFrom(reader, address, 'shipping.address'),
-        pickupPointId: reader.text(shipping, 'pickupPointId', 'shipping.pickupPointId'),
-        contactPhone: reader.text(shipping, 'contactPhone', 'shipping.contactPhone'),
+        pickupPointId: reader.text(chosen, 'pickupPointId', 'shipping.pickupPointId'),
+        contactPhone: reader.text(chosen, 'contactPhone', 'shipping.contactPhone'),
       };
     }
     reader.throwFirst();
-    const result = orders.pay(context.params['id']!, request);
+    const result = payments.pay(context.params['id']!, request);
     sendJson(context.res, 200, result);
   });
 
@@ -169,12 +181,12 @@ export function mountWidgetApi(router: Router, orders: LegacyOrders): void {
     sendJson(
       context.res,
       200,
-      orders.completeChallenge(context.params['id']!, context.params['challengeId']!, approve === true),
+      payments.completeChallenge(context.params['id']!, context.params['challengeId']!, approve === true),
     );
   });
 
   router.on('POST', '/widget-api/v1/orders/:id/cancel', ({ req, res, params }) => {
     noteOrderMerchant(req, params['id']!);
-    sendJson(res, 200, orders.cancel(params['id']!));
+    sendJson(res, 200, payments.cancel(params['id']!));
   });
 }

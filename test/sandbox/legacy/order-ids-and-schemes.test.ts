@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder } from '../../src/server/index.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder } from '../../../src/server/index.js';
+import { call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from '../support.js';
 import { rawExchange, signedHead } from './official-client.js';
-import { call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from './support.js';
 
 describe('the legacy order intake and book under a hostile tester', () => {
   let merchant: FakeMerchant;

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import {
   createMerchantApiV2Client,
   MerchantApiError,
   type MerchantApiV2RefundResult,
-} from '../../src/server/index.js';
+} from '../../../src/server/index.js';
 import {
   API_KEY,
   FakeMerchant,
@@ -20,7 +20,7 @@ import {
   paidOrder,
   startTestSandbox,
   tempDir,
-} from './support.js';
+} from '../support.js';
 
 describe('sandbox merchant API v2 refund request ids', () => {
   let merchant: FakeMerchant;

@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { REFUND_REASONS } from '../../src/core/merchant-api-v2-types.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createMerchantApiV2Client } from '../../src/server/index.js';
-import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
+import { REFUND_REASONS } from '../../../src/core/merchant-api-v2-types.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createMerchantApiV2Client } from '../../../src/server/index.js';
 import {
   API_KEY,
   FakeMerchant,
@@ -19,7 +18,8 @@ import {
   startTestSandbox,
   tempDir,
   testConfigFile,
-} from './support.js';
+} from '../support.js';
+import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
 
 describe('merchant API v2 as the official client speaks it', () => {
   let merchant: FakeMerchant;

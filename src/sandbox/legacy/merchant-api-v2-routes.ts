@@ -11,24 +11,34 @@
  * per `X-Svc-Request-Id` of the merchant: a repeat with that id, signed anew or not, gets the first refund's
  * answer again and refunds nothing.
  */
-import { isOrderRejectionReason, ORDER_REJECTION_REASONS } from '../core/legacy-callbacks.js';
+import { isOrderRejectionReason, ORDER_REJECTION_REASONS } from '../../core/legacy-callbacks.js';
 import {
   isRefundReason,
   type MerchantApiV2OrderDecision,
   type MerchantApiV2Refund,
   REFUND_REASONS,
   type RefundReason,
-} from '../core/merchant-api-v2-types.js';
-import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../core/money.js';
-import { certificateValidityError, isCompactJws, jwsHeader, verifyRs256Jws } from '../server/for-sandbox.js';
-import { verifyHttpSignature } from '../server/index.js';
-import { BodyReader } from './body-reader.js';
-import type { MerchantConfig } from './config.js';
-import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from './http.js';
-import type { LegacyOrders } from './legacy-orders.js';
-import { noteMerchant } from './sandbox-log.js';
-import type { Collection, Store } from './store.js';
-import { money, type Written } from './wire-json.js';
+} from '../../core/merchant-api-v2-types.js';
+import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../../core/money.js';
+import {
+  certificateValidityError,
+  isCompactJws,
+  jwsHeader,
+  verifyRs256Jws,
+} from '../../server/for-sandbox.js';
+import { verifyHttpSignature } from '../../server/index.js';
+import { BodyReader } from '../body-reader.js';
+import type { MerchantConfig } from '../config.js';
+import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from '../http.js';
+import { noteMerchant } from '../sandbox-log.js';
+import type { Collection, Store } from '../store.js';
+import { money, type Written } from '../wire-json.js';
+import type { MerchantDirectory } from './merchant-directory.js';
+import type { OrderBook } from './order-book.js';
+import type { OrderVerification } from './order-records.js';
+import type { OrderVerifier } from './order-verification.js';
+import type { OrderViews } from './order-views.js';
+import type { PaymentMachine } from './payment-machine.js';
 
 const MAX_SKEW_SECONDS = 300;
 
@@ -251,18 +261,26 @@ async function decisionBody(
   return { fields: text === '' ? {} : parseJsonObject(await context.rawBody()), jws };
 }
 
-export function mountMerchantApiV2(
-  router: Router,
-  orders: LegacyOrders,
-  now: () => Date,
-  store: Store,
-): void {
+/** What merchant API v2's routes use: the legacy orders' parts, the store its refund request ids are kept in. */
+export interface MerchantApiV2Deps {
+  directory: MerchantDirectory;
+  book: OrderBook;
+  verifier: OrderVerifier;
+  views: OrderViews;
+  payments: PaymentMachine;
+  store: Store;
+  /** Real time: the requests' `Date` and the merchant's certificates are checked against it. */
+  now: () => Date;
+}
+
+export function mountMerchantApiV2(router: Router, deps: MerchantApiV2Deps): void {
+  const { directory, book, verifier, views, payments, store, now } = deps;
   // Reads are safe to repeat; a request that changes something is taken once.
   const seen = new SeenSignatures();
   // Keyed by merchant id and request id, joined by a character neither may hold.
   const byRequestId: Collection<RefundByRequestId> = store.collection('merchant-api-v2-refund-requests');
   const find = (context: RequestContext) => {
-    const merchant = orders.merchant(context.params['merchantId']!);
+    const merchant = directory.merchant(context.params['merchantId']!);
     noteMerchant(context.req, merchant.id);
     return { merchant, orderId: context.params['orderId']! };
   };
@@ -270,10 +288,10 @@ export function mountMerchantApiV2(
   router.on('GET', '/v2/merchants/:merchantId/orders/:orderId', async (context) => {
     const { merchant, orderId } = find(context);
     await authenticate(context, merchant, now);
-    const record = orders.findForMerchant(merchant.id, orderId);
+    const record = book.findForMerchant(merchant.id, orderId);
     if (!record)
       throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
-    sendJson(context.res, 200, orders.apiView(record));
+    sendJson(context.res, 200, views.apiView(record));
   });
 
   router.on('POST', '/v2/merchants/:merchantId/orders/:orderId/refunds', async (context) => {
@@ -281,7 +299,7 @@ export function mountMerchantApiV2(
     const { rawBody, signature } = await authenticate(context, merchant, now);
     const requestId = requestIdOf(context);
     const { amount, reason, note, prefix } = refundFields(parseJsonObject(rawBody));
-    const record = orders.findForMerchant(merchant.id, orderId);
+    const record = book.findForMerchant(merchant.id, orderId);
     if (!record)
       throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
     // From here to the answer nothing awaits, so concurrent copies are taken one after the other.
@@ -318,7 +336,7 @@ export function mountMerchantApiV2(
         record: updated,
         refunded,
         effective,
-      } = orders.refund(record, { amount, reason, note }, `${prefix}amount`);
+      } = payments.refund(record, { amount, reason, note }, `${prefix}amount`);
       const body: Written<MerchantApiV2Refund> = {
         // The real service's two totals, as numbers; the members after them are ours.
         totalRefundedAmount: money(refunded),
@@ -327,7 +345,7 @@ export function mountMerchantApiV2(
         orderId: updated.id,
         amount: formatMinorUnits(refund.amount),
         status: 'REFUNDED',
-        order: orders.apiView(updated),
+        order: views.apiView(updated),
       };
       const made = { status: 201, body };
       if (requestId !== undefined) {
@@ -342,10 +360,10 @@ export function mountMerchantApiV2(
   const decide = (approve: boolean) => async (context: RequestContext) => {
     const { merchant, orderId } = find(context);
     const { fields, jws } = await decisionBody(context, merchant, now);
-    const record = orders.findForMerchant(merchant.id, orderId);
+    const record = book.findForMerchant(merchant.id, orderId);
     if (!record)
       throw new HttpError(404, 'not_found', `No order ${JSON.stringify(orderId)} for this merchant`);
-    let verification: ReturnType<LegacyOrders['decide']>;
+    let verification: OrderVerification;
     if (approve) {
       // The official client sends the order it read: its id must be this order's. A JWS body must name it:
       // unlike an HTTP signature it does not cover the method, and a rejection's `{reasonCode}` names no order.
@@ -358,7 +376,7 @@ export function mountMerchantApiV2(
           'id',
         );
       }
-      verification = orders.decide(record, { approved: true });
+      verification = verifier.decide(record, { approved: true });
     } else {
       const reasonCode = fields['reasonCode'];
       if (!isOrderRejectionReason(reasonCode)) {
@@ -369,7 +387,7 @@ export function mountMerchantApiV2(
           'reasonCode',
         );
       }
-      verification = orders.decide(record, { approved: false, reasonCode });
+      verification = verifier.decide(record, { approved: false, reasonCode });
     }
     const answer: MerchantApiV2OrderDecision = {
       id: record.id,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import jsrsasign from 'jsrsasign';
-import { type OrderInput, orderSignatureInput } from '../../src/core/index.js';
-import type { PurchaseNotification } from '../../src/core/legacy-callbacks.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder, verifyOrderVerificationToken, verifySignature } from '../../src/server/index.js';
-import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, WIDGETS } from './support.js';
+import { type OrderInput, orderSignatureInput } from '../../../src/core/index.js';
+import type { PurchaseNotification } from '../../../src/core/legacy-callbacks.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder, verifyOrderVerificationToken, verifySignature } from '../../../src/server/index.js';
+import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, WIDGETS } from '../support.js';
 
 const card = (number: string) => ({ number, expiry: '12/34', cvc: '123', holder: 'Test Person' });
 let counter = 0;

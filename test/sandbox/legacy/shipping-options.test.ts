@@ -2,11 +2,11 @@
 // widget API as the frame uses it: intake, the order view, shipping quotes, payments and the notification.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { OrderInput } from '../../src/core/index.js';
-import type { PurchaseNotification, ShippingCostRequest } from '../../src/core/legacy-callbacks.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder, verifySignature } from '../../src/server/index.js';
-import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, WIDGETS } from './support.js';
+import type { OrderInput } from '../../../src/core/index.js';
+import type { PurchaseNotification, ShippingCostRequest } from '../../../src/core/legacy-callbacks.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder, verifySignature } from '../../../src/server/index.js';
+import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, WIDGETS } from '../support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Test Person' };
 const customer = { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com' };

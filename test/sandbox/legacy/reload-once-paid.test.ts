@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { OrderInput } from '../../src/core/index.js';
-import type { PurchaseNotification } from '../../src/core/legacy-callbacks.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder, verifyOrderVerificationToken } from '../../src/server/index.js';
+import type { OrderInput } from '../../../src/core/index.js';
+import type { PurchaseNotification } from '../../../src/core/legacy-callbacks.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder, verifyOrderVerificationToken } from '../../../src/server/index.js';
 import {
   call,
   FakeMerchant,
@@ -19,7 +19,7 @@ import {
   startTestSandbox,
   tempDir,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 const card = (number: string) => ({ number, expiry: '12/34', cvc: '123', holder: 'Test Person' });
 const VISA = '4111111111111111';

@@ -8,10 +8,9 @@
 import assert from 'node:assert/strict';
 import { createSign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/sandbox/config.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { orderSignatureInput } from '../../src/server/index.js';
-import { officialJws, rawExchange, signedHead } from './official-client.js';
+import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { orderSignatureInput } from '../../../src/server/index.js';
 import {
   API_KEY,
   call,
@@ -21,7 +20,8 @@ import {
   startTestSandbox,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
+import { officialJws, rawExchange, signedHead } from './official-client.js';
 
 describe('issue 10 under a hostile tester', () => {
   let merchant: FakeMerchant;

@@ -1,6 +1,7 @@
-// The browser files as a gateway's CDN serves them (src/sandbox/built-files.ts), from the real build (a copy of
-// dist/browser; run `npm run build:browser` first) over real HTTP, each request written by hand so that its
-// headers and path reach the sandbox exactly as given.
+// The widget's browser files and frame page as a gateway's CDN serves them (src/sandbox/legacy/widget-pages.ts
+// over src/sandbox/built-files.ts), from the real build (a copy of dist/browser; run `npm run build:browser`
+// first) over real HTTP, each request written by hand so that its headers and path reach the sandbox exactly
+// as given.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cp, readFile } from 'node:fs/promises';
@@ -8,10 +9,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { negotiateEncoding } from '../../src/sandbox/built-files.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir, testConfigFile, WIDGETS } from './support.js';
+import { negotiateEncoding } from '../../../src/sandbox/built-files.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir, testConfigFile, WIDGETS } from '../support.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ENTRY = 'public, max-age=300';

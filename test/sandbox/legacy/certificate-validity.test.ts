@@ -8,10 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { OrderInput } from '../../src/core/order.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { loadOrCreateServiceKeys } from '../../src/sandbox/service-keys.js';
+import type { OrderInput } from '../../../src/core/order.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { loadOrCreateServiceKeys } from '../../../src/sandbox/service-keys.js';
 import {
   certificateInfo,
   createMerchantApiV2Client,
@@ -23,8 +23,8 @@ import {
   signHttpRequest,
   signOrder,
   verifySignature,
-} from '../../src/server/index.js';
-import { API_KEY, call, FakeMerchant, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } from './support.js';
+} from '../../../src/server/index.js';
+import { API_KEY, call, FakeMerchant, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } from '../support.js';
 
 const DAY = 86_400_000;
 /**

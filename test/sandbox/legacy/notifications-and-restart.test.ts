@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { startSandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder } from '../../src/server/index.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { startSandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder } from '../../../src/server/index.js';
 import {
   call,
   FakeMerchant,
@@ -12,7 +12,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' };
 

@@ -13,12 +13,11 @@ import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import jsrsasign from 'jsrsasign';
-import { ORDER_REJECTION_REASONS } from '../../src/core/legacy-callbacks.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createMerchantApiV2Client, MerchantApiError } from '../../src/server/index.js';
-import { listen } from '../server/support.js';
-import { jwsParts, officialJws, rawExchange } from './official-client.js';
+import { ORDER_REJECTION_REASONS } from '../../../src/core/legacy-callbacks.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createMerchantApiV2Client, MerchantApiError } from '../../../src/server/index.js';
+import { listen } from '../../server/support.js';
 import {
   API_KEY,
   call,
@@ -29,7 +28,8 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
+import { jwsParts, officialJws, rawExchange } from './official-client.js';
 
 /** Whether `token` is `good` written otherwise: a compact JWS whose three parts decode to the same bytes. */
 function sameJws(token: string, good: string): boolean {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { createMerchantApiV2Client, MerchantApiError, signOrder } from '../../src/server/index.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { createMerchantApiV2Client, MerchantApiError, signOrder } from '../../../src/server/index.js';
 import {
   API_KEY,
   call,
@@ -11,7 +11,7 @@ import {
   paidOrder,
   startTestSandbox,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 describe('sandbox merchant API v2', () => {
   let merchant: FakeMerchant;

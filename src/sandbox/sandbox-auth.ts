@@ -4,9 +4,9 @@
  * as `Authorization: Bearer`. Each merchant sees only its own.
  */
 import type { IncomingMessage } from 'node:http';
-import type { MerchantConfig } from '../config.js';
-import { HttpError } from '../http.js';
-import { merchantKeyLookup } from '../merchant-keys.js';
+import type { MerchantConfig } from './config.js';
+import { HttpError } from './http.js';
+import { merchantKeyLookup } from './merchant-keys.js';
 
 /** The merchant a request authenticates as, or a 401 naming what to send. */
 export type SandboxMerchantAuth = (req: IncomingMessage) => MerchantConfig;

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, handSignedV2Request, paidOrder, startTestSandbox } from './support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, handSignedV2Request, paidOrder, startTestSandbox } from '../support.js';
 
 describe('sandbox merchant API v2 replays', () => {
   let merchant: FakeMerchant;

@@ -4,11 +4,11 @@
 // `constraints.paymentScheme` narrows further. The config's checks of the setting are here too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { luhnCheckDigit, type OrderInput } from '../../src/core/index.js';
-import { ConfigError, parseConfig } from '../../src/sandbox/config.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { startSandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder } from '../../src/server/index.js';
+import { luhnCheckDigit, type OrderInput } from '../../../src/core/index.js';
+import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { startSandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder } from '../../../src/server/index.js';
 import {
   call,
   FakeMerchant,
@@ -17,7 +17,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 /** A widget of the test merchant that takes every scheme the sandbox knows. */
 const ALL_SCHEMES = '00000000-0000-4000-8000-0000000000a5';

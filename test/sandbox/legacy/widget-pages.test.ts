@@ -3,11 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FRAME_MESSAGES, type OrderInput } from '../../src/core/index.js';
-import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../src/core/widget-api.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder } from '../../src/server/index.js';
+import { FRAME_MESSAGES, type OrderInput } from '../../../src/core/index.js';
+import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../../src/core/widget-api.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder } from '../../../src/server/index.js';
 import {
   call,
   FakeMerchant,
@@ -16,7 +16,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 /** A GET written by hand, so the path reaches the sandbox exactly as given (fetch would normalise `..`). */
 function rawGet(sandbox: Sandbox, path: string): Promise<{ status: number; body: string }> {

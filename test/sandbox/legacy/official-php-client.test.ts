@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { orderInputFromAttributes } from '../../src/core/order-attributes.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { signOrder, verifyPaidOrder } from '../../src/server/index.js';
+import { orderInputFromAttributes } from '../../../src/core/order-attributes.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { signOrder, verifyPaidOrder } from '../../../src/server/index.js';
 import {
   assertGettersWork,
   attributesOf,
@@ -21,7 +21,7 @@ import {
   printWidget,
   type ReadmeOrder,
   referenceNotification,
-} from '../support/official-php-client.js';
+} from '../../support/official-php-client.js';
 import {
   call,
   FakeMerchant,
@@ -31,7 +31,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 /** `payment.card` is null when no card was tried, `payment.error` when the payment did not fail. */
 const NO_CARD = 'MerchantOrder.getPayment().getCard()';

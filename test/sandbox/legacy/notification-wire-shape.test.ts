@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { NO_SHIPPING } from '../../src/core/legacy-callbacks.js';
-import type { OrderInput } from '../../src/core/order.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { constructPurchaseNotification, signOrder, verifySignature } from '../../src/server/index.js';
+import { NO_SHIPPING } from '../../../src/core/legacy-callbacks.js';
+import type { OrderInput } from '../../../src/core/order.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { constructPurchaseNotification, signOrder, verifySignature } from '../../../src/server/index.js';
 import {
   call,
   FakeMerchant,
@@ -23,7 +23,7 @@ import {
   tempDir,
   testConfigFile,
   WIDGETS,
-} from './support.js';
+} from '../support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The official PHP client's models, written out by hand from klix-app/merchant-api-php (lib/Klix/Api/*.php,
