@@ -30,6 +30,7 @@ import { enElement, enFrame } from './messages/en.js';
 import { lvElement, lvFrame } from './messages/lv.js';
 import { ruElement, ruFrame } from './messages/ru.js';
 import type { Unit } from './order.js';
+import { isPlainObject } from './plain-object.js';
 
 /** The languages the element and the frame speak, the gateway's first (it is a Latvian gateway). */
 export const LANGUAGES = ['lv', 'en', 'ru'] as const;
@@ -387,7 +388,7 @@ function translator<K extends string>(
   overrides: RawOverrides,
 ): Translate<K> {
   const own = new Map<K, string>();
-  if (overrides !== null && typeof overrides === 'object') {
+  if (isPlainObject(overrides)) {
     for (const [key, value] of Object.entries(overrides)) {
       if (isKey(key) && typeof value === 'string' && value.trim() !== '') own.set(key, value);
     }
