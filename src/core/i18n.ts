@@ -369,7 +369,7 @@ export function isElementMessageKey(key: string): key is ElementMessageKey {
  * builds, rather than in the element's script-tag file.
  */
 export function validateOverrides(overrides: Readonly<Record<string, unknown>> | null | undefined): string[] {
-  if (overrides === null || typeof overrides !== 'object') return [];
+  if (!isPlainObject(overrides)) return [];
   return Object.keys(overrides).filter((key) => !isMessageKey(key) || typeof overrides[key] !== 'string');
 }
 

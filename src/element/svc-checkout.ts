@@ -470,7 +470,7 @@ export class SvcCheckout extends ReactiveElement {
         `<svc-checkout> ${call}(): the order was already sent when the widget started, so it cannot change; call ${call}() before init() on an element with lazy="true".`,
       );
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isPlainObject(value)) {
       throw new TypeError(`<svc-checkout> ${call}(): takes an object, such as ${example}.`);
     }
     return { ...value };
