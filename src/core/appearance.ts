@@ -13,6 +13,7 @@
  */
 
 import { DESIGN_TOKEN_NAMES } from './design-token-names.js';
+import { isPlainObject } from './plain-object.js';
 
 /** The kind of value a token takes, which decides how it is checked. */
 export type TokenKind = 'color' | 'length' | 'font-family';
@@ -325,9 +326,8 @@ function checkValue(token: DesignToken, value: string): ValueCheck {
 export function checkAppearance(raw: unknown): AppearanceCheck {
   const appearance: Appearance = {};
   const rejected: AppearanceRejection[] = [];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { appearance, rejected };
-  const record = raw as Record<string, unknown>;
-  for (const name of Object.keys(record)) {
+  if (!isPlainObject(raw)) return { appearance, rejected };
+  for (const name of Object.keys(raw)) {
     const token = TOKENS_BY_NAME.get(name);
     if (token === undefined) {
       rejected.push({
@@ -337,7 +337,7 @@ export function checkAppearance(raw: unknown): AppearanceCheck {
       });
       continue;
     }
-    const value = record[name];
+    const value = raw[name];
     if (typeof value !== 'string') {
       rejected.push({ name, code: 'not_a_string', message: `${name} must be a string.` });
       continue;

@@ -7,6 +7,7 @@
 
 import type { OrderRejectionReason } from './legacy-callbacks.js';
 import type { UncheckedOrderInput } from './order-input-from-attributes.js';
+import { isPlainObject } from './plain-object.js';
 
 export const CHANNEL_PROTOCOL = 'svc-checkout';
 export const CHANNEL_VERSION = 1;
@@ -129,19 +130,16 @@ export function envelope<M extends ChannelEnvelope>(channel: string, body: Unenv
 
 type Fields = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const isString = (value: unknown): value is string => typeof value === 'string';
 
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
 const isStringRecord = (value: unknown): value is Record<string, string> =>
-  isObject(value) && Object.values(value).every(isString);
+  isPlainObject(value) && Object.values(value).every(isString);
 
 /** True when `data` has exactly the envelope of `channel` and only the `allowed` members besides. */
 function hasEnvelope(data: unknown, channel: string, allowed: readonly string[]): data is Fields {
-  if (!isObject(data)) return false;
+  if (!isPlainObject(data)) return false;
   if (
     data['protocol'] !== CHANNEL_PROTOCOL ||
     data['version'] !== CHANNEL_VERSION ||
@@ -166,7 +164,7 @@ const FRAME_MESSAGE_MEMBERS: Record<FrameToElementMessage['type'], readonly stri
 
 /** Reads a message from the frame, or `undefined` when it is not one of ours for this channel. */
 export function readFrameMessage(data: unknown, channel: string): FrameToElementMessage | undefined {
-  const type = isObject(data) ? data['type'] : undefined;
+  const type = isPlainObject(data) ? data['type'] : undefined;
   if (!isString(type) || !Object.hasOwn(FRAME_MESSAGE_MEMBERS, type)) return undefined;
   const kind = type as FrameToElementMessage['type'];
   if (!hasEnvelope(data, channel, FRAME_MESSAGE_MEMBERS[kind])) return undefined;
@@ -190,12 +188,12 @@ const FRAME_MESSAGE_CHECKS: Record<FrameToElementMessage['type'], (data: Fields)
 
 /** Reads a message from the element, or `undefined` when it is not one of ours for this channel. */
 export function readElementMessage(data: unknown, channel: string): ElementToFrameMessage | undefined {
-  const type = isObject(data) ? data['type'] : undefined;
+  const type = isPlainObject(data) ? data['type'] : undefined;
   if (type === 'init') {
     const members = ['order', 'signature', 'certificateName', 'language', 'customer', 'appearance', 'texts'];
     if (!hasEnvelope(data, channel, members)) return undefined;
     const ok =
-      isObject(data['order']) &&
+      isPlainObject(data['order']) &&
       isOptionalString(data['signature']) &&
       isOptionalString(data['certificateName']) &&
       isOptionalString(data['language']) &&

@@ -30,6 +30,7 @@ import { enElement, enFrame } from './messages/en.js';
 import { lvElement, lvFrame } from './messages/lv.js';
 import { ruElement, ruFrame } from './messages/ru.js';
 import type { Unit } from './order.js';
+import { isPlainObject } from './plain-object.js';
 
 /** The languages the element and the frame speak, the gateway's first (it is a Latvian gateway). */
 export const LANGUAGES = ['lv', 'en', 'ru'] as const;
@@ -368,7 +369,7 @@ export function isElementMessageKey(key: string): key is ElementMessageKey {
  * builds, rather than in the element's script-tag file.
  */
 export function validateOverrides(overrides: Readonly<Record<string, unknown>> | null | undefined): string[] {
-  if (overrides === null || typeof overrides !== 'object') return [];
+  if (!isPlainObject(overrides)) return [];
   return Object.keys(overrides).filter((key) => !isMessageKey(key) || typeof overrides[key] !== 'string');
 }
 
@@ -387,7 +388,7 @@ function translator<K extends string>(
   overrides: RawOverrides,
 ): Translate<K> {
   const own = new Map<K, string>();
-  if (overrides !== null && typeof overrides === 'object') {
+  if (isPlainObject(overrides)) {
     for (const [key, value] of Object.entries(overrides)) {
       if (isKey(key) && typeof value === 'string' && value.trim() !== '') own.set(key, value);
     }

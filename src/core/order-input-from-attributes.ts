@@ -8,6 +8,7 @@
  */
 import type { Result } from './errors.js';
 import type { OrderIssue } from './order.js';
+import { isPlainObject } from './plain-object.js';
 
 /** The order-related attributes of `<svc-checkout>`, as strings (or absent). */
 export interface OrderAttributes {
@@ -188,7 +189,7 @@ export function assembleOrderInput(attributes: OrderAttributes): AssembledOrderI
   if (hasOrder) {
     const parsed = typeof order === 'string' ? parseOrderJsonText(order) : { value: order };
     if (parsed.error) return { issues: [parsed.error] };
-    if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
+    if (!isPlainObject(parsed.value)) {
       return problem('wrong_type', 'must be a JSON object with items');
     }
     for (const [key, value] of Object.entries(parsed.value)) {

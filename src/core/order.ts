@@ -5,6 +5,7 @@
 import { parseDecimal } from './decimal.js';
 import { SvcError } from './errors.js';
 import { AmountError, type MinorUnits, parseMinorUnits } from './money.js';
+import { isPlainObject } from './plain-object.js';
 
 /** Units of measure the gateway knows. */
 export const UNITS = ['PIECE', 'KILOGRAM', 'METER', 'LITRE', 'HOUR'] as const;
@@ -219,10 +220,6 @@ const CONSTRAINT_MEMBERS = new Set(['issuer', 'brand', 'paymentScheme']);
 
 type Fields = Record<string, unknown>;
 
-function isObject(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * One tax rate that was given, as orders read it, or its issue. Apart from `Reader`, so that `parseTaxRate`
  * (which the payment frame uses) does not take the whole order reader into a browser bundle.
@@ -384,7 +381,7 @@ class Reader {
 }
 
 function readItem(reader: Reader, value: unknown, path: string): OrderItem | undefined {
-  if (!isObject(value)) return reader.add(path, 'wrong_type', 'must be an object with amount and label');
+  if (!isPlainObject(value)) return reader.add(path, 'wrong_type', 'must be an object with amount and label');
   reader.members(value, ITEM_MEMBERS, path);
   const before = reader.issues.length;
   const amount =
@@ -416,7 +413,7 @@ function readItem(reader: Reader, value: unknown, path: string): OrderItem | und
 }
 
 function readShippingOption(reader: Reader, value: unknown, path: string): ShippingOption | undefined {
-  if (!isObject(value)) return reader.add(path, 'wrong_type', 'must be an object with an id');
+  if (!isPlainObject(value)) return reader.add(path, 'wrong_type', 'must be an object with an id');
   reader.members(value, SHIPPING_MEMBERS, path);
   const before = reader.issues.length;
   const id = reader.text(value['id'], `${path}.id`, true);
@@ -461,7 +458,7 @@ function readShippingOption(reader: Reader, value: unknown, path: string): Shipp
 
 function readConstraints(reader: Reader, value: unknown): OrderConstraints {
   if (value === undefined || value === null) return {};
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     reader.add('constraints', 'wrong_type', 'must be an object with issuer, brand or paymentScheme');
     return {};
   }
@@ -486,7 +483,7 @@ function withoutNulls(input: Fields): Fields {
     const entries = given[list];
     if (Array.isArray(entries)) given[list] = entries.map((entry: Fields) => givenOnly(entry));
   }
-  if (isObject(given['constraints'])) given['constraints'] = givenOnly(given['constraints']);
+  if (isPlainObject(given['constraints'])) given['constraints'] = givenOnly(given['constraints']);
   return given;
 }
 
@@ -500,7 +497,7 @@ export function parseOrder(
   input: unknown,
 ): { value: Order; error?: undefined } | { value?: undefined; error: OrderValidationError } {
   const reader = new Reader();
-  if (!isObject(input)) {
+  if (!isPlainObject(input)) {
     reader.add('order', 'wrong_type', 'must be an object with widgetId and items');
     return { error: new OrderValidationError(reader.issues) };
   }

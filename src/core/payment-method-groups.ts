@@ -11,6 +11,7 @@
  * reads it without trusting its shape, so a member of the wrong type leaves that member out rather than
  * breaking the page.
  */
+import { isPlainObject } from './plain-object.js';
 import type { MethodLogo, PaymentMethodGroup, PaymentMethods } from './v1-types.js';
 
 /** The `by_country` key of the methods of every country, which the picker calls Other. */
@@ -57,10 +58,6 @@ export type MethodGroupView =
   | (GroupViewBase & { readonly kind: 'byCountry'; readonly countries: readonly CountryChoices[] })
   | (GroupViewBase & { readonly kind: 'list'; readonly methods: readonly MethodChoice[] });
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 }
@@ -72,14 +69,14 @@ function isLogo(value: unknown): value is MethodLogo {
 /** The members of a record that pass `keep`; others, and a record that is none, are left out. */
 function recordOf<T>(value: unknown, keep: (entry: unknown) => entry is T): Record<string, T> {
   const result: Record<string, T> = {};
-  if (!isRecord(value)) return result;
+  if (!isPlainObject(value)) return result;
   for (const [key, entry] of Object.entries(value)) if (keep(entry)) result[key] = entry;
   return result;
 }
 
 function isGroup(value: unknown): value is PaymentMethodGroup {
   return (
-    isRecord(value) &&
+    isPlainObject(value) &&
     typeof value['name'] === 'string' &&
     typeof value['label'] === 'string' &&
     isLogo(value['logo']) &&
@@ -95,7 +92,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
  * `available_payment_methods` as a list of names, which every answer has.
  */
 export function readPaymentMethods(value: unknown): PaymentMethods | undefined {
-  if (!isRecord(value) || !isStringArray(value['available_payment_methods'])) return undefined;
+  if (!isPlainObject(value) || !isStringArray(value['available_payment_methods'])) return undefined;
   const groups = value['payment_method_groups'];
   return {
     available_payment_methods: value['available_payment_methods'],

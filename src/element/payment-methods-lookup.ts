@@ -7,6 +7,7 @@
  */
 
 import { readPaymentMethods } from '../core/payment-method-groups.js';
+import { isPlainObject } from '../core/plain-object.js';
 import type { PaymentMethods } from '../core/v1-types.js';
 
 /** How long an answer is reused, in milliseconds: the gateway's once a minute. */
@@ -59,8 +60,8 @@ const fresh = (kept: Kept | undefined): kept is Kept =>
 function stored(url: string): Kept | undefined {
   try {
     const raw: unknown = JSON.parse(sessionStorage.getItem(LOOKUP_STORAGE_PREFIX + url) ?? 'null');
-    if (typeof raw !== 'object' || raw === null) return undefined;
-    const { at, methods } = raw as { at?: unknown; methods?: unknown };
+    if (!isPlainObject(raw)) return undefined;
+    const { at, methods } = raw;
     const read = readPaymentMethods(methods);
     return typeof at === 'number' && read ? { at, methods: read } : undefined;
   } catch {

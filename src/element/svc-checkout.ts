@@ -10,6 +10,7 @@ import {
 } from '../core/i18n.js';
 import type { OrderItemInput, OrderJson, ShippingOptionInput } from '../core/order.js';
 import type { PickerMessageKey } from '../core/picker-messages.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { type CheckoutFailure, consoleMessage, isRetryable } from './checkout-failure.js';
 import { CheckoutStateError } from './checkout-state-error.js';
 import { elementLanguage } from './element-language.js';
@@ -42,7 +43,7 @@ const textsConverter = {
     if (!value?.trim()) return undefined;
     try {
       const parsed: unknown = JSON.parse(value);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
+      if (isPlainObject(parsed)) return parsed;
     } catch {}
     console.warn(
       '<svc-checkout> texts: is not a JSON object of texts by key, such as {"loading.text": "One moment…"}; our texts are used.',
@@ -469,7 +470,7 @@ export class SvcCheckout extends ReactiveElement {
         `<svc-checkout> ${call}(): the order was already sent when the widget started, so it cannot change; call ${call}() before init() on an element with lazy="true".`,
       );
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isPlainObject(value)) {
       throw new TypeError(`<svc-checkout> ${call}(): takes an object, such as ${example}.`);
     }
     return { ...value };

@@ -3,21 +3,20 @@
  * checkout). Prefilled from what the merchant's page gave.
  */
 import { html, LitElement, type PropertyValues } from 'lit';
+import { isEmailAddress } from '../core/email-address.js';
 import type { CustomerPrefill, FrameMessageKey, FrameTranslate } from '../core/index.js';
 import type { CustomerInput } from '../core/widget-api.js';
 import { type FieldError, textField } from './form-fields.js';
 
 type CustomerField = 'firstName' | 'lastName' | 'email' | 'phone';
 
-// Deliberately loose: the gateway and the merchant's mail server have the last word; this catches slips.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()-]{5,20}$/;
 
 /** Why a customer field cannot be sent, if it cannot. The phone is optional; the rest are required. */
 export function customerFieldError(field: CustomerField, value: string): FieldError | undefined {
   const text = value.trim();
   if (text === '') return field === 'phone' ? undefined : { key: 'field.required' };
-  if (field === 'email' && !EMAIL.test(text)) return { key: 'customer.email.invalid' };
+  if (field === 'email' && !isEmailAddress(text)) return { key: 'customer.email.invalid' };
   if (field === 'phone' && !PHONE.test(text)) return { key: 'customer.phone.invalid' };
   return undefined;
 }

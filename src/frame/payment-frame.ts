@@ -1,10 +1,10 @@
 /**
  * `<svc-payment-frame>`: the payment page inside the iframe of `<svc-checkout>`, served by the gateway.
- * It takes the order from the element, has the gateway check and store it, loads its texts, takes the card,
- * the shipping choice when the order offers options (and, for the full checkout, the customer's contact and
- * delivery data), and shows the payment as its `PaymentFlow` (payment-flow.ts) runs it, through 3-D Secure
- * to how it ended. It tells the element its state, its height and the documented events over a
- * `ParentChannel`; card data never goes into that channel.
+ * It takes the order from the element and has the gateway check and store it (order-intake.ts), loads its
+ * texts, takes the card, the shipping choice when the order offers options (and, for the full checkout, the
+ * customer's contact and delivery data), and shows the payment as its `PaymentFlow` (payment-flow.ts) runs
+ * it, through 3-D Secure to how it ended. It tells the element its state, its height and the documented
+ * events over a `ParentChannel`; card data never goes into that channel.
  */
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import {
@@ -33,16 +33,15 @@ import { adoptDocumentStyles } from './document-styles.js';
 import type { FieldError } from './form-fields.js';
 import { loadFormParts } from './form-parts.js';
 import { loadTexts } from './frame-texts.js';
-import { type IntakeError, intakeErrorOf, rejectionTextKey } from './intake-errors.js';
+import type { IntakeError } from './intake-errors.js';
 import { LazyPart } from './lazy-part.js';
+import { type Init, takeOrder } from './order-intake.js';
 import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-summary.js';
 import type { ParentChannel } from './parent-channel.js';
 import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
 import { paymentFrameStyles } from './payment-frame.styles.js';
 import type { StatusActions } from './status-screen.js';
-import { type ApiResult, WidgetApiClient } from './widget-api-client.js';
-
-type Init = Extract<ElementToFrameMessage, { type: 'init' }>;
+import { WidgetApiClient } from './widget-api-client.js';
 
 /** The error of a card field refused by the gateway with a code we have no text for. */
 const REFUSED_FIELD: Readonly<Record<CardField, FrameMessageKey>> = {
@@ -246,55 +245,22 @@ export class SvcPaymentFrame extends LitElement {
     this.prefill = message.customer;
     this.#applyAppearance(message.appearance);
     this.#flow.setPhase({ kind: 'loading' });
-    if (message.order.widgetId !== this.widgetId) {
-      this.#fail({
-        code: 'invalid_order',
-        message: `order.widgetId ${JSON.stringify(message.order.widgetId)} is not this frame's widget ${JSON.stringify(this.widgetId)}`,
-        field: 'order.widgetId',
-      });
-      return;
-    }
-    // An order with shipping options shows the delivery fields: they load while the gateway takes it.
-    const { shippingOptions } = message.order;
-    if (Array.isArray(shippingOptions) && shippingOptions.length > 0) {
-      void loadFormParts({ customer: false, delivery: true });
-    }
-    // Init's language loads while the gateway takes the order (the frame shows the bootstrap's meanwhile).
-    const [created] = await Promise.all([
-      this.#api.createOrder({
-        order: message.order,
-        ...(message.signature !== undefined && { signature: message.signature }),
-        ...(message.certificateName !== undefined && { certificateName: message.certificateName }),
-        pageOrigin: this.pageOrigin,
-        customer: message.customer,
-      }),
-      this.#showLanguage(),
-    ]);
-    if (created.kind !== 'ok') {
-      const rejected = rejectionTextKey(created, this.#catalog!);
-      if (!rejected) return this.#fail(intakeErrorOf(created));
-      // The merchant said why: the customer reads it here, with the way back when the page gave its URL;
-      // the page hears it first, so that it is not taken for a payment attempt.
-      const { message: why, reason } = (created as Extract<ApiResult<unknown>, { kind: 'http-error' }>).error;
-      this.channel?.post({ type: 'rejected', message: why, ...(reason && { reason }) });
-      const back = Boolean(message.order.backToMerchantUrl);
-      return this.#flow.setPhase({ kind: 'rejected', reason: rejected, back });
-    }
-    // The parts of the form that this order shows (most began to load when the widget or init named them).
-    const order = created.value;
-    if (!('receipt' in order)) {
-      const customer = order.collectCustomerData;
-      if (!(await loadFormParts({ customer, delivery: order.shippingOptions.length > 0 }))) {
-        return this.#fail({
-          code: 'gateway_unreachable',
-          message: 'The payment form could not load its fields',
-        });
-      }
+    const intake = await takeOrder(message, {
+      api: this.#api,
+      widgetId: this.widgetId,
+      pageOrigin: this.pageOrigin,
+      showLanguage: () => this.#showLanguage(),
+      catalog: () => this.#catalog!,
+    });
+    if (intake.kind === 'error') return this.#fail(intake.error);
+    if (intake.kind === 'rejected') {
+      this.channel?.post(intake.message);
+      return this.#flow.setPhase(intake.phase);
     }
     // An order that had ended before this load shows how it ended, without `paymentCompleted`: the event
     // tells of a payment that ends while the form is open, and none ended in this load.
-    if ('receipt' in created.value) this.#flow.showReceipt(created.value);
-    else this.#flow.showOrder(created.value, { news: false });
+    if ('receipt' in intake.order) this.#flow.showReceipt(intake.order);
+    else this.#flow.showOrder(intake.order, { news: false });
   }
 
   /**

@@ -5,6 +5,7 @@
  * gateway what became of the order before paying again.
  */
 import type { OrderRejectionReason } from '../core/legacy-callbacks.js';
+import { isPlainObject } from '../core/plain-object.js';
 import type {
   ApiError,
   ApiErrorBody,
@@ -76,7 +77,7 @@ export class WidgetApiClient {
     }
     const parsed = parseJson(text);
     if (response.ok) {
-      if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
+      if (isPlainObject(parsed)) {
         return { kind: 'ok', value: parsed as T };
       }
       return {
@@ -105,8 +106,8 @@ function parseJson(text: string): unknown {
 /** The error of an {@link ApiErrorBody}, read with care: a proxy may answer an error status with anything. */
 function errorBodyOf(parsed: unknown, status: number): ApiError {
   const error = (parsed as { [K in keyof ApiErrorBody]?: unknown } | undefined)?.error;
-  if (typeof error === 'object' && error !== null) {
-    const { code, message, field, reason, hint, details } = error as Record<string, unknown>;
+  if (isPlainObject(error)) {
+    const { code, message, field, reason, hint, details } = error;
     if (typeof code === 'string' && typeof message === 'string') {
       // The sandbox's signature diagnosis says what it found in `details.finding`.
       const diagnosis = typeof hint === 'string' ? hint : (details as { finding?: unknown } | null)?.finding;
