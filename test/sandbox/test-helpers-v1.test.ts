@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { TestHelperError } from '../../src/sandbox/test-helpers/test-helper-error.js';
 import { FakeMerchant } from './support.js';
-import { expectWebhookEvents, OTHER, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import { expectWebhookEvents, OTHER, purchaseBody, startV1Sandbox, V1, v1 } from './v1/support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/callback';

@@ -24,7 +24,7 @@ import {
   v1EventKey,
 } from '../../src/server/index.js';
 import { FakeMerchant, merchantKeys } from '../sandbox/support.js';
-import { startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { startV1Sandbox, V1 } from '../sandbox/v1/support.js';
 import { independentSign, independentVerify, listen } from './support.js';
 
 // Any two distinct RSA pairs do; the sandbox fixtures imported here already make theirs once per file.

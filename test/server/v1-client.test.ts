@@ -21,7 +21,7 @@ import {
 } from '../../src/server/index.js';
 import { parseRetryAfter } from '../../src/server/v1-errors.js';
 import { FakeMerchant } from '../sandbox/support.js';
-import { OTHER, purchaseBody, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { OTHER, purchaseBody, startV1Sandbox, V1 } from '../sandbox/v1/support.js';
 import { failure, listen } from './support.js';
 
 /** A valid create request of merchant `m1`. */

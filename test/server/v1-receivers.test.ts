@@ -17,7 +17,7 @@ import {
   type V1WebhookHandlers,
 } from '../../src/server/index.js';
 import { FakeMerchant, until } from '../sandbox/support.js';
-import { FUTURE_EXPIRY, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { FUTURE_EXPIRY, startV1Sandbox, V1 } from '../sandbox/v1/support.js';
 import { listen } from './support.js';
 
 let merchant: FakeMerchant;

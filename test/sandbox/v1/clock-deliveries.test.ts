@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, type V1Client } from '../../src/server/index.js';
-import { smallDisk } from './small-disk.js';
-import { FakeMerchant } from './support.js';
-import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1, v1ConfigFile } from './v1-support.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, type V1Client } from '../../../src/server/index.js';
+import { smallDisk } from '../small-disk.js';
+import { FakeMerchant } from '../support.js';
+import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1, v1ConfigFile } from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;

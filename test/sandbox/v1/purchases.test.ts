@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { OTHER, OTHER_CREDITORS, purchaseBody, SHORT_WINDOW, startV1Sandbox, V1, v1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { OTHER, OTHER_CREDITORS, purchaseBody, SHORT_WINDOW, startV1Sandbox, V1, v1 } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Payout methods of `GET /payout_methods/`, for a Purchase's `payout_method_whitelist`. */

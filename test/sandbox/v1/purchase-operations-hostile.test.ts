@@ -9,13 +9,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Authorisation } from '../../src/sandbox/acquirer.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import type { StoredRefund } from '../../src/sandbox/v1/purchase-view.js';
-import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
-import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
-import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
+import type { Authorisation } from '../../../src/sandbox/acquirer.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { StoredRefund } from '../../../src/sandbox/v1/purchase-view.js';
+import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
+import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../../src/server/index.js';
+import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from '../support.js';
 import {
   advanceClock,
   cardForm,
@@ -25,7 +25,7 @@ import {
   V1,
   v1,
   v1ConfigFile,
-} from './v1-support.js';
+} from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The slow acquirer's answer time of the test config. */

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CreatePurchaseRequest } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import type { CreatePurchaseRequest } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant } from '../support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './support.js';
 
 /** The hosted page in English, for the tests that read it. */
 const ENGLISH = { purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' } };

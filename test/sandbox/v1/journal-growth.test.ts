@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './support.js';
 
 let merchant: FakeMerchant;
 let dataDir: string;

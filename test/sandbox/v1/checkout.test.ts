@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, type ReceivedRequest } from './support.js';
-import { cardForm, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, type ReceivedRequest } from '../support.js';
+import { cardForm, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './support.js';
 
 const CALLBACK_PATH = '/v1/callback';
 const REDIRECTS = {

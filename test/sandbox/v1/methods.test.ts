@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/sandbox/config.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { OTHER, SHORT_WINDOW, startV1Sandbox, V1, v1, v1ConfigFile } from './v1-support.js';
+import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant } from '../support.js';
+import { OTHER, SHORT_WINDOW, startV1Sandbox, V1, v1, v1ConfigFile } from './support.js';
 
 const PIS = {
   ee: ['swedbank_ee_pis', 'seb_ee_pis', 'lhv_ee_pis'],

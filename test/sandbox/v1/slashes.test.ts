@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { purchaseBody, startV1Sandbox, V1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant } from '../support.js';
+import { purchaseBody, startV1Sandbox, V1 } from './support.js';
 
 /** One request with `path` sent as written; its status and JSON body. */
 function literal(

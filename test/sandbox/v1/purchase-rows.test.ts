@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import type { Authorisation } from '../../src/sandbox/acquirer.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import type { Authorisation } from '../../../src/sandbox/acquirer.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant, tempDir } from '../support.js';
 import {
   advanceClock,
   cardForm,
@@ -23,7 +23,7 @@ import {
   startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/rows-webhook';
 const CALLBACK_PATH = '/v1/rows-success';

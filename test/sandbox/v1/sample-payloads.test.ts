@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './support.js';
 
-const FIXTURES = new URL('../fixtures/v1-samples/', import.meta.url);
+const FIXTURES = new URL('../../fixtures/v1-samples/', import.meta.url);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
 

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import { periodStart } from '../../src/sandbox/v1/billing-request.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import { periodStart } from '../../../src/sandbox/v1/billing-request.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant, tempDir } from '../support.js';
 import {
   cardForm,
   expectWebhookEvents,
@@ -22,7 +22,7 @@ import {
   startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;

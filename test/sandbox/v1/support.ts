@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { createVerify } from 'node:crypto';
-import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { type FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from './support.js';
+import { parseConfig, type SandboxConfigFile } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { type FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from '../support.js';
 
 /** Merchant `m1` of the shared test config, with v1 credentials and the document's rate limit. */
 export const V1 = {

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant } from './support.js';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant } from '../support.js';
 import {
   expectWebhookEvents,
   OTHER,
@@ -19,7 +19,7 @@ import {
   startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
