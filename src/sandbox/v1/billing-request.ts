@@ -8,6 +8,8 @@
  * `subscription_period_units`, `invoice_*`, `number_of_billing_cycles`); the sandbox's earlier
  * `subscription_period` `{unit, count}` is still taken. Members neither names are ignored, as for a Purchase.
  */
+
+import { isPlainObject } from '../../core/plain-object.js';
 import type {
   BillingPeriodUnits,
   BillingTemplate,
@@ -16,7 +18,7 @@ import type {
   PurchaseDetailsRequest,
   SubscriptionPeriod,
 } from '../../core/v1-types.js';
-import { BodyReader, isJsonObject, type Json, oneOf, stringThat } from '../body-reader.js';
+import { BodyReader, type Json, oneOf, stringThat } from '../body-reader.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
 import { type PurchaseRequestContext, readCreatePurchase } from './purchase-request.js';
@@ -205,7 +207,7 @@ function readPeriod(
     }
     return null;
   }
-  if (isJsonObject(value)) {
+  if (isPlainObject(value)) {
     const old = readOldPeriod(value);
     if (!old) {
       reader.add(
@@ -328,7 +330,7 @@ export function readBillingClients(body: Json): { clientIds: string[] } | { issu
   const clientIds: string[] = [];
   list.forEach((entry, index) => {
     const path = `clients[${index}].client_id`;
-    if (!isJsonObject(entry)) {
+    if (!isPlainObject(entry)) {
       issues.push({
         field: `clients[${index}]`,
         code: 'invalid',

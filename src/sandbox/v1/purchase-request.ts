@@ -4,6 +4,9 @@
  * Members the document does not name are ignored, as the gateway's own list is not complete.
  */
 import { isIP } from 'node:net';
+import { isEmailAddress } from '../../core/email-address.js';
+import { isPlainObject } from '../../core/plain-object.js';
+import { V1_MAX_AMOUNT } from '../../core/v1-limits.js';
 import type {
   PaymentMethodDetails,
   PisBulkCreditor,
@@ -11,7 +14,7 @@ import type {
   PurchaseClient,
   SvcBulkReceiver,
 } from '../../core/v1-types.js';
-import { BodyReader, isJsonObject, type Json } from '../body-reader.js';
+import { BodyReader, type Json } from '../body-reader.js';
 import type { MerchantV1Credentials } from '../config.js';
 import { UUID } from '../formats.js';
 import type { V1Issue } from './errors.js';
@@ -77,11 +80,6 @@ export function requestContextOf(merchant: V1Merchant): PurchaseRequestContext {
     agreement: merchant.v1,
   };
 }
-
-/** The largest amount the sandbox takes, in minor units (a billion in major units). */
-const MAX_AMOUNT = 100_000_000_000;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Checks a create request.
@@ -155,7 +153,7 @@ function readClient(reader: BodyReader, body: Json): PurchaseClient {
     const value = reader.string(object, name, `client.${name}`);
     if (value !== undefined) client[name] = value;
   }
-  if (client.email !== undefined && !EMAIL.test(client.email)) {
+  if (client.email !== undefined && !isEmailAddress(client.email)) {
     reader.add('client.email', 'invalid', 'client.email must be an email address');
   }
   for (const name of ['cc', 'bcc'] as const) {
@@ -174,7 +172,7 @@ export function readEmails(
 ): string[] | undefined {
   const list = reader.array(object, member, path);
   if (!list) return undefined;
-  const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
+  const emails = list.filter((entry): entry is string => typeof entry === 'string' && isEmailAddress(entry));
   if (emails.length === list.length) return emails;
   reader.add(path, 'invalid', `${path} must be an array of email addresses`);
   return undefined;
@@ -246,7 +244,7 @@ function readPurchaseDetails(
   const dueStrict = reader.boolean(details, 'due_strict', 'purchase.due_strict') ?? false;
   const totalOverride = reader.integer(details, 'total_override', 'purchase.total_override', {
     min: 0,
-    max: MAX_AMOUNT,
+    max: V1_MAX_AMOUNT,
   });
   const methodDetails = readMethodDetails(reader, details);
   const notes = reader.string(details, 'notes', 'purchase.notes');
@@ -262,11 +260,11 @@ function readPurchaseDetails(
 
   if (reader.issues.length > issuesBefore || !products) return undefined;
   const sum = products.reduce((total, product) => total + product.price * product.quantity, 0);
-  if (sum > MAX_AMOUNT) {
+  if (sum > V1_MAX_AMOUNT) {
     reader.add(
       'purchase.products',
       'max_value',
-      `The products add up to ${sum} minor units; the most a purchase takes is ${MAX_AMOUNT}`,
+      `The products add up to ${sum} minor units; the most a purchase takes is ${V1_MAX_AMOUNT}`,
     );
     return undefined;
   }
@@ -303,12 +301,12 @@ function readProducts(reader: BodyReader, details: Json): StoredPurchaseDetails[
   const products: StoredPurchaseDetails['products'] = [];
   list.forEach((entry, index) => {
     const path = `purchase.products[${index}]`;
-    if (!isJsonObject(entry)) {
+    if (!isPlainObject(entry)) {
       reader.add(path, 'invalid', `${path} must be an object with name, price and quantity`);
       return;
     }
     const name = reader.requiredString(entry, 'name', `${path}.name`);
-    const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: MAX_AMOUNT }, true);
+    const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: V1_MAX_AMOUNT }, true);
     const quantity = reader.integer(entry, 'quantity', `${path}.quantity`, { min: 1, max: 1_000_000 }) ?? 1;
     const category = reader.string(entry, 'category', `${path}.category`);
     if (name !== undefined && price !== undefined) {
@@ -329,7 +327,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const creditors: PisBulkCreditor[] = [];
     bulk.forEach((entry, index) => {
       const path = `${base}.pis_bulk_purchase[${index}]`;
-      if (!isJsonObject(entry)) {
+      if (!isPlainObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -373,7 +371,7 @@ function readMethodDetails(reader: BodyReader, details: Json): PaymentMethodDeta
     const receivers: SvcBulkReceiver[] = [];
     cardBulk.forEach((entry, index) => {
       const path = `${base}.svc_bulk_purchase[${index}]`;
-      if (!isJsonObject(entry)) {
+      if (!isPlainObject(entry)) {
         reader.add(path, 'invalid', `${path} must be an object`);
         return;
       }
@@ -412,9 +410,13 @@ function readIban(reader: BodyReader, object: Json, key: string, path: string): 
  */
 function checkDebtorCode(reader: BodyReader, details: Json | undefined, client: PurchaseClient): void {
   const methodDetails = details?.['payment_method_details'];
-  const variable = isJsonObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
-  const debtor = isJsonObject(variable) ? variable['debtor'] : undefined;
-  if (!isJsonObject(debtor) || !isJsonObject(debtor['identification']) || client.personal_code !== undefined)
+  const variable = isPlainObject(methodDetails) ? methodDetails['pis_purchase'] : undefined;
+  const debtor = isPlainObject(variable) ? variable['debtor'] : undefined;
+  if (
+    !isPlainObject(debtor) ||
+    !isPlainObject(debtor['identification']) ||
+    client.personal_code !== undefined
+  )
     return;
   reader.add(
     'client.personal_code',

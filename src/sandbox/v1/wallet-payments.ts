@@ -18,6 +18,7 @@
  * keyed by the form field at fault (`__all__` for the body or the Purchase as a whole), 401, 404 or 413.
  */
 import { randomInt } from 'node:crypto';
+import { isPlainObject } from '../../core/plain-object.js';
 import type {
   WalletBPaymentAnswer,
   WalletMethod,
@@ -265,7 +266,7 @@ function readPayload(
     problem(field, 'invalid', `${field} is Base64 of no JSON text in UTF-8; send ${describePayload(method)}`);
     return undefined;
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+  if (!isPlainObject(payload)) {
     problem(
       field,
       'invalid',
