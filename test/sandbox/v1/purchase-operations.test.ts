@@ -23,6 +23,7 @@ import {
   V1,
   v1,
   v1ConfigFile,
+  withV1Sandbox,
 } from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
@@ -34,22 +35,20 @@ const SLOW_MS = 10_000;
 const CARD = { approved: '4111111111111111', chargesDeclined: '4000000000000341' } as const;
 
 describe('v1 purchase operations against the sandbox', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
   let webhookKey: string;
   let companyKey: string;
-  let dataDir: string;
 
   async function start(): Promise<void> {
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   }
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
+    ({ merchant, sandbox, client } = fixture);
     const webhook = await client.webhooks.create({
       title: 'every event',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
@@ -57,10 +56,6 @@ describe('v1 purchase operations against the sandbox', () => {
     });
     webhookKey = webhook.public_key;
     companyKey = await client.publicKey();
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   /** Resolves once the webhook events of `id` are exactly `expected`, each checked against the webhook's key. */
@@ -496,17 +491,11 @@ describe('v1 purchase operations against the sandbox', () => {
 });
 
 describe('the sandbox clock control', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox } = fixture));
 
   const post = (body: string, type = 'application/json', authorization = `Bearer ${V1.secretKey}`) =>
     fetch(`${sandbox.url}/sandbox/v1/clock`, {
