@@ -297,6 +297,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   mountWidgetPages(router, orders, browserRoot);
   mountMerchantApiV2(router, orders, now, store);
   mountClockControl(router, clocks, config.merchants);
+  // Known once the server listens; until then, v1's fallback.
+  let ownUrl: string | undefined;
   const v1 = mountV1Api(router, {
     config,
     store,
@@ -305,6 +307,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clocks,
     companyKeys,
     listenHost: host,
+    ownUrl: () => ownUrl ?? 'http://127.0.0.1',
   });
   const auth = sandboxMerchantAuth(config.merchants);
   mountLegacyNotificationRoutes(router, { orders, queue, store, auth });
@@ -342,6 +345,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ownUrl = url;
   return {
     url,
     port,

@@ -125,7 +125,7 @@ async function post(deps: WalletPaymentsDeps, http: RequestContext, merchantId: 
   const record = deps.purchases.get(merchantId, http.params['id'] ?? '');
   const { method, test } = readForm(new URLSearchParams(raw.toString('utf8')));
   checkWhitelisted(record, method);
-  const outcome = deps.payments.payByWallet(record, method, test.outcome, baseUrl);
+  const outcome = deps.payments.payByWallet(record, method, test.outcome);
   switch (outcome.kind) {
     case 'paid':
       sendJson(http.res, 200, { status: WALLET_ACCEPTED_STATUS } satisfies WalletPaymentAccepted);
