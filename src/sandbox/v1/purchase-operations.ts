@@ -90,7 +90,7 @@ export class PurchaseOperations {
     for (const record of this.deps.purchases.all()) this.schedule(record);
   }
 
-  /** A new hold: released after {@link HOLD_DAYS} days unless captured. Call it before saving the record. */
+  /** A new hold: released after `HOLD_DAYS` days unless captured. Call it before saving the record. */
   held(record: PurchaseRecord): PurchaseRecord {
     const releaseAt = this.clockOf(record).nowMs() + HOLD_MS;
     this.deps.store.afterCommit(() => this.schedule(this.deps.purchases.find(record.purchase.id)!));
