@@ -42,7 +42,7 @@ export class BillingPurchaseMaker {
     },
   ) {}
 
-  /** The Purchase a subscription makes for a subscriber: saving the card, due after the template's due period. */
+  /** What a subscription adds to its Purchases: the card saved, due after the template's due period. */
   options(
     merchantId: string,
     template: TemplateFields,

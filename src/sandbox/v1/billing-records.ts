@@ -57,6 +57,7 @@ export interface SubscriberRecord {
   updatedOn: number;
 }
 
+/** A mail in the outbox, with its Purchase's base URL for an invoice's `checkout_url`. */
 export interface OutboxRecord {
   merchantId: string;
   seq: number;

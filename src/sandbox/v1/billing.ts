@@ -3,9 +3,9 @@
  * templates (BillingTemplateClients), their charging on the sandbox clock, and the outbox of what the gateway
  * would have mailed to customers (the sandbox has no mail server).
  *
- * Every Purchase made here is made as `POST /purchases/` would make it (its request checked by
- * `readCreatePurchase`, the Client's details filled in), so it has the same events, checkout page and
- * operations. A subscriber follows the document's BillingTemplateClient table:
+ * Every Purchase made here is made as `POST /purchases/` would make it (`billing-purchases.ts`: its request
+ * checked by `readCreatePurchase`, the Client's details filled in), so it has the same events, checkout page
+ * and operations. How the templates, subscribers and outbox are stored is `billing-records.ts`'s. A subscriber follows the document's BillingTemplateClient table:
  *
  * - with `subscription_charge_period_end` or trial periods it is `active` at once and has no Purchase; its
  *   periods count from that day;
