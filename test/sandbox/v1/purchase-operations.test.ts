@@ -334,6 +334,15 @@ describe('v1 purchase operations against the sandbox', () => {
     assert.equal(typo.body.ammount.code, 'invalid');
     const long = await operation(`/purchases/${paid.id}/refund/`, { body: { client_name: 'x'.repeat(71) } });
     assert.equal(long.body.client_name.code, 'max_length');
+    // Core's rule, as the toolkit's: leaving client_name out takes the Purchase's client name; a blank one is refused.
+    const blank = await operation(`/purchases/${paid.id}/refund/`, { body: { client_name: '  ' } });
+    assert.equal(blank.body.client_name.code, 'blank');
+    const emoji = await operation(`/purchases/${paid.id}/refund/`, {
+      body: { client_name: '😀'.repeat(71) },
+    });
+    assert.equal(emoji.body.client_name.code, 'max_length');
+    const tooBig = await operation(`/purchases/${paid.id}/refund/`, { body: { amount: 100_000_000_001 } });
+    assert.equal(tooBig.body.amount.code, 'max_value');
     const zero = await operation(`/purchases/${paid.id}/refund/`, { body: { amount: 0 } });
     assert.equal(zero.body.amount.code, 'min_value');
     const text = await operation(`/purchases/${paid.id}/capture/`, { body: { amount: '5' } });
