@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/sandbox/config.js';
 import { startSandbox } from '../src/sandbox/sandbox.js';
 import { createV1Client } from '../src/server/index.js';
-import { advanceClock, cardForm, OTHER, postForm, V1, v1ConfigFile } from '../test/sandbox/v1-support.js';
+import { advanceClock, cardForm, OTHER, postForm, V1, v1ConfigFile } from '../test/sandbox/v1/support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

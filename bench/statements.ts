@@ -13,8 +13,8 @@ import { startSandbox } from '../src/sandbox/sandbox.js';
 import { STATEMENT_QUEUE_MS } from '../src/sandbox/v1/statements.js';
 import { createV1Client } from '../src/server/index.js';
 import { tempDir } from '../test/sandbox/support.js';
-import { seedPaidPurchases } from '../test/sandbox/v1-seed.js';
-import { V1, v1ConfigFile } from '../test/sandbox/v1-support.js';
+import { seedPaidPurchases } from '../test/sandbox/v1/seed.js';
+import { V1, v1ConfigFile } from '../test/sandbox/v1/support.js';
 
 /** One format's download. */
 export interface StatementDownloadFigures {

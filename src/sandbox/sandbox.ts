@@ -275,6 +275,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   });
   mountClockControl(router, clocks, config.merchants);
+  // Known once the server listens; until then, v1's fallback.
+  let ownUrl: string | undefined;
   const v1 = mountV1Api(router, {
     config,
     store,
@@ -283,6 +285,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clocks,
     companyKeys,
     listenHost: host,
+    ownUrl: () => ownUrl ?? 'http://127.0.0.1',
   });
   mountObserveRoutes(router, { log, deliveries: queued, auth });
   const testHelperParts = { legacy, queue, clocks, config, v1 };
@@ -318,6 +321,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   guardConnections(server, options.connectionTimeouts);
   const port = (server.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ownUrl = url;
   return {
     url,
     port,

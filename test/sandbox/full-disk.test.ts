@@ -13,7 +13,7 @@ import { openStore, storeFileSystem } from '../../src/sandbox/store.js';
 import { signOrder } from '../../src/server/index.js';
 import { type SmallDisk, smallDisk } from './small-disk.js';
 import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, tempDir, until, WIDGETS } from './support.js';
-import { purchaseBody, v1, v1ConfigFile } from './v1-support.js';
+import { purchaseBody, v1, v1ConfigFile } from './v1/support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'T' };
 

@@ -10,7 +10,7 @@ import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { openStore } from '../../src/sandbox/store.js';
 import { createV1Client, type V1Client } from '../../src/server/index.js';
 import { API_KEY, FakeMerchant, paidOrder, tempDir } from './support.js';
-import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1 } from './v1-support.js';
+import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1 } from './v1/support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;

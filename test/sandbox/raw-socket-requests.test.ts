@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseConfig } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
 import { FakeMerchant, tempDir } from './support.js';
-import { purchaseBody, startV1Sandbox, V1, v1ConfigFile } from './v1-support.js';
+import { purchaseBody, startV1Sandbox, V1, v1ConfigFile } from './v1/support.js';
 
 /** Writes `request` and resolves with everything the sandbox sent until it closed (or `waitMs` passed). */
 function exchange(

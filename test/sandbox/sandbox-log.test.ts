@@ -23,7 +23,7 @@ import {
   until,
   WIDGETS,
 } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1/support.js';
 
 /** The entries of `kind` heard so far. */
 function ofKind<K extends SandboxLogEntry['kind']>(entries: SandboxLogEntry[], kind: K) {

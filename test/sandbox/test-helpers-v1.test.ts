@@ -5,31 +5,27 @@
  * webhook delivered, and refused where it does not apply.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { TestHelperError } from '../../src/sandbox/test-helpers/test-helper-error.js';
-import { FakeMerchant } from './support.js';
-import { expectWebhookEvents, OTHER, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import type { FakeMerchant } from './support.js';
+import { expectWebhookEvents, OTHER, purchaseBody, V1, v1, withV1Sandbox } from './v1/support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/callback';
 
 describe('test helpers: v1', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let webhookKey: string;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
+    ({ merchant, sandbox } = fixture);
     const webhook = await v1(sandbox, 'POST', '/webhooks/', {
       body: { title: 'all', callback: `${merchant.url}${WEBHOOK_PATH}`, all_events: true },
     });
     webhookKey = webhook.body.public_key;
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   async function createPurchase(overrides: Record<string, unknown> = {}): Promise<string> {

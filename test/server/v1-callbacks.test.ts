@@ -6,13 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import {
   constructSuccessCallback,
   constructWebhookEvent,
   createEventDeduplicator,
-  createV1Client,
   type IncomingRequest,
   MemoryCacheStore,
   type PurchaseCallbackPayload,
@@ -23,8 +22,8 @@ import {
   type V1WebhookEvent,
   v1EventKey,
 } from '../../src/server/index.js';
-import { FakeMerchant, merchantKeys } from '../sandbox/support.js';
-import { startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { type FakeMerchant, merchantKeys } from '../sandbox/support.js';
+import { V1, withV1Sandbox } from '../sandbox/v1/support.js';
 import { independentSign, independentVerify, listen } from './support.js';
 
 // Any two distinct RSA pairs do; the sandbox fixtures imported here already make theirs once per file.
@@ -453,19 +452,11 @@ describe('createEventDeduplicator', () => {
 });
 
 describe('v1 callbacks from the sandbox', () => {
+  const started = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let v1: V1Client;
-
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-    v1 = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox, client: v1 } = started));
 
   test('a purchase paid on the hosted form sends a success callback and a webhook that verify, and a repeat is told apart', async () => {
     const companyKey = await v1.publicKey();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import {
   type CreatePurchaseRequest,
@@ -20,27 +20,19 @@ import {
   type Webhook,
 } from '../../src/server/index.js';
 import { parseRetryAfter } from '../../src/server/v1-errors.js';
-import { FakeMerchant } from '../sandbox/support.js';
-import { OTHER, purchaseBody, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import type { FakeMerchant } from '../sandbox/support.js';
+import { OTHER, purchaseBody, V1, withV1Sandbox } from '../sandbox/v1/support.js';
 import { failure, listen } from './support.js';
 
 /** A valid create request of merchant `m1`. */
 const validPurchase = () => purchaseBody() as unknown as CreatePurchaseRequest;
 
 describe('v1 client against the sandbox', () => {
+  const started = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let v1: V1Client;
-
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-    v1 = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox, client: v1 } = started));
 
   test('creates, reads and cancels a Purchase with every field the document names', async () => {
     const created = await v1.purchases.create({

@@ -4,11 +4,10 @@
  * handler is delivered again, and a forged body is refused.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import {
   createSuccessCallbackReceiver,
-  createV1Client,
   createWebhookReceiver,
   type PurchaseCallbackPayload,
   type ReceiverLogger,
@@ -16,23 +15,15 @@ import {
   type V1WebhookEventOf,
   type V1WebhookHandlers,
 } from '../../src/server/index.js';
-import { FakeMerchant, until } from '../sandbox/support.js';
-import { FUTURE_EXPIRY, startV1Sandbox, V1 } from '../sandbox/v1-support.js';
+import { type FakeMerchant, until } from '../sandbox/support.js';
+import { FUTURE_EXPIRY, V1, withV1Sandbox } from '../sandbox/v1/support.js';
 import { listen } from './support.js';
 
+const started = withV1Sandbox();
 let merchant: FakeMerchant;
 let sandbox: Sandbox;
 let v1: V1Client;
-
-before(async () => {
-  merchant = await FakeMerchant.start();
-  sandbox = await startV1Sandbox(merchant);
-  v1 = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
-});
-after(async () => {
-  await sandbox.close();
-  await merchant.close();
-});
+before(async () => ({ merchant, sandbox, client: v1 } = await started.ready));
 
 describe('v1 receivers', () => {
   test('a paid Purchase reaches the success callback and webhook handlers once each, typed per event', async () => {

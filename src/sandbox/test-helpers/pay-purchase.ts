@@ -83,10 +83,10 @@ export function payPurchase(
       `The Purchase's checkout page offers no method ${method}; use card${offered.length > 0 ? ` or one of ${offered.join(', ')}` : ''}`,
     );
 
-  let outcome: CheckoutOutcome = parts.payments.submit(record, { method, card }, baseUrl);
+  let outcome: CheckoutOutcome = parts.payments.submit(record, { method, card });
   if (outcome.kind === 'step') {
     const approve = (outcome.step.kind === 'three_ds' ? threeDSecure : confirmation) !== 'deny';
-    outcome = parts.payments.answerStep(outcome.record, outcome.step.id, approve, baseUrl);
+    outcome = parts.payments.answerStep(outcome.record, outcome.step.id, approve);
   }
   return resultOf(outcome, baseUrl);
 }

@@ -90,7 +90,7 @@ export function trigger(
         const input = membersOf(given, '', ['event', 'purchaseId']);
         const record = purchaseOf(parts, requiredString(input, 'purchaseId', ''), merchantId);
         requirePayable(record, 'cancelled');
-        const cancelled = parts.purchases.cancel(record.merchantId, record.purchase.id, baseUrl);
+        const cancelled = parts.purchases.cancel(record.merchantId, record.purchase.id);
         return { event, purchase: purchaseView(cancelled, baseUrl) };
       }
       case 'payment.refunded': {
@@ -111,7 +111,6 @@ export function trigger(
           record.purchase.id,
           amount === undefined ? {} : { amount },
           PROMPT,
-          baseUrl,
         );
         const refunded = parts.purchases.find(record.purchase.id)!;
         return {

@@ -42,7 +42,7 @@ import {
 } from './rate-limit.js';
 import { mountStatementRoutes } from './statement-routes.js';
 import { SuccessCallbacks } from './success-callbacks.js';
-import { authenticated, baseUrlOf, type V1Merchant, v1Router } from './v1-context.js';
+import { authenticated, type V1Merchant, v1Router } from './v1-context.js';
 import { mountWalletPayments } from './wallet-payments.js';
 import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
 import { mountWebhookRoutes } from './webhook-routes.js';
@@ -61,6 +61,11 @@ export interface V1ApiDeps {
   listenHost: string;
   /** Each v1 merchant's company key pair: `/public_key/` answers its public half, callbacks are signed with it. */
   companyKeys: CompanyKeys;
+  /**
+   * The sandbox's own URL once it listens: the `checkout_url` base of Purchases stored, by an earlier version,
+   * without the one they were created under.
+   */
+  ownUrl?: () => string;
 }
 
 const API_PREFIX = '/api/v1';
@@ -79,16 +84,16 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
   const now = (merchantId: string) => clocks.for(merchantId).now();
   const webhooks = new V1Webhooks(store, now);
   const webhookDeliveries = new WebhookDeliveries({ store, queue: deps.queue, webhooks });
-  const webhookEvents = purchaseWebhookEvents(webhookDeliveries);
+  const webhookEvents = purchaseWebhookEvents(webhookDeliveries, (record) => purchases.baseUrlOf(record));
   // Billing hears the Purchase events too (a subscriber's first Purchase paid); it is made after purchases.
   let billing: V1Billing | undefined;
   const purchases = new V1Purchases(
     store,
     now,
     {
-      emit(event, record, baseUrl) {
-        webhookEvents.emit(event, record, baseUrl);
-        billing?.heard(event, record, baseUrl);
+      emit(event, record) {
+        webhookEvents.emit(event, record);
+        billing?.heard(event, record);
       },
     },
     (authorisationId) => {
@@ -97,14 +102,13 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
       const { instrument, captured } = authorisation;
       return { card: instrument.kind === 'card' ? instrument.card : undefined, captured };
     },
+    deps.ownUrl,
   );
   const callbacks = new SuccessCallbacks({
     queue: deps.queue,
     companyKeys: deps.companyKeys,
+    baseUrlOf: (record) => purchases.baseUrlOf(record),
   });
-  // Events sent on the clock (a hold released after 6 days) carry the checkout URL on the host the merchant
-  // last used, for purchases stored before the sandbox kept each one's own.
-  let lastBaseUrl: string | undefined;
   const operations = new PurchaseOperations({
     purchases,
     acquirer,
@@ -124,7 +128,6 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
         );
       },
     },
-    fallbackBaseUrl: () => lastBaseUrl ?? 'http://127.0.0.1',
   });
   operations.resume();
   const clients = new V1Clients(store, purchases, acquirer, now);
@@ -146,7 +149,6 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
     config: deps.config,
     purchases,
     payments,
-    baseUrlOf: (req) => baseUrlOf(req, deps.listenHost),
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
   });
 
@@ -161,13 +163,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
   billing.resume();
 
   const api = v1Router();
-  const as = authenticated(
-    deps.config.merchants,
-    (baseUrl) => {
-      lastBaseUrl = baseUrl;
-    },
-    deps.listenHost,
-  );
+  const as = authenticated(deps.config.merchants, deps.listenHost);
   mountPurchaseRoutes(api, {
     purchases,
     operations,
@@ -177,8 +173,7 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
   });
   mountClientRoutes(api, {
     clients,
-    deleteToken: (merchantId, purchaseId, baseUrl) =>
-      operations.deleteRecurringToken(merchantId, purchaseId, PROMPT, baseUrl),
+    deleteToken: (merchantId, purchaseId) => operations.deleteRecurringToken(merchantId, purchaseId, PROMPT),
     authenticated: as,
   });
   mountWalletPayments(router, { purchases, payments, authenticated: as });

@@ -3,9 +3,9 @@
  * templates (BillingTemplateClients), their charging on the sandbox clock, and the outbox of what the gateway
  * would have mailed to customers (the sandbox has no mail server).
  *
- * Every Purchase made here is made as `POST /purchases/` would make it (its request checked by
- * `readCreatePurchase`, the Client's details filled in), so it has the same events, checkout page and
- * operations. A subscriber follows the document's BillingTemplateClient table:
+ * Every Purchase made here is made as `POST /purchases/` would make it (`billing-purchases.ts`: its request
+ * checked by `readCreatePurchase`, the Client's details filled in), so it has the same events, checkout page
+ * and operations. How the templates, subscribers and outbox are stored is `billing-records.ts`'s. A subscriber follows the document's BillingTemplateClient table:
  *
  * - with `subscription_charge_period_end` or trial periods it is `active` at once and has no Purchase; its
  *   periods count from that day;
@@ -31,21 +31,27 @@ import type {
   BillingTemplateClient,
   BillingTemplateClientPatch,
   BillingTemplateClientSettings,
-  BillingTemplateClientStatus,
-  CreatePurchaseRequest,
   OutboxMessage,
-  SubscriptionPeriod,
 } from '../../core/v1-types.js';
 import { type AcquirerBehaviour, PROMPT } from '../acquirer.js';
 import type { SandboxClocks } from '../clock.js';
 import type { MerchantConfig } from '../config.js';
 import { UUID } from '../formats.js';
 import type { Collection, Store } from '../store.js';
-import { periodOf, periodStart, TEMPLATE_DEFAULTS, type TemplateFields } from './billing-request.js';
+import { BillingPurchaseMaker, invoiceOptions } from './billing-purchases.js';
+import {
+  cyclePassed,
+  DEFAULT_SETTINGS,
+  keyOf,
+  type OutboxRecord,
+  type SubscriberRecord,
+  type TemplateRecord,
+  upgradeStoredBilling,
+} from './billing-records.js';
+import { periodOf, periodStart, type TemplateFields } from './billing-request.js';
 import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import type { PurchaseOperations } from './purchase-operations.js';
-import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import { companyIdOf } from './purchase-view.js';
 import {
   checkoutPath,
@@ -54,56 +60,6 @@ import {
   type PurchaseRecord,
   type V1Purchases,
 } from './purchases.js';
-import type { V1Merchant } from './v1-context.js';
-
-interface TemplateRecord {
-  merchantId: string;
-  seq: number;
-  /** What the merchant set; the rest of a BillingTemplate is made by {@link V1Billing.templateView}. */
-  template: TemplateFields & Pick<BillingTemplate, 'id' | 'created_on' | 'updated_on'>;
-}
-
-/** A subscriber as stored, under `<template id>:<client id>`. */
-interface SubscriberRecord {
-  /** The BillingTemplateClient's own id. */
-  id: string;
-  merchantId: string;
-  templateId: string;
-  clientId: string;
-  seq: number;
-  status: BillingTemplateClientStatus;
-  /** Fixed when the subscriber is added: a later change of the template applies to new subscribers. */
-  period: SubscriptionPeriod;
-  periodEnd: boolean;
-  /** The template's `number_of_billing_cycles` when the subscriber was added: 0 for no end. */
-  cycles: number;
-  /** Periods billed so far. */
-  cyclesPassed: number;
-  settings: Required<BillingTemplateClientSettings>;
-  /** Every Purchase made for the subscriber, oldest first: what its webhook deliveries are of. */
-  purchaseIds: string[];
-  /** The first Purchase (of a `pending` subscriber), or null. */
-  purchaseId: string | null;
-  /** When period 0 starts (epoch ms on the sandbox clock); null while pending. */
-  startedAt: number | null;
-  /** The next period to bill, from 0. */
-  nextPeriod: number;
-  /** The saved card (token Purchase id) the billings charge, once the subscriber paid with one. */
-  tokenId: string | null;
-  /** A billing not paid yet, sent as an invoice; paying it saves the card the next billings charge. */
-  invoiceId: string | null;
-  /** The sandbox as the merchant reached it: `checkout_url` of what the clock makes. */
-  baseUrl: string;
-  createdOn: number;
-  updatedOn: number;
-}
-
-interface OutboxRecord {
-  merchantId: string;
-  seq: number;
-  message: Omit<OutboxMessage, 'checkout_url'> & { invoice: boolean };
-  baseUrl: string;
-}
 
 export interface V1BillingDeps {
   store: Store;
@@ -124,7 +80,10 @@ export class V1Billing {
   private readonly outboxRecords: Collection<OutboxRecord>;
   private seq = 0;
 
+  private readonly maker: BillingPurchaseMaker;
+
   constructor(private readonly deps: V1BillingDeps) {
+    this.maker = new BillingPurchaseMaker(deps);
     this.templates = deps.store.collection<TemplateRecord>('v1-billing-templates');
     this.subscribers = deps.store.collection<SubscriberRecord>('v1-billing-subscribers');
     this.outboxRecords = deps.store.collection<OutboxRecord>('v1-outbox');
@@ -133,7 +92,7 @@ export class V1Billing {
     >) {
       for (const record of collection.values()) this.seq = Math.max(this.seq, record.seq);
     }
-    this.upgradeStored();
+    upgradeStoredBilling(this.templates, this.subscribers);
   }
 
   /** Sets the clock's billing of every stored subscriber again (at each start). */
@@ -219,8 +178,8 @@ export class V1Billing {
     if (unknown.length > 0) throw V1HttpError.invalid(unknown);
     return this.deps.store.transaction(() =>
       clientIds.map((clientId) => {
-        const record = this.makePurchase(merchantId, fields, clientId, invoiceOptions(fields), baseUrl);
-        this.mail(record, 'invoice', null, baseUrl);
+        const record = this.maker.make(merchantId, fields, clientId, invoiceOptions(fields), baseUrl);
+        this.mail(record, 'invoice', null);
         return record.purchase.id;
       }),
     );
@@ -242,8 +201,8 @@ export class V1Billing {
     }
     this.checkClient(merchantId, clientId, 'client_id');
     return this.deps.store.transaction(() => {
-      const record = this.makePurchase(merchantId, template, clientId, invoiceOptions(template), baseUrl);
-      this.mail(record, 'invoice', template.id, baseUrl);
+      const record = this.maker.make(merchantId, template, clientId, invoiceOptions(template), baseUrl);
+      this.mail(record, 'invoice', template.id);
       return record;
     });
   }
@@ -287,15 +246,15 @@ export class V1Billing {
       ]);
     }
     const settings: SubscriberRecord['settings'] = { ...DEFAULT_SETTINGS, ...given };
-    const options = this.subscriptionOptions(merchantId, template, settings);
+    const options = this.maker.options(merchantId, template, settings);
     // The whitelist is checked now, with the Purchase it goes into, also where the first comes later.
-    this.purchaseRequest(merchantId, template, clientId, options);
+    this.maker.request(merchantId, template, clientId, options);
     const nowMs = this.deps.clocks.for(merchantId).nowMs();
     const immediate = template.subscription_charge_period_end || template.subscription_trial_periods > 0;
     const { subscriber, purchase } = this.deps.store.transaction(() => {
-      const purchase = immediate ? null : this.makePurchase(merchantId, template, clientId, options, baseUrl);
+      const purchase = immediate ? null : this.maker.make(merchantId, template, clientId, options, baseUrl);
       if (purchase && settings.send_invoice_on_add_subscriber) {
-        this.mail(purchase, 'invoice', template.id, baseUrl);
+        this.mail(purchase, 'invoice', template.id);
       }
       const subscriber: SubscriberRecord = {
         id: randomUUID(),
@@ -356,11 +315,11 @@ export class V1Billing {
     const { status, ...given } = patch;
     const settings = { ...record.settings, ...given };
     const template = this.templateRecord(merchantId, templateId).template;
-    this.purchaseRequest(
+    this.maker.request(
       merchantId,
       template,
       record.clientId,
-      this.subscriptionOptions(merchantId, template, settings),
+      this.maker.options(merchantId, template, settings),
     );
     const refuse = (message: string): never => {
       throw V1HttpError.invalid([{ field: 'status', code: 'invalid', message }]);
@@ -390,7 +349,7 @@ export class V1Billing {
    * Hears the Purchase events (inside the transaction of the change): a subscriber's first Purchase or
    * open invoice paid.
    */
-  heard(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void {
+  heard(event: PurchaseEventName, record: PurchaseRecord): void {
     // Every Purchase billing makes names its Client: a payment without one is none of a subscriber's.
     if (event !== 'purchase.paid' || record.purchase.client_id === null) return;
     const id = record.purchase.id;
@@ -410,7 +369,7 @@ export class V1Billing {
       };
       if (first) saved = cyclePassed(saved);
       this.subscribers.put(keyOf(subscriber.templateId, subscriber.clientId), saved);
-      if (this.sendsReceipts(saved)) this.mail(record, 'receipt', subscriber.templateId, baseUrl);
+      if (this.sendsReceipts(saved)) this.mail(record, 'receipt', subscriber.templateId);
       this.deps.store.afterCommit(() => this.schedule(saved));
     }
   }
@@ -423,7 +382,7 @@ export class V1Billing {
    * a new invoice in the outbox (with the billing template of a subscription's Purchase).
    * @throws V1HttpError 400 `invalid` when the purchase can no longer be paid; 404.
    */
-  resendInvoice(merchantId: string, id: string, baseUrl: string): PurchaseRecord {
+  resendInvoice(merchantId: string, id: string): PurchaseRecord {
     const record = this.deps.purchases.get(merchantId, id);
     if (!PAYABLE.has(record.purchase.status)) {
       throw V1HttpError.nonField(
@@ -436,7 +395,7 @@ export class V1Billing {
       (candidate) =>
         candidate.invoiceId === record.purchase.id || candidate.purchaseId === record.purchase.id,
     );
-    this.deps.store.transaction(() => this.mail(record, 'invoice', subscriber?.templateId ?? null, baseUrl));
+    this.deps.store.transaction(() => this.mail(record, 'invoice', subscriber?.templateId ?? null));
     return record;
   }
 
@@ -543,14 +502,14 @@ export class V1Billing {
     how: AcquirerBehaviour = PROMPT,
   ): SubscriberRecord {
     const { merchantId, baseUrl } = subscriber;
-    const options = this.subscriptionOptions(subscriber.merchantId, template, subscriber.settings);
-    const made = this.makePurchase(merchantId, template, subscriber.clientId, options, baseUrl);
+    const options = this.maker.options(subscriber.merchantId, template, subscriber.settings);
+    const made = this.maker.make(merchantId, template, subscriber.clientId, options, baseUrl);
     const purchaseIds = [...subscriber.purchaseIds, made.purchase.id];
     const tokenId = this.tokenOf(subscriber);
     if (tokenId !== null) {
       try {
-        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, how, baseUrl);
-        if (this.sendsReceipts(subscriber)) this.mail(paid, 'receipt', template.id, baseUrl);
+        const paid = this.deps.operations.charge(merchantId, made.purchase.id, tokenId, how);
+        if (this.sendsReceipts(subscriber)) this.mail(paid, 'receipt', template.id);
         return { ...subscriber, purchaseIds, tokenId };
       } catch (error) {
         // A decline is answered as the document's purchase_charge_error, with purchase.payment_failure sent.
@@ -558,9 +517,8 @@ export class V1Billing {
       }
     }
     const unpaid = this.deps.purchases.find(made.purchase.id)!;
-    this.deps.purchases.emit('purchase.subscription_charge_failure', unpaid, baseUrl);
-    if (subscriber.settings.send_invoice_on_charge_failure)
-      this.mail(unpaid, 'invoice', template.id, baseUrl);
+    this.deps.purchases.emit('purchase.subscription_charge_failure', unpaid);
+    if (subscriber.settings.send_invoice_on_charge_failure) this.mail(unpaid, 'invoice', template.id);
     return { ...subscriber, purchaseIds, invoiceId: unpaid.purchase.id };
   }
 
@@ -578,70 +536,7 @@ export class V1Billing {
     return saved.at(-1)?.purchase.id ?? null;
   }
 
-  /** The Purchase a subscription makes for a subscriber: saving the card, due after the template's due period. */
-  private subscriptionOptions(
-    merchantId: string,
-    template: TemplateFields,
-    settings: BillingTemplateClientSettings,
-  ): PurchaseOptions {
-    const { subscription_due_period: due, subscription_due_period_units: units } = template;
-    return {
-      force_recurring: true,
-      ...(due !== null &&
-        units !== null && {
-          due: Math.floor(
-            periodStart(this.deps.clocks.for(merchantId).nowMs(), periodOf(due, units), 1) / 1000,
-          ),
-        }),
-      ...(settings.payment_method_whitelist && {
-        payment_method_whitelist: settings.payment_method_whitelist,
-      }),
-    };
-  }
-
-  /**
-   * The Purchase create request of the template for the Client, checked as `POST /purchases/` checks it.
-   * @throws V1HttpError 400 with its issues.
-   */
-  private purchaseRequest(
-    merchantId: string,
-    template: Pick<BillingTemplate, 'brand_id' | 'purchase'>,
-    clientId: string,
-    options: PurchaseOptions,
-  ) {
-    const merchant = this.deps.merchants.find((candidate) => candidate.id === merchantId);
-    const context = merchant?.v1 ? requestContextOf(merchant as V1Merchant) : undefined;
-    const read = context
-      ? readCreatePurchase(
-          { brand_id: template.brand_id, purchase: template.purchase, client_id: clientId, ...options },
-          context,
-        )
-      : { issues: [{ field: '__all__', code: 'invalid' as const, message: `No v1 merchant ${merchantId}` }] };
-    if ('issues' in read) throw V1HttpError.invalid(read.issues);
-    return read.draft;
-  }
-
-  /** A Purchase of the template for the Client, made as `POST /purchases/` would make it. */
-  private makePurchase(
-    merchantId: string,
-    template: Pick<BillingTemplate, 'brand_id' | 'purchase'> & { id?: string },
-    clientId: string,
-    options: PurchaseOptions,
-    baseUrl: string,
-  ): PurchaseRecord {
-    const draft = this.purchaseRequest(merchantId, template, clientId, options);
-    const client = this.deps.clients.purchaseClient(merchantId, clientId);
-    return this.deps.purchases.create(merchantId, { ...draft, client }, baseUrl, {
-      ...(template.id !== undefined && { billingTemplateId: template.id }),
-    });
-  }
-
-  private mail(
-    record: PurchaseRecord,
-    kind: OutboxMessage['kind'],
-    templateId: string | null,
-    baseUrl: string,
-  ): void {
+  private mail(record: PurchaseRecord, kind: OutboxMessage['kind'], templateId: string | null): void {
     const { purchase } = record;
     const amount = purchase.purchase.total ?? 0;
     const money = `${(amount / 100).toFixed(2)} ${purchase.purchase.currency}`;
@@ -649,7 +544,7 @@ export class V1Billing {
     this.outboxRecords.put(id, {
       merchantId: record.merchantId,
       seq: ++this.seq,
-      baseUrl,
+      baseUrl: this.deps.purchases.baseUrlOf(record),
       message: {
         id,
         kind,
@@ -701,37 +596,6 @@ export class V1Billing {
         (subscriber) => subscriber.status === 'active',
       ),
     };
-  }
-
-  /**
-   * Brings records stored by an earlier sandbox to this shape: templates with `subscription_period`
-   * `{unit, count}` and none of the `invoice_*` members; subscribers without an id and settings.
-   */
-  private upgradeStored(): void {
-    for (const record of this.templates.values()) {
-      if ('subscription_period_units' in record.template) continue;
-      const stored = record.template as Omit<TemplateRecord['template'], 'subscription_period'>;
-      const old = (record.template as { subscription_period: SubscriptionPeriod | null }).subscription_period;
-      const units = old && (`${old.unit}s` as BillingTemplate['subscription_period_units']);
-      const template: TemplateRecord['template'] = {
-        ...TEMPLATE_DEFAULTS,
-        ...stored,
-        subscription_period: old?.count ?? null,
-        subscription_period_units: units,
-      };
-      this.templates.put(template.id, { ...record, template });
-    }
-    for (const [key, record] of this.subscribers.entries()) {
-      if (record.id !== undefined) continue;
-      this.subscribers.put(key, {
-        ...record,
-        id: randomUUID(),
-        cycles: 0,
-        cyclesPassed: 0,
-        settings: DEFAULT_SETTINGS,
-        purchaseIds: record.purchaseId === null ? [] : [record.purchaseId],
-      });
-    }
   }
 
   private checkClient(merchantId: string, clientId: string, field: string): void {
@@ -800,38 +664,4 @@ export class V1Billing {
   private seconds(merchantId: string): number {
     return Math.floor(this.deps.clocks.for(merchantId).nowMs() / 1000);
   }
-}
-
-function keyOf(templateId: string, clientId: string): string {
-  return `${templateId}:${clientId}`;
-}
-
-/** The members a template adds to the Purchase create requests it makes. */
-type PurchaseOptions = Pick<
-  CreatePurchaseRequest,
-  'force_recurring' | 'skip_capture' | 'due' | 'payment_method_whitelist'
->;
-
-/** The Purchases of a one-time template (and of `POST /billing/`): its `invoice_*` members. */
-function invoiceOptions(template: TemplateFields): PurchaseOptions {
-  return {
-    force_recurring: template.force_recurring,
-    skip_capture: template.invoice_skip_capture,
-    ...(template.invoice_due !== null && { due: template.invoice_due }),
-  };
-}
-
-/** The platform's defaults of a subscriber's settings. */
-const DEFAULT_SETTINGS: SubscriberRecord['settings'] = {
-  payment_method_whitelist: null,
-  send_invoice_on_charge_failure: true,
-  send_invoice_on_add_subscriber: false,
-  send_receipt: true,
-};
-
-/** One more period billed: the subscription ends once it has billed `number_of_billing_cycles`. */
-function cyclePassed(subscriber: SubscriberRecord): SubscriberRecord {
-  const cyclesPassed = subscriber.cyclesPassed + 1;
-  const ended = subscriber.cycles > 0 && cyclesPassed >= subscriber.cycles;
-  return { ...subscriber, cyclesPassed, ...(ended && { status: 'cancelled' as const }) };
 }

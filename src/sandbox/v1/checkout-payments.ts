@@ -103,17 +103,17 @@ export function methodsFor(record: PurchaseRecord): PaymentMethodEntry[] {
 export class CheckoutPayments {
   constructor(private readonly deps: CheckoutPaymentsDeps) {}
 
-  /** Handles the posted form. `baseUrl` is the sandbox as the customer reached it (for the callback's `checkout_url`). */
-  submit(record: PurchaseRecord, submission: CheckoutSubmission, baseUrl: string): CheckoutOutcome {
-    return this.deps.store.transaction(() => this.handle(record, submission, baseUrl));
+  /** Handles the posted form. */
+  submit(record: PurchaseRecord, submission: CheckoutSubmission): CheckoutOutcome {
+    return this.deps.store.transaction(() => this.handle(record, submission));
   }
 
-  private handle(record: PurchaseRecord, submission: CheckoutSubmission, baseUrl: string): CheckoutOutcome {
+  private handle(record: PurchaseRecord, submission: CheckoutSubmission): CheckoutOutcome {
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
     const methods = methodsFor(record);
-    if (submission.method === 'card') return this.payByCard(record, submission.card, methods, baseUrl);
+    if (submission.method === 'card') return this.payByCard(record, submission.card, methods);
     if (submission.method.startsWith(SAVED_PREFIX)) {
-      return this.payBySavedCard(record, submission.method.slice(SAVED_PREFIX.length), methods, baseUrl);
+      return this.payBySavedCard(record, submission.method.slice(SAVED_PREFIX.length), methods);
     }
     const method = methods.find(
       (candidate) => candidate.name === submission.method && candidate.group !== 'card',
@@ -123,24 +123,24 @@ export class CheckoutPayments {
   }
 
   /** The customer's answer on a confirmation step; an answer to a step no longer open changes nothing. */
-  answerStep(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
-    return this.deps.store.transaction(() => this.answer(record, stepId, approve, baseUrl));
+  answerStep(record: PurchaseRecord, stepId: string, approve: boolean): CheckoutOutcome {
+    return this.deps.store.transaction(() => this.answer(record, stepId, approve));
   }
 
-  private answer(record: PurchaseRecord, stepId: string, approve: boolean, baseUrl: string): CheckoutOutcome {
+  private answer(record: PurchaseRecord, stepId: string, approve: boolean): CheckoutOutcome {
     const step = record.step;
     if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
     if (!step || step.id !== stepId) return noMethod(record);
     if (step.authorisationId !== undefined) {
       this.deps.acquirer.completeChallenge(step.authorisationId, approve);
-      if (approve) return this.succeed(record, step.method, step.authorisationId, baseUrl);
+      if (approve) return this.succeed(record, step.method, step.authorisationId);
     } else if (approve) {
       const authorisation = this.deps.acquirer.authoriseMethod(
         step.method,
         this.request(record, step.method),
         this.nowMs(record),
       );
-      return this.succeed(record, step.method, authorisation.id, baseUrl);
+      return this.succeed(record, step.method, authorisation.id);
     }
     const reason: Record<CheckoutStep['kind'], { code: string; key: PageText['key'] }> = {
       three_ds: { code: 'authentication_failed', key: 'status.failed.reason.authentication_failed' },
@@ -148,7 +148,7 @@ export class CheckoutPayments {
       wallet: { code: 'wallet_declined', key: 'reason.wallet_declined' },
     };
     const { code, key } = reason[step.kind];
-    return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key }, baseUrl);
+    return this.fail(record, step.method, code, DESCRIPTIONS[code] ?? code, { key });
   }
 
   /**
@@ -160,7 +160,6 @@ export class CheckoutPayments {
     record: PurchaseRecord,
     method: string,
     outcome: WalletOutcome,
-    baseUrl: string,
   ): Exclude<CheckoutOutcome, { kind: 'retry' }> {
     return this.deps.store.transaction(() => {
       if (!PAYABLE.has(record.purchase.status)) return { kind: 'closed', record };
@@ -175,20 +174,15 @@ export class CheckoutPayments {
             this.request(record, method),
             this.nowMs(record),
           );
-          return this.succeed(record, method, authorisation.id, baseUrl);
+          return this.succeed(record, method, authorisation.id);
         }
         case 'three_ds':
           // No authorisation yet: the step's approval authorises the wallet as a confirmed wallet step does.
           return this.openStep(record, 'three_ds', method);
         case 'declined':
-          return this.fail(
-            record,
-            method,
-            outcome.code,
-            outcome.message,
-            { key: `status.failed.reason.${outcome.code}` },
-            baseUrl,
-          );
+          return this.fail(record, method, outcome.code, outcome.message, {
+            key: `status.failed.reason.${outcome.code}`,
+          });
       }
     });
   }
@@ -197,7 +191,6 @@ export class CheckoutPayments {
     record: PurchaseRecord,
     card: CheckoutSubmission['card'],
     methods: readonly PaymentMethodEntry[],
-    baseUrl: string,
   ): CheckoutOutcome {
     const accepted = methods.flatMap((method) => {
       const scheme = SCHEME_OF_METHOD[method.name];
@@ -241,27 +234,17 @@ export class CheckoutPayments {
     );
     switch (authorised.kind) {
       case 'approved':
-        return this.succeed(paying, method, authorised.authorisation.id, baseUrl);
+        return this.succeed(paying, method, authorised.authorisation.id);
       case 'challenge':
         return this.openStep(paying, 'three_ds', method, authorised.authorisation);
       case 'declined':
-        return this.fail(
-          paying,
-          method,
-          authorised.code,
-          authorised.message,
-          { key: `status.failed.reason.${authorised.code}` },
-          baseUrl,
-        );
+        return this.fail(paying, method, authorised.code, authorised.message, {
+          key: `status.failed.reason.${authorised.code}`,
+        });
       case 'processing_error': {
-        const failed = this.fail(
-          paying,
-          method,
-          authorised.code,
-          authorised.message,
-          { key: 'status.failed.reason.processing_error' },
-          baseUrl,
-        );
+        const failed = this.fail(paying, method, authorised.code, authorised.message, {
+          key: 'status.failed.reason.processing_error',
+        });
         return { ...failed, kind: 'retry' };
       }
     }
@@ -275,7 +258,6 @@ export class CheckoutPayments {
     record: PurchaseRecord,
     tokenId: string,
     methods: readonly PaymentMethodEntry[],
-    baseUrl: string,
   ): CheckoutOutcome {
     const token = this.deps.savedCards(record).find((candidate) => candidate.purchase.id === tokenId);
     const method = token?.purchase.transaction_data.attempts.find(
@@ -291,14 +273,14 @@ export class CheckoutPayments {
       this.nowMs(record),
     );
     const paying = token.cardholder ? { ...record, cardholder: token.cardholder } : record;
-    if (answer.kind === 'done') return this.succeed(paying, method, answer.authorisation.id, baseUrl);
+    if (answer.kind === 'done') return this.succeed(paying, method, answer.authorisation.id);
     const reason =
       answer.kind === 'failed' && answer.code === 'insufficient_funds' ? answer.code : 'card_declined';
     const [code, message] =
       answer.kind === 'failed'
         ? [answer.code, answer.message]
         : ['processing_error', 'The card was not charged'];
-    return this.fail(record, method, code, message, { key: `status.failed.reason.${reason}` }, baseUrl);
+    return this.fail(record, method, code, message, { key: `status.failed.reason.${reason}` });
   }
 
   /**
@@ -353,7 +335,6 @@ export class CheckoutPayments {
     code: string,
     description: string,
     reason: PageText,
-    baseUrl: string,
   ): Extract<CheckoutOutcome, { kind: 'failed' }> {
     const failed: PurchaseRecord = {
       ...record,
@@ -371,7 +352,7 @@ export class CheckoutPayments {
       },
     };
     this.deps.purchases.save(failed);
-    this.deps.purchases.emit('purchase.payment_failure', failed, baseUrl);
+    this.deps.purchases.emit('purchase.payment_failure', failed);
     return { kind: 'failed', record: failed, reason };
   }
 
@@ -383,11 +364,10 @@ export class CheckoutPayments {
     record: PurchaseRecord,
     methodName: string,
     authorisationId: string,
-    baseUrl: string,
   ): Extract<CheckoutOutcome, { kind: 'paid' }> {
     const { purchase } = record;
     if (preauthorizes(purchase.skip_capture, purchase.purchase)) {
-      return { kind: 'paid', record: this.preauthorized(record, methodName, authorisationId, baseUrl) };
+      return { kind: 'paid', record: this.preauthorized(record, methodName, authorisationId) };
     }
     const method = findPaymentMethod(methodName)!;
     const held = purchase.skip_capture;
@@ -411,9 +391,9 @@ export class CheckoutPayments {
       },
     };
     const saved = this.deps.purchases.save(held ? this.deps.operations.held(paid) : paid);
-    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved, baseUrl);
+    this.deps.purchases.emit(held ? 'purchase.hold' : 'purchase.paid', saved);
     // A held purchase gets its success callback at capture.
-    if (!held) this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    if (!held) this.deps.callbacks.send(saved, 'purchase.paid');
     return { kind: 'paid', record: saved };
   }
 
@@ -421,12 +401,7 @@ export class CheckoutPayments {
    * The card is saved without a charge: `preauthorized` and a recurring token for good, holding nothing, so
    * never released. No success callback: the document sends those for money paid or captured only.
    */
-  private preauthorized(
-    record: PurchaseRecord,
-    methodName: string,
-    authorisationId: string,
-    baseUrl: string,
-  ): PurchaseRecord {
+  private preauthorized(record: PurchaseRecord, methodName: string, authorisationId: string): PurchaseRecord {
     const { purchase } = record;
     const saved = this.deps.purchases.save({
       ...record,
@@ -444,7 +419,7 @@ export class CheckoutPayments {
         },
       },
     });
-    this.deps.purchases.emit('purchase.preauthorized', saved, baseUrl);
+    this.deps.purchases.emit('purchase.preauthorized', saved);
     return saved;
   }
 }

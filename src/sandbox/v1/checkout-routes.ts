@@ -8,7 +8,7 @@
  * Served with a Content-Security-Policy that allows only the page's own stylesheet and logos, form posts
  * to itself and to the Purchase's redirect origins (a form's redirect counts as its action), and no framing.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
 import type { RequestContext, Router } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
@@ -31,8 +31,6 @@ export interface CheckoutPageDeps {
   config: SandboxConfig;
   purchases: V1Purchases;
   payments: CheckoutPayments;
-  /** The sandbox as the customer reached it, for the callback's `checkout_url`. */
-  baseUrlOf: (req: IncomingMessage) => string;
   /** The saved cards of the Purchase's Client (none without `client_id`), as the form offers them. */
   savedCards: (record: PurchaseRecord) => ReadonlyArray<{ id: string; description: string }>;
 }
@@ -139,7 +137,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     };
     // The customer's address, as the platform records it on their payment attempt (`client_ip`).
     const payerIp = clientIpOf(context.req);
-    const outcome = deps.payments.submit({ ...record, payerIp }, submission, deps.baseUrlOf(context.req));
+    const outcome = deps.payments.submit({ ...record, payerIp }, submission);
     answer(context, outcome, {
       method: submission.method,
       values: { card_expiry: submission.card.expiry, card_holder: submission.card.holder },
@@ -169,12 +167,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const record = load(context);
     if (!record) return;
     const approve = form.get('decision') === 'approve';
-    const outcome = deps.payments.answerStep(
-      record,
-      context.params['stepId'] ?? '',
-      approve,
-      deps.baseUrlOf(context.req),
-    );
+    const outcome = deps.payments.answerStep(record, context.params['stepId'] ?? '', approve);
     if (outcome.kind === 'invalid') {
       redirect(context.res, checkoutPath(record.purchase.id));
       return;

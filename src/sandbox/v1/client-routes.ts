@@ -11,7 +11,7 @@ import { sendNoContent, type V1Handler } from './v1-context.js';
 export interface ClientRoutesDeps {
   clients: V1Clients;
   /** Deletes the token of a Purchase as `POST /purchases/{id}/delete_recurring_token/` does. */
-  deleteToken: (merchantId: string, purchaseId: string, baseUrl: string) => void;
+  deleteToken: (merchantId: string, purchaseId: string) => void;
   authenticated: (handler: V1Handler) => RouteHandler;
 }
 
@@ -50,10 +50,8 @@ export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
   api.on(
     'DELETE',
     '/clients/:id/',
-    as(({ http, merchant, params, baseUrl }) => {
-      clients.delete(merchant.id, params['id']!, (purchaseId) =>
-        deps.deleteToken(merchant.id, purchaseId, baseUrl),
-      );
+    as(({ http, merchant, params }) => {
+      clients.delete(merchant.id, params['id']!, (purchaseId) => deps.deleteToken(merchant.id, purchaseId));
       sendNoContent(http.res);
     }),
   );
@@ -74,9 +72,9 @@ export function mountClientRoutes(api: Router, deps: ClientRoutesDeps): void {
   api.on(
     'DELETE',
     '/clients/:id/recurring_tokens/:token/',
-    as(({ http, merchant, params, baseUrl }) => {
+    as(({ http, merchant, params }) => {
       const token = clients.token(merchant.id, params['id']!, params['token']!);
-      deps.deleteToken(merchant.id, token.id, baseUrl);
+      deps.deleteToken(merchant.id, token.id);
       sendNoContent(http.res);
     }),
   );

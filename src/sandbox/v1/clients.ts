@@ -10,6 +10,7 @@
  * platform's ClientDetails, as a Purchase's `client` has, `""` where unset.
  */
 import { randomUUID } from 'node:crypto';
+import { isEmailAddress } from '../../core/email-address.js';
 import type {
   Client,
   ClientDetailsText,
@@ -53,7 +54,6 @@ const READ_ONLY = ['id', 'created_on', 'updated_on', 'client_type', 'delivery_me
 /** Countries are ISO 3166-1 alpha-2 codes. */
 const COUNTRY_FIELDS = ['country', 'shipping_country'] as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_TEXT = 256;
 
 export class V1Clients {
@@ -253,7 +253,7 @@ export function readClientBody(
   // A Client always has an email: a PATCH may change it, never clear it.
   const email = reader.string(body, 'email', 'email', !partial || body['email'] !== undefined);
   if (email !== undefined) {
-    if (EMAIL.test(email) && email.length <= MAX_TEXT) client.email = email;
+    if (isEmailAddress(email) && email.length <= MAX_TEXT) client.email = email;
     else reader.add('email', 'invalid', 'email must be an email address');
   }
   for (const field of TEXT_FIELDS) {

@@ -3,14 +3,13 @@
  * request is: every problem named by its field. A member the operation does not know is refused rather than
  * ignored: `{"ammount": 500}` would otherwise capture or refund everything.
  */
+import {
+  REFUND_CLIENT_NAME_MAX_LENGTH,
+  refundClientNameProblem,
+  V1_MAX_AMOUNT,
+} from '../../core/v1-limits.js';
 import { BodyReader, type Json } from '../body-reader.js';
 import { V1HttpError } from './errors.js';
-
-/** The largest amount a whole-number field takes (minor units), as in the create request. */
-const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
-
-/** The refund's `client_name`, at most (the document's "Limits", 2). */
-const CLIENT_NAME_MAX = 70;
 
 function read<T>(body: Json, known: readonly string[], take: (reader: BodyReader) => T): T {
   const reader = new BodyReader();
@@ -33,7 +32,7 @@ function optionalAmount(reader: BodyReader, body: Json): number | undefined {
     reader.add('amount', 'null', 'amount may not be null; leave it out for the whole amount');
     return undefined;
   }
-  return reader.integer(body, 'amount', 'amount', { min: 1, max: MAX_AMOUNT });
+  return reader.integer(body, 'amount', 'amount', { min: 1, max: V1_MAX_AMOUNT });
 }
 
 /** `{amount?}` of a capture. */
@@ -55,12 +54,37 @@ export function readCharge(body: Json): { recurringToken: string } {
 export function readRefund(body: Json): { amount?: number; clientName?: string } {
   return read(body, ['amount', 'client_name'], (reader) => {
     const amount = optionalAmount(reader, body);
-    const clientName = reader.string(body, 'client_name', 'client_name');
-    if (clientName !== undefined && [...clientName].length > CLIENT_NAME_MAX) {
-      reader.add('client_name', 'max_length', `client_name has at most ${CLIENT_NAME_MAX} characters`);
-    }
+    const clientName = readRefundClientName(reader, body);
     return { ...(amount !== undefined && { amount }), ...(clientName !== undefined && { clientName }) };
   });
+}
+
+/**
+ * A refund's `client_name`, held to core's rule (the toolkit checks the same before sending): a blank name is
+ * refused, since leaving the member out is how a refund takes the Purchase's client name.
+ */
+function readRefundClientName(reader: BodyReader, body: Json): string | undefined {
+  const value = body['client_name'];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    reader.add('client_name', 'invalid', 'client_name must be a string');
+    return undefined;
+  }
+  const problem = refundClientNameProblem(value);
+  if (problem === 'blank') {
+    reader.add(
+      'client_name',
+      'blank',
+      "client_name may not be blank; leave it out for the Purchase's client name",
+    );
+  } else if (problem === 'max_length') {
+    reader.add(
+      'client_name',
+      'max_length',
+      `client_name has at most ${REFUND_CLIENT_NAME_MAX_LENGTH} characters`,
+    );
+  }
+  return problem === undefined ? value : undefined;
 }
 
 /** `{paid_on?}` of mark as paid: a Unix timestamp in seconds. */

@@ -18,12 +18,15 @@ import { randomUUID } from 'node:crypto';
 import type { Purchase } from '../../core/v1-types.js';
 import { type AcquirerBehaviour, type OperationAnswer, PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { SandboxClock, SandboxClocks } from '../clock.js';
-import type { Collection, Store } from '../store.js';
+import type { Store } from '../store.js';
 import { V1HttpError } from './errors.js';
 import { findPaymentMethod } from './method-catalogue.js';
 import { preauthorizes } from './purchase-request.js';
+import { upgradeEarlierPurchases } from './purchase-upgrades.js';
 import type { StoredRefund } from './purchase-view.js';
 import {
+  HOLD_MS,
+  lastMethod,
   PAYABLE,
   type PendingPurchaseOperation,
   type PurchaseEventName,
@@ -33,17 +36,8 @@ import {
   type V1Purchases,
   withNewestAttempts,
 } from './purchases.js';
+import { RefundPayments } from './refund-payments.js';
 import type { SuccessCallbacks } from './success-callbacks.js';
-
-/** How long a hold lasts without a capture (the document's "Limits", 3). */
-export const HOLD_DAYS = 6;
-const HOLD_MS = HOLD_DAYS * 24 * 60 * 60 * 1000;
-
-/** A refund's Payment as stored. */
-interface PaymentRecord {
-  merchantId: string;
-  payment: StoredRefund;
-}
 
 /** Reports a refund's Payment event (`payment.refunded`) inside the store transaction of the change. */
 export interface PaymentEvents {
@@ -58,8 +52,6 @@ export interface PurchaseOperationsDeps {
   store: Store;
   callbacks: SuccessCallbacks;
   paymentEvents: PaymentEvents;
-  /** The sandbox's own URL, for timed events of a purchase stored without one. */
-  fallbackBaseUrl: () => string;
 }
 
 /** The operation errors of the document, by operation. */
@@ -83,82 +75,22 @@ class Refused extends Error {
 }
 
 export class PurchaseOperations {
-  private readonly payments: Collection<PaymentRecord>;
+  private readonly payments: RefundPayments;
 
   constructor(private readonly deps: PurchaseOperationsDeps) {
-    this.payments = deps.store.collection<PaymentRecord>('v1-payments');
+    this.payments = new RefundPayments(deps.store);
   }
 
   /**
-   * Sets the clock's tasks of every stored purchase again: holds to release, slow operations to settle. A
-   * purchase paid or held on a data dir of an earlier version, without an authorisation at the acquirer, is
-   * taken on first as what it was: its hold released 6 days after it was made, its refunds within it.
+   * Sets the clock's tasks of every stored purchase again: holds to release, slow operations to settle,
+   * after bringing purchases stored by an earlier version to this one's shape (`purchase-upgrades.ts`).
    */
   resume(): void {
-    // An earlier version held a card saved without a charge for ever, as a hold of nothing.
-    const savedCards = [...this.deps.purchases.all()].filter(
-      (record) =>
-        record.purchase.status === 'hold' &&
-        preauthorizes(record.purchase.skip_capture, record.purchase.purchase),
-    );
-    const earlier = [...this.deps.purchases.all()].filter(
-      (record) =>
-        (record.purchase.status === 'paid' || record.purchase.status === 'hold') &&
-        !record.purchase.marked_as_paid &&
-        !record.authorisationId,
-    );
-    // An earlier version kept a slow token deletion in the money operation's slot, where one overwrote the other.
-    const tokenDeletions = [...this.deps.purchases.all()].filter(
-      (record) => (record.pending?.kind as string | undefined) === 'recurring_token_delete',
-    );
-    if (savedCards.length > 0 || earlier.length > 0 || tokenDeletions.length > 0) {
-      this.deps.store.transaction(() => {
-        for (const record of earlier) this.adopt(record);
-        for (const record of tokenDeletions) {
-          this.deps.purchases.save({
-            ...record,
-            pending: null,
-            tokenDeletionSettlesAt: record.pending!.settlesAt,
-          });
-        }
-        for (const { purchase } of savedCards) {
-          const record = this.deps.purchases.find(purchase.id)!;
-          this.deps.purchases.save({
-            ...record,
-            releaseAt: null,
-            purchase: { ...record.purchase, status: 'preauthorized' },
-          });
-        }
-      });
-    }
+    upgradeEarlierPurchases(this.deps);
     for (const record of this.deps.purchases.all()) this.schedule(record);
   }
 
-  private adopt(record: PurchaseRecord): void {
-    const { purchase } = record;
-    const amount = purchase.purchase.total ?? 0;
-    const held = purchase.status === 'hold';
-    const authorisation = this.deps.acquirer.adopt(
-      randomUUID(),
-      {
-        instrument: { kind: 'method', method: lastMethod(record) },
-        currency: purchase.purchase.currency,
-        amount,
-        captured: held ? 0 : amount,
-        refunded: held ? 0 : amount - purchase.refundable_amount,
-        recurring: purchase.is_recurring_token,
-      },
-      this.clockOf(record).nowMs(),
-    );
-    const since = (purchase.updated_on ?? purchase.created_on ?? 0) * 1000;
-    this.deps.purchases.save({
-      ...record,
-      authorisationId: authorisation.id,
-      ...(held && { releaseAt: since + HOLD_MS }),
-    });
-  }
-
-  /** A new hold: released after {@link HOLD_DAYS} days unless captured. Call it before saving the record. */
+  /** A new hold: released after `HOLD_DAYS` days unless captured. Call it before saving the record. */
   held(record: PurchaseRecord): PurchaseRecord {
     const releaseAt = this.clockOf(record).nowMs() + HOLD_MS;
     this.deps.store.afterCommit(() => this.schedule(this.deps.purchases.find(record.purchase.id)!));
@@ -175,7 +107,6 @@ export class PurchaseOperations {
     id: string,
     amount: number | undefined,
     how: AcquirerBehaviour,
-    baseUrl: string,
   ): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
@@ -186,7 +117,6 @@ export class PurchaseOperations {
         record,
         'capture',
         this.deps.acquirer.capture(authorisation.id, amount ?? held, how, this.clockOf(record).nowMs()),
-        baseUrl,
       );
     });
   }
@@ -195,7 +125,7 @@ export class PurchaseOperations {
    * `POST /purchases/{id}/release/`: gives back everything held.
    * @throws V1HttpError 400 `purchase_release_error` when nothing is held or the acquirer fails; 404.
    */
-  release(merchantId: string, id: string, how: AcquirerBehaviour, baseUrl: string): PurchaseRecord {
+  release(merchantId: string, id: string, how: AcquirerBehaviour): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       this.refuseInFlight(record, 'release');
@@ -204,7 +134,6 @@ export class PurchaseOperations {
         record,
         'release',
         this.deps.acquirer.release(authorisation.id, how, this.clockOf(record).nowMs()),
-        baseUrl,
       );
     });
   }
@@ -215,13 +144,7 @@ export class PurchaseOperations {
    * @throws V1HttpError 400 `purchase_charge_error` when the purchase cannot be paid, the token is no token
    *   of the merchant, or the card declines (then `purchase.payment_failure` is reported too); 404.
    */
-  charge(
-    merchantId: string,
-    id: string,
-    tokenId: string,
-    how: AcquirerBehaviour,
-    baseUrl: string,
-  ): PurchaseRecord {
+  charge(merchantId: string, id: string, tokenId: string, how: AcquirerBehaviour): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       this.refuseInFlight(record, 'charge');
@@ -267,12 +190,12 @@ export class PurchaseOperations {
       );
       const method = lastMethod(token);
       if (answer.kind === 'failed') {
-        this.chargeFailed(record, method, answer, baseUrl);
+        this.chargeFailed(record, method, answer);
         throw new Refused(V1HttpError.nonField(400, 'purchase_charge_error', answer.message));
       }
       const charged = { ...record, authorisationId: answer.authorisation.id };
-      if (answer.kind === 'pending') return this.begin(charged, 'charge', answer.pending.settlesAt, baseUrl);
-      return this.chargeSettled(charged, method, baseUrl);
+      if (answer.kind === 'pending') return this.begin(charged, 'charge', answer.pending.settlesAt);
+      return this.chargeSettled(charged, method);
     });
   }
 
@@ -282,23 +205,18 @@ export class PurchaseOperations {
    * more), or whose deletion is under way, is answered as it is. A money operation in flight is left to
    * complete: the deletion moves no money, so both run.
    */
-  deleteRecurringToken(
-    merchantId: string,
-    id: string,
-    how: AcquirerBehaviour,
-    baseUrl: string,
-  ): PurchaseRecord {
+  deleteRecurringToken(merchantId: string, id: string, how: AcquirerBehaviour): PurchaseRecord {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
       if (!record.purchase.is_recurring_token || record.tokenDeletionSettlesAt) return record;
       if (record.authorisationId) this.deps.acquirer.forgetToken(record.authorisationId);
-      if (how.mode !== 'slow') return this.tokenDeleted(record, baseUrl);
+      if (how.mode !== 'slow') return this.tokenDeleted(record);
       const saved = this.deps.purchases.save({
         ...record,
         tokenDeletionSettlesAt: this.clockOf(record).nowMs() + how.slowMs,
         purchase: { ...record.purchase, updated_on: this.nowSeconds(record) },
       });
-      this.deps.purchases.emit('purchase.pending_recurring_token_delete', saved, baseUrl);
+      this.deps.purchases.emit('purchase.pending_recurring_token_delete', saved);
       this.deps.store.afterCommit(() => this.schedule(saved));
       return saved;
     });
@@ -315,7 +233,6 @@ export class PurchaseOperations {
     id: string,
     request: { amount?: number; clientName?: string },
     how: AcquirerBehaviour,
-    baseUrl: string,
   ): StoredRefund {
     return this.run(() => {
       const record = this.deps.purchases.get(merchantId, id);
@@ -349,13 +266,13 @@ export class PurchaseOperations {
         created_on: now,
         updated_on: now,
       };
-      this.payments.put(payment.id, { merchantId, payment });
+      this.payments.add(merchantId, payment);
       const refunding: PurchaseRecord = {
         ...record,
         purchase: { ...purchase, refundable_amount: purchase.refundable_amount - amount },
       };
       if (answer.kind === 'pending') {
-        this.begin(refunding, 'refund', answer.pending.settlesAt, baseUrl, payment.id);
+        this.begin(refunding, 'refund', answer.pending.settlesAt, payment.id);
         return payment;
       }
       return this.refunded(this.withAttempt(refunding, 'refund', lastMethod(record)), payment.id);
@@ -418,15 +335,12 @@ export class PurchaseOperations {
    * @throws V1HttpError 404 when there is none (or it is another merchant's).
    */
   payment(merchantId: string, id: string): StoredRefund {
-    const record = this.payments.get(id.toLowerCase());
-    if (!record || record.merchantId !== merchantId)
-      throw V1HttpError.nonField(404, 'not_found', `No payment ${id}`);
-    return record.payment;
+    return this.payments.get(merchantId, id);
   }
 
   /** Every refund Payment of the merchant, as stored (for the balance and statements). */
-  *paymentsOf(merchantId: string): IterableIterator<StoredRefund> {
-    for (const record of this.payments.values()) if (record.merchantId === merchantId) yield record.payment;
+  paymentsOf(merchantId: string): IterableIterator<StoredRefund> {
+    return this.payments.of(merchantId);
   }
 
   /**
@@ -471,13 +385,12 @@ export class PurchaseOperations {
     record: PurchaseRecord,
     operation: 'capture' | 'release',
     answer: OperationAnswer,
-    baseUrl: string,
   ): PurchaseRecord {
     if (answer.kind === 'failed') this.refuse(record, operation, answer.code, answer.message);
     this.clockOf(record).cancel(`release:${record.purchase.id}`);
     const released = { ...record, releaseAt: null };
-    if (answer.kind === 'pending') return this.begin(released, operation, answer.pending.settlesAt, baseUrl);
-    return operation === 'capture' ? this.captured(released, baseUrl) : this.released(released, baseUrl);
+    if (answer.kind === 'pending') return this.begin(released, operation, answer.pending.settlesAt);
+    return operation === 'capture' ? this.captured(released) : this.released(released);
   }
 
   /**
@@ -511,7 +424,6 @@ export class PurchaseOperations {
     record: PurchaseRecord,
     kind: PendingPurchaseOperation['kind'],
     settlesAt: number,
-    baseUrl: string,
     paymentId?: string,
   ): PurchaseRecord {
     const pending: PendingPurchaseOperation = { kind, settlesAt, ...(paymentId && { paymentId }) };
@@ -520,7 +432,7 @@ export class PurchaseOperations {
       pending,
       purchase: { ...record.purchase, status: PENDING_STATUS[kind], updated_on: this.nowSeconds(record) },
     });
-    this.deps.purchases.emit(PENDING_EVENT[kind], saved, baseUrl);
+    this.deps.purchases.emit(PENDING_EVENT[kind], saved);
     this.deps.store.afterCommit(() => this.schedule(saved));
     return saved;
   }
@@ -546,20 +458,19 @@ export class PurchaseOperations {
       const record = this.deps.purchases.find(id);
       const pending = record?.pending;
       if (!record || !pending) return;
-      const baseUrl = this.baseUrlOf(record);
       const done = { ...record, pending: null };
       const answer = record.authorisationId ? this.deps.acquirer.settle(record.authorisationId) : undefined;
       switch (pending.kind) {
         case 'capture':
-          this.captured(done, baseUrl);
+          this.captured(done);
           return;
         case 'release':
-          this.released(done, baseUrl);
+          this.released(done);
           return;
         case 'charge':
           // Accepted, then declined: the document's "failure after acceptance".
-          if (answer?.kind === 'failed') this.chargeFailed(done, this.chargedMethod(record), answer, baseUrl);
-          else this.chargeSettled(done, this.chargedMethod(record), baseUrl);
+          if (answer?.kind === 'failed') this.chargeFailed(done, this.chargedMethod(record), answer);
+          else this.chargeSettled(done, this.chargedMethod(record));
           return;
         case 'refund':
           this.refunded(
@@ -578,7 +489,7 @@ export class PurchaseOperations {
   private settleTokenDeletion(id: string): void {
     this.run(() => {
       const record = this.deps.purchases.find(id);
-      if (record?.tokenDeletionSettlesAt) this.tokenDeleted(record, this.baseUrlOf(record));
+      if (record?.tokenDeletionSettlesAt) this.tokenDeleted(record);
     });
   }
 
@@ -588,11 +499,11 @@ export class PurchaseOperations {
       const record = this.deps.purchases.find(id);
       if (record?.purchase.status !== 'hold' || !record.authorisationId) return;
       const answer = this.deps.acquirer.release(record.authorisationId, PROMPT, this.clockOf(record).nowMs());
-      if (answer.kind === 'done') this.released({ ...record, releaseAt: null }, this.baseUrlOf(record));
+      if (answer.kind === 'done') this.released({ ...record, releaseAt: null });
     });
   }
 
-  private captured(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+  private captured(record: PurchaseRecord): PurchaseRecord {
     const authorisation = this.deps.acquirer.get(record.authorisationId!)!;
     const method = lastMethod(record);
     const saved = this.deps.purchases.save(
@@ -611,12 +522,12 @@ export class PurchaseOperations {
         method,
       ),
     );
-    this.deps.purchases.emit('purchase.captured', saved, baseUrl);
-    this.deps.callbacks.send(saved, 'purchase.captured', baseUrl);
+    this.deps.purchases.emit('purchase.captured', saved);
+    this.deps.callbacks.send(saved, 'purchase.captured');
     return saved;
   }
 
-  private released(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+  private released(record: PurchaseRecord): PurchaseRecord {
     const saved = this.deps.purchases.save(
       this.withAttempt(
         {
@@ -627,11 +538,11 @@ export class PurchaseOperations {
         lastMethod(record),
       ),
     );
-    this.deps.purchases.emit('purchase.released', saved, baseUrl);
+    this.deps.purchases.emit('purchase.released', saved);
     return saved;
   }
 
-  private chargeSettled(record: PurchaseRecord, method: string, baseUrl: string): PurchaseRecord {
+  private chargeSettled(record: PurchaseRecord, method: string): PurchaseRecord {
     // A charge of nothing with skip_capture checks the card and holds nothing: no hold to release.
     const preauthorized = preauthorizes(record.purchase.skip_capture, record.purchase.purchase);
     const held = record.purchase.skip_capture && !preauthorized;
@@ -651,11 +562,11 @@ export class PurchaseOperations {
     );
     const saved = this.deps.purchases.save(held ? this.held(charged) : charged);
     if (record.purchase.skip_capture) {
-      this.deps.purchases.emit(preauthorized ? 'purchase.preauthorized' : 'purchase.hold', saved, baseUrl);
+      this.deps.purchases.emit(preauthorized ? 'purchase.preauthorized' : 'purchase.hold', saved);
       return saved;
     }
-    this.deps.purchases.emit('purchase.paid', saved, baseUrl);
-    this.deps.callbacks.send(saved, 'purchase.paid', baseUrl);
+    this.deps.purchases.emit('purchase.paid', saved);
+    this.deps.callbacks.send(saved, 'purchase.paid');
     return saved;
   }
 
@@ -664,7 +575,6 @@ export class PurchaseOperations {
     record: PurchaseRecord,
     method: string,
     answer: Extract<OperationAnswer, { kind: 'failed' }>,
-    baseUrl: string,
   ): void {
     const failed = this.withAttempt(record, 'charge', method, {
       code: answer.code,
@@ -674,7 +584,7 @@ export class PurchaseOperations {
       ...failed,
       purchase: { ...failed.purchase, status: 'error', updated_on: this.nowSeconds(record) },
     });
-    this.deps.purchases.emit('purchase.payment_failure', saved, baseUrl);
+    this.deps.purchases.emit('purchase.payment_failure', saved);
   }
 
   /** The method a charge went through: the card's scheme or the method its authorisation was made with. */
@@ -688,10 +598,8 @@ export class PurchaseOperations {
   }
 
   private refunded(record: PurchaseRecord, paymentId: string): StoredRefund {
-    const stored = this.payments.get(paymentId)!;
     const now = this.nowSeconds(record);
-    const payment: StoredRefund = { ...stored.payment, status: 'paid', paid_on: now, updated_on: now };
-    this.payments.put(paymentId, { ...stored, payment });
+    const { merchantId, payment } = this.payments.paid(paymentId, now);
     const left = record.purchase.refundable_amount;
     const availability = record.purchase.refund_availability;
     this.deps.purchases.save({
@@ -703,17 +611,17 @@ export class PurchaseOperations {
         updated_on: now,
       },
     });
-    this.deps.paymentEvents.emit(stored.merchantId, payment);
+    this.deps.paymentEvents.emit(merchantId, payment);
     return payment;
   }
 
-  private tokenDeleted(record: PurchaseRecord, baseUrl: string): PurchaseRecord {
+  private tokenDeleted(record: PurchaseRecord): PurchaseRecord {
     const saved = this.deps.purchases.save({
       ...record,
       tokenDeletionSettlesAt: null,
       purchase: { ...record.purchase, is_recurring_token: false, updated_on: this.nowSeconds(record) },
     });
-    this.deps.purchases.emit('purchase.recurring_token_deleted', saved, baseUrl);
+    this.deps.purchases.emit('purchase.recurring_token_deleted', saved);
     return saved;
   }
 
@@ -739,10 +647,6 @@ export class PurchaseOperations {
         },
       },
     };
-  }
-
-  private baseUrlOf(record: PurchaseRecord): string {
-    return record.baseUrl ?? this.deps.fallbackBaseUrl();
   }
 
   private clockOf(record: PurchaseRecord): SandboxClock {
@@ -776,14 +680,6 @@ const PENDING_EVENT: Readonly<Record<PendingPurchaseOperation['kind'], PurchaseE
   charge: 'purchase.pending_charge',
   refund: 'purchase.pending_refund',
 };
-
-/** The method of the purchase's newest successful attempt: what a capture, refund or charge goes through. */
-function lastMethod(record: PurchaseRecord): string {
-  const attempts = record.purchase.transaction_data.attempts;
-  return (
-    attempts.find((attempt) => attempt.successful)?.payment_method ?? attempts[0]?.payment_method ?? 'card'
-  );
-}
 
 function refundAvailability(methodName: string): Purchase['refund_availability'] {
   return findPaymentMethod(methodName)?.group === 'bank' ? 'pis_all' : 'all';

@@ -4,7 +4,9 @@
  * Members the document does not name are ignored, as the gateway's own list is not complete.
  */
 import { isIP } from 'node:net';
+import { isEmailAddress } from '../../core/email-address.js';
 import { isPlainObject } from '../../core/plain-object.js';
+import { V1_MAX_AMOUNT } from '../../core/v1-limits.js';
 import type {
   PaymentMethodDetails,
   PisBulkCreditor,
@@ -71,11 +73,6 @@ export function requestContextOf(merchant: V1Merchant): PurchaseRequestContext {
     agreement: merchant.v1,
   };
 }
-
-/** The largest amount the sandbox takes, in minor units (a billion in major units). */
-const MAX_AMOUNT = 100_000_000_000;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Checks a create request.
@@ -149,7 +146,7 @@ function readClient(reader: BodyReader, body: Json): PurchaseClient {
     const value = reader.string(object, name, `client.${name}`);
     if (value !== undefined) client[name] = value;
   }
-  if (client.email !== undefined && !EMAIL.test(client.email)) {
+  if (client.email !== undefined && !isEmailAddress(client.email)) {
     reader.add('client.email', 'invalid', 'client.email must be an email address');
   }
   for (const name of ['cc', 'bcc'] as const) {
@@ -168,7 +165,7 @@ export function readEmails(
 ): string[] | undefined {
   const list = reader.array(object, member, path);
   if (!list) return undefined;
-  const emails = list.filter((entry): entry is string => typeof entry === 'string' && EMAIL.test(entry));
+  const emails = list.filter((entry): entry is string => typeof entry === 'string' && isEmailAddress(entry));
   if (emails.length === list.length) return emails;
   reader.add(path, 'invalid', `${path} must be an array of email addresses`);
   return undefined;
@@ -240,7 +237,7 @@ function readPurchaseDetails(
   const dueStrict = reader.boolean(details, 'due_strict', 'purchase.due_strict') ?? false;
   const totalOverride = reader.integer(details, 'total_override', 'purchase.total_override', {
     min: 0,
-    max: MAX_AMOUNT,
+    max: V1_MAX_AMOUNT,
   });
   const methodDetails = readMethodDetails(reader, details);
   const notes = reader.string(details, 'notes', 'purchase.notes');
@@ -256,11 +253,11 @@ function readPurchaseDetails(
 
   if (reader.issues.length > issuesBefore || !products) return undefined;
   const sum = products.reduce((total, product) => total + product.price * product.quantity, 0);
-  if (sum > MAX_AMOUNT) {
+  if (sum > V1_MAX_AMOUNT) {
     reader.add(
       'purchase.products',
       'max_value',
-      `The products add up to ${sum} minor units; the most a purchase takes is ${MAX_AMOUNT}`,
+      `The products add up to ${sum} minor units; the most a purchase takes is ${V1_MAX_AMOUNT}`,
     );
     return undefined;
   }
@@ -302,7 +299,7 @@ function readProducts(reader: BodyReader, details: Json): StoredPurchaseDetails[
       return;
     }
     const name = reader.requiredString(entry, 'name', `${path}.name`);
-    const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: MAX_AMOUNT }, true);
+    const price = reader.integer(entry, 'price', `${path}.price`, { min: 0, max: V1_MAX_AMOUNT }, true);
     const quantity = reader.integer(entry, 'quantity', `${path}.quantity`, { min: 1, max: 1_000_000 }) ?? 1;
     const category = reader.string(entry, 'category', `${path}.category`);
     if (name !== undefined && price !== undefined) {

@@ -54,7 +54,8 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
       }
       // As the platform, every Purchase has a Client: one found by the email, or made of the details.
       const created = purchases.transaction(() =>
-        purchases.create(merchant.id, draft, baseUrl, {
+        purchases.create(merchant.id, draft, {
+          baseUrl,
           ...(draft.client_id === null && { clientId: clients.clientForPurchase(merchant.id, draft.client) }),
           fromIp: clientIpOf(http.req),
         }),
@@ -86,41 +87,31 @@ export function mountPurchaseRoutes(api: Router, deps: PurchaseRoutesDeps): void
         sendJson(context.http.res, 200, purchaseView(record, context.baseUrl));
       }),
     );
-  operation('cancel', ({ merchant, params, baseUrl }) =>
-    purchases.cancel(merchant.id, params['id']!, baseUrl),
-  );
-  operation('capture', async ({ http, merchant, params, baseUrl }, body) => {
+  operation('cancel', ({ merchant, params }) => purchases.cancel(merchant.id, params['id']!));
+  operation('capture', async ({ http, merchant, params }, body) => {
     const { amount } = readCapture(await body());
-    return operations.capture(merchant.id, params['id']!, amount, behaviour(http, merchant), baseUrl);
+    return operations.capture(merchant.id, params['id']!, amount, behaviour(http, merchant));
   });
-  operation('release', ({ http, merchant, params, baseUrl }) =>
-    operations.release(merchant.id, params['id']!, behaviour(http, merchant), baseUrl),
+  operation('release', ({ http, merchant, params }) =>
+    operations.release(merchant.id, params['id']!, behaviour(http, merchant)),
   );
-  operation('charge', async ({ http, merchant, params, baseUrl }, body) => {
+  operation('charge', async ({ http, merchant, params }, body) => {
     const { recurringToken } = readCharge(await body());
-    return operations.charge(merchant.id, params['id']!, recurringToken, behaviour(http, merchant), baseUrl);
+    return operations.charge(merchant.id, params['id']!, recurringToken, behaviour(http, merchant));
   });
-  operation('delete_recurring_token', ({ http, merchant, params, baseUrl }) =>
-    operations.deleteRecurringToken(merchant.id, params['id']!, behaviour(http, merchant), baseUrl),
+  operation('delete_recurring_token', ({ http, merchant, params }) =>
+    operations.deleteRecurringToken(merchant.id, params['id']!, behaviour(http, merchant)),
   );
   operation('mark_as_paid', async ({ merchant, params }, body) =>
     operations.markAsPaid(merchant.id, params['id']!, readMarkAsPaid(await body()).paidOn),
   );
-  operation('resend_invoice', ({ merchant, params, baseUrl }) =>
-    invoices.resendInvoice(merchant.id, params['id']!, baseUrl),
-  );
+  operation('resend_invoice', ({ merchant, params }) => invoices.resendInvoice(merchant.id, params['id']!));
   api.on(
     'POST',
     '/purchases/:id/refund/',
-    as(async ({ http, merchant, params, baseUrl }) => {
+    as(async ({ http, merchant, params }) => {
       const request = readRefund(await optionalBody(http));
-      const payment = operations.refund(
-        merchant.id,
-        params['id']!,
-        request,
-        behaviour(http, merchant),
-        baseUrl,
-      );
+      const payment = operations.refund(merchant.id, params['id']!, request, behaviour(http, merchant));
       sendJson(http.res, 200, paymentView(payment, purchases.find(payment.related_to.id)));
     }),
   );

@@ -143,6 +143,18 @@ export interface AuthorisationFacts {
   captured: number;
 }
 
+/** How long a hold lasts without a capture (the document's "Limits", 3). */
+export const HOLD_DAYS = 6;
+export const HOLD_MS = HOLD_DAYS * 24 * 60 * 60 * 1000;
+
+/** The method of the purchase's newest successful attempt: what a capture, refund or charge goes through. */
+export function lastMethod(record: PurchaseRecord): string {
+  const attempts = record.purchase.transaction_data.attempts;
+  return (
+    attempts.find((attempt) => attempt.successful)?.payment_method ?? attempts[0]?.payment_method ?? 'card'
+  );
+}
+
 /**
  * How many refused attempts a Purchase keeps, the newest: its cause is read from the newest attempt (the
  * document's rule 4), and without a bound a caller repeating a refused operation grows the record for ever.
@@ -179,7 +191,10 @@ export interface PurchaseRecord {
   tokenDeletionSettlesAt?: number | null;
   /** When a hold nobody captured is released (epoch ms on the sandbox clock). */
   releaseAt?: number | null;
-  /** The sandbox as the merchant reached it when creating the purchase: `checkout_url` of timed events. */
+  /**
+   * The sandbox as the merchant reached it when creating the purchase: the `checkout_url` of its events and
+   * callbacks. Purchases stored by an earlier version lack it (see {@link V1Purchases.baseUrlOf}).
+   */
   baseUrl?: string;
   /** The Client the gateway made (or found by email) for a Purchase whose merchant named none. */
   madeClientId?: string;
@@ -198,11 +213,10 @@ export type PurchaseEventName = PurchaseWebhookPayload['event_type'];
 
 /**
  * Hears of each reported change of a purchase. It is called inside the store transaction of the change, so
- * that what it queues is kept exactly when the change is. `baseUrl` is the sandbox as the caller reached it
- * (for the snapshot's `checkout_url`).
+ * that what it queues is kept exactly when the change is.
  */
 export interface PurchaseEvents {
-  emit(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void;
+  emit(event: PurchaseEventName, record: PurchaseRecord): void;
 }
 
 /** Statuses in which the customer can still pay. */
@@ -224,27 +238,28 @@ export class V1Purchases {
     /** What the acquirer knows of an authorisation: for the Purchase's `payment` and `transaction_data`. */
     private readonly authorisationOf: (authorisationId: string) => AuthorisationFacts | undefined = () =>
       undefined,
+    /** The sandbox's own URL, for a purchase stored without the one it was created under. */
+    private readonly ownUrl: () => string = () => 'http://127.0.0.1',
   ) {
     this.records = store.collection<PurchaseRecord>('v1-purchases');
   }
 
   /**
-   * Creates the purchase and reports `purchase.created`. `made` is what the gateway adds: the Client it made
-   * for a Purchase whose merchant named none, the IP address the request came from, the BillingTemplate that
-   * made it.
+   * Creates the purchase and reports `purchase.created`. `made` is what the gateway adds: the sandbox's base
+   * URL as the merchant reached it (kept on the record for its `checkout_url`), the Client it made for a
+   * Purchase whose merchant named none, the IP address the request came from, the BillingTemplate that made it.
    */
   create(
     merchantId: string,
     draft: PurchaseDraft,
-    baseUrl: string,
-    made: { clientId?: string; fromIp?: string; billingTemplateId?: string } = {},
+    made: { baseUrl: string; clientId?: string; fromIp?: string; billingTemplateId?: string },
   ): PurchaseRecord {
     const now = this.nowSeconds(merchantId);
     let number = 1;
     for (const other of this.records.values()) if (other.merchantId === merchantId) number++;
     const record: PurchaseRecord = {
       merchantId,
-      baseUrl,
+      baseUrl: made.baseUrl,
       ...(made.clientId !== undefined && { madeClientId: made.clientId }),
       purchase: {
         id: randomUUID(),
@@ -265,7 +280,7 @@ export class V1Purchases {
     };
     return this.store.transaction(() => {
       this.records.put(record.purchase.id, record);
-      this.emit('purchase.created', record, baseUrl);
+      this.emit('purchase.created', record);
       return record;
     });
   }
@@ -299,7 +314,7 @@ export class V1Purchases {
    * purchase that this call cancels is reported as `purchase.cancelled`.
    * @throws V1HttpError 400 `purchase_cancel_error` when the purchase is past paying.
    */
-  cancel(merchantId: string, id: string, baseUrl: string): PurchaseRecord {
+  cancel(merchantId: string, id: string): PurchaseRecord {
     const record = this.get(merchantId, id);
     const status = record.purchase.status;
     if (status === 'cancelled' || status === 'expired') return record;
@@ -315,7 +330,7 @@ export class V1Purchases {
         ...record,
         purchase: { ...record.purchase, status: 'cancelled', updated_on: this.nowSeconds(merchantId) },
       });
-      this.emit('purchase.cancelled', cancelled, baseUrl);
+      this.emit('purchase.cancelled', cancelled);
       return cancelled;
     });
   }
@@ -326,8 +341,13 @@ export class V1Purchases {
   }
 
   /** Reports a change made by the caller; call it inside the caller's store transaction of the change. */
-  emit(event: PurchaseEventName, record: PurchaseRecord, baseUrl: string): void {
-    this.events?.emit(event, record, baseUrl);
+  emit(event: PurchaseEventName, record: PurchaseRecord): void {
+    this.events?.emit(event, record);
+  }
+
+  /** The base URL of the purchase's `checkout_url` in its events, callbacks and invoices. */
+  baseUrlOf(record: PurchaseRecord): string {
+    return record.baseUrl ?? this.ownUrl();
   }
 
   /**

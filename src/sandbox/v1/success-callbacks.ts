@@ -11,16 +11,26 @@ import type { CompanyKeys } from './company-keys.js';
 import { type PurchaseRecord, purchaseView } from './purchases.js';
 
 export class SuccessCallbacks {
-  constructor(private readonly deps: { queue: DeliveryQueue; companyKeys: CompanyKeys }) {}
+  constructor(
+    private readonly deps: {
+      queue: DeliveryQueue;
+      companyKeys: CompanyKeys;
+      /** The base URL of a purchase's `checkout_url`. */
+      baseUrlOf: (record: PurchaseRecord) => string;
+    },
+  ) {}
 
   /**
    * Queues the callback when the purchase names a `success_callback`. Call it inside the store transaction of
    * the change, so that the purchase is never paid without its callback or the other way round.
    */
-  send(record: PurchaseRecord, event: 'purchase.paid' | 'purchase.captured', baseUrl: string): void {
+  send(record: PurchaseRecord, event: 'purchase.paid' | 'purchase.captured'): void {
     const url = record.purchase.success_callback;
     if (url === null) return;
-    const payload: PurchaseCallbackPayload = { ...purchaseView(record, baseUrl), event_type: event };
+    const payload: PurchaseCallbackPayload = {
+      ...purchaseView(record, this.deps.baseUrlOf(record)),
+      event_type: event,
+    };
     const body = JSON.stringify(payload);
     const key = this.deps.companyKeys.get(record.merchantId);
     // Every v1 merchant has its pair from the start; a Purchase exists only for a v1 merchant.

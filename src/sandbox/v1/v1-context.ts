@@ -33,18 +33,16 @@ export function v1Router(): Router {
 
 /**
  * Wraps v1 handlers: each runs for the merchant whose secret key the request carries as
- * `Authorization: Bearer <key>`, or is answered 401. `onRequest` hears each authenticated request's base URL.
+ * `Authorization: Bearer <key>`, or is answered 401.
  */
 export function authenticated(
   merchants: readonly MerchantConfig[],
-  onRequest: (baseUrl: string) => void = () => {},
   listenHost?: string,
 ): (handler: V1Handler) => RouteHandler {
   const lookup = merchantKeyLookup(merchants);
   return (handler) => async (http) => {
     const merchant = authenticate(http.req, lookup);
     const baseUrl = baseUrlOf(http.req, listenHost);
-    onRequest(baseUrl);
     await handler({ http, merchant, params: http.params, baseUrl });
   };
 }

@@ -18,6 +18,7 @@
  * keyed by the form field at fault (`__all__` for the body or the Purchase as a whole), 401, 404 or 413.
  */
 import { randomInt } from 'node:crypto';
+import { isPlainObject } from '../../core/plain-object.js';
 import type {
   WalletBPaymentAnswer,
   WalletMethod,
@@ -124,7 +125,7 @@ async function post(deps: WalletPaymentsDeps, http: RequestContext, merchantId: 
   const record = deps.purchases.get(merchantId, http.params['id'] ?? '');
   const { method, test } = readForm(new URLSearchParams(raw.toString('utf8')));
   checkWhitelisted(record, method);
-  const outcome = deps.payments.payByWallet(record, method, test.outcome, baseUrl);
+  const outcome = deps.payments.payByWallet(record, method, test.outcome);
   switch (outcome.kind) {
     case 'paid':
       sendJson(http.res, 200, { status: WALLET_ACCEPTED_STATUS } satisfies WalletPaymentAccepted);
@@ -265,7 +266,7 @@ function readPayload(
     problem(field, 'invalid', `${field} is Base64 of no JSON text in UTF-8; send ${describePayload(method)}`);
     return undefined;
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+  if (!isPlainObject(payload)) {
     problem(
       field,
       'invalid',

@@ -19,7 +19,7 @@ import type {
 import { signBody } from '../../server/index.js';
 import type { Delivery, DeliveryQueue } from '../delivery-queue.js';
 import type { Collection, Store } from '../store.js';
-import { type PurchaseEvents, purchaseView } from './purchases.js';
+import { type PurchaseEvents, type PurchaseRecord, purchaseView } from './purchases.js';
 import type { DeliverySource } from './webhook-request.js';
 import type { V1Webhooks } from './webhooks.js';
 
@@ -103,15 +103,18 @@ function queueKeyPrefix(webhookId: string): string {
   return `v1-webhook:${webhookId}:`;
 }
 
-/** Reports purchase events as webhook deliveries of the purchase. */
-export function purchaseWebhookEvents(deliveries: WebhookDeliveries): PurchaseEvents {
+/** Reports purchase events as webhook deliveries of the purchase, its `checkout_url` on `baseUrlOf` it. */
+export function purchaseWebhookEvents(
+  deliveries: WebhookDeliveries,
+  baseUrlOf: (record: PurchaseRecord) => string,
+): PurchaseEvents {
   return {
-    emit(event, record, baseUrl) {
+    emit(event, record) {
       deliveries.emit(
         record.merchantId,
         event,
         { type: 'purchase', id: record.purchase.id },
-        (): PurchaseWebhookPayload => ({ ...purchaseView(record, baseUrl), event_type: event }),
+        (): PurchaseWebhookPayload => ({ ...purchaseView(record, baseUrlOf(record)), event_type: event }),
       );
     },
   };

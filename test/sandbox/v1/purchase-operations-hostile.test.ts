@@ -7,50 +7,43 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Authorisation } from '../../src/sandbox/acquirer.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import type { StoredRefund } from '../../src/sandbox/v1/purchase-view.js';
-import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
-import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../src/server/index.js';
-import { API_KEY, FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from './support.js';
+import type { Authorisation } from '../../../src/sandbox/acquirer.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { StoredRefund } from '../../../src/sandbox/v1/purchase-view.js';
+import { KEPT_FAILED_ATTEMPTS, type PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
+import { createMerchantApiV2Client, createV1Client, type V1Client } from '../../../src/server/index.js';
+import { API_KEY, type FakeMerchant, merchantKeys, paidOrder, startCli, tempDir } from '../support.js';
 import {
   advanceClock,
   cardForm,
   postForm,
   purchaseBody,
-  startV1Sandbox,
   V1,
   v1,
   v1ConfigFile,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The slow acquirer's answer time of the test config. */
 const SLOW_MS = 10_000;
 
 describe('v1 purchase operations under a hostile tester', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
   let dataDir: string;
 
   const start = async () => {
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   };
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox, client, dataDir } = fixture));
 
   /** A purchase of 25.00 paid (or held) on the hosted page with the approving Visa. */
   async function checkout(overrides: Record<string, unknown> = {}): Promise<string> {

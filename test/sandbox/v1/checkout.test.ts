@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, type ReceivedRequest } from './support.js';
-import { cardForm, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import type { FakeMerchant, ReceivedRequest } from '../support.js';
+import { cardForm, postForm, purchaseBody, signedBy, v1, withV1Sandbox } from './support.js';
 
 const CALLBACK_PATH = '/v1/callback';
 const REDIRECTS = {
@@ -13,18 +13,14 @@ const REDIRECTS = {
 };
 
 describe('sandbox v1 hosted checkout page', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let publicKeyPem: string;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
+    ({ merchant, sandbox } = fixture);
     publicKeyPem = (await v1(sandbox, 'GET', '/public_key/')).body;
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   /** Creates a purchase of 25.00 EUR in English with a callback to the fake merchant. */

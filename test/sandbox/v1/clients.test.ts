@@ -5,31 +5,24 @@
  * `is_recurring_token` false.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CreatePurchaseRequest } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import type { CreatePurchaseRequest } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import type { FakeMerchant } from '../support.js';
+import { cardForm, OTHER, postForm, purchaseBody, v1, withV1Sandbox } from './support.js';
 
 /** The hosted page in English, for the tests that read it. */
 const ENGLISH = { purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' } };
 
 describe('v1 Clients and saved cards', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox, client } = fixture));
 
   async function rejected(call: Promise<unknown>): Promise<V1ApiError> {
     const error = await call.then(

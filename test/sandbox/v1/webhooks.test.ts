@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, type ReceivedRequest, tempDir } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './v1-support.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, type ReceivedRequest, tempDir } from '../support.js';
+import { cardForm, OTHER, postForm, purchaseBody, signedBy, startV1Sandbox, v1 } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -5,54 +5,48 @@
  * from a real webhook receiver, and the acquirer's ledger and the refund Payments read from the data dir.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import type { Authorisation } from '../../src/sandbox/acquirer.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import type { StoredRefund } from '../../src/sandbox/v1/purchase-view.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
-import { createV1Client, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import { before, describe, test } from 'node:test';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import type { Authorisation } from '../../../src/sandbox/acquirer.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { StoredRefund } from '../../../src/sandbox/v1/purchase-view.js';
+import type { PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
+import type { V1Client } from '../../../src/server/index.js';
+import type { FakeMerchant } from '../support.js';
 import {
   advanceClock,
   cardForm,
   expectWebhookEvents,
   postForm,
   purchaseBody,
-  startV1Sandbox,
-  V1,
   v1,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/overlaps-webhook';
 const HOUR_MS = 60 * 60 * 1000;
 const slow = { 'x-sandbox-acquirer': 'slow' };
 
 describe('v1 operations overlapping on one Purchase with the slow acquirer', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
   let dataDir: string;
 
   const start = async () => {
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   };
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
+    ({ merchant, sandbox, client, dataDir } = fixture);
     await client.webhooks.create({
       title: 'every event',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
       all_events: true,
     });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   const operation = (id: string, name: string, body?: unknown) =>

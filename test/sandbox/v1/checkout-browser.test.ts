@@ -8,10 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.mjs';
-import { FakeMerchant } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.mjs';
+import { FakeMerchant } from '../support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './support.js';
 
 const EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 

@@ -5,20 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CompanyBalance, CreateCompanyStatementRequest, Purchase } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
+import type { CompanyBalance, CreateCompanyStatementRequest, Purchase } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import type { PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
 import {
   csvCell,
   STATEMENT_COLUMNS,
   statementChunks,
   ZoneTime,
-} from '../../src/sandbox/v1/statement-rows.js';
-import { STATEMENT_QUEUE_MS } from '../../src/sandbox/v1/statements.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { seedPaidPurchases } from './v1-seed.js';
-import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+} from '../../../src/sandbox/v1/statement-rows.js';
+import { STATEMENT_QUEUE_MS } from '../../../src/sandbox/v1/statements.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { seedPaidPurchases } from './seed.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1, withV1Sandbox } from './support.js';
 
 const CARD = { approved: '4111111111111111', challenge: '4000000000003220' } as const;
 
@@ -59,20 +59,14 @@ function parseCsv(text: string): Array<Record<string, string>> {
 }
 
 describe('v1 balance and company statements against the sandbox', () => {
-  let merchant: FakeMerchant;
+  const fixture = withV1Sandbox();
   let sandbox: Sandbox;
   let client: V1Client;
   let other: V1Client;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    ({ sandbox, client } = fixture);
     other = createV1Client({ baseUrl: sandbox.url, secretKey: OTHER.secretKey });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   async function create(overrides: Record<string, unknown> = {}): Promise<Purchase> {

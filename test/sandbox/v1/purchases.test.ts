@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { OTHER, OTHER_CREDITORS, purchaseBody, SHORT_WINDOW, startV1Sandbox, V1, v1 } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import type { FakeMerchant } from '../support.js';
+import { OTHER, OTHER_CREDITORS, purchaseBody, SHORT_WINDOW, V1, v1, withV1Sandbox } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Payout methods of `GET /payout_methods/`, for a Purchase's `payout_method_whitelist`. */
@@ -17,19 +17,12 @@ function iban(country: string, bban: string): string {
 }
 
 describe('sandbox v1 purchases', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let dataDir: string;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox, dataDir } = fixture));
 
   test('answers 401 in the error shape without a key, with a wrong key or another scheme', async () => {
     const missing = await v1(sandbox, 'GET', '/public_key/', { key: null });
@@ -837,7 +830,7 @@ describe('sandbox v1 purchases', () => {
     });
     await v1(sandbox, 'POST', `/purchases/${cancelled.body.id}/cancel/`);
     await sandbox.close();
-    sandbox = await startV1Sandbox(merchant, { dataDir });
+    sandbox = await fixture.restart();
     const read = await v1(sandbox, 'GET', `/purchases/${created.body.id}/`);
     assert.equal(read.status, 200);
     const { checkout_url: before, ...restBefore } = created.body;

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HELP_TEXT } from '../../src/sandbox/cli-args.js';
+import { HELP_TEXT } from '../../../src/sandbox/cli-args.js';
 import {
   ConfigError,
   demoConfig,
@@ -17,13 +17,13 @@ import {
   parseConfig,
   type SandboxConfigFile,
   TEST_CREDITORS,
-} from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, merchantKeys, tempDir } from './support.js';
-import { purchaseBody, V1, v1, v1ConfigFile } from './v1-support.js';
+} from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, merchantKeys, tempDir } from '../support.js';
+import { purchaseBody, V1, v1, v1ConfigFile } from './support.js';
 
-const CLI = fileURLToPath(new URL('../../src/sandbox/cli.ts', import.meta.url));
-const SCHEMA = new URL('../../sandbox-config.schema.json', import.meta.url);
+const CLI = fileURLToPath(new URL('../../../src/sandbox/cli.ts', import.meta.url));
+const SCHEMA = new URL('../../../sandbox-config.schema.json', import.meta.url);
 
 /** A config of one v1 merchant with `v1` members on top of its credentials. */
 function configWith(v1Members: Record<string, unknown>): SandboxConfigFile {

@@ -5,21 +5,21 @@
  * answered by a form post as the customer's browser would; then posts no client would send, by hand.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant } from './support.js';
+import { before, describe, test } from 'node:test';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { V1ApiError, type V1Client } from '../../../src/server/index.js';
+import type { FakeMerchant } from '../support.js';
 import {
   expectWebhookEvents,
   OTHER,
   postForm,
   purchaseBody,
   signedBy,
-  startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
@@ -39,6 +39,7 @@ const WALLET_B_PAYLOAD = {
 const base64Json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 
 describe('v1 wallet payments server to server', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
@@ -46,9 +47,7 @@ describe('v1 wallet payments server to server', () => {
   let companyKey: string;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    ({ merchant, sandbox, client } = fixture);
     const webhook = await client.webhooks.create({
       title: 'every event',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
@@ -56,10 +55,6 @@ describe('v1 wallet payments server to server', () => {
     });
     webhookKey = webhook.public_key;
     companyKey = await client.publicKey();
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   /** A purchase of 25.00 that takes both wallets (and Visa), with a success callback. */

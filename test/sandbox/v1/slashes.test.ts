@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { purchaseBody, startV1Sandbox, V1 } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import type { FakeMerchant } from '../support.js';
+import { purchaseBody, V1, withV1Sandbox } from './support.js';
 
 /** One request with `path` sent as written; its status and JSON body. */
 function literal(
@@ -46,16 +46,10 @@ function literal(
 }
 
 describe('doubled slashes in a path are merged, as the real front end does', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox } = fixture));
 
   test('the Node SDK’s /api/v1//purchases/ creates and reads a Purchase', async () => {
     const created = await literal(sandbox, 'POST', '/api/v1//purchases/', purchaseBody());

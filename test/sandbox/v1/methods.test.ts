@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, X509Certificate } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/sandbox/config.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant } from './support.js';
-import { OTHER, SHORT_WINDOW, startV1Sandbox, V1, v1, v1ConfigFile } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import type { FakeMerchant } from '../support.js';
+import { OTHER, SHORT_WINDOW, V1, v1, v1ConfigFile, withV1Sandbox } from './support.js';
 
 const PIS = {
   ee: ['swedbank_ee_pis', 'seb_ee_pis', 'lhv_ee_pis'],
@@ -21,17 +21,11 @@ const lookup = (sandbox: Sandbox, query: Record<string, string>, path = '/paymen
   });
 
 describe('sandbox v1 payment methods, payout methods and public key', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox } = fixture));
 
   test('lists every documented member: cards, wallets and bank methods by country', async () => {
     const answer = await lookup(sandbox, { currency: 'EUR' });

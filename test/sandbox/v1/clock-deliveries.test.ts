@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, type V1Client } from '../../src/server/index.js';
-import { smallDisk } from './small-disk.js';
-import { FakeMerchant } from './support.js';
-import { advanceClock, cardForm, OTHER, postForm, startV1Sandbox, V1, v1ConfigFile } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, type V1Client } from '../../../src/server/index.js';
+import { smallDisk } from '../small-disk.js';
+import { FakeMerchant } from '../support.js';
+import { advanceClock, cardForm, OTHER, postForm, V1, v1ConfigFile, withV1Sandbox } from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,23 +48,18 @@ async function subscribeDaily(
 }
 
 describe('the sandbox clock and deliveries', () => {
+  const fixture = withV1Sandbox({ now: () => new Date(START) });
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant, { now: () => new Date(START) });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    ({ merchant, sandbox, client } = fixture);
     await client.webhooks.create({
       title: 'all',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
       all_events: true,
     });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   /** `count` daily subscribers, each paid with a card that the billings charge. */

@@ -6,24 +6,24 @@
  * from the data dir between two starts: what it holds, takes and gives back must add up, nothing pending.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import type { Authorisation } from '../../src/sandbox/acquirer.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import { before, describe, test } from 'node:test';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import type { Authorisation } from '../../../src/sandbox/acquirer.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
+import { V1ApiError, type V1Client } from '../../../src/server/index.js';
+import type { FakeMerchant } from '../support.js';
 import {
   advanceClock,
   cardForm,
   expectWebhookEvents,
   postForm,
   purchaseBody,
-  startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/rows-webhook';
 const CALLBACK_PATH = '/v1/rows-success';
@@ -39,6 +39,7 @@ const slow = { 'x-sandbox-acquirer': 'slow' };
 const CARD_CHECK = { products: [{ name: 'Card check', price: 0 }], language: 'en' } as const;
 
 describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a charge declined later', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
@@ -46,24 +47,18 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
   let webhookKey: string;
 
   const start = async () => {
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   };
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
+    ({ merchant, sandbox, client, dataDir } = fixture);
     const webhook = await client.webhooks.create({
       title: 'every event',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
       all_events: true,
     });
     webhookKey = webhook.public_key;
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   const expectEvents = (id: string, expected: string[]) =>

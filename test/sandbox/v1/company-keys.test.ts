@@ -16,10 +16,10 @@ import {
   constructSuccessCallback,
   SignatureVerificationError,
   type SignatureVerificationErrorCode,
-} from '../../src/server/index.js';
-import { listen } from '../server/support.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+} from '../../../src/server/index.js';
+import { listen } from '../../server/support.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './support.js';
 
 describe('v1 company keys', () => {
   let merchant: FakeMerchant;
@@ -168,7 +168,7 @@ describe('service.privateKeyFile', () => {
         '--data-dir',
         join(dir, 'data'),
       ],
-      { cwd: join(import.meta.dirname, '../..') },
+      { cwd: join(import.meta.dirname, '../../..') },
     );
     const failed = (await run.then(
       () => assert.fail('the CLI started'),

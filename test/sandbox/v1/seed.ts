@@ -5,8 +5,8 @@
  * an authorisation id of its own so that the sandbox's start takes it as it is.
  */
 import { randomUUID } from 'node:crypto';
-import { openStore } from '../../src/sandbox/store.js';
-import type { PurchaseRecord } from '../../src/sandbox/v1/purchases.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import type { PurchaseRecord } from '../../../src/sandbox/v1/purchases.js';
 
 /** Writes `count` paid Purchases of merchant `merchantId` (brand `brandId`), one second apart from `fromSeconds`. */
 export async function seedPaidPurchases(options: {

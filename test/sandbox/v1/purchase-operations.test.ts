@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Purchase } from '../../src/core/v1-types.js';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import type { Purchase } from '../../../src/core/v1-types.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant, tempDir } from '../support.js';
 import {
   advanceClock,
   cardForm,
@@ -23,7 +23,8 @@ import {
   V1,
   v1,
   v1ConfigFile,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/success';
@@ -34,22 +35,20 @@ const SLOW_MS = 10_000;
 const CARD = { approved: '4111111111111111', chargesDeclined: '4000000000000341' } as const;
 
 describe('v1 purchase operations against the sandbox', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
   let webhookKey: string;
   let companyKey: string;
-  let dataDir: string;
 
   async function start(): Promise<void> {
-    sandbox = await startV1Sandbox(merchant, { dataDir });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   }
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
+    ({ merchant, sandbox, client } = fixture);
     const webhook = await client.webhooks.create({
       title: 'every event',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
@@ -57,10 +56,6 @@ describe('v1 purchase operations against the sandbox', () => {
     });
     webhookKey = webhook.public_key;
     companyKey = await client.publicKey();
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   /** Resolves once the webhook events of `id` are exactly `expected`, each checked against the webhook's key. */
@@ -339,6 +334,15 @@ describe('v1 purchase operations against the sandbox', () => {
     assert.equal(typo.body.ammount.code, 'invalid');
     const long = await operation(`/purchases/${paid.id}/refund/`, { body: { client_name: 'x'.repeat(71) } });
     assert.equal(long.body.client_name.code, 'max_length');
+    // Core's rule, as the toolkit's: leaving client_name out takes the Purchase's client name; a blank one is refused.
+    const blank = await operation(`/purchases/${paid.id}/refund/`, { body: { client_name: '  ' } });
+    assert.equal(blank.body.client_name.code, 'blank');
+    const emoji = await operation(`/purchases/${paid.id}/refund/`, {
+      body: { client_name: '😀'.repeat(71) },
+    });
+    assert.equal(emoji.body.client_name.code, 'max_length');
+    const tooBig = await operation(`/purchases/${paid.id}/refund/`, { body: { amount: 100_000_000_001 } });
+    assert.equal(tooBig.body.amount.code, 'max_value');
     const zero = await operation(`/purchases/${paid.id}/refund/`, { body: { amount: 0 } });
     assert.equal(zero.body.amount.code, 'min_value');
     const text = await operation(`/purchases/${paid.id}/capture/`, { body: { amount: '5' } });
@@ -496,17 +500,11 @@ describe('v1 purchase operations against the sandbox', () => {
 });
 
 describe('the sandbox clock control', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
+  before(() => ({ merchant, sandbox } = fixture));
 
   const post = (body: string, type = 'application/json', authorization = `Bearer ${V1.secretKey}`) =>
     fetch(`${sandbox.url}/sandbox/v1/clock`, {

@@ -4,9 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { createVerify } from 'node:crypto';
-import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { type FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from './support.js';
+import { rm } from 'node:fs/promises';
+import { after, before } from 'node:test';
+import { parseConfig, type SandboxConfigFile } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { createV1Client, type V1Client } from '../../../src/server/index.js';
+import { FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from '../support.js';
 
 /** Merchant `m1` of the shared test config, with v1 credentials and the document's rate limit. */
 export const V1 = {
@@ -81,6 +84,85 @@ export async function startV1Sandbox(
     dataDir: options.dataDir ?? (await tempDir()),
     now: options.now,
   });
+}
+
+/** What {@link withV1Sandbox} started for a suite; read its members in tests and hooks, after its `before`. */
+export interface V1SandboxFixture {
+  readonly merchant: FakeMerchant;
+  readonly sandbox: Sandbox;
+  /** The toolkit's v1 client with `m1`'s secret key, for the sandbox now running. */
+  readonly client: V1Client;
+  /** The sandbox's data dir, removed after the suite. */
+  readonly dataDir: string;
+  /** Starts the sandbox again on the same data dir, after a test closed it (to look at the store, say). */
+  restart(): Promise<Sandbox>;
+  /**
+   * Resolves once the `before` has started everything: for a file's top-level hooks, which node:test runs as
+   * soon as they are registered rather than one after the other.
+   */
+  readonly ready: Promise<V1SandboxFixture>;
+}
+
+/**
+ * A fake merchant and a v1 sandbox on a new data dir for the suite it is called in (its `before` and
+ * `after`), with the toolkit's client for `m1`; closed and removed afterwards. Options as {@link startV1Sandbox}'s.
+ */
+export function withV1Sandbox(options: { retryBaseMs?: number; now?: () => Date } = {}): V1SandboxFixture {
+  let started: { merchant: FakeMerchant; sandbox: Sandbox; client: V1Client; dataDir: string } | undefined;
+  const get = () => {
+    if (started === undefined) throw new Error('withV1Sandbox: read in a test or hook, after its before');
+    return started;
+  };
+  const start = async (merchant: FakeMerchant, dataDir: string) => {
+    const sandbox = await startV1Sandbox(merchant, { ...options, dataDir });
+    started = {
+      merchant,
+      sandbox,
+      client: createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey }),
+      dataDir,
+    };
+    return sandbox;
+  };
+  let resolve!: (fixture: V1SandboxFixture) => void;
+  let reject!: (error: unknown) => void;
+  const ready = new Promise<V1SandboxFixture>((resolved, rejected) => {
+    resolve = resolved;
+    reject = rejected;
+  });
+  // A suite that never reads it must not fail on an unhandled rejection: its before fails already.
+  ready.catch(() => {});
+  before(async () => {
+    try {
+      await start(await FakeMerchant.start(), await tempDir());
+      resolve(fixture);
+    } catch (error) {
+      reject(error);
+      throw error;
+    }
+  });
+  after(async () => {
+    if (started === undefined) return;
+    await started.sandbox.close();
+    await started.merchant.close();
+    await rm(started.dataDir, { recursive: true, force: true });
+  });
+  const fixture: V1SandboxFixture = {
+    ready,
+    get merchant() {
+      return get().merchant;
+    },
+    get sandbox() {
+      return get().sandbox;
+    },
+    get client() {
+      return get().client;
+    },
+    get dataDir() {
+      return get().dataDir;
+    },
+    restart: () => start(get().merchant, get().dataDir),
+  };
+  return fixture;
 }
 
 export interface V1Answer {

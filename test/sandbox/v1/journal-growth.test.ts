@@ -8,24 +8,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './v1-support.js';
+import { before, test } from 'node:test';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { cardForm, postForm, purchaseBody, v1, withV1Sandbox } from './support.js';
 
-let merchant: FakeMerchant;
+const fixture = withV1Sandbox();
 let dataDir: string;
 let sandbox: Sandbox;
 
-before(async () => {
-  merchant = await FakeMerchant.start();
-  dataDir = await tempDir();
-  sandbox = await startV1Sandbox(merchant, { dataDir });
-});
-after(async () => {
-  await sandbox.close();
-  await merchant.close();
-});
+before(async () => ({ dataDir, sandbox } = await fixture.ready));
 
 test('1,000 refused captures of a paid Purchase add a small journal record each', async (t) => {
   const created = await v1(sandbox, 'POST', '/purchases/', {
@@ -51,7 +42,7 @@ test('1,000 refused captures of a paid Purchase add a small journal record each'
   );
   const answered = JSON.stringify(purchase.body).replaceAll(sandbox.url, '<sandbox>');
   await sandbox.close();
-  sandbox = await startV1Sandbox(merchant, { dataDir });
+  sandbox = await fixture.restart();
   const reloaded = await v1(sandbox, 'GET', `/purchases/${id}/`);
   // The restarted sandbox listens on another port: its links differ, nothing else does.
   assert.equal(JSON.stringify(reloaded.body).replaceAll(sandbox.url, '<sandbox>'), answered);
@@ -78,7 +69,7 @@ test('a changed digit or id in the journal stops the start, naming the file and 
     const damaged = [...lines];
     damaged[index] = damaged[index]!.replace(from, to);
     writeFileSync(journal, damaged.join('\n'));
-    await assert.rejects(startV1Sandbox(merchant, { dataDir }), (error: Error) => {
+    await assert.rejects(fixture.restart(), (error: Error) => {
       assert.match(
         error.message,
         new RegExp(`journal\\.jsonl is damaged at line ${index + 1}: its checksum does not match`),
@@ -87,6 +78,6 @@ test('a changed digit or id in the journal stops the start, naming the file and 
     });
   }
   writeFileSync(journal, original);
-  sandbox = await startV1Sandbox(merchant, { dataDir });
+  sandbox = await fixture.restart();
   assert.equal((await v1(sandbox, 'GET', `/purchases/${id}/`)).body.refundable_amount, 2500);
 });

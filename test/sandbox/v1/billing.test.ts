@@ -6,23 +6,23 @@
  * period charges; the outbox; and a restart with a subscription active.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../src/core/v1-types.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import { periodStart } from '../../src/sandbox/v1/billing-request.js';
-import { createV1Client, V1ApiError, type V1Client } from '../../src/server/index.js';
-import { FakeMerchant, tempDir } from './support.js';
+import { before, describe, test } from 'node:test';
+import type { BillingTemplateRequest, Client, CreatePurchaseRequest } from '../../../src/core/v1-types.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import { periodStart } from '../../../src/sandbox/v1/billing-request.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
+import type { FakeMerchant } from '../support.js';
 import {
   cardForm,
   expectWebhookEvents,
   OTHER,
   postForm,
   purchaseBody,
-  startV1Sandbox,
   V1,
   v1,
-} from './v1-support.js';
+  withV1Sandbox,
+} from './support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,29 +32,24 @@ const CARD = { approved: '4111111111111111', chargesDeclined: '4000000000000341'
 const PRODUCTS = { products: [{ name: 'Tea club', price: 990, quantity: 1 }] };
 
 describe('v1 invoices, billing templates and subscriptions', () => {
+  const fixture = withV1Sandbox({ now: () => new Date(START) });
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let client: V1Client;
   let dataDir: string;
 
   async function start(): Promise<void> {
-    sandbox = await startV1Sandbox(merchant, { dataDir, now: () => new Date(START) });
-    client = createV1Client({ baseUrl: sandbox.url, secretKey: V1.secretKey });
+    await fixture.restart();
+    ({ sandbox, client } = fixture);
   }
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    dataDir = await tempDir();
-    await start();
+    ({ merchant, sandbox, client, dataDir } = fixture);
     await client.webhooks.create({
       title: 'all',
       callback: `${merchant.url}${WEBHOOK_PATH}`,
       all_events: true,
     });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   async function rejected(call: Promise<unknown>, status: number): Promise<V1ApiError> {

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { openStore } from '../../src/sandbox/store.js';
-import { FakeMerchant, tempDir } from './support.js';
-import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1-support.js';
+import { before, describe, test } from 'node:test';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { openStore } from '../../../src/sandbox/store.js';
+import { FakeMerchant, tempDir } from '../support.js';
+import { cardForm, postForm, purchaseBody, startV1Sandbox, V1, v1, withV1Sandbox } from './support.js';
 
-const FIXTURES = new URL('../fixtures/v1-samples/', import.meta.url);
+const FIXTURES = new URL('../../fixtures/v1-samples/', import.meta.url);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array';
 
@@ -91,6 +91,7 @@ const NOT_REACHED: Readonly<Record<string, string>> = {
 };
 
 describe('v1 payloads beside the platform samples', () => {
+  const fixture = withV1Sandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
@@ -126,8 +127,7 @@ describe('v1 payloads beside the platform samples', () => {
   };
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startV1Sandbox(merchant);
+    ({ merchant, sandbox } = fixture);
     const webhook = await v1(sandbox, 'POST', '/webhooks/', {
       body: { title: 'all', callback: `${merchant.url}/v1-webhook`, all_events: true },
     });
@@ -210,11 +210,6 @@ describe('v1 payloads beside the platform samples', () => {
 
     const { client_id } = ours.get('10-event-Purchase-captured.json')!;
     madeClient = (await v1(sandbox, 'GET', `/clients/${client_id}/`)).body;
-  });
-
-  after(async () => {
-    await sandbox?.close();
-    await merchant?.close();
   });
 
   const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.json') && /^\d\d-/.test(name));
