@@ -14,6 +14,7 @@ import {
 } from '../core/legacy-callbacks.js';
 import { AmountError, parseMinorUnits } from '../core/money.js';
 import { importPublicKey } from './keys.js';
+import { verifyOrderVerificationToken } from './legacy/order-verification-token.js';
 import {
   checkOptions,
   describeValue,
@@ -24,7 +25,6 @@ import {
   onErrorRule,
   required,
 } from './options.js';
-import { verifyOrderVerificationToken } from './order-verification-token.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBodyError, readFetchBody, readNodeBody } from './raw-request.js';
 import {
   parseJsonObject,
