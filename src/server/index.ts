@@ -122,15 +122,10 @@ export {
   v1EventTime,
 } from './event-deduplicator.js';
 export {
-  createConnectionTestHandler,
-  createOrderVerificationHandler,
-  createShippingCostHandler,
   type FetchHandler,
   type HandlerOptions,
   type NodeHandler,
   type NodeHandlerOptions,
-  type OrderVerificationHandlerOptions,
-  type ShippingCostHandlerOptions,
   toNodeHandler,
 } from './handlers.js';
 export {
@@ -149,6 +144,13 @@ export {
   type MerchantKeyPair,
   type SelfSignedCertificateOptions,
 } from './keys.js';
+export {
+  createConnectionTestHandler,
+  createOrderVerificationHandler,
+  createShippingCostHandler,
+  type OrderVerificationHandlerOptions,
+  type ShippingCostHandlerOptions,
+} from './legacy/handlers.js';
 export {
   type HttpRequestToSign,
   type HttpRequestToVerify,

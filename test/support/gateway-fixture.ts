@@ -26,11 +26,8 @@ import {
   parseConfig,
 } from '../../src/sandbox/config.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import {
-  createOrderVerificationHandler,
-  type FetchHandler,
-  toNodeHandler,
-} from '../../src/server/handlers.js';
+import { type FetchHandler, toNodeHandler } from '../../src/server/handlers.js';
+import { createOrderVerificationHandler } from '../../src/server/legacy/handlers.js';
 import { createV1Client } from '../../src/server/v1/client.js';
 import { PaymentMethodsCache } from '../../src/server/v1/payment-methods-cache.js';
 import { createPaymentMethodsHandler } from '../../src/server/v1/payment-methods-handler.js';
