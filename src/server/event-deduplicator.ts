@@ -1,6 +1,7 @@
 /**
- * Idempotent receivers of v1 callbacks and webhooks. The gateway delivers at least once: an acknowledgement
- * lost on the way makes it send the same event again. The deduplicator tells a first delivery from its
+ * Idempotent receivers of v1 callbacks and webhooks, and of legacy notifications (the legacy receiver uses it
+ * with its own key prefix, so both wings share it and it lives in the root). The gateway delivers at least
+ * once: an acknowledgement lost on the way makes it send the same event again. The deduplicator tells a first delivery from its
  * repeats, so the order is fulfilled once, and a delivery whose handling failed is handled again when the
  * gateway retries it.
  *
