@@ -251,22 +251,8 @@ export {
   type V1CallbackOptions,
   type V1WebhookEvent,
 } from './v1/callbacks.js';
-export {
-  createV1Client,
-  type V1Billing,
-  type V1BillingTemplates,
-  type V1Client,
-  type V1ClientOptions,
-  type V1Clients,
-  type V1Purchases,
-  type V1QueryValue,
-  type V1RequestOptions,
-  type V1Statements,
-  type V1Wallets,
-  type V1Webhooks,
-  type WalletPayment,
-  type WalletPaymentResult,
-} from './v1/client.js';
+export { createV1Client, type V1Client, type V1ClientOptions } from './v1/client.js';
+export type { V1QueryValue, V1RequestOptions } from './v1/client-core.js';
 export {
   normalizeV1ErrorBody,
   V1ApiError,
@@ -308,4 +294,11 @@ export {
   type V1WebhookHandlers,
   type WebhookReceiverOptions,
 } from './v1/receivers.js';
+export type { V1Billing } from './v1/resources/billing.js';
+export type { V1BillingTemplates } from './v1/resources/billing-templates.js';
+export type { V1Clients } from './v1/resources/clients.js';
+export type { V1Statements } from './v1/resources/company-statements.js';
+export type { V1Purchases } from './v1/resources/purchases.js';
+export type { V1Wallets, WalletPayment, WalletPaymentResult } from './v1/resources/wallets.js';
+export type { V1Webhooks } from './v1/resources/webhooks.js';
 export type { V1StatementDownload, V1StatementWaitOptions } from './v1/statements.js';

@@ -6,6 +6,7 @@
  * returned, so that no merchant refunds again because a member was missing. Each refund carries a request id
  * of ours (`X-Svc-Request-Id`, signed), so that a retry of the same refund is answered, not made again.
  */
+
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import {
@@ -24,6 +25,7 @@ import {
   type RefundReason,
 } from '../../core/merchant-api-v2-types.js';
 import { AmountError, formatMinorUnits, parseMinorUnits } from '../../core/money.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { durationOption } from '../durations.js';
 import { importPrivateKey } from '../keys.js';
 import {
@@ -227,16 +229,15 @@ type MemberChecks<Known> = { readonly [Name in keyof Known]-?: (value: unknown) 
 
 const isStringOrNull = (value: unknown) => value === null || typeof value === 'string';
 
-const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isObjectOrNull = (value: unknown) => value === null || isObject(value);
+const isObjectOrNull = (value: unknown) => value === null || isPlainObject(value);
 const isAmount = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
 const ORDER_MEMBERS: MemberChecks<MerchantApiV2Order> = {
   id: isString,
   order_id: isStringOrNull,
   status: isString,
-  company: isObject,
-  customer: isObject,
+  company: isPlainObject,
+  customer: isPlainObject,
   payment: isObjectOrNull,
   amount: isAmount,
   tax_amount: isAmount,
@@ -244,7 +245,7 @@ const ORDER_MEMBERS: MemberChecks<MerchantApiV2Order> = {
   effective_amount: isAmount,
   items: Array.isArray,
   currency: isString,
-  merchant_urls: isObject,
+  merchant_urls: isPlainObject,
   shipping: isObjectOrNull,
   refunded_amount: isAmount,
   refundable_amount: isAmount,

@@ -3,6 +3,7 @@
  * failed or was cancelled. Read it like a webhook: raw body, signature first, parse after.
  */
 import type { PurchaseNotification } from '../../core/legacy-callbacks.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { IncomingRequest } from '../raw-request.js';
 import {
   parseJsonObject,
@@ -57,6 +58,15 @@ export function readPurchaseNotification(rawBody: Uint8Array): PurchaseNotificat
   return body as unknown as PurchaseNotification;
 }
 
+/**
+ * Whether a member is one of the notification's numbers: money, quantities and tax rates travel as finite JSON
+ * numbers, and a decimal string is another format. The one rule for both readers of a notification:
+ * {@link readPurchaseNotification} here, and `verifyPaidOrder`, which reads the same members exactly.
+ */
+export function isNotificationNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
 /** Money members the notification always carries, JSON numbers; per item also its tax rate and quantity. */
 const ORDER_NUMBERS = ['tax_amount', 'total_amount', 'effective_amount'] as const;
 const ITEM_NUMBERS = ['amount', 'tax_amount', 'total_amount', 'tax_rate', 'quantity'] as const;
@@ -73,8 +83,9 @@ function checkNumbers(body: Record<string, unknown>): void {
       `The purchase notification's ${path} is ${value === undefined ? 'missing' : JSON.stringify(value)}, not a JSON number: amounts, tax rates and quantities are numbers such as 88.00`,
     );
   };
-  const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-  for (const member of ORDER_NUMBERS) if (!isNumber(body[member])) refuse(member, body[member]);
+  for (const member of ORDER_NUMBERS) {
+    if (!isNotificationNumber(body[member])) refuse(member, body[member]);
+  }
   const items = body['items'];
   if (!Array.isArray(items)) {
     throw new SignatureVerificationError(
@@ -83,8 +94,9 @@ function checkNumbers(body: Record<string, unknown>): void {
     );
   }
   for (const [index, item] of items.entries()) {
-    const line = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    for (const member of ITEM_NUMBERS)
-      if (!isNumber(line[member])) refuse(`items[${index}].${member}`, line[member]);
+    const line = isPlainObject(item) ? item : {};
+    for (const member of ITEM_NUMBERS) {
+      if (!isNotificationNumber(line[member])) refuse(`items[${index}].${member}`, line[member]);
+    }
   }
 }

@@ -5,8 +5,10 @@
  * without `iat`. jsrsasign handles the JWS; the key PEM is read by node:crypto first so every PEM kind
  * {@link importPublicKey} takes works here too.
  */
+
 import jsrsasign from 'jsrsasign';
 import type { OrderVerificationPayload } from '../../core/legacy-callbacks.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { checkCertificateValidity, importPrivateKey, importPublicKey } from '../keys.js';
 import { SignatureVerificationError } from '../signed-request.js';
@@ -38,9 +40,7 @@ function verifyingKey(pem: string): jsrsasign.RSAKey {
 function jsonPart(part: string | undefined): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -9,6 +9,7 @@
  * The notification is read as the real service's order model writes it: money, quantities and tax rates are
  * JSON numbers (a tax rate a fraction, `0.21`), and an item's `amount` is its net unit price.
  */
+
 import { divideRoundHalfUp, parseDecimal } from '../../core/decimal.js';
 import type { PurchaseNotification } from '../../core/legacy-callbacks.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../../core/money.js';
@@ -20,8 +21,10 @@ import {
   parseTaxRate,
   type TaxRate,
 } from '../../core/order.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { addsShippingLine, type ChosenShipping, type PricedLine, priceOrder } from '../../core/totals.js';
 import { checkOptions, isText, type OptionRules, required } from '../options.js';
+import { isNotificationNumber } from './notifications.js';
 
 /** The merchant's defaults from the widget configuration, as the gateway fills them into an order. */
 export interface PaidOrderDefaults {
@@ -111,18 +114,17 @@ function mismatch(code: PaidOrderMismatchCode, field: string, message: string): 
   return { ok: false, code, field, message: `${field}: ${message}` };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A member as the message shows it. */
 function shown(value: unknown): string {
   return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
-/** A JSON number read exactly by its decimal text (`72.73`, never a float sum), or undefined. */
+/**
+ * A notification number (the rule of `isNotificationNumber`) read exactly by its decimal text (`72.73`, never
+ * a float sum), or undefined.
+ */
 function decimalNumber(value: unknown): ReturnType<typeof parseDecimal> {
-  return typeof value === 'number' ? parseDecimal(value) : undefined;
+  return isNotificationNumber(value) ? parseDecimal(value) : undefined;
 }
 
 /**
@@ -172,7 +174,7 @@ const read = {
 };
 
 function failed<T>(value: T | Mismatch): value is Mismatch {
-  return isRecord(value) && value['ok'] === false;
+  return isPlainObject(value) && value['ok'] === false;
 }
 
 /**
@@ -243,8 +245,8 @@ function chosenShipping(
       'the notification has more than one SHIPPING line',
     );
   }
-  const method = isRecord(body['shipping']) ? body['shipping']['method'] : undefined;
-  const id = isRecord(method) ? method['id'] : undefined;
+  const method = isPlainObject(body['shipping']) ? body['shipping']['method'] : undefined;
+  const id = isPlainObject(method) ? method['id'] : undefined;
   const option = order.shippingOptions.find((candidate) => candidate.id === id);
   const [line] = lines;
   if (!line) {
@@ -328,7 +330,7 @@ export function verifyPaidOrder(
   };
   // Read as the JSON it came as: the format's types are what the gateway promises, not what arrived.
   const body: unknown = notification;
-  if (!isRecord(body)) return mismatch('malformed_notification', 'notification', 'is not an object');
+  if (!isPlainObject(body)) return mismatch('malformed_notification', 'notification', 'is not an object');
   const gatewayOrderId = body['id'];
   if (typeof gatewayOrderId !== 'string') {
     return mismatch('malformed_notification', 'id', "is not the gateway's order id");
@@ -349,7 +351,7 @@ export function verifyPaidOrder(
   if (!Array.isArray(items)) return mismatch('malformed_notification', 'items', 'is not a list of lines');
   const notified: Array<{ raw: Record<string, unknown>; index: number }> = [];
   for (const [index, raw] of items.entries()) {
-    if (!isRecord(raw)) return mismatch('malformed_notification', `items[${index}]`, 'is not an object');
+    if (!isPlainObject(raw)) return mismatch('malformed_notification', `items[${index}]`, 'is not an object');
     notified.push({ raw, index });
   }
   const shippingLines = notified.filter((line) => line.raw['type'] === 'SHIPPING');

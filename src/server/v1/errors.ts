@@ -3,7 +3,9 @@
  * problem as one `{message, code}` or as an array of them, keyed by field name or `__all__`); callers get
  * them as one flat list of `{field, message, code}` whichever shape arrived.
  */
+
 import { SvcError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { V1ErrorCode } from '../../core/v1-types.js';
 
 /** Why a v1 call failed: one code per kind of failure a caller handles differently. */
@@ -104,12 +106,8 @@ export function v1ErrorCodeForStatus(status: number): V1ApiErrorCode {
 }
 
 /** A JSON object: not null, not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isDetail(value: unknown): value is { message: string; code?: unknown } {
-  return isRecord(value) && typeof value['message'] === 'string';
+  return isPlainObject(value) && typeof value['message'] === 'string';
 }
 
 /** `purchase` + `products` = `purchase.products`; an index is written `[0]`, as the sandbox keys fields. */
@@ -130,7 +128,7 @@ function collect(value: unknown, field: string, into: V1FieldError[]): void {
     value.forEach((entry, index) => {
       collect(entry, listsProblems ? field : childPath(field, index), into);
     });
-  } else if (isRecord(value)) {
+  } else if (isPlainObject(value)) {
     for (const [key, nested] of Object.entries(value)) collect(nested, childPath(field, key), into);
   }
 }
@@ -143,7 +141,7 @@ function collect(value: unknown, field: string, into: V1FieldError[]): void {
  */
 export function normalizeV1ErrorBody(body: unknown): V1FieldError[] {
   const errors: V1FieldError[] = [];
-  if (isRecord(body)) {
+  if (isPlainObject(body)) {
     for (const [field, value] of Object.entries(body)) collect(value, field, errors);
   }
   return errors;

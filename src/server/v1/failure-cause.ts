@@ -3,8 +3,8 @@
  * only that it failed; the cause is in the Purchase, in its newest payment attempt (the document's rule 4:
  * `transaction_data.attempts[]`, newest first, member `error`).
  */
+import { isPlainObject } from '../../core/plain-object.js';
 import type { Purchase, PurchaseAttempt } from '../../core/v1-types.js';
-import { isRecord } from './errors.js';
 
 /** The cause of a Purchase's failed operation, read from its newest attempt. */
 export interface PurchaseFailureCause {
@@ -34,11 +34,11 @@ export function readFailureCause(
   purchase: Pick<Purchase, 'transaction_data'>,
 ): PurchaseFailureCause | undefined {
   // Read defensively: a webhook body is typed by what the gateway should send, not by what it did.
-  const attempts: unknown = isRecord(purchase?.transaction_data)
+  const attempts: unknown = isPlainObject(purchase?.transaction_data)
     ? purchase.transaction_data.attempts
     : undefined;
   const newest: unknown = Array.isArray(attempts) ? attempts[0] : undefined;
-  if (!isRecord(newest) || !isRecord(newest['error'])) return undefined;
+  if (!isPlainObject(newest) || !isPlainObject(newest['error'])) return undefined;
   const { code, message, description } = newest['error'];
   const text = typeof message === 'string' ? message : description;
   return {

@@ -3,8 +3,9 @@
  * following page or null. {@link paginate} walks those links as an async iterator, so a caller writes
  * `for await (const item of list)` and fetches no page it does not reach.
  */
+import { isPlainObject } from '../../core/plain-object.js';
 import type { V1Page } from '../../core/v1-types.js';
-import { isRecord, V1ApiError } from './errors.js';
+import { V1ApiError } from './errors.js';
 
 /** Fetches one page; {@link paginate} calls it with the first URL and then each `next`. */
 export type FetchV1Page<Item> = (url: URL, options: { signal?: AbortSignal }) => Promise<V1Page<Item>>;
@@ -32,7 +33,7 @@ export interface V1List<Item> extends AsyncIterable<Item> {
 /** The page's shape, checked before anything of it is used. */
 function checkPage<Item>(page: unknown, url: URL): V1Page<Item> {
   if (
-    !isRecord(page) ||
+    !isPlainObject(page) ||
     !Array.isArray(page['results']) ||
     !(page['next'] === null || page['next'] === undefined || typeof page['next'] === 'string')
   ) {

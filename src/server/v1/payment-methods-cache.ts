@@ -19,9 +19,11 @@
  * store holds at most one entry per distinct query asked in the last `staleTtlMs`, each about the size of
  * the gateway's answer, plus a refresh claim per query being fetched.
  */
+
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import type { PaymentMethods, PaymentMethodsQuery } from '../../core/v1-types.js';
 import { type CacheStore, MemoryCacheStore } from '../cache-store.js';
 import { durationOption } from '../durations.js';
@@ -215,12 +217,9 @@ type Entry =
 
 const ENTRY_FORMAT = 1;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function readFailure(value: unknown): RefreshFailure | undefined {
-  if (!isRecord(value) || typeof value['at'] !== 'number' || typeof value['message'] !== 'string') return;
+  if (!isPlainObject(value) || typeof value['at'] !== 'number' || typeof value['message'] !== 'string')
+    return;
   return { at: value['at'], message: value['message'] };
 }
 
@@ -233,9 +232,9 @@ function parseEntry(text: string | undefined): Entry | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(raw) || raw['format'] !== ENTRY_FORMAT) return undefined;
+  if (!isPlainObject(raw) || raw['format'] !== ENTRY_FORMAT) return undefined;
   const failure = readFailure(raw['failure']);
-  if (isRecord(raw['methods']) && typeof raw['fetchedAt'] === 'number') {
+  if (isPlainObject(raw['methods']) && typeof raw['fetchedAt'] === 'number') {
     const methods = raw['methods'] as unknown as PaymentMethods;
     return failure
       ? { methods, fetchedAt: raw['fetchedAt'], failure }
@@ -448,7 +447,7 @@ export class PaymentMethodsCache {
     let methods: PaymentMethods;
     try {
       methods = await this.#callUpstream(query, leaseEnd);
-      if (!isRecord(methods))
+      if (!isPlainObject(methods))
         throw new TypeError(`The upstream lookup resolved ${typeof methods}, not an object`);
     } catch (error) {
       this.#onRefreshError(error, query);

@@ -3,8 +3,9 @@
  * /company_statements/{id}/`, bounded and abortable) and streaming its download, chunk by chunk as it arrives,
  * so that a statement of any size never has to fit in the merchant's memory.
  */
+import { isPlainObject } from '../../core/plain-object.js';
 import type { CompanyStatement } from '../../core/v1-types.js';
-import { isRecord, normalizeV1ErrorBody, V1ApiError, v1ErrorCodeForStatus } from './errors.js';
+import { normalizeV1ErrorBody, V1ApiError, v1ErrorCodeForStatus } from './errors.js';
 
 /** Options of waiting for a statement. */
 export interface V1StatementWaitOptions {
@@ -212,7 +213,7 @@ function failure(error: unknown, what: string, how: StatementFetch, timeout: Abo
   if (timeout.aborted) {
     return new V1ApiError('timeout', `${what} got no answer within ${how.timeoutMs} ms`, { cause: error });
   }
-  const cause = isRecord(error) && error['cause'] instanceof Error ? error['cause'] : error;
+  const cause = isPlainObject(error) && error['cause'] instanceof Error ? error['cause'] : error;
   return new V1ApiError(
     'network_error',
     `${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,

@@ -78,7 +78,7 @@ const PAYMENT: Payment = (() => {
 })();
 
 function sample(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../fixtures/v1-samples/${name}`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(new URL(`../../fixtures/v1-samples/${name}`, import.meta.url), 'utf8'));
 }
 
 /** An attempt as the platform writes it: a successful payment, with `overrides`. */
