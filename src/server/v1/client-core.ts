@@ -208,8 +208,7 @@ export function requireObject(value: unknown, message: string): asserts value is
 /** An operation's optional body, refused before sending when it is given but not an object. */
 export function optionalBody(body: unknown, operation: string): Record<string, unknown> {
   if (body === undefined) return {};
-  if (!isPlainObject(body))
-    throw new V1ApiError('invalid_request', `The ${operation} body must be an object`);
+  requireObject(body, `The ${operation} body must be an object`);
   return body;
 }
 
