@@ -5,7 +5,6 @@
  * without `iat`. jsrsasign handles the JWS; the key PEM is read by node:crypto first so every PEM kind
  * {@link importPublicKey} takes works here too.
  */
-
 import jsrsasign from 'jsrsasign';
 import type { OrderVerificationPayload } from '../../core/legacy-callbacks.js';
 import { isPlainObject } from '../../core/plain-object.js';

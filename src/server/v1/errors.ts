@@ -105,7 +105,6 @@ export function v1ErrorCodeForStatus(status: number): V1ApiErrorCode {
   return 'unexpected_status';
 }
 
-/** A JSON object: not null, not an array. */
 function isDetail(value: unknown): value is { message: string; code?: unknown } {
   return isPlainObject(value) && typeof value['message'] === 'string';
 }
