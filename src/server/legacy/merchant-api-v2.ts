@@ -6,7 +6,6 @@
  * returned, so that no merchant refunds again because a member was missing. Each refund carries a request id
  * of ours (`X-Svc-Request-Id`, signed), so that a retry of the same refund is answered, not made again.
  */
-
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import {

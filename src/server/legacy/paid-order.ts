@@ -9,7 +9,6 @@
  * The notification is read as the real service's order model writes it: money, quantities and tax rates are
  * JSON numbers (a tax rate a fraction, `0.21`), and an item's `amount` is its net unit price.
  */
-
 import { divideRoundHalfUp, parseDecimal } from '../../core/decimal.js';
 import type { PurchaseNotification } from '../../core/legacy-callbacks.js';
 import { formatMinorUnits, type MinorUnits, parseMinorUnits } from '../../core/money.js';

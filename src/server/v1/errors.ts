@@ -3,7 +3,6 @@
  * problem as one `{message, code}` or as an array of them, keyed by field name or `__all__`); callers get
  * them as one flat list of `{field, message, code}` whichever shape arrived.
  */
-
 import { SvcError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import type { V1ErrorCode } from '../../core/v1-types.js';

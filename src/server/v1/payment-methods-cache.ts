@@ -19,7 +19,6 @@
  * store holds at most one entry per distinct query asked in the last `staleTtlMs`, each about the size of
  * the gateway's answer, plus a refresh claim per query being fetched.
  */
-
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcError } from '../../core/errors.js';
