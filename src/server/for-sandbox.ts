@@ -6,6 +6,7 @@
  */
 export { BoundedCache } from './bounded-cache.js';
 export { type CertificateFields, certificateValidityError, issueCertificate } from './keys.js';
+export { isCompactJws, jwsHeader, verifyRs256Jws } from './legacy/order-verification-token.js';
 export {
   checkOptions,
   isFunction,
@@ -14,5 +15,4 @@ export {
   type OptionRules,
   optional,
 } from './options.js';
-export { isCompactJws, jwsHeader, verifyRs256Jws } from './order-verification-token.js';
 export { RequestBodyError, readNodeBody } from './raw-request.js';

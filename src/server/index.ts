@@ -110,31 +110,24 @@ export {
   type MemoryCacheStoreOptions,
 } from './cache-store.js';
 export {
-  createConnectionTestHandler,
-  createOrderVerificationHandler,
-  createShippingCostHandler,
+  createEventDeduplicator,
+  type DeduplicatedEvent,
+  type EventClaim,
+  type EventDeduplicator,
+  EventDeduplicatorError,
+  type EventDeduplicatorErrorCode,
+  type EventDeduplicatorOptions,
+  type OnceResult,
+  v1EventKey,
+  v1EventTime,
+} from './event-deduplicator.js';
+export {
   type FetchHandler,
   type HandlerOptions,
   type NodeHandler,
   type NodeHandlerOptions,
-  type OrderVerificationHandlerOptions,
-  type ShippingCostHandlerOptions,
   toNodeHandler,
 } from './handlers.js';
-export {
-  type HttpRequestToSign,
-  type HttpRequestToVerify,
-  type HttpSignatureAlgorithm,
-  type HttpSignatureAlgorithmName,
-  type HttpSignatureFailureCode,
-  type HttpSignatureVerification,
-  type HttpSigningKey,
-  httpSignatureAlgorithm,
-  type SignedHttpHeaders,
-  signHttpRequest,
-  type VerifyHttpSignatureOptions,
-  verifyHttpSignature,
-} from './http-signature.js';
 export {
   type CertificateInfo,
   CertificateValidityError,
@@ -152,6 +145,27 @@ export {
   type SelfSignedCertificateOptions,
 } from './keys.js';
 export {
+  createConnectionTestHandler,
+  createOrderVerificationHandler,
+  createShippingCostHandler,
+  type OrderVerificationHandlerOptions,
+  type ShippingCostHandlerOptions,
+} from './legacy/handlers.js';
+export {
+  type HttpRequestToSign,
+  type HttpRequestToVerify,
+  type HttpSignatureAlgorithm,
+  type HttpSignatureAlgorithmName,
+  type HttpSignatureFailureCode,
+  type HttpSignatureVerification,
+  type HttpSigningKey,
+  httpSignatureAlgorithm,
+  type SignedHttpHeaders,
+  signHttpRequest,
+  type VerifyHttpSignatureOptions,
+  verifyHttpSignature,
+} from './legacy/http-signature.js';
+export {
   createMerchantApiV2Client,
   MerchantApiError,
   type MerchantApiErrorCode,
@@ -164,7 +178,7 @@ export {
   type MerchantApiV2RefundOptions,
   type MerchantApiV2RefundResult,
   type RefundInput,
-} from './merchant-api-v2.js';
+} from './legacy/merchant-api-v2.js';
 export {
   createNotificationReceiver,
   type NotificationReceiver,
@@ -172,41 +186,21 @@ export {
   type NotificationReceiverOutcome,
   type RefusedPaidOrder,
   type VerifiedPaidOrder,
-} from './notification-receiver.js';
-export { constructPurchaseNotification, type PurchaseNotificationOptions } from './notifications.js';
+} from './legacy/notification-receiver.js';
+export { constructPurchaseNotification, type PurchaseNotificationOptions } from './legacy/notifications.js';
 export {
   type SignOrderVerificationTokenOptions,
   signOrderVerificationToken,
   type VerifyOrderVerificationTokenOptions,
   verifyOrderVerificationToken,
-} from './order-verification-token.js';
+} from './legacy/order-verification-token.js';
 export {
   type ExpectedPaidOrder,
   type PaidOrderDefaults,
   type PaidOrderMismatchCode,
   type PaidOrderVerification,
   verifyPaidOrder,
-} from './paid-order.js';
-export {
-  type FetchPaymentMethods,
-  normalizePaymentMethodsQuery,
-  type PaymentMethods,
-  PaymentMethodsCache,
-  PaymentMethodsCacheError,
-  type PaymentMethodsCacheErrorCode,
-  type PaymentMethodsCacheOptions,
-  type PaymentMethodsLookup,
-  type PaymentMethodsQuery,
-  paymentMethodsQueryKey,
-  type RefreshFailure,
-  type StoreOutageEvent,
-} from './payment-methods-cache.js';
-export {
-  createPaymentMethodsHandler,
-  PAYMENT_METHODS_PARAMETERS,
-  type PaymentMethodsHandlerOptions,
-  type PaymentMethodsParameter,
-} from './payment-methods-handler.js';
+} from './legacy/paid-order.js';
 export {
   type BufferedRequest,
   DEFAULT_MAX_BODY_BYTES,
@@ -256,44 +250,38 @@ export {
   V1_SIGNATURE_HEADER,
   type V1CallbackOptions,
   type V1WebhookEvent,
-} from './v1-callbacks.js';
-export {
-  createV1Client,
-  type V1Billing,
-  type V1BillingTemplates,
-  type V1Client,
-  type V1ClientOptions,
-  type V1Clients,
-  type V1Purchases,
-  type V1QueryValue,
-  type V1RequestOptions,
-  type V1Statements,
-  type V1Wallets,
-  type V1Webhooks,
-  type WalletPayment,
-  type WalletPaymentResult,
-} from './v1-client.js';
+} from './v1/callbacks.js';
+export { createV1Client, type V1Client, type V1ClientOptions } from './v1/client.js';
+export type { V1QueryValue, V1RequestOptions } from './v1/client-core.js';
 export {
   normalizeV1ErrorBody,
   V1ApiError,
   type V1ApiErrorCode,
   type V1ApiErrorDetails,
   type V1FieldError,
-} from './v1-errors.js';
+} from './v1/errors.js';
+export { type PurchaseFailureCause, readFailureCause } from './v1/failure-cause.js';
+export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1/pagination.js';
 export {
-  createEventDeduplicator,
-  type DeduplicatedEvent,
-  type EventClaim,
-  type EventDeduplicator,
-  EventDeduplicatorError,
-  type EventDeduplicatorErrorCode,
-  type EventDeduplicatorOptions,
-  type OnceResult,
-  v1EventKey,
-  v1EventTime,
-} from './v1-event-deduplicator.js';
-export { type PurchaseFailureCause, readFailureCause } from './v1-failure-cause.js';
-export { type FetchV1Page, type PaginateOptions, paginate, type V1List } from './v1-pagination.js';
+  type FetchPaymentMethods,
+  normalizePaymentMethodsQuery,
+  type PaymentMethods,
+  PaymentMethodsCache,
+  PaymentMethodsCacheError,
+  type PaymentMethodsCacheErrorCode,
+  type PaymentMethodsCacheOptions,
+  type PaymentMethodsLookup,
+  type PaymentMethodsQuery,
+  paymentMethodsQueryKey,
+  type RefreshFailure,
+  type StoreOutageEvent,
+} from './v1/payment-methods-cache.js';
+export {
+  createPaymentMethodsHandler,
+  PAYMENT_METHODS_PARAMETERS,
+  type PaymentMethodsHandlerOptions,
+  type PaymentMethodsParameter,
+} from './v1/payment-methods-handler.js';
 export {
   createSuccessCallbackReceiver,
   createWebhookReceiver,
@@ -305,5 +293,12 @@ export {
   type V1WebhookEventOf,
   type V1WebhookHandlers,
   type WebhookReceiverOptions,
-} from './v1-receivers.js';
-export type { V1StatementDownload, V1StatementWaitOptions } from './v1-statements.js';
+} from './v1/receivers.js';
+export type { V1Billing } from './v1/resources/billing.js';
+export type { V1BillingTemplates } from './v1/resources/billing-templates.js';
+export type { V1Clients } from './v1/resources/clients.js';
+export type { V1Statements } from './v1/resources/company-statements.js';
+export type { V1Purchases } from './v1/resources/purchases.js';
+export type { V1Wallets, WalletPayment, WalletPaymentResult } from './v1/resources/wallets.js';
+export type { V1Webhooks } from './v1/resources/webhooks.js';
+export type { V1StatementDownload, V1StatementWaitOptions } from './v1/statements.js';

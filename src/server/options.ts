@@ -5,6 +5,7 @@
  * of `fetchPaymentMethods:` answered 502 to every lookup (issue 8). Here the mistake is a TypeError at
  * start-up that names the constructor and the option, and suggests the right name when one is close.
  */
+import { isPlainObject } from '../core/plain-object.js';
 
 /** How one option is checked. `Required` is tied to the options interface by {@link OptionRules}. */
 export interface OptionRule<Required extends boolean = boolean> {
@@ -32,10 +33,6 @@ export function required(what: string, accepts: (value: unknown) => boolean): Op
 /** An option that may be left out (or given as `undefined`). */
 export function optional(what: string, accepts: (value: unknown) => boolean): OptionRule<false> {
   return { required: false, what, accepts };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const isString = (value: unknown): boolean => typeof value === 'string';
@@ -171,7 +168,7 @@ export function checkOptions<Options>(owner: string, options: unknown, rules: Op
   const table = rules as Record<string, OptionRule>;
   const names = Object.keys(table);
   const requiredNames = names.filter((name) => table[name]!.required);
-  if (!isRecord(options)) {
+  if (!isPlainObject(options)) {
     if (names.length === 0) throw new TypeError(`${owner}: takes no options, not ${describeValue(options)}`);
     const needs = requiredNames.length > 0 ? ` with ${requiredNames.join(', ')}` : '';
     throw new TypeError(`${owner}: the options must be an object${needs}, not ${describeValue(options)}`);

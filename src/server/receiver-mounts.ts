@@ -4,15 +4,15 @@
  * body kept as the bytes that were signed. The receivers decide; this module only carries their answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type FetchHandler, json, methodNotAllowed, type NodeHandler } from './handlers.js';
-import { isFunction, optional } from './options.js';
-import type { IncomingRequest } from './raw-request.js';
 import {
   type DeduplicatedEvent,
   type EventClaim,
   type EventDeduplicator,
   EventDeduplicatorError,
-} from './v1-event-deduplicator.js';
+} from './event-deduplicator.js';
+import { type FetchHandler, json, methodNotAllowed, type NodeHandler } from './handlers.js';
+import { isFunction, optional } from './options.js';
+import type { IncomingRequest } from './raw-request.js';
 
 /** Where a receiver writes its one-line reasons; `console` fits, and so do pino and winston loggers. */
 export interface ReceiverLogger {

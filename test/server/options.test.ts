@@ -27,7 +27,7 @@ import {
   toNodeHandler,
 } from '../../src/server/index.js';
 import { closestName, describeValue } from '../../src/server/options.js';
-import { paymentMethods } from './payment-methods-cache-support.js';
+import { paymentMethods } from './v1/payment-methods-cache-support.js';
 
 type Options = Record<string, unknown>;
 

@@ -76,3 +76,8 @@ export async function failure(call: () => Promise<unknown>, code: V1ApiErrorCode
   }
   assert.fail(`expected the call to fail with ${code}`);
 }
+
+/** A token made by jsrsasign alone, with any header and payload. */
+export function independentToken(header: object, payload: object, key: string | { utf8: string }): string {
+  return jsrsasign.KJUR.jws.JWS.sign(null, JSON.stringify(header), JSON.stringify(payload), key);
+}

@@ -26,14 +26,11 @@ import {
   parseConfig,
 } from '../../src/sandbox/config.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import {
-  createOrderVerificationHandler,
-  type FetchHandler,
-  toNodeHandler,
-} from '../../src/server/handlers.js';
-import { PaymentMethodsCache } from '../../src/server/payment-methods-cache.js';
-import { createPaymentMethodsHandler } from '../../src/server/payment-methods-handler.js';
-import { createV1Client } from '../../src/server/v1-client.js';
+import { type FetchHandler, toNodeHandler } from '../../src/server/handlers.js';
+import { createOrderVerificationHandler } from '../../src/server/legacy/handlers.js';
+import { createV1Client } from '../../src/server/v1/client.js';
+import { PaymentMethodsCache } from '../../src/server/v1/payment-methods-cache.js';
+import { createPaymentMethodsHandler } from '../../src/server/v1/payment-methods-handler.js';
 
 /**
  * The demo merchant's widgets, and one the fixture adds: `allSchemes`, a payment-option widget whose config
