@@ -3,7 +3,11 @@
  * `client_name` is checked before sending by the rule the sandbox answers with (core/v1-limits.ts).
  */
 import { isPlainObject } from '../../../core/plain-object.js';
-import { REFUND_CLIENT_NAME_MAX_LENGTH, refundClientNameProblem } from '../../../core/v1-limits.js';
+import {
+  REFUND_CLIENT_NAME_MAX_LENGTH,
+  refundClientNameProblem,
+  V1_MAX_AMOUNT,
+} from '../../../core/v1-limits.js';
 import type {
   CapturePurchaseRequest,
   ChargePurchaseRequest,
@@ -130,10 +134,13 @@ const isPayment = (record: Record<string, unknown>) =>
   typeof record['id'] === 'string' && record['type'] === 'payment';
 
 function checkAmount(amount: unknown): void {
-  if (amount !== undefined && !(Number.isSafeInteger(amount) && (amount as number) > 0)) {
+  if (
+    amount !== undefined &&
+    !(Number.isInteger(amount) && (amount as number) > 0 && (amount as number) <= V1_MAX_AMOUNT)
+  ) {
     throw new V1ApiError(
       'invalid_request',
-      `amount must be a positive whole number of minor units (cents), not ${shown(amount)}; ` +
+      `amount must be a positive whole number of minor units (cents), at most ${V1_MAX_AMOUNT}, not ${shown(amount)}; ` +
         'leave it out for the whole amount',
     );
   }

@@ -148,6 +148,10 @@ describe('v1 client: Purchase operations on the wire', () => {
       [() => v1.purchases.capture(ID, { amount: 12.5 }), /^amount .*not 12\.5/],
       [() => v1.purchases.capture(ID, { amount: Number.NaN }), /^amount .*not NaN/],
       [() => v1.purchases.capture(ID, { amount: 2 ** 53 }), /^amount /],
+      [
+        () => v1.purchases.refund(ID, { amount: 100_000_000_001 }),
+        /^amount .*at most 100000000000, not 100000000001/,
+      ],
       [() => v1.purchases.capture(ID, { amount: '500' as never }), /^amount .*not "500"/],
       [() => v1.purchases.charge(ID, undefined as never), /^recurring_token must be .*not undefined/],
       [() => v1.purchases.charge(ID, {} as never), /^recurring_token /],
