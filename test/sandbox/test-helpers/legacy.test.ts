@@ -8,15 +8,15 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { parseConfig } from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { TestHelperError } from '../../src/sandbox/test-helpers/test-helper-error.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { TestHelperError } from '../../../src/sandbox/test-helpers/test-helper-error.js';
 import {
   constructPurchaseNotification,
   type PurchaseNotification,
   signOrder,
-} from '../../src/server/index.js';
-import { API_KEY, merchantKeys, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } from './support.js';
+} from '../../../src/server/index.js';
+import { API_KEY, merchantKeys, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } from '../support.js';
 
 /** The merchant's notification endpoint: verifies each notification and keeps it. */
 async function startReceiver(certificatePem: () => string) {

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
-import { TestHelperError } from '../../src/sandbox/test-helpers/test-helper-error.js';
-import type { FakeMerchant } from './support.js';
-import { expectWebhookEvents, OTHER, purchaseBody, V1, v1, withV1Sandbox } from './v1/support.js';
+import type { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { TestHelperError } from '../../../src/sandbox/test-helpers/test-helper-error.js';
+import type { FakeMerchant } from '../support.js';
+import { expectWebhookEvents, OTHER, purchaseBody, V1, v1, withV1Sandbox } from '../v1/support.js';
 
 const WEBHOOK_PATH = '/v1/webhook';
 const CALLBACK_PATH = '/v1/callback';

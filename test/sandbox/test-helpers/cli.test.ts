@@ -14,14 +14,14 @@ import {
   DEMO_V1_BRAND_ID,
   DEMO_V1_SECRET_KEY,
   DEMO_WIDGET_IDS,
-} from '../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { parseTriggerArgs, TRIGGER_HELP_TEXT } from '../../src/sandbox/test-helpers/trigger-cli.js';
-import { signOrder } from '../../src/server/index.js';
+} from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { parseTriggerArgs, TRIGGER_HELP_TEXT } from '../../../src/sandbox/test-helpers/trigger-cli.js';
+import { signOrder } from '../../../src/server/index.js';
 
 function trigger(args: string[], env: Record<string, string> = {}) {
   const cli = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', 'trigger', ...args], {
-    cwd: join(import.meta.dirname, '../..'),
+    cwd: join(import.meta.dirname, '../../..'),
     env: { ...process.env, ...env },
   });
   let stdout = '';
