@@ -108,7 +108,7 @@ function isDetail(value: unknown): value is { message: string; code?: unknown } 
   return isPlainObject(value) && typeof value['message'] === 'string';
 }
 
-/** `purchase` + `products` = `purchase.products`; an index is written `[0]`, as the sandbox keys fields. */
+/** `purchase` + `products` = `purchase.products`; an index is written `[0]`, as in `purchase.products[0].price`. */
 function childPath(parent: string, key: string | number): string {
   return typeof key === 'number' ? `${parent}[${key}]` : `${parent}.${key}`;
 }
