@@ -1,6 +1,7 @@
 /**
  * Many paid v1 Purchases written straight into a data dir's store, before a sandbox starts on it: the fast
- * path for statements of tens of thousands of Purchases (statement-streaming.test.ts and `bench/statements.ts`).
+ * path for statements of tens of thousands of Purchases (statement-streaming.test.ts and
+ * `bench/statements.ts`).
  * Each is stored as the hosted page leaves a card payment (paid, refundable, one successful attempt), with
  * an authorisation id of its own so that the sandbox's start takes it as it is.
  */
