@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { createVerify } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { after, before } from 'node:test';
+import type { BillingTemplateRequest, Client } from '../../../src/core/v1-types.js';
 import { parseConfig, type SandboxConfigFile } from '../../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
-import { createV1Client, type V1Client } from '../../../src/server/index.js';
+import { createV1Client, V1ApiError, type V1Client } from '../../../src/server/index.js';
 import { FakeMerchant, type ReceivedRequest, tempDir, testConfigFile } from '../support.js';
 
 /** Merchant `m1` of the shared test config, with v1 credentials and the document's rate limit. */
@@ -300,4 +301,103 @@ export function signedBy(request: ReceivedRequest, publicKeyPem: string, body = 
   return createVerify('RSA-SHA256')
     .update(Buffer.from(body, 'utf8'))
     .verify(publicKeyPem, signature as string, 'base64');
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** Real time stands still in the billing suites: only advancing the clock moves it. */
+export const BILLING_START = Date.UTC(2027, 0, 31, 10, 0, 0);
+export const BILLING_CARD = { approved: '4111111111111111', chargesDeclined: '4000000000000341' } as const;
+export const BILLING_PRODUCTS = { products: [{ name: 'Tea club', price: 990, quantity: 1 }] };
+const BILLING_WEBHOOK_PATH = '/v1/webhook';
+
+/** What {@link withBillingSandbox} gives a billing suite: its sandbox and the requests its tests share. */
+export interface BillingSandbox {
+  readonly fixture: V1SandboxFixture;
+  /** The V1ApiError `call` is rejected with, once its status is `status`. */
+  rejected(call: Promise<unknown>, status: number): Promise<V1ApiError>;
+  /** The field and code of each problem of a 400. */
+  problems(call: Promise<unknown>): Promise<string[]>;
+  /** A Client of `m1` with an email address of its own. */
+  newClient(): Promise<Client>;
+  /** A monthly subscription to {@link BILLING_PRODUCTS}, with `overrides`. */
+  template(overrides?: Partial<BillingTemplateRequest>): BillingTemplateRequest;
+  /** Pays Purchase `purchaseId` on the hosted page with the test card `card`. */
+  pay(purchaseId: string, card: string): Promise<void>;
+  /** Resolves once the webhook events about Purchase `id`, in the order they arrived, are exactly `expected`. */
+  expectEvents(id: string, expected: string[]): Promise<void>;
+  /** The sandbox's outbox of the merchant of `key` (`m1` by default), its first 100 messages. */
+  outbox(key?: string): Promise<{
+    results: Array<{
+      kind: string;
+      to: string;
+      purchase_id: string;
+      checkout_url: string | null;
+      created_on: number;
+    }>;
+  }>;
+}
+
+/**
+ * A v1 sandbox for the invoices, billing templates and subscriptions suites: its clock stands at
+ * {@link BILLING_START} (calendar months from 31 January), and a webhook of `m1` takes every event.
+ */
+export function withBillingSandbox(): BillingSandbox {
+  const fixture = withV1Sandbox({ now: () => new Date(BILLING_START) });
+
+  before(async () => {
+    await fixture.client.webhooks.create({
+      title: 'all',
+      callback: `${fixture.merchant.url}${BILLING_WEBHOOK_PATH}`,
+      all_events: true,
+    });
+  });
+
+  async function rejected(call: Promise<unknown>, status: number): Promise<V1ApiError> {
+    const error = await call.then(
+      () => assert.fail(`expected ${status}`),
+      (error: unknown) => error,
+    );
+    assert.ok(error instanceof V1ApiError, String(error));
+    assert.equal(error.status, status, error.message);
+    return error;
+  }
+
+  let seq = 0;
+  return {
+    fixture,
+    rejected,
+    async problems(call) {
+      const error = await rejected(call, 400);
+      return (error.errors ?? []).map((problem) => `${problem.field}: ${problem.code}`);
+    },
+    newClient() {
+      seq += 1;
+      return fixture.client.clients.create({
+        email: `subscriber${seq}@example.com`,
+        full_name: `Subscriber ${seq}`,
+      });
+    },
+    template(overrides = {}) {
+      return {
+        brand_id: V1.brandId,
+        title: 'Tea club',
+        is_subscription: true,
+        subscription_period: { unit: 'month', count: 1 },
+        purchase: BILLING_PRODUCTS,
+        ...overrides,
+      };
+    },
+    async pay(purchaseId, card) {
+      const answer = await postForm(fixture.sandbox, `/checkout/${purchaseId}/pay`, cardForm(card));
+      assert.equal(answer.status, 200, answer.html);
+    },
+    expectEvents: (id, expected) => expectWebhookEvents(fixture.merchant, BILLING_WEBHOOK_PATH, id, expected),
+    async outbox(key = V1.secretKey) {
+      const answer = await fetch(`${fixture.sandbox.url}/sandbox/v1/outbox/?per_page=100`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(answer.status, 200);
+      return answer.json();
+    },
+  };
 }
