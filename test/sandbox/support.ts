@@ -10,9 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import type { OrderInput } from '../../src/core/index.js';
+import type { PurchaseNotification } from '../../src/core/legacy-callbacks.js';
 import { parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/sandbox.js';
-import { createSelfSignedCertificate, signOrder } from '../../src/server/index.js';
+import { createSelfSignedCertificate, signOrder, verifySignature } from '../../src/server/index.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -310,4 +313,139 @@ export async function startCli(
     cli.on('exit', () => reject(new Error(`the CLI did not start: ${text}`)));
   });
   return { cli, url, port: Number(new URL(url).port) };
+}
+
+/** The test card `number` as the payment frame sends it. */
+export const legacyCard = (number: string) => ({ number, expiry: '12/34', cvc: '123', holder: 'Test Person' });
+
+/**
+ * What {@link withLegacySandbox} started for a suite of the legacy widget API, and the requests its tests
+ * share; read `merchant` and `sandbox` in tests and hooks, after its `before`.
+ */
+export interface LegacySandbox {
+  readonly merchant: FakeMerchant;
+  readonly sandbox: Sandbox;
+  /** An idempotency key not used before in the suite. */
+  key(): string;
+  /** An order of two items for the checkout widget, under a merchant order id not used before, with `overrides`. */
+  order(overrides?: Partial<OrderInput>): OrderInput;
+  /** Sends `input` to the widget API signed with `privateKeyPem`, naming `certificateName`. */
+  create(input: OrderInput, certificateName?: string, privateKeyPem?: string): ReturnType<typeof call>;
+  /** The first notification sent for a gateway order, its signature checked (waiting up to 5 s for it). */
+  notificationFor(id: string): Promise<PurchaseNotification>;
+  /** One payment request for a gateway order, as the frame sends it. */
+  pay(id: string, idempotencyKey: string, number: string, more?: Record<string, unknown>): ReturnType<typeof call>;
+  /** The notifications sent for a gateway order, signatures checked, in the order they arrived, once `count` are there. */
+  notificationsOf(id: string, count: number): Promise<PurchaseNotification[]>;
+  /** Waits a moment for anything sent late, then the statuses of every notification sent for the order. */
+  allStatusesOf(id: string, atLeast: number): Promise<string[]>;
+}
+
+/** A fake merchant and a sandbox of the test config for the suite it is called in (its `before` and `after`). */
+export function withLegacySandbox(): LegacySandbox {
+  let merchant: FakeMerchant | undefined;
+  let sandbox: Sandbox | undefined;
+  const running = () => {
+    if (merchant === undefined || sandbox === undefined) {
+      throw new Error('withLegacySandbox: read in a test or hook, after its before');
+    }
+    return { merchant, sandbox };
+  };
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    sandbox = await startTestSandbox(merchant);
+  });
+  after(async () => {
+    await sandbox?.close();
+    await merchant?.close();
+  });
+
+  let counter = 0;
+  async function notificationsOf(id: string, count: number): Promise<PurchaseNotification[]> {
+    const { merchant, sandbox } = running();
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const sent = merchant
+        .requests('/notify')
+        .filter((r) => (JSON.parse(r.body) as PurchaseNotification).id === id);
+      if (sent.length >= count) {
+        for (const request of sent) {
+          assert.ok(
+            verifySignature(
+              request.body,
+              request.headers['x-svc-signature'] as string,
+              sandbox.serviceCertificatePem,
+            ),
+            'notification signature',
+          );
+        }
+        return sent.map((request) => JSON.parse(request.body) as PurchaseNotification);
+      }
+      if (Date.now() > deadline)
+        throw new Error(`expected ${count} notifications for ${id}, got ${sent.length}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  return {
+    get merchant() {
+      return running().merchant;
+    },
+    get sandbox() {
+      return running().sandbox;
+    },
+    key: () => `k-${++counter}`,
+    order(overrides = {}) {
+      return {
+        widgetId: WIDGETS.checkout,
+        language: 'en',
+        orderId: `A-${++counter}`,
+        items: [{ amount: '12.50', currency: 'EUR', label: 'Tea', count: 2, taxRate: 21 }],
+        ...overrides,
+      };
+    },
+    async create(input, certificateName = 'main', privateKeyPem = merchantKeys.main.privateKeyPem) {
+      // As a page with certificate-name sends it: the name is part of the order, and signed.
+      const named = { ...input, certificateName };
+      return call(running().sandbox, 'POST', '/widget-api/v1/orders', {
+        order: named,
+        signature: signOrder(named, privateKeyPem),
+        pageOrigin: PAGE_ORIGIN,
+      });
+    },
+    async notificationFor(id) {
+      const { merchant, sandbox } = running();
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const found = merchant
+          .requests('/notify')
+          .find((r) => (JSON.parse(r.body) as PurchaseNotification).id === id);
+        if (found) {
+          assert.equal(found.method, 'PUT');
+          const signature = found.headers['x-svc-signature'];
+          assert.equal(typeof signature, 'string');
+          assert.ok(
+            verifySignature(found.body, signature as string, sandbox.serviceCertificatePem),
+            'notification signature',
+          );
+          return JSON.parse(found.body) as PurchaseNotification;
+        }
+        if (Date.now() > deadline) throw new Error(`no notification for ${id}`);
+        await merchant.waitFor('/notify', merchant.requests('/notify').length + 1, 5000).catch(() => {});
+      }
+    },
+    pay(id, idempotencyKey, number, more = {}) {
+      return call(running().sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+        idempotencyKey,
+        card: legacyCard(number),
+        ...more,
+      });
+    },
+    notificationsOf,
+    async allStatusesOf(id, atLeast) {
+      await notificationsOf(id, atLeast);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return (await notificationsOf(id, atLeast)).map((notification) => notification.status);
+    },
+  };
 }
