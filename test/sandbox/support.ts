@@ -316,7 +316,12 @@ export async function startCli(
 }
 
 /** The test card `number` as the payment frame sends it. */
-export const legacyCard = (number: string) => ({ number, expiry: '12/34', cvc: '123', holder: 'Test Person' });
+export const legacyCard = (number: string) => ({
+  number,
+  expiry: '12/34',
+  cvc: '123',
+  holder: 'Test Person',
+});
 
 /**
  * What {@link withLegacySandbox} started for a suite of the legacy widget API, and the requests its tests
@@ -334,7 +339,12 @@ export interface LegacySandbox {
   /** The first notification sent for a gateway order, its signature checked (waiting up to 5 s for it). */
   notificationFor(id: string): Promise<PurchaseNotification>;
   /** One payment request for a gateway order, as the frame sends it. */
-  pay(id: string, idempotencyKey: string, number: string, more?: Record<string, unknown>): ReturnType<typeof call>;
+  pay(
+    id: string,
+    idempotencyKey: string,
+    number: string,
+    more?: Record<string, unknown>,
+  ): ReturnType<typeof call>;
   /** The notifications sent for a gateway order, signatures checked, in the order they arrived, once `count` are there. */
   notificationsOf(id: string, count: number): Promise<PurchaseNotification[]>;
   /** Waits a moment for anything sent late, then the statuses of every notification sent for the order. */

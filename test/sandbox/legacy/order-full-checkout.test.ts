@@ -6,13 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { verifySignature } from '../../../src/server/index.js';
-import {
-  call,
-  type FakeMerchant,
-  legacyCard as card,
-  WIDGETS,
-  withLegacySandbox,
-} from '../support.js';
+import { call, legacyCard as card, type FakeMerchant, WIDGETS, withLegacySandbox } from '../support.js';
 
 describe('sandbox legacy widget API over HTTP: full checkout', () => {
   const legacy = withLegacySandbox();

@@ -11,8 +11,8 @@ import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { signOrder, verifyOrderVerificationToken } from '../../../src/server/index.js';
 import {
   call,
-  type FakeMerchant,
   legacyCard as card,
+  type FakeMerchant,
   merchantKeys,
   WIDGETS,
   withLegacySandbox,

@@ -7,12 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { PurchaseNotification } from '../../../src/core/legacy-callbacks.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
-import {
-  call,
-  type FakeMerchant,
-  legacyCard as card,
-  withLegacySandbox,
-} from '../support.js';
+import { call, legacyCard as card, type FakeMerchant, withLegacySandbox } from '../support.js';
 
 describe('sandbox legacy widget API over HTTP: payment outcomes', () => {
   const legacy = withLegacySandbox();

@@ -10,9 +10,9 @@ import { openStore } from '../../../src/sandbox/store.js';
 import type { V1Client } from '../../../src/server/index.js';
 import {
   BILLING_CARD as CARD,
-  BILLING_PRODUCTS as PRODUCTS,
   DAY_MS,
   OTHER,
+  BILLING_PRODUCTS as PRODUCTS,
   V1,
   v1,
   withBillingSandbox,

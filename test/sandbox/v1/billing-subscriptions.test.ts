@@ -12,18 +12,19 @@ import { periodStart } from '../../../src/sandbox/v1/billing-request.js';
 import type { V1Client } from '../../../src/server/index.js';
 import {
   BILLING_CARD as CARD,
-  BILLING_PRODUCTS as PRODUCTS,
-  BILLING_START as START,
   DAY_MS,
   OTHER,
+  BILLING_PRODUCTS as PRODUCTS,
   purchaseBody,
+  BILLING_START as START,
   V1,
   v1,
   withBillingSandbox,
 } from './support.js';
 
 describe('v1 subscriptions', () => {
-  const { fixture, rejected, problems, newClient, template, pay, expectEvents, outbox } = withBillingSandbox();
+  const { fixture, rejected, problems, newClient, template, pay, expectEvents, outbox } =
+    withBillingSandbox();
   let sandbox: Sandbox;
   let client: V1Client;
 

@@ -10,10 +10,10 @@ import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { periodStart } from '../../../src/sandbox/v1/billing-request.js';
 import { createV1Client, type V1Client } from '../../../src/server/index.js';
 import {
-  BILLING_PRODUCTS as PRODUCTS,
-  BILLING_START as START,
   DAY_MS,
   OTHER,
+  BILLING_PRODUCTS as PRODUCTS,
+  BILLING_START as START,
   V1,
   v1,
   withBillingSandbox,

@@ -591,5 +591,4 @@ describe('v1 balance and company statements against the sandbox', () => {
     assert.equal(new ZoneTime('America/New_York').format(0), '1969-12-31T19:00:00-05:00');
     assert.equal(riga.format(null), null);
   });
-
 });
