@@ -42,7 +42,7 @@ import { orderOfAttributes, readAttributes } from '../../../demo/server/render-p
 import type { Sandbox, SandboxConfig } from '../../../src/sandbox/index.js';
 import { createV1Client, type OrderInput, signOrder, type V1Client } from '../../../src/server/index.js';
 import { type RedisServer, startRedisServer } from '../../server/redis-server.js';
-import { commandsOf, type Example, readExamples } from './readme-examples.js';
+import { type Example, readExamples } from './readme-examples.js';
 import { missing, provide, type RedisClient } from './readme-prelude.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -102,6 +102,31 @@ const HEADER_LINES = 1;
 function moduleFile(example: Example): string {
   const index = examples.indexOf(example);
   return join(project, `${String(index).padStart(2, '0')}-${example.name ?? example.kind}.${example.kind}`);
+}
+
+/** What a ts example must have done. */
+export interface TsCheck {
+  /** Names of the example's top-level bindings that the check reads. */
+  exports?: string[];
+  /** Runs before the example, for what it takes that only exists by then. */
+  before?: () => Promise<void>;
+  check: (exported: Record<string, unknown>) => Promise<void>;
+}
+
+/** What a json example must have done (and what it starts). */
+export type JsonCheck = (example: Example) => Promise<void>;
+
+/** Resolves the page's recorded calls once there are `count` of them; fails at once on a page error. */
+export type PageCalls = (count: number) => Promise<unknown[][]>;
+
+/** What a named js example must have done in its page. */
+export type JsCheck = (page: Page, calls: PageCalls) => Promise<void>;
+
+/** The checks of a part's named examples, by example name. */
+export interface Checks {
+  ts?: Record<string, TsCheck>;
+  json?: Record<string, JsonCheck>;
+  js?: Record<string, JsCheck>;
 }
 
 /** The names of a ts example's top-level bindings that its check reads. */
