@@ -63,5 +63,4 @@ describeExamples('rest', () => {
     const result = typecheck('tsconfig.json');
     assert.ok(result.ok, result.output);
   });
-
 });

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { signOrder, verifyOrderSignature } from '../../../src/server/index.js';
 import { launchBrowser } from './browser.js';
+import { ELEMENT_CHECKS } from './readme-element-checks.js';
 import { commandsOf, type Example } from './readme-examples.js';
 import { provide } from './readme-prelude.js';
-import { ELEMENT_CHECKS } from './readme-element-checks.js';
 import {
   type Checks,
   checkListedCommand,
@@ -46,22 +46,22 @@ import { SERVER_CHECKS } from './readme-server-checks.js';
 
 const REST_CHECKS: Checks = {
   ts: {
-  keys: {
-    async check() {
-      const privateKeyPem = await readFile(join(project, 'merchant-private-key.pem'), 'utf8');
-      const publicKeyPem = await readFile(join(project, 'merchant-public-key.pem'), 'utf8');
-      assert.match(privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
-      assert.match(publicKeyPem, /^-----BEGIN PUBLIC KEY-----/);
-      assert.equal(statSync(join(project, 'merchant-private-key.pem')).mode & 0o777, 0o600);
-      const order = { widgetId: 'a', items: [{ amount: '1.00', label: 'x' }] };
-      assert.ok(
-        verifyOrderSignature(order, signOrder(order, privateKeyPem), publicKeyPem),
-        'the two halves match',
-      );
-      env.keys = { privateKeyPem, publicKeyPem };
-      provide({ privateKeyPem });
+    keys: {
+      async check() {
+        const privateKeyPem = await readFile(join(project, 'merchant-private-key.pem'), 'utf8');
+        const publicKeyPem = await readFile(join(project, 'merchant-public-key.pem'), 'utf8');
+        assert.match(privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
+        assert.match(publicKeyPem, /^-----BEGIN PUBLIC KEY-----/);
+        assert.equal(statSync(join(project, 'merchant-private-key.pem')).mode & 0o777, 0o600);
+        const order = { widgetId: 'a', items: [{ amount: '1.00', label: 'x' }] };
+        assert.ok(
+          verifyOrderSignature(order, signOrder(order, privateKeyPem), publicKeyPem),
+          'the two halves match',
+        );
+        env.keys = { privateKeyPem, publicKeyPem };
+        provide({ privateKeyPem });
+      },
     },
-  },
   },
 };
 

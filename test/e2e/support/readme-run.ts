@@ -318,7 +318,12 @@ export function paidOrder(): Promise<{ id: string; merchantOrderId: string; tota
   return env.paidOrder;
 }
 
-export async function json(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function json(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(url, {
     method,
     headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
@@ -444,7 +449,6 @@ export function consoleErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   return errors;
 }
-
 
 /** Every `<svc-checkout>` of the page that has started (lazy ones wait for `init()`) shows its form. */
 export async function formsShown(page: Page, errors: string[], includeLazy: boolean): Promise<void> {
