@@ -24,7 +24,6 @@ import {
   formsShown,
   type JsCheck,
   type JsonCheck,
-  needsGateway,
   type PageCalls,
   pageHtml,
   partOf,
@@ -65,7 +64,13 @@ const REST_CHECKS: Checks = {
   },
 };
 
-const PARTS_CHECKS: readonly Checks[] = [REST_CHECKS, ELEMENT_CHECKS, SANDBOX_CHECKS, SERVER_CHECKS];
+const CHECKS_OF: Record<ReadmePart, Checks> = {
+  rest: REST_CHECKS,
+  element: ELEMENT_CHECKS,
+  sandbox: SANDBOX_CHECKS,
+  server: SERVER_CHECKS,
+};
+const PARTS_CHECKS = Object.values(CHECKS_OF);
 /** The checks of every part in one table (example names are unique: readExamples says so). */
 const merged = <T>(table: (checks: Checks) => Record<string, T> | undefined): Record<string, T> =>
   Object.fromEntries(PARTS_CHECKS.flatMap((checks) => Object.entries(table(checks) ?? {})));
@@ -172,19 +177,17 @@ async function runExample(example: Example): Promise<void> {
 /**
  * The tests of one part of the README, after `tests` (the file's own): its ts and json examples run in the
  * order of {@link runnable}, then its html pages (with their js), its sh commands and its listed commands.
- * When the part talks to the gateway, the keys and sandbox-config examples of other parts run first, in the
- * `before` hook, as they start it.
+ * The examples of other parts that it stands on (its checks' `runsFirst`) run before, in the `before` hook.
  */
 export function describeExamples(part: ReadmePart, tests: () => void = () => {}): void {
   const own = (example: Example) => partOf(example) === part;
   describe(`${readmeName} examples`, () => {
     before(async () => {
       await setUp(exportsOf);
-      if (!needsGateway(part)) return;
-      const gateway = runnable.filter(
-        (example) => (example.name === 'keys' || example.name === 'sandbox-config') && !own(example),
-      );
-      for (const example of gateway) await runExample(example);
+      const first = CHECKS_OF[part].runsFirst ?? [];
+      for (const example of runnable.filter(({ name }) => name !== undefined && first.includes(name))) {
+        await runExample(example);
+      }
     });
 
     after(tearDown);

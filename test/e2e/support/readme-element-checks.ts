@@ -14,6 +14,8 @@ import { type Checks, elementOrder, env, json, merchant, named } from './readme-
 import { CARDS, PaymentFrame } from './shop-page.js';
 
 export const ELEMENT_CHECKS: Checks = {
+  // The v1-picker page's payment-methods-url is the payment-methods example's endpoint.
+  runsFirst: ['keys', 'sandbox-config', 'payment-methods'],
   ts: {
     'sign-order': {
       exports: ['signature'],

@@ -19,9 +19,9 @@
  *
  * Each test file is a process of its own, with its own project, shop, Redis and sandbox, and builds `dist/`
  * itself with tsc as the examples import it; `npm run test:readme` runs the files one at a time. Each example
- * belongs to the part of the README it is in ({@link partOf}) and is a test of that part's file only; a part
- * that talks to the gateway runs the `keys` and `sandbox-config` examples first, unreported, when they are
- * not its own.
+ * belongs to the part of the README it is in ({@link partOf}) and is a test of that part's file only; the
+ * examples of other parts that a part stands on (`keys` and `sandbox-config`, which start the gateway, or an
+ * endpoint its pages call) run first, unreported: {@link Checks.runsFirst}.
  *
  * Needs `npm run build:browser` first (as every e2e test). README_EXAMPLES_FILE names another Markdown file to
  * run instead of README.md; README_EXAMPLES_KEEP=1 keeps the project folder.
@@ -124,6 +124,12 @@ export type JsCheck = (page: Page, calls: PageCalls) => Promise<void>;
 
 /** The checks of a part's named examples, by example name. */
 export interface Checks {
+  /**
+   * The examples of other parts that this part's examples stand on, by name, run before its tests (unreported, as
+   * they are other files' tests): the keys and the sandbox config that start the gateway, or the endpoint a
+   * page calls.
+   */
+  runsFirst?: string[];
   ts?: Record<string, TsCheck>;
   json?: Record<string, JsonCheck>;
   js?: Record<string, JsCheck>;
@@ -582,17 +588,6 @@ const sectionHeadings: string[] = [];
 export function partOf(example: Example): ReadmePart {
   const heading = sectionHeadings[example.line - 1] ?? '';
   return PART_HEADINGS.find(([, start]) => heading.startsWith(start))?.[0] ?? 'rest';
-}
-
-/** Kinds that run against no shop and no gateway. */
-const STANDALONE_KINDS: readonly Example['kind'][] = ['tsx', 'ci', 'scripts', 'file', 'steps'];
-
-/** Whether a part's examples talk to the gateway (all but the `keys` example and the standalone kinds). */
-export function needsGateway(part: ReadmePart): boolean {
-  return examples.some(
-    (example) =>
-      partOf(example) === part && !STANDALONE_KINDS.includes(example.kind) && example.name !== 'keys',
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
 } from './readme-run.js';
 
 export const SANDBOX_CHECKS: Checks = {
+  runsFirst: ['keys'],
   json: {
     /** The README's sandbox config, for the shop on its real origin: the sandbox every example talks to. */
     async 'sandbox-config'(example) {

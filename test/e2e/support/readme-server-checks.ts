@@ -28,6 +28,7 @@ import {
 } from './readme-run.js';
 
 export const SERVER_CHECKS: Checks = {
+  runsFirst: ['keys', 'sandbox-config'],
   ts: {
     notifications: {
       async check() {
