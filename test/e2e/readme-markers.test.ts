@@ -1,4 +1,4 @@
-/** The README examples' markers, as support/readme-examples.ts reads them for readme-examples.test.ts. */
+/** The README examples' markers, as support/readme-examples.ts reads them for the readme-*.test.ts files. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readExamples } from './support/readme-examples.js';

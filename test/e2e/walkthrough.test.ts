@@ -4,7 +4,7 @@
  *
  * - `npm install svc-checkout express` asks no registry: the package under test is the repository's build, so
  *   the folder's node_modules links `svc-checkout` to the repository (its `exports` lead to `dist/`, its own
- *   dependencies resolve from the repository's node_modules, as they do for readme-examples.test.ts) and
+ *   dependencies resolve from the repository's node_modules, as they do for the readme-*.test.ts files) and
  *   `express` to the repository's copy, with the `svc-sandbox` bin as npm links it.
  * - Every other command runs as written, `npx` offline so that it can only find the folder's package, with
  *   free ports where the walkthrough says 3000 and 4010: the sandbox is given `--port 0`, `node shop.mjs` gets

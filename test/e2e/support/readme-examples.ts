@@ -4,7 +4,7 @@
  *
  *   <!-- example: KIND [name=NAME] [uses=a,b] [after=NAME] [path=FILE] -->
  *
- * KIND says what the test does with the block (test/e2e/readme-examples.test.ts):
+ * KIND says what the tests do with the block (test/e2e/readme-*.test.ts, support/readme-run.ts):
  * - `ts`: typechecked as a merchant's code and run in Node; `uses=` lists what it takes from around it
  *   (readme-prelude.ts);
  * - `tsx`: typechecked with `svc-checkout/react`; a block of `svc-checkout/preact` starts with
