@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { MerchantConfig } from '../config.js';
 import { HttpError, type RequestContext, type Router, sendJson } from '../http.js';
 import { bearerRefusal, type MerchantKeyLookup, merchantKeyLookup } from '../merchant-keys.js';
-import { baseUrlOf } from '../v1/v1-context.js';
+import { baseUrlOf } from '../v1/request-context.js';
 import { payOrder } from './pay-order.js';
 import { payPurchase } from './pay-purchase.js';
 import { TestHelperError } from './test-helper-error.js';

@@ -1,6 +1,6 @@
 /**
  * The sandbox's v1 REST interface under `/api/v1/`, one router mounted on the sandbox's: bearer secret keys
- * from the config (`v1-context.ts`), Purchases and their operations (`purchase-routes.ts`), the payment and
+ * from the config (`request-context.ts`), Purchases and their operations (`purchase-routes.ts`), the payment and
  * payout method lookups with the document's rate limit, the public key that verifies success callbacks, and
  * Webhooks with their signed deliveries (`webhook-routes.ts`); plus the hosted checkout page
  * (`checkout-routes.ts`) and the method logos under `/sandbox/v1/logos/`. Every answer, errors included, is
@@ -42,7 +42,7 @@ import {
 } from './rate-limit.js';
 import { mountStatementRoutes } from './statement-routes.js';
 import { SuccessCallbacks } from './success-callbacks.js';
-import { authenticated, type V1Merchant, v1Router } from './v1-context.js';
+import { authenticated, type V1Merchant, v1Router } from './request-context.js';
 import { mountWalletPayments } from './wallet-payments.js';
 import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
 import { mountWebhookRoutes } from './webhook-routes.js';

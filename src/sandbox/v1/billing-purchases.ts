@@ -15,7 +15,7 @@ import type { V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import type { PurchaseRecord, V1Purchases } from './purchases.js';
-import type { V1Merchant } from './v1-context.js';
+import type { V1Merchant } from './request-context.js';
 
 /** The members a template adds to the Purchase create requests it makes. */
 export type PurchaseOptions = Pick<

@@ -19,7 +19,7 @@ import { V1HttpError } from './errors.js';
 import { requestedPage } from './pagination.js';
 import { requestContextOf } from './purchase-request.js';
 import { purchaseView } from './purchases.js';
-import { sendNoContent, type V1Handler, v1Router } from './v1-context.js';
+import { sendNoContent, type V1Handler, v1Router } from './request-context.js';
 
 /** Where the outbox is served, beside `/api/v1`: it is the sandbox's, not the gateway's. */
 export const OUTBOX_PATH = '/sandbox/v1/outbox';

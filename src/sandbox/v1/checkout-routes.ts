@@ -25,7 +25,7 @@ import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './check
 import { pageLanguage, pageTranslator } from './checkout-texts.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
 import { checkoutPath, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
-import { clientIpOf } from './v1-context.js';
+import { clientIpOf } from './request-context.js';
 
 export interface CheckoutPageDeps {
   config: SandboxConfig;

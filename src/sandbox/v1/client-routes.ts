@@ -6,7 +6,7 @@ import { type RouteHandler, type Router, sendJson } from '../http.js';
 import { readClientBody, type V1Clients } from './clients.js';
 import { V1HttpError } from './errors.js';
 import { requestedPage } from './pagination.js';
-import { sendNoContent, type V1Handler } from './v1-context.js';
+import { sendNoContent, type V1Handler } from './request-context.js';
 
 export interface ClientRoutesDeps {
   clients: V1Clients;

@@ -14,7 +14,7 @@ import type { PurchaseOperations } from './purchase-operations.js';
 import { readCreatePurchase, requestContextOf } from './purchase-request.js';
 import { paymentView } from './purchase-view.js';
 import { type PurchaseRecord, purchaseView, type V1Purchases } from './purchases.js';
-import { clientIpOf, type V1Context, type V1Handler, type V1Merchant } from './v1-context.js';
+import { clientIpOf, type V1Context, type V1Handler, type V1Merchant } from './request-context.js';
 
 /** The test header that sets how the acquirer answers one operation. */
 export const ACQUIRER_HEADER = 'x-sandbox-acquirer';

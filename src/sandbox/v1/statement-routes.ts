@@ -24,7 +24,7 @@ import {
   ZoneTime,
 } from './statement-rows.js';
 import { statementView, V1Statements } from './statements.js';
-import type { V1Handler } from './v1-context.js';
+import type { V1Handler } from './request-context.js';
 
 export interface StatementRoutesDeps {
   store: Store;

@@ -30,7 +30,7 @@ import { sendJson } from '../http.js';
 import { type CheckoutPayments, methodsFor, type WalletOutcome } from './checkout-payments.js';
 import { V1HttpError, type V1Issue } from './errors.js';
 import { checkoutPath, type PurchaseRecord, type V1Purchases } from './purchases.js';
-import { type V1Handler, v1Router } from './v1-context.js';
+import { type V1Handler, v1Router } from './request-context.js';
 
 /** What a wallet post's handler is given once the request's secret key named a merchant. */
 export interface WalletPaymentsDeps {

@@ -11,7 +11,7 @@ import { V1HttpError } from './errors.js';
 import { pageOf, readPageRequest, requestedPage } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
-import { sendNoContent, type V1Handler } from './v1-context.js';
+import { sendNoContent, type V1Handler } from './request-context.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
 import { type DeliverySource, readDeliveriesQuery, readWebhookBody } from './webhook-request.js';
 import { type V1Webhooks, webhookView } from './webhooks.js';
