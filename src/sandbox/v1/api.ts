@@ -40,9 +40,9 @@ import {
   type RateLimitSettings,
   SlidingWindowLimiter,
 } from './rate-limit.js';
+import { authenticated, type V1Merchant, v1Router } from './request-context.js';
 import { mountStatementRoutes } from './statement-routes.js';
 import { SuccessCallbacks } from './success-callbacks.js';
-import { authenticated, type V1Merchant, v1Router } from './request-context.js';
 import { mountWalletPayments } from './wallet-payments.js';
 import { purchaseWebhookEvents, WebhookDeliveries } from './webhook-deliveries.js';
 import { mountWebhookRoutes } from './webhook-routes.js';

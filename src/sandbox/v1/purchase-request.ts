@@ -27,8 +27,8 @@ import {
 import { methodSupports } from './payment-methods.js';
 import { CLIENT_DETAILS_TEXTS } from './purchase-view.js';
 import type { StoredPurchase, StoredPurchaseDetails } from './purchases.js';
-import { isWhitelistedCreditor, isWhitelistedIban } from './test-creditors.js';
 import type { V1Merchant } from './request-context.js';
+import { isWhitelistedCreditor, isWhitelistedIban } from './test-creditors.js';
 
 /** What a valid create request becomes: every request field of the Purchase, defaults filled in. */
 export type PurchaseDraft = Pick<

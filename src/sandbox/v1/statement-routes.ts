@@ -15,6 +15,7 @@ import { V1HttpError } from './errors.js';
 import { pageOf, readPageRequest } from './pagination.js';
 import type { PurchaseOperations } from './purchase-operations.js';
 import type { V1Purchases } from './purchases.js';
+import type { V1Handler } from './request-context.js';
 import { readStatementRequest, withQueryParameters } from './statement-request.js';
 import {
   balanceOf,
@@ -24,7 +25,6 @@ import {
   ZoneTime,
 } from './statement-rows.js';
 import { statementView, V1Statements } from './statements.js';
-import type { V1Handler } from './request-context.js';
 
 export interface StatementRoutesDeps {
   store: Store;
