@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DEMO_WIDGET_IDS, parseConfig, type SandboxConfigFile } from '../../src/sandbox/config.js';
-import { isLoopbackOrigin } from '../../src/sandbox/page-origins.js';
+import { isLoopbackOrigin } from '../../src/sandbox/legacy/page-origins.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/sandbox.js';
 import { FakeMerchant, PAGE_ORIGIN, tempDir, testConfigFile, WIDGETS } from './support.js';
 

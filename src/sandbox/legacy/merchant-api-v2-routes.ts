@@ -32,13 +32,13 @@ import type { MerchantConfig } from '../config.js';
 import { HttpError, parseJsonObject, type RequestContext, type Router, sendJson } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
 import type { Collection, Store } from '../store.js';
-import { money, type Written } from '../wire-json.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import type { OrderBook } from './order-book.js';
 import type { OrderVerification } from './order-records.js';
 import type { OrderVerifier } from './order-verification.js';
 import type { OrderViews } from './order-views.js';
 import type { PaymentMachine } from './payment-machine.js';
+import { money, type Written } from './wire-json.js';
 
 const MAX_SKEW_SECONDS = 300;
 

@@ -13,11 +13,11 @@ import { certificateValidityError } from '../../server/for-sandbox.js';
 import { verifyOrderSignature } from '../../server/index.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
 import { HttpError } from '../http.js';
-import { isPageOriginAllowed } from '../page-origins.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { type OrderBook, orderAlreadyPaid, sameCharge } from './order-book.js';
 import { type CustomerData, isPaid, type OrderRecord } from './order-records.js';
 import type { OrderVerifier } from './order-verification.js';
+import { isPageOriginAllowed } from './page-origins.js';
 import { diagnoseSignature } from './signature-diagnosis.js';
 
 export interface OrderIntakeDeps {

@@ -17,10 +17,10 @@ import { parseTaxRate } from '../../core/order.js';
 import { type PricedOrder, shippingTaxRate } from '../../core/totals.js';
 import type { OrderView } from '../../core/widget-api.js';
 import type { MerchantConfig } from '../config.js';
-import { fraction, JsonNumber, money, netUnitAmount, quantity, type Written } from '../wire-json.js';
 import { type MerchantDirectory, orderDefaults } from './merchant-directory.js';
 import type { OrderBook } from './order-book.js';
 import { isPaid, type OrderRecord, quoteOf, type ShippingChoice } from './order-records.js';
+import { fraction, JsonNumber, money, netUnitAmount, quantity, type Written } from './wire-json.js';
 
 export interface OrderViewsDeps {
   directory: MerchantDirectory;

@@ -21,7 +21,6 @@ import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
 import type { Store } from '../store.js';
 import { findTestCard, findTestCardByDigits } from '../test-cards.js';
-import { writeJson } from '../wire-json.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { type OrderBook, orderAlreadyPaid } from './order-book.js';
 import {
@@ -33,6 +32,7 @@ import {
 } from './order-records.js';
 import type { OrderViews } from './order-views.js';
 import { shippingChoice } from './shipping-options.js';
+import { writeJson } from './wire-json.js';
 
 export interface PaymentMachineDeps {
   directory: MerchantDirectory;

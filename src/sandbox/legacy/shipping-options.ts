@@ -10,10 +10,10 @@ import { shippingTaxRate } from '../../core/totals.js';
 import type { PaymentRequest, ShippingQuote, ShippingQuoteRequest } from '../../core/widget-api.js';
 import type { PickupPoint, WidgetConfig } from '../config.js';
 import { HttpError } from '../http.js';
-import { quantity, type Written, writeJson } from '../wire-json.js';
 import { type MerchantDirectory, orderDefaults } from './merchant-directory.js';
 import type { OrderBook } from './order-book.js';
 import { type CallMerchant, FINAL, type OrderRecord, quoteOf, type ShippingChoice } from './order-records.js';
+import { quantity, type Written, writeJson } from './wire-json.js';
 
 export interface ShippingQuotesDeps {
   directory: MerchantDirectory;

@@ -10,9 +10,9 @@ import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../../core/
 import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../core/widget-api.js';
 import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js';
 import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
-import { frameAncestors, isPageOriginAllowed } from '../page-origins.js';
 import { noteMerchant } from '../sandbox-log.js';
 import type { MerchantDirectory } from './merchant-directory.js';
+import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
 import { widgetConfigView } from './widget-api-routes.js';
 
 /**

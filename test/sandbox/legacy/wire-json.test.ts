@@ -11,7 +11,7 @@ import {
   netUnitAmount,
   quantity,
   writeJson,
-} from '../../src/sandbox/wire-json.js';
+} from '../../../src/sandbox/legacy/wire-json.js';
 
 describe('wire JSON', () => {
   test('money, quantities and tax rates as the real service writes them', () => {

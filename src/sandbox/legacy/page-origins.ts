@@ -5,7 +5,7 @@
  * literal (Chromium reads `http://[::1]:*` as `'none'`), so a `[::1]` page would pass the check and still get
  * no frame.
  */
-import type { MerchantConfig } from './config.js';
+import type { MerchantConfig } from '../config.js';
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1'];
 

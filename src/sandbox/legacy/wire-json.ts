@@ -3,9 +3,9 @@
  * (`88.00`, `1.000`), which `JSON.stringify` cannot do (it writes `88` and `1`). JSON readers see the same
  * numbers either way; the bytes matter because the purchase notification's signature is over them.
  */
-import { divideRoundHalfUp } from '../core/decimal.js';
-import { formatMinorUnits, type MinorUnits } from '../core/money.js';
-import type { Quantity, TaxRate } from '../core/order.js';
+import { divideRoundHalfUp } from '../../core/decimal.js';
+import { formatMinorUnits, type MinorUnits } from '../../core/money.js';
+import type { Quantity, TaxRate } from '../../core/order.js';
 
 /**
  * A JSON number kept as its text. {@link writeJson} writes the text as it is; `JSON.stringify` writes the
