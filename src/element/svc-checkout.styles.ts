@@ -5,7 +5,9 @@ import { css } from '@lit/reactive-element';
 // :host would hide the merchant's inherited one. Written out rather than built from core, which would bring
 // every token's checks into the script-tag file; one rule a line, since nothing minifies CSS in templates.
 // The pending iframe loads out of sight but rendered (transparent and inert, laid out at the host's full
-// width, so its reported height is right) until it shows a form.
+// width, so its reported height is right) until it shows a form. A button's border is transparent rather than
+// none, since forced colours paint it and a button without one reads as plain text there; the padding gives back
+// its pixel, so the button keeps its size.
 export const svcCheckoutStyles = css`
 :host{display:block;position:relative;color:var(--svc-color-text, #1f2937);font-family:var(--svc-font-family, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);font-size:var(--svc-font-size, 16px)}
 :host([hidden]){display:none}
@@ -16,6 +18,6 @@ iframe.pending{position:absolute;opacity:0}
 .error{padding:var(--svc-spacing, 12px);border:1px solid var(--svc-color-error, #b91c1c);border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-background, #ffffff)}
 .error h2{margin:0 0 .5em;font-size:1.125em;color:var(--svc-color-error, #b91c1c)}
 .error p{margin:0 0 .5em}
-button{min-height:var(--svc-input-height, 44px);padding:0 1.25em;border:0;border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-primary, #1a56db);color:var(--svc-color-primary-contrast, #ffffff);font:inherit;cursor:pointer}
+button{box-sizing:border-box;min-height:var(--svc-input-height, 44px);padding:0 calc(1.25em - 1px);border:1px solid transparent;border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-primary, #1a56db);color:var(--svc-color-primary-contrast, #ffffff);font:inherit;cursor:pointer}
 button:focus-visible{outline:3px solid var(--svc-color-focus, #2563eb);outline-offset:2px}
 `;

@@ -329,9 +329,9 @@ export class SvcPaymentFrame extends LitElement {
         text = t(phase.checking ? 'status.checking' : 'pay.processing');
         break;
       case 'challenge':
-        text = t(
-          phase.networkError ? 'status.networkError' : phase.busy ? 'threeDs.waiting' : 'threeDs.title',
-        );
+        // Otherwise the step's heading takes the focus and says its title (#showChallengeStep).
+        if (phase.networkError || phase.busy)
+          text = t(phase.networkError ? 'status.networkError' : 'threeDs.waiting');
         break;
       case 'form':
         if (phase.notice) text = this.#noticeText(phase.notice, t);
@@ -351,14 +351,13 @@ export class SvcPaymentFrame extends LitElement {
     });
   }
 
-  /** Imports the status screens on the first end; then the screen's heading takes the focus, and it is said. */
+  /**
+   * Imports the status screens on the first end; then the screen's heading takes the focus, which says the
+   * outcome (and its sentence, the heading's description): the live region does not say it again.
+   */
   #showStatus(phase: Extract<Phase, { kind: 'paid' | 'failed' | 'cancelled' | 'rejected' }>): void {
     void this.#statusScreen.load().then((screens) => {
-      if (screens && this.t && this.#flow.phase === phase) {
-        this.#focusTarget = `#${screens.STATUS_HEADING_ID}`;
-        const status = screens.statusTexts(phase, this.t);
-        this.#announce(`${status.title}. ${status.text}`);
-      }
+      if (screens && this.#flow.phase === phase) this.#focusTarget = `#${screens.STATUS_HEADING_ID}`;
       this.requestUpdate();
     });
   }

@@ -29,7 +29,7 @@ const ICONS = {
 };
 
 /** The title and the sentence of a status screen. */
-export function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
+function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
   switch (view.kind) {
     case 'paid':
       return {
@@ -65,8 +65,8 @@ export function renderStatus(view: StatusView, t: FrameTranslate, actions: Statu
     <svg class="svc-status-icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" focusable="false">
       ${ICONS[kind]}
     </svg>
-    <h2 id=${STATUS_HEADING_ID} tabindex="-1">${title}</h2>
-    <p class="svc-status-text">${text}</p>
+    <h2 id=${STATUS_HEADING_ID} tabindex="-1" aria-describedby="svc-status-text">${title}</h2>
+    <p id="svc-status-text" class="svc-status-text">${text}</p>
     ${
       view.kind === 'paid' || (view.kind === 'rejected' && !view.back)
         ? nothing
