@@ -353,11 +353,19 @@ export class SvcPaymentFrame extends LitElement {
 
   /**
    * Imports the status screens on the first end; then the screen's heading takes the focus, which says the
-   * outcome (and its sentence, the heading's description): the live region does not say it again.
+   * outcome (and its sentence, the heading's description), so the live region does not say it again. A
+   * rejection is the exception: it shows as the frame loads, while the shopper's focus is still on the shop's
+   * page, where a heading focused in the frame is not heard.
    */
   #showStatus(phase: Extract<Phase, { kind: 'paid' | 'failed' | 'cancelled' | 'rejected' }>): void {
     void this.#statusScreen.load().then((screens) => {
-      if (screens && this.#flow.phase === phase) this.#focusTarget = `#${screens.STATUS_HEADING_ID}`;
+      if (screens && this.#flow.phase === phase) {
+        this.#focusTarget = `#${screens.STATUS_HEADING_ID}`;
+        if (phase.kind === 'rejected' && this.t) {
+          const status = screens.statusTexts(phase, this.t);
+          this.#announce(`${status.title}. ${status.text}`);
+        }
+      }
       this.requestUpdate();
     });
   }

@@ -29,7 +29,7 @@ const ICONS = {
 };
 
 /** The title and the sentence of a status screen. */
-function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
+export function statusTexts(view: StatusView, t: FrameTranslate): { title: string; text: string } {
   switch (view.kind) {
     case 'paid':
       return {
