@@ -18,6 +18,6 @@ iframe.pending{position:absolute;opacity:0}
 .error{padding:var(--svc-spacing, 12px);border:1px solid var(--svc-color-error, #b91c1c);border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-background, #ffffff)}
 .error h2{margin:0 0 .5em;font-size:1.125em;color:var(--svc-color-error, #b91c1c)}
 .error p{margin:0 0 .5em}
-button{box-sizing:border-box;min-height:var(--svc-input-height, 44px);padding:0 calc(1.25em - 1px);border:1px solid transparent;border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-primary, #1a56db);color:var(--svc-color-primary-contrast, #ffffff);font:inherit;cursor:pointer}
+button{min-height:var(--svc-input-height, 44px);padding:0 calc(1.25em - 1px);border:1px solid transparent;border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-primary, #1a56db);color:var(--svc-color-primary-contrast, #ffffff);font:inherit;cursor:pointer}
 button:focus-visible{outline:3px solid var(--svc-color-focus, #2563eb);outline-offset:2px}
 `;

@@ -330,8 +330,8 @@ export class SvcPaymentFrame extends LitElement {
         break;
       case 'challenge':
         // Otherwise the step's heading takes the focus and says its title (#showChallengeStep).
-        if (phase.networkError || phase.busy)
-          text = t(phase.networkError ? 'status.networkError' : 'threeDs.waiting');
+        if (phase.networkError) text = t('status.networkError');
+        else if (phase.busy) text = t('threeDs.waiting');
         break;
       case 'form':
         if (phase.notice) text = this.#noticeText(phase.notice, t);
