@@ -173,34 +173,37 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     around: string;
   }
 
+  // A string, not a function: tsx would wrap a function's inner helpers in a `__name` the page lacks.
+  const READ_FOCUS_LOOK = `(() => {
+    const control = document.activeElement;
+    if (!control || control === document.body) return null;
+    const backgroundOf = (element) => {
+      for (let at = element; at; at = at.parentElement) {
+        const color = getComputedStyle(at).backgroundColor;
+        if (color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent') return color;
+      }
+      return 'rgb(255, 255, 255)';
+    };
+    const style = getComputedStyle(control);
+    return {
+      control: control.tagName.toLowerCase() + '#' + control.id + '.' + control.className,
+      ring: {
+        color: style.outlineColor,
+        style: style.outlineStyle,
+        width: Number.parseFloat(style.outlineWidth),
+        offset: Number.parseFloat(style.outlineOffset),
+      },
+      own: backgroundOf(control),
+      around: backgroundOf(control.parentElement),
+    };
+  })()`;
+
   /** Tabs through every control of the page once, reading each one's focus ring as it has focus. */
   async function focusLooks(page: Page): Promise<FocusLook[]> {
     const looks: FocusLook[] = [];
     for (let presses = 0; presses < 40; presses++) {
       await page.keyboard.press('Tab');
-      const look = await page.evaluate(() => {
-        const control = document.activeElement;
-        if (!control || control === document.body) return null;
-        const backgroundOf = (element: Element | null): string => {
-          for (let at = element; at; at = at.parentElement) {
-            const color = getComputedStyle(at).backgroundColor;
-            if (color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent') return color;
-          }
-          return 'rgb(255, 255, 255)';
-        };
-        const style = getComputedStyle(control);
-        return {
-          control: `${control.tagName.toLowerCase()}#${control.id}.${control.className}`,
-          ring: {
-            color: style.outlineColor,
-            style: style.outlineStyle,
-            width: Number.parseFloat(style.outlineWidth),
-            offset: Number.parseFloat(style.outlineOffset),
-          },
-          own: backgroundOf(control),
-          around: backgroundOf(control.parentElement),
-        };
-      });
+      const look = await page.evaluate<FocusLook | null>(READ_FOCUS_LOOK);
       if (look === null || looks.some((seen) => seen.control === look.control)) break;
       looks.push(look);
     }
