@@ -252,16 +252,25 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     const page = await browser.newPage();
     await page.emulateMedia({ forcedColors: 'active' });
     await page.goto(purchase.checkout_url);
-    const border = (selector: string) =>
-      page.$eval(selector, (button) => {
+    // Forced colours paint a border in the system's button text colour; it must stand out from the page.
+    const assertBorder = async (selector: string) => {
+      const look = await page.$eval(selector, (button) => {
         const style = getComputedStyle(button);
-        return { style: style.borderTopStyle, width: Number.parseFloat(style.borderTopWidth) };
+        return {
+          style: style.borderTopStyle,
+          width: Number.parseFloat(style.borderTopWidth),
+          color: style.borderTopColor,
+          page: getComputedStyle(document.querySelector('main') ?? document.body).backgroundColor,
+        };
       });
-    assert.deepEqual(await border('button.pay'), { style: 'solid', width: 1 });
+      assert.deepEqual([look.style, look.width], ['solid', 1], selector);
+      assert.ok(contrast(look.color, look.page) >= 3, `${selector}: border ${look.color} on ${look.page}`);
+    };
+    await assertBorder('button.pay');
     await fillCard(page, '4000000000003220');
     await page.click('button.pay');
     await page.waitForSelector('button.approve');
-    assert.deepEqual(await border('button.approve'), { style: 'solid', width: 1 });
+    await assertBorder('button.approve');
     await page.close();
   });
 
