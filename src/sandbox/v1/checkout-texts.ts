@@ -73,8 +73,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
     'pay.saveCard': 'Save card',
     'pay.hold': 'Hold {amount}',
-    'pay.holdNote':
-      '{amount} will be reserved on your card, not charged. The shop charges it later or releases the hold.',
+    'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -102,7 +101,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.saveCard': 'Saglabāt karti',
     'pay.hold': 'Rezervēt {amount}',
     'pay.holdNote':
-      'Jūsu kartē tiks rezervēta summa {amount}, taču tā netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
+      'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -130,7 +129,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.saveCard': 'Сохранить карту',
     'pay.hold': 'Зарезервировать {amount}',
     'pay.holdNote':
-      'Сумма {amount} будет зарезервирована на вашей карте, но не списана. Магазин спишет её позже или снимет резерв.',
+      'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },

@@ -535,15 +535,15 @@ describe('sandbox v1 hosted checkout page', () => {
     const expected = {
       en: [
         'Hold €25.00',
-        '€25.00 will be reserved on your card, not charged. The shop charges it later or releases the hold.',
+        '€25.00 will be reserved, not charged. The shop charges it later or releases the hold.',
       ],
       lv: [
         'Rezervēt 25,00\u00a0€',
-        'Jūsu kartē tiks rezervēta summa 25,00\u00a0€, taču tā netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
+        'Summa 25,00\u00a0€ tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
       ],
       ru: [
         'Зарезервировать 25,00\u00a0€',
-        'Сумма 25,00\u00a0€ будет зарезервирована на вашей карте, но не списана. Магазин спишет её позже или снимет резерв.',
+        'Сумма 25,00\u00a0€ будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
       ],
     };
     for (const [language, [button, note]] of Object.entries(expected)) {
