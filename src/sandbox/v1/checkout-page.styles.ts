@@ -1,10 +1,14 @@
 /**
  * The hosted checkout page's stylesheet, served as a file (`/checkout/assets/checkout.css`) because the page's
  * Content-Security-Policy allows no inline style. Colours meet WCAG AA contrast; focus is always visible.
+ * The focus ring is the frame's default (3:1 or more on the page's white and grey); it stands 2px off its
+ * control, so the page's white, not a filled button's blue, lies between the two (no one colour reaches 3:1
+ * against both white and the button's blue). The filled buttons keep a transparent border, which forced
+ * colours paint, so they still look like buttons there.
  */
 export const CHECKOUT_CSS = `
 :root { color-scheme: light; --text: #1f2933; --muted: #52606d; --border: #9aa5b1; --primary: #0b5cad;
-  --primary-contrast: #ffffff; --error: #b00020; --surface: #f5f7fa; --focus: #f59e0b; }
+  --primary-contrast: #ffffff; --error: #b00020; --surface: #f5f7fa; --focus: #2563eb; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
   color: var(--text); background: var(--surface); }
@@ -32,7 +36,8 @@ legend { font-weight: 700; padding: 0 .25rem; }
 .alert a { color: var(--error); }
 button { min-height: 2.75rem; padding: .5rem 1.25rem; font: inherit; font-weight: 700; border-radius: 4px;
   cursor: pointer; }
-.pay, .approve { width: 100%; color: var(--primary-contrast); background: var(--primary); border: 0; }
+.pay, .approve { width: 100%; color: var(--primary-contrast); background: var(--primary);
+  border: 1px solid transparent; }
 .decline { width: 100%; margin-top: .5rem; color: var(--text); background: #fff; border: 1px solid var(--border); }
 .back { display: inline-block; margin-top: 1rem; color: var(--primary); }
 .note { color: var(--muted); font-size: .875rem; }

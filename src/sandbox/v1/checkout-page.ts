@@ -204,11 +204,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
         ) +
         '</fieldset>';
     }
-    // A card saved without a charge pays nothing: the button says what it does instead of "Pay 0.00".
-    const button = preauthorizes(purchase.skip_capture, purchase.purchase)
-      ? t('pay.saveCard')
-      : t('pay.button', { amount: amountOf(context) });
-    form += `<button type="submit" class="pay">${escapeHtml(button)}</button></form>`;
+    form += `${payButton(context)}</form>`;
     parts.push(form);
   }
   if (purchase.cancel_redirect !== null) {
@@ -220,12 +216,32 @@ export function formPage(context: PageContext, options: FormPageOptions): string
   return document(context.language, title, parts.join(''));
 }
 
-/** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
+/**
+ * The submit button, saying what it does: a card saved without a charge pays nothing (not "Pay 0.00"), and a
+ * `skip_capture` Purchase only reserves its amount, which a note beside the button explains.
+ */
+function payButton(context: PageContext): string {
+  const { t } = context;
+  const { purchase } = context.record;
+  const amount = amountOf(context);
+  if (preauthorizes(purchase.skip_capture, purchase.purchase)) {
+    return `<button type="submit" class="pay">${escapeHtml(t('pay.saveCard'))}</button>`;
+  }
+  if (purchase.skip_capture) {
+    return (
+      `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount }))}</p>` +
+      `<button type="submit" class="pay" aria-describedby="hold-note">${escapeHtml(t('pay.hold', { amount }))}</button>`
+    );
+  }
+  return `<button type="submit" class="pay">${escapeHtml(t('pay.button', { amount }))}</button>`;
+}
+
 /** The form's value of a saved card: its token's id behind a prefix no method name has. */
 export function savedChoice(tokenId: string): string {
   return `saved:${tokenId}`;
 }
 
+/** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
 function firstChoice(methods: readonly PaymentMethodEntry[]): string {
   if (methods.some((method) => method.group === 'card')) return 'card';
   for (const country of METHOD_COUNTRIES) {

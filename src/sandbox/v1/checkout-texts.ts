@@ -41,6 +41,10 @@ interface PageMessages {
   readonly 'status.preauthorized.text': string;
   /** The submit button of a Purchase that saves the card without a charge. */
   readonly 'pay.saveCard': string;
+  /** The submit button of a `skip_capture` Purchase, which reserves the amount. `{amount}`. */
+  readonly 'pay.hold': string;
+  /** Beside that button: what a hold does. `{amount}`. */
+  readonly 'pay.holdNote': string;
   readonly 'reason.bank_declined': string;
   readonly 'reason.wallet_declined': string;
 }
@@ -68,6 +72,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.hold.text': 'Thank you! {amount} has been reserved.',
     'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
     'pay.saveCard': 'Save card',
+    'pay.hold': 'Hold {amount}',
+    'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -93,6 +99,9 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
     'status.preauthorized.text': 'Paldies! Jūsu karte ir saglabāta; nauda netika iekasēta.',
     'pay.saveCard': 'Saglabāt karti',
+    'pay.hold': 'Rezervēt {amount}',
+    'pay.holdNote':
+      'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -118,6 +127,9 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
     'status.preauthorized.text': 'Спасибо! Ваша карта сохранена; деньги не списаны.',
     'pay.saveCard': 'Сохранить карту',
+    'pay.hold': 'Зарезервировать {amount}',
+    'pay.holdNote':
+      'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },

@@ -527,6 +527,42 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(callbacks(token.id).length, 1);
   });
 
+  test('a skip_capture purchase says in each language that its button holds the amount, not charges it', async () => {
+    const pays = await page((await createPurchase()).checkout_url);
+    assert.match(pays.html, /<button type="submit" class="pay">Pay €25\.00<\/button>/);
+    assert.doesNotMatch(pays.html, /reserved/);
+
+    const expected = {
+      en: [
+        'Hold €25.00',
+        '€25.00 will be reserved, not charged. The shop charges it later or releases the hold.',
+      ],
+      lv: [
+        'Rezervēt 25,00\u00a0€',
+        'Summa 25,00\u00a0€ tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
+      ],
+      ru: [
+        'Зарезервировать 25,00\u00a0€',
+        'Сумма 25,00\u00a0€ будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
+      ],
+    };
+    for (const [language, [button, note]] of Object.entries(expected)) {
+      const held = await createPurchase({
+        skip_capture: true,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language },
+      });
+      const { html } = await page(held.checkout_url);
+      assert.ok(
+        html.includes(`<p class="note" id="hold-note">${note}</p>`),
+        `${language}: the note says the amount is reserved`,
+      );
+      assert.ok(
+        html.includes(`<button type="submit" class="pay" aria-describedby="hold-note">${button}</button>`),
+        `${language}: the button says it holds`,
+      );
+    }
+  });
+
   test('a purchase past its strict due time, or cancelled, takes no payment', async () => {
     const expired = await createPurchase({
       due: Math.floor(Date.now() / 1000) - 1,
