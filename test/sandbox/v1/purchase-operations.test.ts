@@ -20,6 +20,7 @@ import {
   purchaseBody,
   signedBy,
   startV1Sandbox,
+  subscribeToEveryEvent,
   V1,
   v1,
   v1ConfigFile,
@@ -49,12 +50,7 @@ describe('v1 purchase operations against the sandbox', () => {
 
   before(async () => {
     ({ merchant, sandbox, client } = fixture);
-    const webhook = await client.webhooks.create({
-      title: 'every event',
-      callback: `${merchant.url}${WEBHOOK_PATH}`,
-      all_events: true,
-    });
-    webhookKey = webhook.public_key;
+    webhookKey = await subscribeToEveryEvent(fixture, WEBHOOK_PATH);
     companyKey = await client.publicKey();
   });
 

@@ -20,6 +20,7 @@ import {
   expectWebhookEvents,
   postForm,
   purchaseBody,
+  subscribeToEveryEvent,
   v1,
   withV1Sandbox,
 } from './support.js';
@@ -42,11 +43,7 @@ describe('v1 operations overlapping on one Purchase with the slow acquirer', () 
 
   before(async () => {
     ({ merchant, sandbox, client, dataDir } = fixture);
-    await client.webhooks.create({
-      title: 'every event',
-      callback: `${merchant.url}${WEBHOOK_PATH}`,
-      all_events: true,
-    });
+    await subscribeToEveryEvent(fixture, WEBHOOK_PATH);
   });
 
   const operation = (id: string, name: string, body?: unknown) =>

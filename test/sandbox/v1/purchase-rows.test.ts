@@ -20,6 +20,7 @@ import {
   expectWebhookEvents,
   postForm,
   purchaseBody,
+  subscribeToEveryEvent,
   V1,
   v1,
   withV1Sandbox,
@@ -53,12 +54,7 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
 
   before(async () => {
     ({ merchant, sandbox, client, dataDir } = fixture);
-    const webhook = await client.webhooks.create({
-      title: 'every event',
-      callback: `${merchant.url}${WEBHOOK_PATH}`,
-      all_events: true,
-    });
-    webhookKey = webhook.public_key;
+    webhookKey = await subscribeToEveryEvent(fixture, WEBHOOK_PATH);
   });
 
   const expectEvents = (id: string, expected: string[]) =>

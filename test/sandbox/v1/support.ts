@@ -87,6 +87,19 @@ export async function startV1Sandbox(
   });
 }
 
+/**
+ * Subscribes a webhook to every event, delivered to `path` of the fixture's merchant: the set-up of the suites
+ * that read the events an operation sends. Answers the webhook's public key, which checks their signatures.
+ */
+export async function subscribeToEveryEvent(fixture: V1SandboxFixture, path: string): Promise<string> {
+  const webhook = await fixture.client.webhooks.create({
+    title: 'every event',
+    callback: `${fixture.merchant.url}${path}`,
+    all_events: true,
+  });
+  return webhook.public_key;
+}
+
 /** What {@link withV1Sandbox} started for a suite; read its members in tests and hooks, after its `before`. */
 export interface V1SandboxFixture {
   readonly merchant: FakeMerchant;

@@ -16,6 +16,7 @@ import {
   postForm,
   purchaseBody,
   signedBy,
+  subscribeToEveryEvent,
   V1,
   v1,
   withV1Sandbox,
@@ -48,12 +49,7 @@ describe('v1 wallet payments server to server', () => {
 
   before(async () => {
     ({ merchant, sandbox, client } = fixture);
-    const webhook = await client.webhooks.create({
-      title: 'every event',
-      callback: `${merchant.url}${WEBHOOK_PATH}`,
-      all_events: true,
-    });
-    webhookKey = webhook.public_key;
+    webhookKey = await subscribeToEveryEvent(fixture, WEBHOOK_PATH);
     companyKey = await client.publicKey();
   });
 
