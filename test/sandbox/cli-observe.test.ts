@@ -15,11 +15,11 @@ import {
   call,
   FakeMerchant,
   paidOrder,
-  startTestSandbox,
   tempDir,
   testConfigFile,
   until,
   WIDGETS,
+  withLegacySandbox,
 } from './support.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -110,15 +110,11 @@ describe('svc-sandbox prints what it does', () => {
 });
 
 describe('svc-sandbox logs and listen, against a running sandbox', () => {
+  const legacy = withLegacySandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
+  before(() => {
+    ({ merchant, sandbox } = legacy);
   });
 
   test('logs tails the merchant’s lines', async () => {

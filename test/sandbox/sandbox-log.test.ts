@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Delivery } from '../../src/sandbox/delivery-queue.js';
 import type { LegacyNotificationView } from '../../src/sandbox/legacy/notification-routes.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -22,6 +22,7 @@ import {
   startTestSandbox,
   until,
   WIDGETS,
+  withLegacySandbox,
 } from './support.js';
 import { cardForm, OTHER, postForm, purchaseBody, startV1Sandbox, V1, v1 } from './v1/support.js';
 
@@ -31,17 +32,13 @@ function ofKind<K extends SandboxLogEntry['kind']>(entries: SandboxLogEntry[], k
 }
 
 describe('the sandbox log', () => {
+  const legacy = withLegacySandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   const entries: SandboxLogEntry[] = [];
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
+    ({ merchant, sandbox } = legacy);
     sandbox.log.subscribe((entry) => entries.push(entry));
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   test('one request entry per answer: method, path without query, status, time, merchant; no body', async () => {

@@ -15,23 +15,18 @@ import {
   FakeMerchant,
   merchantKeys,
   paidOrder,
-  startTestSandbox,
   tempDir,
   testConfigFile,
+  withLegacySandbox,
 } from '../support.js';
 import { digestOf, phpDate, rawExchange, signedHead } from './official-client.js';
 
 describe('merchant API v2 as the official client speaks it', () => {
-  let merchant: FakeMerchant;
+  const legacy = withLegacySandbox();
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
+  before(() => {
+    ({ sandbox } = legacy);
   });
 
   /** A request of merchant `m1` under its certificate `main`, signed as the official client signs. */

@@ -4,23 +4,18 @@
  * The requests are signed by hand with node:crypto, not with the toolkit's client.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
-import { FakeMerchant, handSignedV2Request, paidOrder, startTestSandbox } from '../support.js';
+import { handSignedV2Request, paidOrder, withLegacySandbox } from '../support.js';
 
 describe('sandbox merchant API v2 replays', () => {
-  let merchant: FakeMerchant;
+  const legacy = withLegacySandbox();
   let sandbox: Sandbox;
   let orderId: string;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
+    ({ sandbox } = legacy);
     orderId = await paidOrder(sandbox, 'REPLAY-1');
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   const refund = (note: string, amount = '1.00') =>

@@ -1,31 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { createMerchantApiV2Client, MerchantApiError, signOrder } from '../../../src/server/index.js';
 import {
   API_KEY,
   call,
-  FakeMerchant,
   handSignedV2Request,
   merchantKeys,
   paidOrder,
-  startTestSandbox,
   WIDGETS,
+  withLegacySandbox,
 } from '../support.js';
 
 describe('sandbox merchant API v2', () => {
-  let merchant: FakeMerchant;
+  const legacy = withLegacySandbox();
   let sandbox: Sandbox;
   let orderId: string;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
+    ({ sandbox } = legacy);
     orderId = await paidOrder(sandbox, 'API-1');
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   const client = (overrides: Partial<Parameters<typeof createMerchantApiV2Client>[0]> = {}) =>

@@ -5,23 +5,18 @@
  * the widget's schemes meets (taken, then refused only after the customer typed a card).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { signOrder } from '../../../src/server/index.js';
-import { call, FakeMerchant, merchantKeys, startTestSandbox, WIDGETS } from '../support.js';
+import { call, merchantKeys, WIDGETS, withLegacySandbox } from '../support.js';
 import { rawExchange, signedHead } from './official-client.js';
 
 describe('the legacy order intake and book under a hostile tester', () => {
-  let merchant: FakeMerchant;
+  const legacy = withLegacySandbox();
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
+  before(() => {
+    ({ sandbox } = legacy);
   });
 
   const api = (method: 'GET' | 'POST', path: string, body?: string) =>

@@ -5,7 +5,7 @@
 // that names none) and, when given, signed and the only certificate that may verify.
 import assert from 'node:assert/strict';
 import { sign } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { parseConfig } from '../../../src/sandbox/config.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { startSandbox } from '../../../src/sandbox/sandbox.js';
@@ -14,10 +14,10 @@ import {
   FakeMerchant,
   merchantKeys,
   PAGE_ORIGIN,
-  startTestSandbox,
   tempDir,
   testConfigFile,
   WIDGETS,
+  withLegacySandbox,
 } from '../support.js';
 
 /** Base64 SHA256withRSA of the text, by node:crypto alone. */
@@ -25,17 +25,12 @@ const rsa = (text: string, privateKeyPem: string) =>
   sign('sha256', Buffer.from(text, 'utf8'), privateKeyPem).toString('base64');
 
 describe('sandbox: the order signature', () => {
-  let merchant: FakeMerchant;
+  const legacy = withLegacySandbox();
   let sandbox: Sandbox;
   let counter = 0;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
+  before(() => {
+    ({ sandbox } = legacy);
   });
 
   const post = (body: Record<string, unknown>) =>

@@ -1,12 +1,19 @@
 // Shipping options' `label` and `type` (our unsigned extension of the order JSON) and pickup points, over the
 // widget API as the frame uses it: intake, the order view, shipping quotes, payments and the notification.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { OrderInput } from '../../../src/core/index.js';
 import type { PurchaseNotification, ShippingCostRequest } from '../../../src/core/legacy-callbacks.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { signOrder, verifySignature } from '../../../src/server/index.js';
-import { call, FakeMerchant, merchantKeys, PAGE_ORIGIN, startTestSandbox, WIDGETS } from '../support.js';
+import {
+  call,
+  type FakeMerchant,
+  merchantKeys,
+  PAGE_ORIGIN,
+  WIDGETS,
+  withLegacySandbox,
+} from '../support.js';
 
 const card = { number: '4111111111111111', expiry: '12/34', cvc: '123', holder: 'Test Person' };
 const customer = { firstName: 'Anna', lastName: 'Berzina', email: 'anna@example.com' };
@@ -14,12 +21,12 @@ const address = { address: 'Brivibas iela 1', city: 'Riga', postalCode: 'LV-1010
 let counter = 0;
 
 describe('shipping option labels and types, and pickup points', () => {
+  const legacy = withLegacySandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
   before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
+    ({ merchant, sandbox } = legacy);
     // Points by id, the courier by city; a reduced rate for the Old Town shop, as a merchant may quote one.
     merchant.respond('/shipping-cost', (request) => {
       const body = JSON.parse(request.body) as ShippingCostRequest;
@@ -32,10 +39,6 @@ describe('shipping option labels and types, and pickup points', () => {
             : { amount: '6.90' };
       return { status: 200, body: JSON.stringify(answer) };
     });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
   });
 
   function fullOrder(overrides: Partial<OrderInput> = {}): OrderInput {

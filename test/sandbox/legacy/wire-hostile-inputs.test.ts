@@ -7,33 +7,29 @@
  */
 import assert from 'node:assert/strict';
 import { createSign } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { orderSignatureInput } from '../../../src/server/index.js';
 import {
   API_KEY,
   call,
-  FakeMerchant,
+  type FakeMerchant,
   merchantKeys,
   paidOrder,
-  startTestSandbox,
   testConfigFile,
   WIDGETS,
+  withLegacySandbox,
 } from '../support.js';
 import { officialJws, rawExchange, signedHead } from './official-client.js';
 
 describe('issue 10 under a hostile tester', () => {
+  const legacy = withLegacySandbox();
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startTestSandbox(merchant);
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
+  before(() => {
+    ({ merchant, sandbox } = legacy);
   });
 
   const refund = (orderId: string, body: string) =>
