@@ -3,8 +3,9 @@
  * validators the frame's inputs call as the customer types, and that the sandbox can reuse.
  *
  * Validators return results instead of throwing, because a wrong card number is the customer's everyday typo,
- * not a program error. Every refusal carries a literal `code` (the key for the translated text that the
- * frame shows) and an English `message`. No message repeats the number, the expiry date or the CVC, so a
+ * not a program error. Every refusal carries a literal `code`: the key for the translated text that the
+ * frame shows, and for the English sentence the sandbox answers with (card-messages.ts, kept apart so that
+ * the frame's bundle carries none of them). No refusal repeats the number, the expiry date or the CVC, so a
  * result may be logged or passed on without leaking card data.
  */
 import type { OrderConstraints } from './order.js';
@@ -15,7 +16,7 @@ export type CardScheme = 'VISA' | 'MASTERCARD' | 'AMEX' | 'MAESTRO' | 'UNKNOWN';
 /** Every scheme we recognise; the default of `acceptedSchemes`. */
 export const KNOWN_CARD_SCHEMES: readonly CardScheme[] = ['VISA', 'MASTERCARD', 'AMEX', 'MAESTRO'];
 
-/** Names for people, used in English messages. */
+/** Names for people, used in English messages (card-messages.ts, the sandbox). */
 export const CARD_SCHEME_NAMES: Readonly<Record<CardScheme, string>> = {
   VISA: 'Visa',
   MASTERCARD: 'Mastercard',
@@ -163,7 +164,7 @@ export type CardNumberErrorCode =
 /** A card number that can be sent to the gateway, or why not. */
 export type CardNumberCheck =
   | { valid: true; number: string; scheme: CardScheme }
-  | { valid: false; code: CardNumberErrorCode; message: string };
+  | { valid: false; code: CardNumberErrorCode };
 
 /** Options of `validateCardNumber`. */
 export interface CardNumberOptions {
@@ -181,57 +182,15 @@ export interface CardNumberOptions {
 export function validateCardNumber(input: string, options: CardNumberOptions = {}): CardNumberCheck {
   const accepted = options.acceptedSchemes ?? KNOWN_CARD_SCHEMES;
   const number = normalizeCardNumber(input);
-  if (number === '') return { valid: false, code: 'empty', message: 'Enter the card number.' };
-  if (!/^\d+$/.test(number)) {
-    return {
-      valid: false,
-      code: 'not_digits',
-      message: 'A card number has only digits (spaces and dashes are fine); remove the other characters.',
-    };
-  }
+  if (number === '') return { valid: false, code: 'empty' };
+  if (!/^\d+$/.test(number)) return { valid: false, code: 'not_digits' };
   const scheme = cardSchemeOf(number);
-  if (scheme !== 'UNKNOWN' && !accepted.includes(scheme)) return schemeNotAccepted(scheme, accepted);
-  const lengths = cardNumberLengths(scheme);
-  if (!lengths.includes(number.length)) {
-    const whose = scheme === 'UNKNOWN' ? 'A card number' : `A ${CARD_SCHEME_NAMES[scheme]} card number`;
-    return {
-      valid: false,
-      code: 'wrong_length',
-      message: `${whose} has ${describeLengths(lengths)} digits; this one has ${number.length}. Check the number.`,
-    };
-  }
-  if (!luhnValid(number)) {
-    return {
-      valid: false,
-      code: 'luhn_failed',
-      message: 'This card number is not valid; check it for typos.',
-    };
-  }
-  if (!accepted.includes(scheme)) return schemeNotAccepted(scheme, accepted);
+  if (scheme !== 'UNKNOWN' && !accepted.includes(scheme))
+    return { valid: false, code: 'scheme_not_accepted' };
+  if (!cardNumberLengths(scheme).includes(number.length)) return { valid: false, code: 'wrong_length' };
+  if (!luhnValid(number)) return { valid: false, code: 'luhn_failed' };
+  if (!accepted.includes(scheme)) return { valid: false, code: 'scheme_not_accepted' };
   return { valid: true, number, scheme };
-}
-
-function schemeNotAccepted(scheme: CardScheme, accepted: readonly CardScheme[]): CardNumberCheck {
-  const names = accepted.filter((s) => s !== 'UNKNOWN').map((s) => CARD_SCHEME_NAMES[s]);
-  const takes =
-    names.length > 0 ? `this payment takes ${joinWords(names, 'and')} cards` : 'this payment takes no cards';
-  const card =
-    scheme === 'UNKNOWN'
-      ? 'This card is of a scheme we do not recognise'
-      : `This is a ${CARD_SCHEME_NAMES[scheme]} card`;
-  return { valid: false, code: 'scheme_not_accepted', message: `${card}; ${takes}. Use another card.` };
-}
-
-function describeLengths(lengths: readonly number[]): string {
-  const first = lengths[0]!;
-  const last = lengths[lengths.length - 1]!;
-  if (lengths.length > 2 && last - first === lengths.length - 1) return `${first} to ${last}`;
-  return joinWords(lengths.map(String), 'or');
-}
-
-function joinWords(words: readonly string[], conjunction: 'and' | 'or'): string {
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
 }
 
 /** An expiry date as printed on a card: month 1-12 (when valid) and a 4-digit year. */
@@ -264,7 +223,7 @@ export type ExpiryErrorCode = 'empty' | 'malformed' | 'bad_month' | 'expired' | 
 /** An expiry date the gateway can take, or why not. */
 export type ExpiryCheck =
   | { valid: true; month: number; year: number }
-  | { valid: false; code: ExpiryErrorCode; message: string };
+  | { valid: false; code: ExpiryErrorCode };
 
 /** Cards are not issued for longer than this; a later date is a typo. */
 const MAX_MONTHS_AHEAD = 20 * 12;
@@ -278,39 +237,15 @@ const MAX_MONTHS_AHEAD = 20 * 12;
 export function validateExpiry(input: string, now: Date): ExpiryCheck {
   const nowMs = now.getTime();
   if (Number.isNaN(nowMs)) throw new RangeError('validateExpiry needs a valid Date as now');
-  if (input.trim() === '') return { valid: false, code: 'empty', message: 'Enter the expiry date (MM/YY).' };
+  if (input.trim() === '') return { valid: false, code: 'empty' };
   const expiry = parseExpiry(input);
-  if (!expiry) {
-    return {
-      valid: false,
-      code: 'malformed',
-      message: 'Write the expiry date as on the card, month then year: MM/YY, such as 04/29.',
-    };
-  }
-  if (expiry.month < 1 || expiry.month > 12) {
-    return {
-      valid: false,
-      code: 'bad_month',
-      message: 'The expiry month is 01 to 12; check the date on the card.',
-    };
-  }
+  if (!expiry) return { valid: false, code: 'malformed' };
+  if (expiry.month < 1 || expiry.month > 12) return { valid: false, code: 'bad_month' };
   const latestZone = new Date(nowMs - 12 * 60 * 60 * 1000);
   const currentMonth = latestZone.getUTCFullYear() * 12 + latestZone.getUTCMonth();
   const expiryMonth = expiry.year * 12 + (expiry.month - 1);
-  if (expiryMonth < currentMonth) {
-    return {
-      valid: false,
-      code: 'expired',
-      message: 'This card has expired; check the date or use another card.',
-    };
-  }
-  if (expiryMonth - currentMonth > MAX_MONTHS_AHEAD) {
-    return {
-      valid: false,
-      code: 'too_far',
-      message: 'The expiry date is more than 20 years away; check the year on the card.',
-    };
-  }
+  if (expiryMonth < currentMonth) return { valid: false, code: 'expired' };
+  if (expiryMonth - currentMonth > MAX_MONTHS_AHEAD) return { valid: false, code: 'too_far' };
   return { valid: true, month: expiry.month, year: expiry.year };
 }
 
@@ -351,30 +286,14 @@ export function formatExpiryInput(input: string): string {
 export type CvcErrorCode = 'empty' | 'not_digits' | 'wrong_length';
 
 /** A CVC the gateway can take, or why not. */
-export type CvcCheck = { valid: true; cvc: string } | { valid: false; code: CvcErrorCode; message: string };
+export type CvcCheck = { valid: true; cvc: string } | { valid: false; code: CvcErrorCode };
 
 /** Checks a CVC: 3 digits, 4 for American Express (either while the scheme is unknown). */
 export function validateCvc(input: string, scheme: CardScheme): CvcCheck {
   const cvc = input.trim();
-  if (cvc === '')
-    return {
-      valid: false,
-      code: 'empty',
-      message: 'Enter the security code (CVC) from the back of the card.',
-    };
-  if (!/^\d+$/.test(cvc))
-    return { valid: false, code: 'not_digits', message: 'The security code (CVC) has digits only.' };
-  const lengths = cvcLengths(scheme);
-  if (!lengths.includes(cvc.length)) {
-    const where = scheme === 'AMEX' ? 'on the front of an American Express card' : 'on the back of the card';
-    const whose =
-      scheme === 'UNKNOWN' ? 'A security code' : `The security code of a ${CARD_SCHEME_NAMES[scheme]} card`;
-    return {
-      valid: false,
-      code: 'wrong_length',
-      message: `${whose} has ${joinWords(lengths.map(String), 'or')} digits; find it ${where}.`,
-    };
-  }
+  if (cvc === '') return { valid: false, code: 'empty' };
+  if (!/^\d+$/.test(cvc)) return { valid: false, code: 'not_digits' };
+  if (!cvcLengths(scheme).includes(cvc.length)) return { valid: false, code: 'wrong_length' };
   return { valid: true, cvc };
 }
 
@@ -390,18 +309,18 @@ export interface CardFacts {
 /** The constraint a card fails. */
 export type ConstraintField = 'issuer' | 'brand' | 'paymentScheme';
 
+/** The first constraint of an order that a card misses. */
+export interface ConstraintRefusal {
+  ok: false;
+  field: ConstraintField;
+  /** The constraint as the merchant wrote it. */
+  expected: string;
+  /** What the card has instead (a scheme or brand in capitals); absent when that is not known. */
+  actual?: string;
+}
+
 /** Whether a card meets an order's constraints; on failure, the first constraint it misses. */
-export type ConstraintCheck =
-  | { ok: true }
-  | {
-      ok: false;
-      field: ConstraintField;
-      /** The constraint as the merchant wrote it. */
-      expected: string;
-      /** What the card has instead; absent when that is not known. */
-      actual?: string;
-      message: string;
-    };
+export type ConstraintCheck = { ok: true } | ConstraintRefusal;
 
 /**
  * Checks a card against `order.constraints` (issuer, brand, payment scheme), case-insensitively and with
@@ -417,55 +336,25 @@ export function checkCardConstraints(card: CardFacts, constraints: OrderConstrai
     const schemes =
       card.scheme === 'UNKNOWN' ? [] : card.scheme === 'MAESTRO' ? ['MAESTRO', 'MASTERCARD'] : [card.scheme];
     if (!schemes.some((scheme) => sameName(scheme, paymentScheme))) {
-      const actual = card.scheme === 'UNKNOWN' ? undefined : card.scheme;
-      return refusal(
-        'paymentScheme',
-        paymentScheme,
-        actual,
-        `only ${paymentScheme.toUpperCase()} cards`,
-        'scheme',
-      );
+      return refusal('paymentScheme', paymentScheme, card.scheme === 'UNKNOWN' ? undefined : card.scheme);
     }
   }
   const brand = constraints.brand?.trim();
   if (brand) {
     const actual = card.brand?.trim() || (card.scheme === 'UNKNOWN' ? undefined : card.scheme);
-    if (actual === undefined || !sameName(actual, brand)) {
-      return refusal('brand', brand, actual?.toUpperCase(), `only ${brand.toUpperCase()} cards`, 'brand');
-    }
+    if (actual === undefined || !sameName(actual, brand))
+      return refusal('brand', brand, actual?.toUpperCase());
   }
   const issuer = constraints.issuer?.trim();
   if (issuer) {
     const actual = card.issuer?.trim() || undefined;
-    if (actual === undefined || !sameName(actual, issuer)) {
-      const message =
-        actual === undefined
-          ? `This order accepts only cards issued by ${issuer}; this card's issuer is unknown.`
-          : `This order accepts only cards issued by ${issuer}; this card is issued by ${actual}.`;
-      return {
-        ok: false,
-        field: 'issuer',
-        expected: issuer,
-        ...(actual !== undefined && { actual }),
-        message,
-      };
-    }
+    if (actual === undefined || !sameName(actual, issuer)) return refusal('issuer', issuer, actual);
   }
   return { ok: true };
 }
 
-function refusal(
-  field: ConstraintField,
-  expected: string,
-  actual: string | undefined,
-  accepts: string,
-  what: string,
-): ConstraintCheck {
-  const message =
-    actual === undefined
-      ? `This order accepts ${accepts}; this card's ${what} is unknown.`
-      : `This order accepts ${accepts}; this card is ${actual}.`;
-  return { ok: false, field, expected, ...(actual !== undefined && { actual }), message };
+function refusal(field: ConstraintField, expected: string, actual: string | undefined): ConstraintRefusal {
+  return { ok: false, field, expected, ...(actual !== undefined && { actual }) };
 }
 
 function sameName(a: string, b: string): boolean {

@@ -4,6 +4,7 @@
 
 export * from './appearance.js';
 export * from './card.js';
+export * from './card-messages.js';
 export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';
 export * from './design-token-names.js';
 export * from './errors.js';

@@ -60,6 +60,20 @@ test("the card form's first chunk leaves out what its page load does not show; t
   assert.match(read('status-screen.js'), /svc-status-title/);
 });
 
+test("the frame's first chunks leave out the sandbox's English sentences for refused cards", () => {
+  // The frame shows a translated text for each refusal's code; core/card-messages.ts words them for the sandbox.
+  for (const file of ['frame.js', 'frame-checkout.js']) {
+    const path = builtFiles().get(`frame/assets/${file}`);
+    assert.ok(path, `no built file for frame/assets/${file}`);
+    const chunk = readFileSync(`dist/browser/${path}`, 'utf8');
+    assert.doesNotMatch(
+      chunk,
+      /check it for typos|Use another card|This order accepts|digits; find it/,
+      file,
+    );
+  }
+});
+
 test('v1 mode is a chunk of its own beside the module script, and the classic script inlines it', () => {
   const sizes = bundleSizes();
   // A chunk that small would mean the picker stayed in the module script, which the first test then pays.

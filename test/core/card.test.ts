@@ -2,10 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
+  type CardNumberOptions,
   type CardScheme,
+  type ConstraintCheck,
+  type ConstraintRefusal,
+  type CvcCheck,
   cardNumberLengths,
   cardSchemeOf,
   checkCardConstraints,
+  type ExpiryCheck,
   formatCardNumber,
   formatExpiryInput,
   KNOWN_CARD_SCHEMES,
@@ -17,6 +22,12 @@ import {
   validateCvc,
   validateExpiry,
 } from '../../src/core/card.js';
+import {
+  cardNumberMessage,
+  constraintMessage,
+  cvcMessage,
+  expiryMessage,
+} from '../../src/core/card-messages.js';
 
 const digitString = (minLength: number, maxLength: number) =>
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength, maxLength });
@@ -248,15 +259,19 @@ describe('validateCardNumber', () => {
   });
 
   test('wrong length names the lengths the scheme has', () => {
-    const short = validateCardNumber('411111111111111');
-    assert.equal(codeOf(short), 'wrong_length');
-    assert.match(messageOf(short), /A Visa card number has 13, 16 or 19 digits; this one has 15/);
-    const amex = validateCardNumber('3782822463100050');
-    assert.match(messageOf(amex), /American Express card number has 15 digits; this one has 16/);
-    assert.match(messageOf(validateCardNumber('2221 0000')), /Mastercard card number has 16 digits/);
-    assert.match(messageOf(validateCardNumber('5018 0000')), /Maestro card number has 12 to 19 digits/);
+    assert.equal(codeOf(validateCardNumber('411111111111111')), 'wrong_length');
     assert.match(
-      messageOf(validateCardNumber('9999', { acceptedSchemes: ['UNKNOWN'] })),
+      numberMessage('411111111111111'),
+      /A Visa card number has 13, 16 or 19 digits; this one has 15/,
+    );
+    assert.match(
+      numberMessage('3782822463100050'),
+      /American Express card number has 15 digits; this one has 16/,
+    );
+    assert.match(numberMessage('2221 0000'), /Mastercard card number has 16 digits/);
+    assert.match(numberMessage('5018 0000'), /Maestro card number has 12 to 19 digits/);
+    assert.match(
+      numberMessage('9999', { acceptedSchemes: ['UNKNOWN'] }),
       /A card number has 12 to 19 digits; this one has 4/,
     );
     // A 19-digit Visa is fine when its check digit is right.
@@ -265,9 +280,8 @@ describe('validateCardNumber', () => {
   });
 
   test('a Luhn failure asks to check for typos', () => {
-    const result = validateCardNumber('4111 1111 1111 1112');
-    assert.equal(codeOf(result), 'luhn_failed');
-    assert.match(messageOf(result), /check it for typos/);
+    assert.equal(codeOf(validateCardNumber('4111 1111 1111 1112')), 'luhn_failed');
+    assert.match(numberMessage('4111 1111 1111 1112'), /check it for typos/);
   });
 
   test('a known scheme the merchant does not take is named at once, even before the number is whole', () => {
@@ -275,13 +289,13 @@ describe('validateCardNumber', () => {
     const whole = validateCardNumber('5555555555554444', visaOnly);
     assert.equal(codeOf(whole), 'scheme_not_accepted');
     assert.equal(
-      messageOf(whole),
+      numberMessage('5555555555554444', visaOnly),
       'This is a Mastercard card; this payment takes Visa cards. Use another card.',
     );
     assert.equal(codeOf(validateCardNumber('3782', visaOnly)), 'scheme_not_accepted');
     assert.equal(codeOf(validateCardNumber('4111111111111111', visaOnly)), 'valid');
-    const two = validateCardNumber('378282246310005', { acceptedSchemes: ['VISA', 'MASTERCARD', 'MAESTRO'] });
-    assert.match(messageOf(two), /takes Visa, Mastercard and Maestro cards/);
+    const two = numberMessage('378282246310005', { acceptedSchemes: ['VISA', 'MASTERCARD', 'MAESTRO'] });
+    assert.match(two, /takes Visa, Mastercard and Maestro cards/);
   });
 
   test('a number of no known scheme is refused for its scheme only once it is whole and passes Luhn', () => {
@@ -293,7 +307,7 @@ describe('validateCardNumber', () => {
     const refused = validateCardNumber(valid);
     assert.equal(codeOf(refused), 'scheme_not_accepted');
     assert.match(
-      messageOf(refused),
+      numberMessage(valid),
       /scheme we do not recognise; this payment takes Visa, Mastercard, American Express and Maestro/,
     );
     assert.deepEqual(validateCardNumber(valid, { acceptedSchemes: ['UNKNOWN'] }), {
@@ -301,10 +315,7 @@ describe('validateCardNumber', () => {
       number: valid,
       scheme: 'UNKNOWN',
     });
-    assert.match(
-      messageOf(validateCardNumber('4111111111111111', { acceptedSchemes: [] })),
-      /takes no cards/,
-    );
+    assert.match(numberMessage('4111111111111111', { acceptedSchemes: [] }), /takes no cards/);
   });
 
   test('by default every known scheme is taken', () => {
@@ -329,7 +340,9 @@ describe('validateCardNumber', () => {
     fc.assert(
       fc.property(digitString(6, 22), fc.subarray([...KNOWN_CARD_SCHEMES]), (digits, acceptedSchemes) => {
         const result = validateCardNumber(digits, { acceptedSchemes });
-        if (!result.valid) assert.ok(!result.message.includes(digits.slice(0, 6)), result.message);
+        if (result.valid) return;
+        const message = cardNumberMessage(result.code, digits, { acceptedSchemes });
+        assert.ok(!message.includes(digits.slice(0, 6)), message);
       }),
     );
   });
@@ -408,7 +421,7 @@ describe('validateExpiry', () => {
     assert.equal(codeOf(validateExpiry('', midMonth)), 'empty');
     assert.equal(codeOf(validateExpiry('   ', midMonth)), 'empty');
     assert.equal(codeOf(validateExpiry('4/2', midMonth)), 'malformed');
-    assert.match(messageOf(validateExpiry('April 2027', midMonth)), /MM\/YY/);
+    assert.match(expiryMessageOf(validateExpiry('April 2027', midMonth)), /MM\/YY/);
     assert.equal(codeOf(validateExpiry('13/27', midMonth)), 'bad_month');
     assert.equal(codeOf(validateExpiry('00/27', midMonth)), 'bad_month');
     assert.equal(codeOf(validateExpiry('0027', midMonth)), 'bad_month');
@@ -500,9 +513,9 @@ describe('validateCvc', () => {
     assert.equal(codeOf(validateCvc('  ', 'VISA')), 'empty');
     assert.equal(codeOf(validateCvc('12a', 'VISA')), 'not_digits');
     assert.equal(codeOf(validateCvc('1 23', 'VISA')), 'not_digits');
-    const amex = validateCvc('987', 'AMEX');
-    assert.match(messageOf(amex), /4 digits; find it on the front/);
-    assert.ok(!messageOf(amex).includes('987'));
+    const amex = cvcMessageOf(validateCvc('987', 'AMEX'), 'AMEX');
+    assert.match(amex, /4 digits; find it on the front/);
+    assert.ok(!amex.includes('987'));
   });
 });
 
@@ -515,7 +528,7 @@ describe('checkCardConstraints', () => {
   test('payment scheme compares with the scheme, case-insensitively', () => {
     assert.deepEqual(checkCardConstraints({ scheme: 'VISA' }, { paymentScheme: 'visa' }), { ok: true });
     assert.deepEqual(checkCardConstraints({ scheme: 'VISA' }, { paymentScheme: 'VISA' }), { ok: true });
-    assert.deepEqual(checkCardConstraints({ scheme: 'MASTERCARD' }, { paymentScheme: 'VISA' }), {
+    assert.deepEqual(explained(checkCardConstraints({ scheme: 'MASTERCARD' }, { paymentScheme: 'VISA' })), {
       ok: false,
       field: 'paymentScheme',
       expected: 'VISA',
@@ -523,7 +536,7 @@ describe('checkCardConstraints', () => {
       message: 'This order accepts only VISA cards; this card is MASTERCARD.',
     });
     const unknown = checkCardConstraints({ scheme: 'UNKNOWN' }, { paymentScheme: 'Visa' });
-    assert.deepEqual(unknown, {
+    assert.deepEqual(explained(unknown), {
       ok: false,
       field: 'paymentScheme',
       expected: 'Visa',
@@ -554,23 +567,29 @@ describe('checkCardConstraints', () => {
     );
     assert.deepEqual(checkCardConstraints({ scheme: 'VISA' }, { brand: 'visa' }), { ok: true });
     assert.deepEqual(checkCardConstraints({ scheme: 'MAESTRO' }, { brand: 'MAESTRO' }), { ok: true });
-    assert.deepEqual(checkCardConstraints({ scheme: 'VISA', brand: 'VISA' }, { brand: 'VISA ELECTRON' }), {
-      ok: false,
-      field: 'brand',
-      expected: 'VISA ELECTRON',
-      actual: 'VISA',
-      message: 'This order accepts only VISA ELECTRON cards; this card is VISA.',
-    });
-    assert.deepEqual(checkCardConstraints({ scheme: 'VISA', brand: 'Visa Electron' }, { brand: 'VISA' }), {
-      ok: false,
-      field: 'brand',
-      expected: 'VISA',
-      actual: 'VISA ELECTRON',
-      message: 'This order accepts only VISA cards; this card is VISA ELECTRON.',
-    });
+    assert.deepEqual(
+      explained(checkCardConstraints({ scheme: 'VISA', brand: 'VISA' }, { brand: 'VISA ELECTRON' })),
+      {
+        ok: false,
+        field: 'brand',
+        expected: 'VISA ELECTRON',
+        actual: 'VISA',
+        message: 'This order accepts only VISA ELECTRON cards; this card is VISA.',
+      },
+    );
+    assert.deepEqual(
+      explained(checkCardConstraints({ scheme: 'VISA', brand: 'Visa Electron' }, { brand: 'VISA' })),
+      {
+        ok: false,
+        field: 'brand',
+        expected: 'VISA',
+        actual: 'VISA ELECTRON',
+        message: 'This order accepts only VISA cards; this card is VISA ELECTRON.',
+      },
+    );
     const unknown = checkCardConstraints({ scheme: 'UNKNOWN' }, { brand: 'MAESTRO' });
     assert.equal(
-      unknown.ok === false && unknown.message,
+      unknown.ok === false && constraintMessage(unknown),
       "This order accepts only MAESTRO cards; this card's brand is unknown.",
     );
   });
@@ -579,14 +598,17 @@ describe('checkCardConstraints', () => {
     assert.deepEqual(checkCardConstraints({ scheme: 'VISA', issuer: 'Swedbank' }, { issuer: 'SWEDBANK' }), {
       ok: true,
     });
-    assert.deepEqual(checkCardConstraints({ scheme: 'VISA', issuer: 'SEB' }, { issuer: 'Swedbank' }), {
-      ok: false,
-      field: 'issuer',
-      expected: 'Swedbank',
-      actual: 'SEB',
-      message: 'This order accepts only cards issued by Swedbank; this card is issued by SEB.',
-    });
-    assert.deepEqual(checkCardConstraints({ scheme: 'VISA' }, { issuer: 'Swedbank' }), {
+    assert.deepEqual(
+      explained(checkCardConstraints({ scheme: 'VISA', issuer: 'SEB' }, { issuer: 'Swedbank' })),
+      {
+        ok: false,
+        field: 'issuer',
+        expected: 'Swedbank',
+        actual: 'SEB',
+        message: 'This order accepts only cards issued by Swedbank; this card is issued by SEB.',
+      },
+    );
+    assert.deepEqual(explained(checkCardConstraints({ scheme: 'VISA' }, { issuer: 'Swedbank' })), {
       ok: false,
       field: 'issuer',
       expected: 'Swedbank',
@@ -612,7 +634,24 @@ function codeOf(result: { valid: true } | { valid: false; code: string }): strin
   return result.valid ? 'valid' : result.code;
 }
 
-function messageOf(result: { valid: true } | { valid: false; message: string }): string {
+/** The sandbox's sentence for the refusal of a card number; fails when the number is taken. */
+function numberMessage(input: string, options?: CardNumberOptions): string {
+  const result = validateCardNumber(input, options);
   assert.equal(result.valid, false, 'expected a refusal');
-  return result.valid ? '' : result.message;
+  return result.valid ? '' : cardNumberMessage(result.code, input, options);
+}
+
+function expiryMessageOf(result: ExpiryCheck): string {
+  assert.equal(result.valid, false, 'expected a refusal');
+  return result.valid ? '' : expiryMessage(result.code);
+}
+
+function cvcMessageOf(result: CvcCheck, scheme: CardScheme): string {
+  assert.equal(result.valid, false, 'expected a refusal');
+  return result.valid ? '' : cvcMessage(result.code, scheme);
+}
+
+/** A constraint check with the sandbox's sentence for its refusal, as the sandbox answers it. */
+function explained(check: ConstraintCheck): ConstraintCheck | (ConstraintRefusal & { message: string }) {
+  return check.ok ? check : { ...check, message: constraintMessage(check) };
 }

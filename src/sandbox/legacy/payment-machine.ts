@@ -13,6 +13,7 @@ import {
   validateCvc,
   validateExpiry,
 } from '../../core/card.js';
+import { cardNumberMessage, constraintMessage, cvcMessage, expiryMessage } from '../../core/card-messages.js';
 import { formatMinorUnits, type MinorUnits } from '../../core/money.js';
 import type { OrderState, PaymentResult } from '../../core/widget-api.js';
 import { signBody } from '../../server/index.js';
@@ -124,13 +125,15 @@ export class PaymentMachine {
       const message =
         number.code === 'scheme_not_accepted'
           ? `This widget takes only ${widget.cardSchemes.join(', ')} cards (its cardSchemes in the sandbox config); this card's scheme is ${cardSchemeOf(request.card.number)}`
-          : number.message;
+          : cardNumberMessage(number.code, request.card.number);
       throw new HttpError(400, `card_${number.code}`, message, 'card.number');
     }
     const expiry = validateExpiry(request.card.expiry, this.deps.now(record.merchantId));
-    if (!expiry.valid) throw new HttpError(400, `expiry_${expiry.code}`, expiry.message, 'card.expiry');
+    if (!expiry.valid)
+      throw new HttpError(400, `expiry_${expiry.code}`, expiryMessage(expiry.code), 'card.expiry');
     const cvc = validateCvc(request.card.cvc, number.scheme);
-    if (!cvc.valid) throw new HttpError(400, `cvc_${cvc.code}`, cvc.message, 'card.cvc');
+    if (!cvc.valid)
+      throw new HttpError(400, `cvc_${cvc.code}`, cvcMessage(cvc.code, number.scheme), 'card.cvc');
     const card = findTestCard(number.number);
     if (!card) {
       throw new HttpError(
@@ -144,7 +147,8 @@ export class PaymentMachine {
       { scheme: card.scheme, brand: card.brand, issuer: card.issuer },
       order.constraints,
     );
-    if (!constraint.ok) throw new HttpError(400, 'card_not_accepted', constraint.message, 'card.number');
+    if (!constraint.ok)
+      throw new HttpError(400, 'card_not_accepted', constraintMessage(constraint), 'card.number');
 
     const customer = { ...record.customer, ...definedOnly(request.customer ?? {}) };
     const shipping = shippingChoice(record, order, widget, request.shipping);
