@@ -12,7 +12,7 @@
  * to the same names and defaults).
  */
 
-import { DESIGN_TOKEN_NAMES } from './design-token-names.js';
+import type { DESIGN_TOKEN_NAMES } from './design-token-names.js';
 import { isPlainObject } from './plain-object.js';
 
 /** The kind of value a token takes, which decides how it is checked. */
@@ -135,8 +135,11 @@ export type TokenName = (typeof DESIGN_TOKENS)[number]['name'];
 /** The allow-listed appearance the element sends and the frame applies: sanitized values by token. */
 export type Appearance = Partial<Record<TokenName, string>>;
 
-/** Every token name, in the order of `DESIGN_TOKENS` (the same list as `DESIGN_TOKEN_NAMES`). */
-export const TOKEN_NAMES: readonly TokenName[] = DESIGN_TOKEN_NAMES;
+/**
+ * Every token name, in the order of `DESIGN_TOKENS` (the same list as `DESIGN_TOKEN_NAMES`, which the type of
+ * `DESIGN_TOKENS` holds it to). Read from the tokens, so that the frame's bundle does not write the names twice.
+ */
+export const TOKEN_NAMES: readonly TokenName[] = /* @__PURE__ */ DESIGN_TOKENS.map((token) => token.name);
 
 /** Every token's default value. */
 export const DEFAULT_APPEARANCE: Readonly<Record<TokenName, string>> = /* @__PURE__ */ Object.fromEntries(
