@@ -25,24 +25,22 @@ export const CARD_SCHEME_NAMES: Readonly<Record<CardScheme, string>> = {
   UNKNOWN: 'unknown',
 };
 
-/** An issuer identification number range: numbers whose first `digits` digits lie in `from..to`. */
-interface IinRange {
-  scheme: Exclude<CardScheme, 'UNKNOWN'>;
-  digits: number;
-  from: number;
-  to: number;
-}
+/**
+ * An issuer identification number range, `[scheme, from, to]`: numbers that start with a prefix from `from`
+ * to `to`, both as many digits long.
+ */
+type IinRange = readonly [scheme: Exclude<CardScheme, 'UNKNOWN'>, from: string, to: string];
 
 // The ranges must not overlap: the scheme of a number is the one range it falls in. Maestro owns 50 and
 // 56-69 (with 6759, the UK range, inside 67); 51-55 are Mastercard's.
 const IIN_RANGES: readonly IinRange[] = [
-  { scheme: 'VISA', digits: 1, from: 4, to: 4 },
-  { scheme: 'MASTERCARD', digits: 2, from: 51, to: 55 },
-  { scheme: 'MASTERCARD', digits: 4, from: 2221, to: 2720 },
-  { scheme: 'AMEX', digits: 2, from: 34, to: 34 },
-  { scheme: 'AMEX', digits: 2, from: 37, to: 37 },
-  { scheme: 'MAESTRO', digits: 2, from: 50, to: 50 },
-  { scheme: 'MAESTRO', digits: 2, from: 56, to: 69 },
+  ['VISA', '4', '4'],
+  ['MASTERCARD', '51', '55'],
+  ['MASTERCARD', '2221', '2720'],
+  ['AMEX', '34', '34'],
+  ['AMEX', '37', '37'],
+  ['MAESTRO', '50', '50'],
+  ['MAESTRO', '56', '69'],
 ];
 
 const NUMBER_LENGTHS: Readonly<Record<CardScheme, readonly number[]>> = {
@@ -110,13 +108,13 @@ function luhnSum(digits: string, doubleLast: boolean): number {
 export function cardSchemeOf(number: string): CardScheme {
   const prefix = /^\d*/.exec(normalizeCardNumber(number))?.[0] ?? '';
   if (prefix === '') return 'UNKNOWN';
-  for (const range of IIN_RANGES) {
-    const head = prefix.slice(0, range.digits);
-    // Every number that can follow the prefix, as an interval of its first `range.digits` digits.
-    const missing = range.digits - head.length;
+  for (const [scheme, from, to] of IIN_RANGES) {
+    const head = prefix.slice(0, from.length);
+    // Every number that can follow the prefix, as an interval of its first `from.length` digits.
+    const missing = from.length - head.length;
     const lowest = Number(head + '0'.repeat(missing));
     const highest = Number(head + '9'.repeat(missing));
-    if (range.from <= lowest && highest <= range.to) return range.scheme;
+    if (Number(from) <= lowest && highest <= Number(to)) return scheme;
   }
   return 'UNKNOWN';
 }
