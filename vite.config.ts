@@ -49,20 +49,27 @@ const noPreloadHelper: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
-/** Collapses the white space that only indents a template's text; one space keeps what HTML renders. */
+/**
+ * Collapses the white space that only indents a template's text; one space keeps what HTML renders. A line
+ * break before a tag's `>` goes entirely: it only wraps the tag's attributes.
+ */
 function minifyHtml(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
+  return text.replace(/\s*\n\s*(?=>)/g, '').replace(/\s*\n\s*/g, ' ');
 }
 
 /**
- * Drops comments and the white space around CSS punctuation. A space before `:` stays: in a selector it is a
- * descendant combinator (`svc-payment-frame :focus-visible`).
+ * Drops comments, the white space around CSS punctuation, around the child combinator and around `*` before
+ * a number (in `calc()`), and the zero before a decimal point (`0.75` is `.75`). A space before `:` stays:
+ * in a selector it is a descendant combinator (`svc-payment-frame :focus-visible`), as is the space before a
+ * `*` that selects any element.
  */
 function minifyCss(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
-    .replace(/ ?([{};,]) ?/g, '$1')
+    .replace(/ ?([{};,>]) ?/g, '$1')
+    .replace(/ \* (?=[\d.])/g, '*')
+    .replace(/(?<![\w.-])0\.(?=\d)/g, '.')
     .replace(/: /g, ':')
     .replace(/;}/g, '}');
 }
