@@ -246,8 +246,7 @@ export class SvcDeliveryFields extends LitElement {
 
   #choose(optionId: string): void {
     this.optionId = optionId;
-    const { option: _cleared, ...errors } = this.errors;
-    this.errors = errors;
+    this.#clearError('option');
     void this.#requestQuote();
   }
 
@@ -259,20 +258,20 @@ export class SvcDeliveryFields extends LitElement {
         ([optionId]) => this.options.find((option) => option.id === optionId)?.type !== 'PICKUP_POINT',
       ),
     );
-    if (this.errors.pickupPoint && externalId !== '') {
-      const { pickupPoint: _cleared, ...errors } = this.errors;
-      this.errors = errors;
-    }
+    if (externalId !== '') this.#clearError('pickupPoint');
     void this.#requestQuote();
   }
 
   #setAddress(field: AddressField, value: string): void {
     this.address = { ...this.address, [field]: value };
-    if (this.errors[field] && value.trim() !== '') {
-      const errors = { ...this.errors };
-      delete errors[field];
-      this.errors = errors;
-    }
+    if (value.trim() !== '') this.#clearError(field);
+  }
+
+  /** Drops the error a field showed, once the customer changed it. */
+  #clearError(field: DeliveryField): void {
+    if (!this.errors[field]) return;
+    const { [field]: _cleared, ...errors } = this.errors;
+    this.errors = errors;
   }
 
   protected override willUpdate(): void {
