@@ -313,7 +313,7 @@ export interface ConstraintRefusal {
   field: ConstraintField;
   /** The constraint as the merchant wrote it. */
   expected: string;
-  /** What the card has instead (a scheme or brand in capitals); absent when that is not known. */
+  /** What the card has instead (its scheme or brand in capitals, or its issuer); absent when not known. */
   actual?: string;
 }
 
