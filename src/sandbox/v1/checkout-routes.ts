@@ -12,16 +12,11 @@ import type { ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
 import type { RequestContext, Router } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
-import {
-  CHECKOUT_CSS_PATH,
-  formPage,
-  notFoundPage,
-  type PageContext,
-  statusPage,
-  stepPage,
-} from './checkout-page.js';
+import { formPage } from './checkout-form-page.js';
+import { CHECKOUT_CSS_PATH, notFoundPage, type PageContext } from './checkout-page.js';
 import { CHECKOUT_CSS } from './checkout-page.styles.js';
 import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './checkout-payments.js';
+import { statusPage, stepPage } from './checkout-step-page.js';
 import { pageLanguage, pageTranslator } from './checkout-texts.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
 import { checkoutPath, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';

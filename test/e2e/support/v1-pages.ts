@@ -101,7 +101,7 @@ export class V1CheckoutPage {
   }
 }
 
-/** The gateway's hosted checkout page at the Purchase's `checkout_url` (see src/sandbox/v1/checkout-page.ts). */
+/** The gateway's hosted checkout page at the Purchase's `checkout_url` (see src/sandbox/v1/checkout-form-page.ts). */
 export class HostedCheckoutPage {
   constructor(readonly page: Page) {}
 
