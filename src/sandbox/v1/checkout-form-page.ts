@@ -7,17 +7,17 @@
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
+import {
+  choiceId,
+  continueButtons,
+  firstChoice,
+  methodChoices,
+  savedChoice,
+} from './checkout-method-choices.js';
 import { amountOf, document, type PageContext, text } from './checkout-page.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
-import {
-  COUNTRY_NAMES,
-  localize,
-  logoPath,
-  METHOD_COUNTRIES,
-  METHOD_GROUPS,
-  type PaymentMethodEntry,
-} from './method-catalogue.js';
+import type { PaymentMethodEntry } from './method-catalogue.js';
 import { preauthorizes } from './purchase-request.js';
 
 /** What the payment form shows besides the Purchase. */
@@ -27,6 +27,8 @@ export interface FormPageOptions {
   savedCards?: ReadonlyArray<{ id: string; description: string }>;
   /** `card` or a method name: the choice checked when the page opens. */
   selected: string | undefined;
+  /** Open on the selected choice alone, the others behind "Other ways to pay" (`?preferred=`). */
+  alone?: boolean;
   errors: readonly CheckoutFieldError[];
   /** A payment that just failed, shown above the form. */
   failure?: PageText;
@@ -66,55 +68,26 @@ export function formPage(context: PageContext, options: FormPageOptions): string
   } else {
     const cards = options.methods.filter((method) => method.group === 'card');
     const saved = options.savedCards ?? [];
-    const first = saved[0] ? savedChoice(saved[0].id) : firstChoice(options.methods);
-    const selected = options.selected ?? first;
-    const radio = (value: string, label: string, logos: readonly string[]) => {
-      const id = value === 'card' ? 'method-card' : `method-${value}`;
-      const invalid = firstError === 'method' && value === first;
-      return (
-        `<div class="option"><input type="radio" id="${id}" name="method" value="${escapeHtml(value)}"` +
-        `${value === selected ? ' checked' : ''}${invalid ? ' autofocus' : ''}>` +
-        `<label for="${id}">${logos.map((logo) => `<img src="${escapeHtml(logo)}" alt="">`).join('')}` +
-        `${escapeHtml(label)}</label></div>`
-      );
-    };
-    const groupLabel = (name: string) =>
-      localize(METHOD_GROUPS.find((group) => group.name === name)!.label, context.language);
-    let choices = '';
-    if (saved.length > 0) {
-      choices +=
-        `<fieldset><legend>${escapeHtml(t('methods.saved'))}</legend>` +
-        saved.map((card) => radio(savedChoice(card.id), card.description, [])).join('') +
-        '</fieldset>';
-    }
-    if (cards.length > 0) {
-      choices += radio(
-        'card',
-        groupLabel('card'),
-        cards.map((method) => logoPath(method.logo)),
-      );
-    }
-    for (const country of METHOD_COUNTRIES) {
-      const banks = options.methods.filter((method) => method.group === 'bank' && method.country === country);
-      if (banks.length === 0) continue;
-      choices +=
-        `<fieldset><legend>${escapeHtml(groupLabel('bank'))}: ` +
-        `${escapeHtml(localize(COUNTRY_NAMES[country], context.language))}</legend>` +
-        banks
-          .map((method) =>
-            radio(method.name, localize(method.displayName, context.language), [logoPath(method.logo)]),
-          )
-          .join('') +
-        '</fieldset>';
-    }
-    for (const method of options.methods.filter((candidate) => candidate.group === 'wallet')) {
-      choices += radio(method.name, localize(method.displayName, context.language), [logoPath(method.logo)]);
-    }
+    const first = firstChoice(options.methods, saved);
+    const offered = new Set([
+      ...saved.map((card) => savedChoice(card.id)),
+      ...(cards.length > 0 ? ['card'] : []),
+      ...options.methods.filter((method) => method.group !== 'card').map((method) => method.name),
+    ]);
+    const selected =
+      options.selected !== undefined && offered.has(options.selected) ? options.selected : first;
     const methodErrors = errorOf('method');
     let form =
       `<form method="post" action="/checkout/${purchase.id}/pay" novalidate>` +
       `<fieldset${methodErrors.length > 0 ? ' aria-describedby="method-error"' : ''}>` +
-      `<legend>${escapeHtml(t('methods.legend'))}</legend>${choices}` +
+      `<legend>${escapeHtml(t('methods.legend'))}</legend>` +
+      methodChoices(context, {
+        methods: options.methods,
+        savedCards: saved,
+        selected,
+        alone: options.alone === true && selected === options.selected,
+        ...(firstError === 'method' && { autofocus: first }),
+      }) +
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
     if (cards.length > 0) {
@@ -141,6 +114,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
         );
       };
       form +=
+        '<div class="card-fields">' +
         `<fieldset><legend>${escapeHtml(t('card.title'))}</legend>` +
         `<p class="note">${escapeHtml(t('card.testOnly'))}</p>` +
         field(
@@ -168,9 +142,10 @@ export function formPage(context: PageContext, options: FormPageOptions): string
           undefined,
           options.values?.card_holder,
         ) +
-        '</fieldset>';
+        '</fieldset></div>';
     }
-    form += `${payButton(context)}</form>`;
+    if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
+    form += `${continueButtons(context, options.methods)}</form>`;
     parts.push(form);
   }
   if (purchase.cancel_redirect !== null) {
@@ -202,27 +177,9 @@ function payButton(context: PageContext): string {
   return `<button type="submit" class="pay">${escapeHtml(t('pay.button', { amount }))}</button>`;
 }
 
-/** The form's value of a saved card: its token's id behind a prefix no method name has. */
-export function savedChoice(tokenId: string): string {
-  return `saved:${tokenId}`;
-}
-
-/** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
-function firstChoice(methods: readonly PaymentMethodEntry[]): string {
-  if (methods.some((method) => method.group === 'card')) return 'card';
-  for (const country of METHOD_COUNTRIES) {
-    const bank = methods.find((method) => method.group === 'bank' && method.country === country);
-    if (bank) return bank.name;
-  }
-  return methods[0]?.name ?? 'card';
-}
-
 /** The id of the input an error links to; a method error links to the first choice. */
 function inputId(field: CheckoutField, options: FormPageOptions): string {
-  const saved = options.savedCards?.[0];
-  return field === 'method'
-    ? `method-${saved ? savedChoice(saved.id) : firstChoice(options.methods)}`
-    : field;
+  return field === 'method' ? choiceId(firstChoice(options.methods, options.savedCards ?? [])) : field;
 }
 
 function fieldErrors(field: CheckoutField, errors: readonly CheckoutFieldError[], t: PageTranslate): string {
@@ -234,11 +191,16 @@ function summary(context: PageContext): string {
   const { t, record } = context;
   const { purchase } = record;
   const locale = localeFor(context.language);
+  const money = (amount: number) => escapeHtml(formatMoney(amount, purchase.purchase.currency, locale));
+  // The amount on the right is the line's total; the unit price stands under the name, where it says "each".
   const lines = purchase.purchase.products
     .map(
       (product) =>
-        `<li><span>${escapeHtml(product.name)} ${escapeHtml(t('unit.PIECE', { count: product.quantity }))}</span>` +
-        `<span>${escapeHtml(formatMoney(product.price * product.quantity, purchase.purchase.currency, locale))}</span></li>`,
+        `<li><span class="item"><span>${escapeHtml(product.name)}</span>` +
+        (product.quantity === 1
+          ? ''
+          : `<span class="unit">${escapeHtml(t('summary.unitPrice', { count: product.quantity, price: formatMoney(product.price, purchase.purchase.currency, locale) }))}</span>`) +
+        `</span><span class="line-total">${money(product.price * product.quantity)}</span></li>`,
     )
     .join('');
   return (

@@ -107,7 +107,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     sendHtml(
       context.res,
       200,
-      formPage(page, { methods, savedCards: deps.savedCards(record), selected, errors: [] }),
+      formPage(page, {
+        methods,
+        savedCards: deps.savedCards(record),
+        selected,
+        alone: selected !== undefined,
+        errors: [],
+      }),
       record,
     );
   };
