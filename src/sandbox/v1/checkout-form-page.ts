@@ -7,6 +7,7 @@
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
+import { dueAttribute, dueClockTime, dueNote, strictDue } from './checkout-due.js';
 import {
   choiceId,
   continueButtons,
@@ -32,6 +33,8 @@ export interface FormPageOptions {
   errors: readonly CheckoutFieldError[];
   /** A payment that just failed, shown above the form. */
   failure?: PageText;
+  /** The form was sent past the Purchase's strict deadline: shown again to keep what was typed, not to send. */
+  expired?: boolean;
   /** What the customer typed that may be shown again (never the card number or CVC). */
   values?: { card_expiry?: string; card_holder?: string };
 }
@@ -45,7 +48,14 @@ export function formPage(context: PageContext, options: FormPageOptions): string
   const errorOf = (field: CheckoutField) => options.errors.filter((error) => error.field === field);
 
   const parts: string[] = [`<h1>${escapeHtml(title)}</h1>`];
-  if (options.errors.length > 0) {
+  const due = strictDue(context);
+  if (options.expired) {
+    parts.push(
+      '<div class="alert" role="alert" aria-labelledby="expired-title">' +
+        `<h2 id="expired-title">${escapeHtml(t('status.expired.title'))}</h2>` +
+        `<p>${escapeHtml(t('due.expired', { time: due === undefined ? '' : dueClockTime(context, due) }))}</p></div>`,
+    );
+  } else if (options.errors.length > 0) {
     parts.push(
       '<div class="alert" role="alert" aria-labelledby="errors-title">' +
         `<h2 id="errors-title">${escapeHtml(t('errors.title'))}</h2><ul>` +
@@ -78,7 +88,8 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       options.selected !== undefined && offered.has(options.selected) ? options.selected : first;
     const methodErrors = errorOf('method');
     let form =
-      `<form method="post" action="/checkout/${purchase.id}/pay" novalidate>` +
+      `<form method="post" action="/checkout/${purchase.id}/pay" novalidate${dueAttribute(context)}>` +
+      (options.expired ? '' : dueNote(context)) +
       `<fieldset${methodErrors.length > 0 ? ' aria-describedby="method-error"' : ''}>` +
       `<legend>${escapeHtml(t('methods.legend'))}</legend>` +
       methodChoices(context, {
@@ -144,8 +155,11 @@ export function formPage(context: PageContext, options: FormPageOptions): string
         ) +
         '</fieldset></div>';
     }
-    if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
-    form += `${continueButtons(context, options.methods)}</form>`;
+    if (!options.expired) {
+      if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
+      form += continueButtons(context, options.methods);
+    }
+    form += '</form>';
     parts.push(form);
   }
   if (purchase.cancel_redirect !== null) {

@@ -21,6 +21,8 @@ export interface PageContext {
   merchantName: string;
   language: Language;
   t: PageTranslate;
+  /** Now on the merchant's clock, in Unix seconds: what a deadline's time left is counted from. */
+  nowSeconds: number;
 }
 
 /** The Purchase's total in the page's language. */

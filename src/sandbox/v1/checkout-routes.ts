@@ -73,7 +73,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
   const contextOf = (record: PurchaseRecord): PageContext => {
     const language = pageLanguage(record.purchase.purchase.language);
     const merchant = deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
-    return { record, merchantName: merchant?.name ?? 'Merchant', language, t: pageTranslator(language) };
+    return {
+      record,
+      merchantName: merchant?.name ?? 'Merchant',
+      language,
+      t: pageTranslator(language),
+      nowSeconds: deps.purchases.nowSeconds(record.merchantId),
+    };
   };
   const load = (context: RequestContext): PurchaseRecord | undefined => {
     const record = deps.purchases.find(context.params['id'] ?? '');
@@ -192,6 +198,24 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         else sendHtml(context.res, 200, statusPage(page), record);
         return;
       case 'closed':
+        // Past a strict deadline the form comes back as it was sent, but for the card number and CVC, so what
+        // the customer typed is not lost with the time (WCAG 2.2.1); it can no longer be sent.
+        if (purchase.status === 'expired' && form.values) {
+          sendHtml(
+            context.res,
+            410,
+            formPage(page, {
+              methods: methodsFor(record),
+              savedCards: deps.savedCards(record),
+              selected,
+              errors: [],
+              expired: true,
+              values: form.values,
+            }),
+            record,
+          );
+          return;
+        }
         if (
           (purchase.status === 'paid' || purchase.status === 'hold' || purchase.status === 'preauthorized') &&
           purchase.success_redirect !== null

@@ -8,6 +8,7 @@ import { formatIban } from '../formats.js';
 import { escapeHtml } from '../http.js';
 import { amountOf, document, type PageContext } from './checkout-page.js';
 import { type CreditorShare, creditorShares } from './creditor-payments.js';
+import { preauthorizes } from './purchase-request.js';
 import type { CheckoutStep } from './purchases.js';
 
 /** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
@@ -64,17 +65,31 @@ export function stepPage(context: PageContext, step: CheckoutStep, methodName: s
   const title = step.kind === 'three_ds' ? t('threeDs.title') : t('step.title', { method: methodName });
   const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
   const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
+  const holds = isHold(context);
   return document(
     context.language,
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
       (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
       `<p class="total"><span>${escapeHtml(context.merchantName)}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
+      (holds
+        ? `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount: amountOf(context) }))}</p>`
+        : '') +
       `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
-      `<button type="submit" class="approve" name="decision" value="approve">${escapeHtml(t('threeDs.approve'))}</button>` +
+      `<button type="submit" class="approve" name="decision" value="approve"${holds ? ' aria-describedby="hold-note"' : ''}>` +
+      `${escapeHtml(holds ? t('threeDs.approveHold') : t('threeDs.approve'))}</button>` +
       `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(t('threeDs.deny'))}</button>` +
       '</form>',
   );
+}
+
+/**
+ * Whether approving only reserves the amount (`skip_capture`), so the step says "Approve hold", not "Approve
+ * payment"; a card saved without a charge keeps the frame's wording.
+ */
+function isHold(context: PageContext): boolean {
+  const { purchase } = context.record;
+  return purchase.skip_capture && !preauthorizes(purchase.skip_capture, purchase.purchase);
 }
 
 /** Whom a bank payment pays, one row per creditor, in the order the Purchase names them. */

@@ -49,8 +49,14 @@ interface PageMessages {
   readonly 'pay.hold': string;
   /** Beside that button: what a hold does. `{amount}`. */
   readonly 'pay.holdNote': string;
+  /** The confirmation step's approve button of a `skip_capture` Purchase. */
+  readonly 'threeDs.approveHold': string;
   /** The submit button of a bank or wallet, which leads to its step. `{method}`: its name. */
   readonly 'pay.continue': string;
+  /** A `due_strict` Purchase's deadline. `{time}`: its clock time; `{left}`: the time left, as "in 14 minutes". */
+  readonly 'due.note': string;
+  /** The form sent after the deadline, shown again without the card number. `{time}`: the deadline. */
+  readonly 'due.expired': string;
   readonly 'reason.bank_declined': string;
   readonly 'reason.wallet_declined': string;
 }
@@ -83,6 +89,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.hold': 'Hold {amount}',
     'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
     'pay.continue': 'Continue to {method}',
+    'threeDs.approveHold': 'Approve hold',
+    'due.note': 'Pay by {time} ({left}). After that this payment can no longer be made.',
+    'due.expired':
+      'The time to pay this order ended at {time}; nothing was charged. Go back to the shop to start again. What you typed is kept below, except the card number and security code.',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -114,6 +124,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.holdNote':
       'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
     'pay.continue': 'Turpināt: {method}',
+    'threeDs.approveHold': 'Apstiprināt rezervāciju',
+    'due.note': 'Samaksājiet līdz {time} ({left}). Pēc tam šo maksājumu vairs nevarēs veikt.',
+    'due.expired':
+      'Šī pasūtījuma apmaksas termiņš beidzās {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna. Ievadītie dati ir saglabāti zemāk, izņemot kartes numuru un drošības kodu.',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -145,6 +159,10 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.holdNote':
       'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
     'pay.continue': 'Продолжить: {method}',
+    'threeDs.approveHold': 'Подтвердить резервирование',
+    'due.note': 'Оплатите до {time} ({left}). После этого оплатить заказ будет нельзя.',
+    'due.expired':
+      'Срок оплаты этого заказа истёк в {time}; деньги не списаны. Вернитесь в магазин и начните заново. Введённые данные сохранены ниже, кроме номера карты и кода безопасности.',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },
