@@ -15,7 +15,7 @@ import {
   methodChoices,
   savedChoice,
 } from './checkout-method-choices.js';
-import { amountOf, document, type PageContext, text } from './checkout-page.js';
+import { amountOf, type PageContext, purchasePage, text } from './checkout-page.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
 import type { PaymentMethodEntry } from './method-catalogue.js';
@@ -168,7 +168,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
     );
   }
   parts.push(`<p class="note">${escapeHtml(t('pay.secureNote'))}</p>`);
-  return document(context.language, title, parts.join(''));
+  return purchasePage(context, title, parts.join(''));
 }
 
 /**

@@ -8,7 +8,9 @@
 import type { Language } from '../../core/i18n.js';
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
+import type { MerchantBrand } from '../config/types.js';
 import { escapeHtml } from '../http.js';
+import { brandLogoSource, brandStylesheetLink } from './checkout-brand.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
 import type { PurchaseRecord } from './purchases.js';
 
@@ -23,6 +25,8 @@ export interface PageContext {
   t: PageTranslate;
   /** Now on the merchant's clock, in Unix seconds: what a deadline's time left is counted from. */
   nowSeconds: number;
+  /** The merchant's look from the sandbox config (its `name` is already `merchantName`); absent, the page's own. */
+  brand?: MerchantBrand;
 }
 
 /** The Purchase's total in the page's language. */
@@ -31,13 +35,27 @@ export function amountOf(context: PageContext): string {
   return formatMoney(purchase.total ?? 0, purchase.currency, localeFor(context.language));
 }
 
-/** A whole page around its body, with the checkout's stylesheet. */
-export function document(language: Language, title: string, body: string): string {
+/** A whole page around its body, with the checkout's stylesheet and, after it, the brand's. */
+function document(language: Language, title: string, body: string, head = ''): string {
   return (
     `<!doctype html><html lang="${language}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${CHECKOUT_CSS_PATH}"></head>` +
+    `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${CHECKOUT_CSS_PATH}">${head}</head>` +
     `<body><main>${body}</main></body></html>`
+  );
+}
+
+/** A page of one Purchase: in its language, in the merchant's brand with its logo above the body. */
+export function purchasePage(context: PageContext, title: string, body: string): string {
+  const { brand } = context;
+  if (brand === undefined) return document(context.language, title, body);
+  const { merchantId } = context.record;
+  const logo = brandLogoSource(merchantId, brand);
+  return document(
+    context.language,
+    title,
+    (logo === undefined ? '' : `<div class="brand"><img src="${escapeHtml(logo)}" alt=""></div>`) + body,
+    brandStylesheetLink(merchantId),
   );
 }
 

@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
 import type { RequestContext, Router } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
+import { brandImageOrigin, mountBrandAssets } from './checkout-brand.js';
 import { formPage } from './checkout-form-page.js';
 import { CHECKOUT_CSS_PATH, notFoundPage, type PageContext } from './checkout-page.js';
 import { CHECKOUT_CSS } from './checkout-page.styles.js';
@@ -30,7 +31,7 @@ export interface CheckoutPageDeps {
   savedCards: (record: PurchaseRecord) => ReadonlyArray<{ id: string; description: string }>;
 }
 
-function securityHeaders(record: PurchaseRecord | undefined): Record<string, string> {
+function securityHeaders(record: PurchaseRecord | undefined, logoOrigin?: string): Record<string, string> {
   const origins = new Set<string>();
   for (const url of [record?.purchase.success_redirect, record?.purchase.failure_redirect]) {
     if (url) origins.add(new URL(url).origin);
@@ -39,7 +40,7 @@ function securityHeaders(record: PurchaseRecord | undefined): Record<string, str
     'content-security-policy': [
       "default-src 'none'",
       "style-src 'self'",
-      "img-src 'self'",
+      `img-src 'self'${logoOrigin ? ` ${logoOrigin}` : ''}`,
       `form-action 'self'${[...origins].map((origin) => ` ${origin}`).join('')}`,
       "base-uri 'none'",
       "frame-ancestors 'none'",
@@ -50,11 +51,17 @@ function securityHeaders(record: PurchaseRecord | undefined): Record<string, str
   };
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string, record?: PurchaseRecord): void {
+function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  record?: PurchaseRecord,
+  logoOrigin?: string,
+): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
-    ...securityHeaders(record),
+    ...securityHeaders(record, logoOrigin),
   });
   res.end(html);
 }
@@ -70,17 +77,23 @@ function choiceOf(methodName: string): string | undefined {
 }
 
 export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void {
+  const merchantOf = (record: PurchaseRecord) =>
+    deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
   const contextOf = (record: PurchaseRecord): PageContext => {
     const language = pageLanguage(record.purchase.purchase.language);
-    const merchant = deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
+    const merchant = merchantOf(record);
     return {
       record,
-      merchantName: merchant?.name ?? 'Merchant',
+      merchantName: merchant?.brand?.name ?? merchant?.name ?? 'Merchant',
+      ...(merchant?.brand && { brand: merchant.brand }),
       language,
       t: pageTranslator(language),
       nowSeconds: deps.purchases.nowSeconds(record.merchantId),
     };
   };
+  /** A page of the Purchase, whose policy lets its brand's logo in. */
+  const sendPage = (res: ServerResponse, status: number, html: string, record: PurchaseRecord) =>
+    sendHtml(res, status, html, record, brandImageOrigin(merchantOf(record)?.brand));
   const load = (context: RequestContext): PurchaseRecord | undefined => {
     const record = deps.purchases.find(context.params['id'] ?? '');
     if (!record) sendHtml(context.res, 404, notFoundPage(pageTranslator('en')));
@@ -88,6 +101,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     return record;
   };
 
+  mountBrandAssets(router, deps.config);
   router.on('GET', CHECKOUT_CSS_PATH, ({ res }) => {
     res.writeHead(200, {
       'content-type': 'text/css; charset=utf-8',
@@ -103,14 +117,14 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const page = contextOf(record);
     if (!PAYABLE.has(record.purchase.status)) {
       const gone = record.purchase.status === 'cancelled' || record.purchase.status === 'expired';
-      sendHtml(context.res, gone ? 410 : 200, statusPage(page), record);
+      sendPage(context.res, gone ? 410 : 200, statusPage(page), record);
       return;
     }
     deps.purchases.viewed(record);
     const methods = methodsFor(record);
     const preferred = context.url.searchParams.get('preferred') ?? '';
     const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;
-    sendHtml(
+    sendPage(
       context.res,
       200,
       formPage(page, {
@@ -161,7 +175,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     }
     const page = contextOf(record);
     const method = findPaymentMethod(step.method);
-    sendHtml(
+    sendPage(
       context.res,
       200,
       stepPage(page, step, method ? localize(method.displayName, page.language) : step.method),
@@ -195,13 +209,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     switch (outcome.kind) {
       case 'paid':
         if (purchase.success_redirect !== null) redirect(context.res, purchase.success_redirect);
-        else sendHtml(context.res, 200, statusPage(page), record);
+        else sendPage(context.res, 200, statusPage(page), record);
         return;
       case 'closed':
         // Past a strict deadline the form comes back as it was sent, but for the card number and CVC, so what
         // the customer typed is not lost with the time (WCAG 2.2.1); it can no longer be sent.
         if (purchase.status === 'expired' && form.values) {
-          sendHtml(
+          sendPage(
             context.res,
             410,
             formPage(page, {
@@ -233,7 +247,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
           redirect(context.res, purchase.failure_redirect);
           return;
         }
-        sendHtml(
+        sendPage(
           context.res,
           200,
           formPage(page, {
@@ -247,7 +261,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         );
         return;
       case 'invalid':
-        sendHtml(
+        sendPage(
           context.res,
           400,
           formPage(page, {

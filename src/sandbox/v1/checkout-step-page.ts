@@ -6,7 +6,7 @@ import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { formatIban } from '../formats.js';
 import { escapeHtml } from '../http.js';
-import { amountOf, document, type PageContext } from './checkout-page.js';
+import { amountOf, type PageContext, purchasePage } from './checkout-page.js';
 import { type CreditorShare, creditorShares } from './creditor-payments.js';
 import { preauthorizes } from './purchase-request.js';
 import type { CheckoutStep } from './purchases.js';
@@ -45,8 +45,8 @@ export function statusPage(context: PageContext): string {
       body = t('status.orderClosed');
       back = purchase.cancel_redirect ?? purchase.failure_redirect;
   }
-  return document(
-    context.language,
+  return purchasePage(
+    context,
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>` +
       (back !== null
@@ -66,8 +66,8 @@ export function stepPage(context: PageContext, step: CheckoutStep, methodName: s
   const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
   const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
   const holds = isHold(context);
-  return document(
-    context.language,
+  return purchasePage(
+    context,
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
       (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
