@@ -6,6 +6,7 @@
  * was read (config/brand.ts), so they reach the CSS as they are.
  */
 import { readFile } from 'node:fs/promises';
+import { contrastRatio } from '../config/brand.js';
 import type { MerchantBrand } from '../config/types.js';
 import type { SandboxConfig } from '../config.js';
 import { escapeHtml, type Router } from '../http.js';
@@ -29,9 +30,14 @@ export function brandImageOrigin(brand: MerchantBrand | undefined): string | und
   return brand?.logo && 'url' in brand.logo ? new URL(brand.logo.url).origin : undefined;
 }
 
-/** The brand's stylesheet: the page's colour tokens, replaced. */
+/**
+ * The brand's stylesheet: the page's colour tokens, replaced. `--accent` marks the chosen method on white, so
+ * it is the brand colour only where that stands out from white (3:1, WCAG 1.4.11), else the text on it: a
+ * yellow brand with dark text marks the choice in its dark text colour.
+ */
 export function brandCss(brand: MerchantBrand): string {
-  return `:root { --primary: ${brand.color}; --primary-contrast: ${brand.textColor}; }\n`;
+  const accent = contrastRatio(brand.color, '#ffffff') >= 3 ? brand.color : brand.textColor;
+  return `:root { --primary: ${brand.color}; --primary-contrast: ${brand.textColor}; --accent: ${accent}; }\n`;
 }
 
 /** The `<link>` of the brand's stylesheet, for the page's head. */

@@ -5,8 +5,9 @@
  * control, so the page's white, not a filled button's blue, lies between the two (no one colour reaches 3:1
  * against both white and the button's blue). The filled buttons keep a transparent border, which forced
  * colours paint, so they still look like buttons there. A merchant's brand replaces `--primary` and
- * `--primary-contrast` with a stylesheet of its own, loaded after this one (checkout-brand.ts); text on
- * white (links) keeps `--link`, since a brand colour is checked against its own text only.
+ * `--primary-contrast` (and `--accent`, the chosen method's mark) with a stylesheet of its own, loaded after
+ * this one (checkout-brand.ts); text on white (links) keeps `--link`, since a brand colour is checked against
+ * its own text only.
  */
 import { continueButtonId } from './checkout-method-choices.js';
 import { PAYMENT_METHODS } from './method-catalogue.js';
@@ -30,7 +31,7 @@ ${PAYMENT_METHODS.filter((method) => method.group !== 'card')
 
 export const CHECKOUT_CSS = `
 :root { color-scheme: light; --text: #1f2933; --muted: #52606d; --border: #9aa5b1; --line: #d9e2ec;
-  --primary: #0b5cad; --primary-contrast: #ffffff; --error: #b00020; --surface: #f5f7fa; --focus: #2563eb;
+  --primary: #0b5cad; --primary-contrast: #ffffff; --accent: #0b5cad; --error: #b00020; --surface: #f5f7fa; --focus: #2563eb;
   --link: #0b5cad; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif;
@@ -51,15 +52,15 @@ h2 { font-size: 1rem; margin: 0 0 .5rem; }
 .line-total, .total span:last-child { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .total { display: flex; justify-content: space-between; gap: 1rem; font-weight: 700; font-size: 1.125rem;
   margin: .5rem 0 0; padding-top: .5rem; border-top: 1px solid var(--line); }
-.due { margin: 0 0 1rem; padding: .5rem .75rem; border-left: 4px solid var(--primary); background: var(--surface); }
+.due { margin: 0 0 1rem; padding: .5rem .75rem; border-left: 4px solid var(--accent); background: var(--surface); }
 fieldset { border: 0; margin: 0 0 1.25rem; padding: 0; min-width: 0; }
 legend { font-weight: 600; padding: 0; margin: 0 0 .5rem; }
 fieldset fieldset { margin: .75rem 0 0; }
 fieldset fieldset legend { font-weight: 400; color: var(--muted); font-size: .875rem; margin-bottom: .25rem; }
 .option { display: flex; align-items: center; gap: .75rem; margin: 0 0 .5rem; padding: 0 .75rem;
   border: 1px solid var(--border); border-radius: 8px; background: #fff; }
-.option:has(input:checked) { border-color: var(--primary); box-shadow: inset 0 0 0 1px var(--primary); }
-.option input { width: 1.125rem; height: 1.125rem; margin: 0; accent-color: var(--primary); }
+.option:has(input:checked) { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
+.option input { width: 1.125rem; height: 1.125rem; margin: 0; accent-color: var(--accent); }
 .option label { display: flex; flex: 1; align-items: center; gap: .5rem; min-height: 3rem; cursor: pointer; }
 .option img { width: 40px; height: 25px; }
 .others { margin: .25rem 0 0; }

@@ -78,14 +78,14 @@ export function stepPage(context: PageContext, step: CheckoutStep, methodName: s
       `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
       `<button type="submit" class="approve" name="decision" value="approve"${holds ? ' aria-describedby="hold-note"' : ''}>` +
       `${escapeHtml(holds ? t('threeDs.approveHold') : t('threeDs.approve'))}</button>` +
-      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(t('threeDs.deny'))}</button>` +
+      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(holds ? t('threeDs.declineHold') : t('threeDs.deny'))}</button>` +
       '</form>',
   );
 }
 
 /**
  * Whether approving only reserves the amount (`skip_capture`), so the step says "Approve hold", not "Approve
- * payment"; a card saved without a charge keeps the frame's wording.
+ * payment" (and "Decline hold"); a card saved without a charge keeps the frame's wording.
  */
 function isHold(context: PageContext): boolean {
   const { purchase } = context.record;

@@ -51,6 +51,8 @@ interface PageMessages {
   readonly 'pay.holdNote': string;
   /** The confirmation step's approve button of a `skip_capture` Purchase. */
   readonly 'threeDs.approveHold': string;
+  /** Its decline button. */
+  readonly 'threeDs.declineHold': string;
   /** The submit button of a bank or wallet, which leads to its step. `{method}`: its name. */
   readonly 'pay.continue': string;
   /** A `due_strict` Purchase's deadline. `{time}`: its clock time; `{left}`: the time left, as "in 14 minutes". */
@@ -90,6 +92,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
     'pay.continue': 'Continue to {method}',
     'threeDs.approveHold': 'Approve hold',
+    'threeDs.declineHold': 'Decline hold',
     'due.note': 'Pay by {time} ({left}). After that this payment can no longer be made.',
     'due.expired':
       'The time to pay this order ended at {time}; nothing was charged. Go back to the shop to start again. What you typed is kept below, except the card number and security code.',
@@ -125,6 +128,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
       'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
     'pay.continue': 'Turpināt: {method}',
     'threeDs.approveHold': 'Apstiprināt rezervāciju',
+    'threeDs.declineHold': 'Noraidīt rezervāciju',
     'due.note': 'Samaksājiet līdz {time} ({left}). Pēc tam šo maksājumu vairs nevarēs veikt.',
     'due.expired':
       'Šī pasūtījuma apmaksas termiņš beidzās {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna. Ievadītie dati ir saglabāti zemāk, izņemot kartes numuru un drošības kodu.',
@@ -160,6 +164,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
       'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
     'pay.continue': 'Продолжить: {method}',
     'threeDs.approveHold': 'Подтвердить резервирование',
+    'threeDs.declineHold': 'Отклонить резервирование',
     'due.note': 'Оплатите до {time} ({left}). После этого оплатить заказ будет нельзя.',
     'due.expired':
       'Срок оплаты этого заказа истёк в {time}; деньги не списаны. Вернитесь в магазин и начните заново. Введённые данные сохранены ниже, кроме номера карты и кода безопасности.',

@@ -124,7 +124,10 @@ describe('sandbox v1 hosted checkout page in a merchant brand', () => {
 
     const css = await fetch(`${sandbox.url}/checkout/assets/brand/m1.css`);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
-    assert.equal(await css.text(), ':root { --primary: #1a7f37; --primary-contrast: #ffffff; }\n');
+    assert.equal(
+      await css.text(),
+      ':root { --primary: #1a7f37; --primary-contrast: #ffffff; --accent: #1a7f37; }\n',
+    );
     const logo = await fetch(`${sandbox.url}/checkout/assets/logo/m1`);
     assert.equal(logo.headers.get('content-type'), 'image/svg+xml');
     assert.match(logo.headers.get('content-security-policy') ?? '', /default-src 'none'/);
@@ -137,6 +140,11 @@ describe('sandbox v1 hosted checkout page in a merchant brand', () => {
     const { html, policy } = await checkoutPage(OTHER);
     assert.match(html, /<img src="https:\/\/cdn\.shop\.example\/logo\.png" alt="">/);
     assert.match(policy, /img-src 'self' https:\/\/cdn\.shop\.example;/);
+    // Yellow does not stand out from white: the chosen method is marked in the text colour instead.
+    assert.match(
+      await (await fetch(`${sandbox.url}/checkout/assets/brand/m2.css`)).text(),
+      /--primary: #ffd400; --primary-contrast: #1f2933; --accent: #1f2933;/,
+    );
     const plain = await checkoutPage(SHORT_WINDOW);
     assert.doesNotMatch(plain.html, /brand/);
   });

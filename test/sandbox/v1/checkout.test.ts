@@ -484,8 +484,12 @@ describe('sandbox v1 hosted checkout page', () => {
   });
 
   test('the 3-D Secure step of a skip_capture purchase approves a hold, with the merchant and amount', async () => {
-    const expected = { en: 'Approve hold', lv: 'Apstiprināt rezervāciju', ru: 'Подтвердить резервирование' };
-    for (const [language, label] of Object.entries(expected)) {
+    const expected = {
+      en: ['Approve hold', 'Decline hold'],
+      lv: ['Apstiprināt rezervāciju', 'Noraidīt rezervāciju'],
+      ru: ['Подтвердить резервирование', 'Отклонить резервирование'],
+    };
+    for (const [language, [label, decline]] of Object.entries(expected)) {
       const held = await createPurchase({
         skip_capture: true,
         purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language },
@@ -498,6 +502,7 @@ describe('sandbox v1 hosted checkout page', () => {
         ),
         language,
       );
+      assert.ok(step.html.includes(`value="decline">${decline}</button>`), language);
       assert.match(step.html, /<p class="note" id="hold-note">[^<]+<\/p>/);
       assert.match(
         step.html,
