@@ -10,10 +10,10 @@ import { type ConfigIssue, errorText } from './config-error.js';
 import type { MerchantBrand, MerchantBrandFile } from './types.js';
 
 /** The page's own button colour and its text, which a brand replaces. */
-export const DEFAULT_BRAND_COLORS = { color: '#0b5cad', textColor: '#ffffff' } as const;
+const DEFAULT_BRAND_COLORS = { color: '#0b5cad', textColor: '#ffffff' } as const;
 
 /** WCAG AA for normal text: the buttons' labels are 16px. */
-export const MIN_TEXT_CONTRAST = 4.5;
+const MIN_TEXT_CONTRAST = 4.5;
 
 /** The most read from a logo file. */
 const MAX_LOGO_BYTES = 512 * 1024;

@@ -15,7 +15,7 @@ const BRAND_CSS_PREFIX = '/checkout/assets/brand/';
 const BRAND_LOGO_PREFIX = '/checkout/assets/logo/';
 
 /** Where a merchant's brand stylesheet is served. */
-export function brandStylesheetPath(merchantId: string): string {
+function brandStylesheetPath(merchantId: string): string {
   return `${BRAND_CSS_PREFIX}${encodeURIComponent(merchantId)}.css`;
 }
 

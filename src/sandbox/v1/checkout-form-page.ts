@@ -8,13 +8,7 @@ import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
 import { dueAttribute, dueClockTime, dueNote, strictDue } from './checkout-due.js';
-import {
-  choiceId,
-  continueButtons,
-  firstChoice,
-  methodChoices,
-  savedChoice,
-} from './checkout-method-choices.js';
+import { choiceId, continueButtons, firstChoice, methodChoices } from './checkout-method-choices.js';
 import { amountOf, type PageContext, purchasePage, text } from './checkout-page.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
@@ -78,14 +72,6 @@ export function formPage(context: PageContext, options: FormPageOptions): string
   } else {
     const cards = options.methods.filter((method) => method.group === 'card');
     const saved = options.savedCards ?? [];
-    const first = firstChoice(options.methods, saved);
-    const offered = new Set([
-      ...saved.map((card) => savedChoice(card.id)),
-      ...(cards.length > 0 ? ['card'] : []),
-      ...options.methods.filter((method) => method.group !== 'card').map((method) => method.name),
-    ]);
-    const selected =
-      options.selected !== undefined && offered.has(options.selected) ? options.selected : first;
     const methodErrors = errorOf('method');
     let form =
       `<form method="post" action="/checkout/${purchase.id}/pay" novalidate${dueAttribute(context)}>` +
@@ -95,9 +81,9 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       methodChoices(context, {
         methods: options.methods,
         savedCards: saved,
-        selected,
-        alone: options.alone === true && selected === options.selected,
-        ...(firstError === 'method' && { autofocus: first }),
+        ...(options.selected !== undefined && { selected: options.selected }),
+        alone: options.alone === true,
+        ...(firstError === 'method' && { autofocus: firstChoice(options.methods, saved) }),
       }) +
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
@@ -205,7 +191,7 @@ function summary(context: PageContext): string {
   const { t, record } = context;
   const { purchase } = record;
   const locale = localeFor(context.language);
-  const money = (amount: number) => escapeHtml(formatMoney(amount, purchase.purchase.currency, locale));
+  const money = (amount: number) => formatMoney(amount, purchase.purchase.currency, locale);
   // The amount on the right is the line's total; the unit price stands under the name, where it says "each".
   const lines = purchase.purchase.products
     .map(
@@ -213,8 +199,8 @@ function summary(context: PageContext): string {
         `<li><span class="item"><span>${escapeHtml(product.name)}</span>` +
         (product.quantity === 1
           ? ''
-          : `<span class="unit">${escapeHtml(t('summary.unitPrice', { count: product.quantity, price: formatMoney(product.price, purchase.purchase.currency, locale) }))}</span>`) +
-        `</span><span class="line-total">${money(product.price * product.quantity)}</span></li>`,
+          : `<span class="unit">${escapeHtml(t('summary.unitPrice', { count: product.quantity, price: money(product.price) }))}</span>`) +
+        `</span><span class="line-total">${escapeHtml(money(product.price * product.quantity))}</span></li>`,
     )
     .join('');
   return (

@@ -21,7 +21,7 @@ import {
 } from './method-catalogue.js';
 
 /** The form's value of a saved card: its token's id behind a prefix no method name has. */
-export function savedChoice(tokenId: string): string {
+function savedChoice(tokenId: string): string {
   return `saved:${tokenId}`;
 }
 
@@ -50,9 +50,9 @@ interface ChoiceGroup {
 export interface MethodChoiceOptions {
   methods: readonly PaymentMethodEntry[];
   savedCards: ReadonlyArray<{ id: string; description: string }>;
-  /** The checked choice. */
-  selected: string;
-  /** Open on the selected choice alone (the merchant's page preferred it). */
+  /** The checked choice; one not offered (or none) checks the first. */
+  selected?: string;
+  /** Open on the selected choice alone (the merchant's page preferred it), when it is offered. */
   alone: boolean;
   /** The choice that takes focus, for an error about the method. */
   autofocus?: string;
@@ -125,8 +125,8 @@ function customerCountry(context: PageContext): BankCountry | undefined {
 }
 
 /** The choices the page opens on; the rest wait behind "Other ways to pay". */
-function shownFirst(context: PageContext, options: MethodChoiceOptions, groups: ChoiceGroup[]): Set<string> {
-  if (options.alone) return new Set([options.selected]);
+function shownFirst(context: PageContext, options: MethodChoiceOptions, selected: string): Set<string> {
+  if (options.alone && selected === options.selected) return new Set([selected]);
   const country = customerCountry(context);
   const shown = new Set<string>();
   for (const card of options.savedCards) shown.add(savedChoice(card.id));
@@ -134,20 +134,25 @@ function shownFirst(context: PageContext, options: MethodChoiceOptions, groups: 
     if (method.group === 'card') shown.add('card');
     if (method.group === 'bank' && method.country === country) shown.add(method.name);
   }
-  if (shown.size === 0) shown.add(groups[0]?.choices[0]?.value ?? options.selected);
+  if (shown.size === 0) shown.add(selected);
   // The checked choice is never hidden: else a refused form would come back with its choice out of sight.
-  return shown.has(options.selected) ? shown : new Set([options.selected]);
+  return shown.has(selected) ? shown : new Set([selected]);
 }
 
 /** The choices of the methods' fieldset, those shown first and then the disclosure of the others. */
 export function methodChoices(context: PageContext, options: MethodChoiceOptions): string {
   const groups = choiceGroups(context, options);
-  const first = shownFirst(context, options, groups);
+  const values = groups.flatMap((group) => group.choices.map((choice) => choice.value));
+  const selected =
+    options.selected !== undefined && values.includes(options.selected)
+      ? options.selected
+      : (values[0] ?? '');
+  const first = shownFirst(context, options, selected);
   const radio = (choice: Choice) => {
     const id = choiceId(choice.value);
     return (
       `<div class="option"><input type="radio" id="${escapeHtml(id)}" name="method" value="${escapeHtml(choice.value)}"` +
-      `${choice.value === options.selected ? ' checked' : ''}${choice.value === options.autofocus ? ' autofocus' : ''}>` +
+      `${choice.value === selected ? ' checked' : ''}${choice.value === options.autofocus ? ' autofocus' : ''}>` +
       `<label for="${escapeHtml(id)}">${choice.logos.map((logo) => `<img src="${escapeHtml(logo)}" alt="">`).join('')}` +
       `${escapeHtml(choice.label)}</label></div>`
     );

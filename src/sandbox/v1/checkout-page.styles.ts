@@ -9,7 +9,7 @@
  * this one (checkout-brand.ts); text on white (links) keeps `--link`, since a brand colour is checked against
  * its own text only.
  */
-import { continueButtonId } from './checkout-method-choices.js';
+import { choiceId, continueButtonId } from './checkout-method-choices.js';
 import { PAYMENT_METHODS } from './method-catalogue.js';
 
 /**
@@ -24,7 +24,7 @@ const CHOSEN_METHOD_RULES = `
 ${PAYMENT_METHODS.filter((method) => method.group !== 'card')
   .map(
     (method) =>
-      `  form:has(#method-${method.name}:checked) #${continueButtonId(method.name)} { display: block; }`,
+      `  form:has(#${choiceId(method.name)}:checked) #${continueButtonId(method.name)} { display: block; }`,
   )
   .join('\n')}
 }`;
