@@ -1,14 +1,17 @@
 /**
  * A merchant's brand on the v1 hosted checkout page: the config's `merchants[].brand` is checked (hex
  * colours, 4.5:1 text contrast, a logo URL or a readable image file), and the page takes its name, its colours
- * through a stylesheet of its own (the page's policy allows no inline style) and its logo.
+ * through a stylesheet of its own (the page's policy allows no inline style) and its logo, as Chromium shows.
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
 import { ConfigError, parseConfig } from '../../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.mjs';
 import { FakeMerchant, tempDir } from '../support.js';
 import { OTHER, purchaseBody, SHORT_WINDOW, V1, v1, v1ConfigFile } from './support.js';
 
@@ -134,6 +137,40 @@ describe('sandbox v1 hosted checkout page in a merchant brand', () => {
     assert.equal(await logo.text(), LOGO_SVG);
     assert.equal((await fetch(`${sandbox.url}/checkout/assets/brand/m3.css`)).status, 404);
     assert.equal((await fetch(`${sandbox.url}/checkout/assets/logo/m2`)).status, 404);
+  });
+
+  test('in Chromium the buttons take the brand colours and the logo loads under the page policy; axe passes', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    try {
+      const created = await v1(sandbox, 'POST', '/purchases/', {
+        body: purchaseBody({ purchase: { products: [{ name: 'Tea', price: 1250 }], language: 'en' } }),
+      });
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+      });
+      await page.goto(created.body.checkout_url);
+      const look = await page.evaluate<{ background: string; color: string; logoWidth: number }>(
+        `(() => { const pay = getComputedStyle(document.querySelector('button.pay'));
+          return { background: pay.backgroundColor, color: pay.color,
+            logoWidth: document.querySelector('.brand img').naturalWidth }; })()`,
+      );
+      assert.deepEqual(look, { background: 'rgb(26, 127, 55)', color: 'rgb(255, 255, 255)', logoWidth: 80 });
+      await page.evaluate(
+        await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+      );
+      const violations = await page.evaluate<Array<{ id: string }>>(
+        'axe.run(document).then((result) => result.violations)',
+      );
+      assert.deepEqual(
+        violations.map((violation) => violation.id),
+        [],
+      );
+      assert.deepEqual(blocked, []);
+    } finally {
+      await browser.close();
+    }
   });
 
   test('a logo URL is allowed by the page policy; an unbranded merchant keeps the page look', async () => {

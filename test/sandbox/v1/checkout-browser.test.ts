@@ -260,7 +260,7 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     await challenge.close();
   });
 
-  test('in forced colours, Pay and Approve payment keep a border the system paints', async () => {
+  test('in forced colours, Pay, Continue and Approve payment keep a border the system paints', async () => {
     const purchase = await createPurchase();
     const page = await browser.newPage();
     await page.emulateMedia({ forcedColors: 'active' });
@@ -284,6 +284,8 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     await page.click('button.pay');
     await page.waitForSelector('button.approve');
     await assertBorder('button.approve');
+    await page.goto(`${(await createPurchase()).checkout_url}?preferred=swedbank_ee_pis`);
+    await assertBorder('#go-swedbank_ee_pis');
     await page.close();
   });
 
