@@ -5,8 +5,9 @@
  * `success_redirect` or `failure_redirect` when the Purchase has them, else shown the outcome here; the
  * "back to the shop" link is `cancel_redirect`.
  *
- * Served with a Content-Security-Policy that allows only the page's own stylesheet and logos, form posts
- * to itself and to the Purchase's redirect origins (a form's redirect counts as its action), and no framing.
+ * Served with a Content-Security-Policy that allows only the page's own stylesheets and logos (and the origin
+ * of a merchant's brand logo URL), form posts to itself and to the Purchase's redirect origins (a form's
+ * redirect counts as its action), and no framing.
  */
 import type { ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
