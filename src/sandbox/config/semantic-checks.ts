@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { type DecimalInput, parseOrder } from '../../core/order.js';
 import { isIban, normalizeIban } from '../formats.js';
 import { byteSize, FileTooLargeError, MAX_PEM_FILE_BYTES, readTextFile } from '../text-file.js';
+import { checkBrand } from './brand.js';
 import { importCertificatePem } from './certificate-pem.js';
 import { type ConfigIssue, errorText } from './config-error.js';
 import { TEST_CREDITORS } from './test-creditors.js';
@@ -124,6 +125,11 @@ export class SemanticChecker {
       requireApiKey: merchant.requireApiKey,
       ...(merchant.company && { company: { ...merchant.company } }),
       ...(merchant.v1 && { v1: this.v1(merchant.v1, `${path}.v1`) }),
+      ...(merchant.brand && {
+        brand: checkBrand(merchant.brand, `${path}.brand`, this.baseDir, (issue) =>
+          this.add(issue.path, issue.message),
+        ),
+      }),
       defaults: { ...merchant.defaults },
       allowedOrigins: [...merchant.allowedOrigins],
       allowLoopbackOrigins: merchant.allowLoopbackOrigins,

@@ -40,6 +40,7 @@ export interface MerchantConfigFile {
   requireApiKey?: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
+  brand?: MerchantBrandFile;
   defaults?: Partial<MerchantDefaults>;
   allowedOrigins?: string[];
   allowLoopbackOrigins?: boolean;
@@ -107,6 +108,26 @@ export interface MerchantCompany {
   address?: string;
   registrationNumber?: string;
   vatNumber?: string;
+}
+
+/** The merchant's look on the v1 hosted payment page, as written. */
+export interface MerchantBrandFile {
+  /** The name the page shows; default the merchant's `name`. */
+  name?: string;
+  /** An absolute http(s) URL, or an image file (SVG, PNG, JPEG, WebP, GIF) relative to the config file. */
+  logo?: string;
+  /** The pay and approve buttons' colour, `#rgb` or `#rrggbb`. */
+  color?: string;
+  /** The text on `color`, `#rgb` or `#rrggbb`; default white. At least 4.5:1 against `color`. */
+  textColor?: string;
+}
+
+/** A checked brand: colours as `#rrggbb`, the logo as a URL or a readable file. */
+export interface MerchantBrand {
+  name?: string;
+  logo?: { url: string } | { file: string; contentType: string };
+  color: string;
+  textColor: string;
 }
 
 /** What a merchant's orders fall back to. */
@@ -197,6 +218,8 @@ export interface MerchantConfig {
   requireApiKey: boolean;
   company?: MerchantCompany;
   v1?: MerchantV1Credentials;
+  /** The look of the v1 hosted payment page; absent, the page's own. */
+  brand?: MerchantBrand;
   defaults: MerchantDefaults;
   allowedOrigins: string[];
   /** Whether a page on any loopback origin (`localhost`, `127.0.0.1`, any port) may embed the widgets too. */

@@ -42,9 +42,9 @@ function ucs2length(str) {
 
 /** The validator that stops at the first problem. */
 export function firstProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"brand":{"description":"The merchant's look on the v1 hosted payment page (`checkout_url`): its name, logo and brand colours, served as a stylesheet of CSS custom properties. Without it the page keeps its own look.","type":"object","additionalProperties":false,"properties":{"name":{"description":"The name the page shows in its title and on the confirmation step. Default: the merchant's `name`.","type":"string","minLength":1},"logo":{"description":"The logo above the title: an absolute http(s) URL (its origin is added to the page's `img-src`), or the path of an image file (SVG, PNG, JPEG, WebP or GIF, at most 512 KB) relative to the config file, which the sandbox serves.","type":"string","minLength":1},"color":{"description":"The brand colour of the pay and approve buttons and of the chosen method's border: `#rgb` or `#rrggbb`. Default `#0b5cad`.","type":"string"},"textColor":{"description":"The text colour on `color`: `#rgb` or `#rrggbb`. Default `#ffffff`. It must contrast with `color` at least 4.5:1 (WCAG AA), or the config is refused.","type":"string"}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"brand":{"description":"The merchant's look on the v1 hosted payment page (`checkout_url`): its name, logo and brand colours, served as a stylesheet of CSS custom properties. Without it the page keeps its own look.","type":"object","additionalProperties":false,"properties":{"name":{"description":"The name the page shows in its title and on the confirmation step. Default: the merchant's `name`.","type":"string","minLength":1},"logo":{"description":"The logo above the title: an absolute http(s) URL (its origin is added to the page's `img-src`), or the path of an image file (SVG, PNG, JPEG, WebP or GIF, at most 512 KB) relative to the config file, which the sandbox serves.","type":"string","minLength":1},"color":{"description":"The brand colour of the pay and approve buttons and of the chosen method's border: `#rgb` or `#rrggbb`. Default `#0b5cad`.","type":"string"},"textColor":{"description":"The text colour on `color`: `#rgb` or `#rrggbb`. Default `#ffffff`. It must contrast with `color` at least 4.5:1 (WCAG AA), or the config is refused.","type":"string"}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -1552,378 +1552,352 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data23 = data.defaults;
+if(data.brand !== undefined){
+let data23 = data.brand;
 const _errs52 = errors;
 if(errors === _errs52){
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.currency === undefined){
-data23.currency = "EUR";
-}
-if(data23.taxRate === undefined){
-data23.taxRate = "0.21";
-}
-if(data23.language === undefined){
-data23.language = "en";
-}
 const _errs54 = errors;
 for(const key6 in data23){
-if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data23}];
+if(!((((key6 === "name") || (key6 === "logo")) || (key6 === "color")) || (key6 === "textColor"))){
+validate21.errors = [{instancePath:instancePath+"/brand",schemaPath:"#/properties/brand/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.brand,data:data23}];
 return false;
 break;
 }
 }
 if(_errs54 === errors){
-let data24 = data23.currency;
+if(data23.name !== undefined){
+let data24 = data23.name;
 const _errs55 = errors;
 if(errors === _errs55){
-if(errors === _errs55){
 if(typeof data24 === "string"){
-if(!(formats2(data24))){
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data24}];
+if(func1(data24) < 1){
+validate21.errors = [{instancePath:instancePath+"/brand/name",schemaPath:"#/properties/brand/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.brand.properties.name,data:data24}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data24}];
+validate21.errors = [{instancePath:instancePath+"/brand/name",schemaPath:"#/properties/brand/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.name.type,parentSchema:schema32.properties.brand.properties.name,data:data24}];
 return false;
-}
 }
 }
 var valid7 = _errs55 === errors;
+}
+else {
+var valid7 = true;
+}
 if(valid7){
-let data25 = data23.taxRate;
+if(data23.logo !== undefined){
+let data25 = data23.logo;
 const _errs57 = errors;
-if((!((typeof data25 == "number") && (isFinite(data25)))) && (typeof data25 !== "string")){
-validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data25}];
+if(errors === _errs57){
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+validate21.errors = [{instancePath:instancePath+"/brand/logo",schemaPath:"#/properties/brand/properties/logo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.brand.properties.logo,data:data25}];
 return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/brand/logo",schemaPath:"#/properties/brand/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.logo.type,parentSchema:schema32.properties.brand.properties.logo,data:data25}];
+return false;
+}
 }
 var valid7 = _errs57 === errors;
+}
+else {
+var valid7 = true;
+}
 if(valid7){
-let data26 = data23.language;
+if(data23.color !== undefined){
+let data26 = data23.color;
 const _errs59 = errors;
 if(typeof data26 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data26}];
-return false;
-}
-if(!(((data26 === "lv") || (data26 === "en")) || (data26 === "ru"))){
-validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data26}];
+validate21.errors = [{instancePath:instancePath+"/brand/color",schemaPath:"#/properties/brand/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.color.type,parentSchema:schema32.properties.brand.properties.color,data:data26}];
 return false;
 }
 var valid7 = _errs59 === errors;
 }
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data23.textColor !== undefined){
+let data27 = data23.textColor;
+const _errs61 = errors;
+if(typeof data27 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/brand/textColor",schemaPath:"#/properties/brand/properties/textColor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.textColor.type,parentSchema:schema32.properties.brand.properties.textColor,data:data27}];
+return false;
+}
+var valid7 = _errs61 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data23}];
+validate21.errors = [{instancePath:instancePath+"/brand",schemaPath:"#/properties/brand/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.brand.type,parentSchema:schema32.properties.brand,data:data23}];
 return false;
 }
 }
 var valid0 = _errs52 === errors;
-if(valid0){
-let data27 = data.allowedOrigins;
-const _errs61 = errors;
-if(errors === _errs61){
-if(Array.isArray(data27)){
-var valid8 = true;
-const len1 = data27.length;
-for(let i1=0; i1<len1; i1++){
-let data28 = data27[i1];
-const _errs63 = errors;
-if(errors === _errs63){
-if(errors === _errs63){
-if(typeof data28 === "string"){
-if(!(formats4(data28))){
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data28}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data28}];
-return false;
-}
-}
-}
-var valid8 = _errs63 === errors;
-if(!valid8){
-break;
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data27}];
-return false;
-}
-}
-var valid0 = _errs61 === errors;
-if(valid0){
-let data29 = data.allowLoopbackOrigins;
-const _errs65 = errors;
-if(typeof data29 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/allowLoopbackOrigins",schemaPath:"#/properties/allowLoopbackOrigins/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.allowLoopbackOrigins.type,parentSchema:schema32.properties.allowLoopbackOrigins,data:data29}];
-return false;
-}
-var valid0 = _errs65 === errors;
-if(valid0){
-if(data.callbacks !== undefined){
-let data30 = data.callbacks;
-const _errs67 = errors;
-if(errors === _errs67){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing4;
-if(((data30.notificationUrl === undefined) && (missing4 = "notificationUrl")) || ((data30.termsUrl === undefined) && (missing4 = "termsUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data30}];
-return false;
-}
-else {
-const _errs69 = errors;
-for(const key7 in data30){
-if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data30}];
-return false;
-break;
-}
-}
-if(_errs69 === errors){
-if(data30.notificationUrl !== undefined){
-let data31 = data30.notificationUrl;
-const _errs70 = errors;
-if(errors === _errs70){
-if(errors === _errs70){
-if(typeof data31 === "string"){
-if(!(formats6(data31))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data31}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data31}];
-return false;
-}
-}
-}
-var valid9 = _errs70 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data30.termsUrl !== undefined){
-let data32 = data30.termsUrl;
-const _errs72 = errors;
-if(errors === _errs72){
-if(errors === _errs72){
-if(typeof data32 === "string"){
-if(!(formats6(data32))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data32}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data32}];
-return false;
-}
-}
-}
-var valid9 = _errs72 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data30.shippingCostUrl !== undefined){
-let data33 = data30.shippingCostUrl;
-const _errs74 = errors;
-if(errors === _errs74){
-if(errors === _errs74){
-if(typeof data33 === "string"){
-if(!(formats6(data33))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data33}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data33}];
-return false;
-}
-}
-}
-var valid9 = _errs74 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data30.orderVerificationUrl !== undefined){
-let data34 = data30.orderVerificationUrl;
-const _errs76 = errors;
-if(errors === _errs76){
-if(errors === _errs76){
-if(typeof data34 === "string"){
-if(!(formats6(data34))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data34}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data34}];
-return false;
-}
-}
-}
-var valid9 = _errs76 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data30.connectionTestUrl !== undefined){
-let data35 = data30.connectionTestUrl;
-const _errs78 = errors;
-if(errors === _errs78){
-if(errors === _errs78){
-if(typeof data35 === "string"){
-if(!(formats6(data35))){
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data35}];
-return false;
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data35}];
-return false;
-}
-}
-}
-var valid9 = _errs78 === errors;
-}
-else {
-var valid9 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data30}];
-return false;
-}
-}
-var valid0 = _errs67 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data36 = data.certificates;
+let data28 = data.defaults;
+const _errs63 = errors;
+if(errors === _errs63){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.currency === undefined){
+data28.currency = "EUR";
+}
+if(data28.taxRate === undefined){
+data28.taxRate = "0.21";
+}
+if(data28.language === undefined){
+data28.language = "en";
+}
+const _errs65 = errors;
+for(const key7 in data28){
+if(!(((key7 === "currency") || (key7 === "taxRate")) || (key7 === "language"))){
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data28}];
+return false;
+break;
+}
+}
+if(_errs65 === errors){
+let data29 = data28.currency;
+const _errs66 = errors;
+if(errors === _errs66){
+if(errors === _errs66){
+if(typeof data29 === "string"){
+if(!(formats2(data29))){
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data29}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data29}];
+return false;
+}
+}
+}
+var valid8 = _errs66 === errors;
+if(valid8){
+let data30 = data28.taxRate;
+const _errs68 = errors;
+if((!((typeof data30 == "number") && (isFinite(data30)))) && (typeof data30 !== "string")){
+validate21.errors = [{instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data30}];
+return false;
+}
+var valid8 = _errs68 === errors;
+if(valid8){
+let data31 = data28.language;
+const _errs70 = errors;
+if(typeof data31 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data31}];
+return false;
+}
+if(!(((data31 === "lv") || (data31 === "en")) || (data31 === "ru"))){
+validate21.errors = [{instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data31}];
+return false;
+}
+var valid8 = _errs70 === errors;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data28}];
+return false;
+}
+}
+var valid0 = _errs63 === errors;
+if(valid0){
+let data32 = data.allowedOrigins;
+const _errs72 = errors;
+if(errors === _errs72){
+if(Array.isArray(data32)){
+var valid9 = true;
+const len1 = data32.length;
+for(let i1=0; i1<len1; i1++){
+let data33 = data32[i1];
+const _errs74 = errors;
+if(errors === _errs74){
+if(errors === _errs74){
+if(typeof data33 === "string"){
+if(!(formats4(data33))){
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data33}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data33}];
+return false;
+}
+}
+}
+var valid9 = _errs74 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data32}];
+return false;
+}
+}
+var valid0 = _errs72 === errors;
+if(valid0){
+let data34 = data.allowLoopbackOrigins;
+const _errs76 = errors;
+if(typeof data34 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/allowLoopbackOrigins",schemaPath:"#/properties/allowLoopbackOrigins/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.allowLoopbackOrigins.type,parentSchema:schema32.properties.allowLoopbackOrigins,data:data34}];
+return false;
+}
+var valid0 = _errs76 === errors;
+if(valid0){
+if(data.callbacks !== undefined){
+let data35 = data.callbacks;
+const _errs78 = errors;
+if(errors === _errs78){
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+let missing4;
+if(((data35.notificationUrl === undefined) && (missing4 = "notificationUrl")) || ((data35.termsUrl === undefined) && (missing4 = "termsUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data35}];
+return false;
+}
+else {
 const _errs80 = errors;
-if(errors === _errs80){
-if(Array.isArray(data36)){
+for(const key8 in data35){
+if(!(((((key8 === "notificationUrl") || (key8 === "termsUrl")) || (key8 === "shippingCostUrl")) || (key8 === "orderVerificationUrl")) || (key8 === "connectionTestUrl"))){
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data35}];
+return false;
+break;
+}
+}
+if(_errs80 === errors){
+if(data35.notificationUrl !== undefined){
+let data36 = data35.notificationUrl;
+const _errs81 = errors;
+if(errors === _errs81){
+if(errors === _errs81){
+if(typeof data36 === "string"){
+if(!(formats6(data36))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data36}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data36}];
+return false;
+}
+}
+}
+var valid10 = _errs81 === errors;
+}
+else {
 var valid10 = true;
-const len2 = data36.length;
-for(let i2=0; i2<len2; i2++){
-let data37 = data36[i2];
-const _errs82 = errors;
+}
+if(valid10){
+if(data35.termsUrl !== undefined){
+let data37 = data35.termsUrl;
 const _errs83 = errors;
 if(errors === _errs83){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.revoked === undefined){
-data37.revoked = false;
-}
-let missing5;
-if((data37.name === undefined) && (missing5 = "name")){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema33.required,parentSchema:schema33,data:data37}];
+if(errors === _errs83){
+if(typeof data37 === "string"){
+if(!(formats6(data37))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data37}];
 return false;
 }
+}
 else {
+validate21.errors = [{instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data37}];
+return false;
+}
+}
+}
+var valid10 = _errs83 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data35.shippingCostUrl !== undefined){
+let data38 = data35.shippingCostUrl;
 const _errs85 = errors;
-for(const key8 in data37){
-if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data37}];
-return false;
-break;
-}
-}
-if(_errs85 === errors){
-if(data37.name !== undefined){
-let data38 = data37.name;
-const _errs86 = errors;
-if(errors === _errs86){
+if(errors === _errs85){
+if(errors === _errs85){
 if(typeof data38 === "string"){
-if(func1(data38) > 255){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data38}];
-return false;
-}
-else {
-if(func1(data38) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data38}];
+if(!(formats6(data38))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data38}];
 return false;
 }
 }
-}
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data38}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data38}];
 return false;
 }
 }
-var valid12 = _errs86 === errors;
+}
+var valid10 = _errs85 === errors;
 }
 else {
-var valid12 = true;
+var valid10 = true;
 }
-if(valid12){
-if(data37.pem !== undefined){
-let data39 = data37.pem;
-const _errs88 = errors;
-if(errors === _errs88){
+if(valid10){
+if(data35.orderVerificationUrl !== undefined){
+let data39 = data35.orderVerificationUrl;
+const _errs87 = errors;
+if(errors === _errs87){
+if(errors === _errs87){
 if(typeof data39 === "string"){
-if(func1(data39) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data39}];
+if(!(formats6(data39))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data39}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data39}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data39}];
 return false;
 }
 }
-var valid12 = _errs88 === errors;
+}
+var valid10 = _errs87 === errors;
 }
 else {
-var valid12 = true;
+var valid10 = true;
 }
-if(valid12){
-if(data37.pemFile !== undefined){
-let data40 = data37.pemFile;
-const _errs90 = errors;
-if(errors === _errs90){
+if(valid10){
+if(data35.connectionTestUrl !== undefined){
+let data40 = data35.connectionTestUrl;
+const _errs89 = errors;
+if(errors === _errs89){
+if(errors === _errs89){
 if(typeof data40 === "string"){
-if(func1(data40) < 1){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data40}];
+if(!(formats6(data40))){
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data40}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data40}];
+validate21.errors = [{instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data40}];
 return false;
 }
 }
-var valid12 = _errs90 === errors;
+}
+var valid10 = _errs89 === errors;
 }
 else {
-var valid12 = true;
+var valid10 = true;
 }
-if(valid12){
-let data41 = data37.revoked;
-const _errs92 = errors;
-if(typeof data41 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data41}];
-return false;
 }
-var valid12 = _errs92 === errors;
 }
 }
 }
@@ -1931,47 +1905,171 @@ var valid12 = _errs92 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data37}];
+validate21.errors = [{instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data35}];
 return false;
 }
 }
-var valid10 = _errs82 === errors;
-if(!valid10){
-break;
-}
-}
+var valid0 = _errs78 === errors;
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data36}];
-return false;
+var valid0 = true;
 }
-}
-var valid0 = _errs80 === errors;
 if(valid0){
-let data42 = data.widgets;
+let data41 = data.certificates;
+const _errs91 = errors;
+if(errors === _errs91){
+if(Array.isArray(data41)){
+var valid11 = true;
+const len2 = data41.length;
+for(let i2=0; i2<len2; i2++){
+let data42 = data41[i2];
+const _errs93 = errors;
 const _errs94 = errors;
 if(errors === _errs94){
-if(Array.isArray(data42)){
-var valid13 = true;
-const len3 = data42.length;
-for(let i3=0; i3<len3; i3++){
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.revoked === undefined){
+data42.revoked = false;
+}
+let missing5;
+if((data42.name === undefined) && (missing5 = "name")){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema33.required,parentSchema:schema33,data:data42}];
+return false;
+}
+else {
 const _errs96 = errors;
-if(!(validate22(data42[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data42,parentDataProperty:i3,rootData,dynamicAnchors}))){
+for(const key9 in data42){
+if(!((((key9 === "name") || (key9 === "pem")) || (key9 === "pemFile")) || (key9 === "revoked"))){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data42}];
+return false;
+break;
+}
+}
+if(_errs96 === errors){
+if(data42.name !== undefined){
+let data43 = data42.name;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data43 === "string"){
+if(func1(data43) > 255){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data43}];
+return false;
+}
+else {
+if(func1(data43) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data43}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data43}];
+return false;
+}
+}
+var valid13 = _errs97 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data42.pem !== undefined){
+let data44 = data42.pem;
+const _errs99 = errors;
+if(errors === _errs99){
+if(typeof data44 === "string"){
+if(func1(data44) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data44}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data44}];
+return false;
+}
+}
+var valid13 = _errs99 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data42.pemFile !== undefined){
+let data45 = data42.pemFile;
+const _errs101 = errors;
+if(errors === _errs101){
+if(typeof data45 === "string"){
+if(func1(data45) < 1){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data45}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data45}];
+return false;
+}
+}
+var valid13 = _errs101 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+let data46 = data42.revoked;
+const _errs103 = errors;
+if(typeof data46 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data46}];
+return false;
+}
+var valid13 = _errs103 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data42}];
+return false;
+}
+}
+var valid11 = _errs93 === errors;
+if(!valid11){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data41}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+if(valid0){
+let data47 = data.widgets;
+const _errs105 = errors;
+if(errors === _errs105){
+if(Array.isArray(data47)){
+var valid14 = true;
+const len3 = data47.length;
+for(let i3=0; i3<len3; i3++){
+const _errs107 = errors;
+if(!(validate22(data47[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data47,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid13 = _errs96 === errors;
-if(!valid13){
+var valid14 = _errs107 === errors;
+if(!valid14){
 break;
 }
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data42}];
+validate21.errors = [{instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data47}];
 return false;
 }
 }
-var valid0 = _errs94 === errors;
+var valid0 = _errs105 === errors;
+}
 }
 }
 }
@@ -2305,9 +2403,9 @@ return validate20;
 
 /** The validator that lists every problem. */
 export function everyProblemValidator(formats: ConfigFormats): ConfigSchemaValidator {
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"svc-sandbox configuration","description":"Merchants, widgets, certificates and callback URLs of a local svc-sandbox gateway. Pass the file with `svc-sandbox --config FILE`; without one the sandbox runs a demo merchant.","type":"object","required":["merchants"],"additionalProperties":false,"properties":{"$schema":{"description":"Where editors find this schema, for example `./node_modules/svc-checkout/sandbox-config.schema.json`. The sandbox ignores it.","type":"string"},"service":{"description":"The sandbox's own settings.","type":"object","additionalProperties":false,"properties":{"privateKeyFile":{"description":"PEM file with the RSA private key the sandbox signs notifications and callbacks with (the `X-Svc-Signature` header), relative to this file. When absent, a key pair is generated once into the data dir.","type":"string","minLength":1}}},"merchants":{"description":"The merchants this sandbox serves, each with its keys, callback URLs, certificates and widgets.","type":"array","minItems":1,"items":{"$ref":"#/$defs/merchant"}},"notifications":{"description":"How signed notifications and callbacks to merchant URLs are retried. A delivery is repeated until the merchant answers as required, with at most `maxFurtherAttempts` further attempts at intervals of `retryBaseMs`, 2 x `retryBaseMs`, 4 x `retryBaseMs`, ..., none later than `maxAgeMs` after the event.","type":"object","additionalProperties":false,"default":{},"properties":{"retryBaseMs":{"description":"The first retry interval in milliseconds; each further interval doubles. Tests set a small value such as 20 so they need not wait. When the intervals would not fit in `maxAgeMs`, they are shortened so that the last attempt still does.","type":"integer","minimum":1,"default":60000},"maxFurtherAttempts":{"description":"How many times a failed delivery is tried again, at most 8 as the gateway does.","type":"integer","minimum":0,"maximum":8,"default":8},"maxAgeMs":{"description":"No attempt is made later than this many milliseconds after the event; at most 36 hours (129600000) as the gateway does.","type":"integer","minimum":1,"maximum":129600000,"default":129600000},"timeoutMs":{"description":"How long one attempt waits for the merchant's answer before it counts as failed, in milliseconds.","type":"integer","minimum":1,"maximum":600000,"default":10000}}},"orderVerification":{"description":"How a CALLBACK widget's order waits for the merchant's decision. When the order verification URL answers 2xx without a decision (no `approved` in its JSON), the order intake waits for the merchant's approval (`PUT /v2/merchants/{merchant_id}/orders/{order_id}`) or rejection (`DELETE` with `{reasonCode}`) through merchant API v2, as the real service's official client makes them.","type":"object","additionalProperties":false,"default":{},"properties":{"decisionTimeoutMs":{"description":"How long the intake waits for that decision, in milliseconds; then the order is refused (`504 verification_timeout`) and a later decision gets `409 verification_expired`. Tests set a small value such as 200.","type":"integer","minimum":1,"maximum":600000,"default":30000}}}},"$defs":{"merchant":{"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"brand":{"description":"The merchant's look on the v1 hosted payment page (`checkout_url`): its name, logo and brand colours, served as a stylesheet of CSS custom properties. Without it the page keeps its own look.","type":"object","additionalProperties":false,"properties":{"name":{"description":"The name the page shows in its title and on the confirmation step. Default: the merchant's `name`.","type":"string","minLength":1},"logo":{"description":"The logo above the title: an absolute http(s) URL (its origin is added to the page's `img-src`), or the path of an image file (SVG, PNG, JPEG, WebP or GIF, at most 512 KB) relative to the config file, which the sandbox serves.","type":"string","minLength":1},"color":{"description":"The brand colour of the pay and approve buttons and of the chosen method's border: `#rgb` or `#rrggbb`. Default `#0b5cad`.","type":"string"},"textColor":{"description":"The text colour on `color`: `#rgb` or `#rrggbb`. Default `#ffffff`. It must contrast with `color` at least 4.5:1 (WCAG AA), or the config is refused.","type":"string"}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}},"certificate":{"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}},"widget":{"description":"One widget. INSTANT is a fixed-price widget whose order lives here; CHECKOUT takes a dynamic order from the page, signed by the merchant or approved through the order verification URL.","type":"object","required":["id","type"],"additionalProperties":false,"properties":{"id":{"description":"The widget id (a UUID) that the page gives in `widget-id`. Unique across all merchants.","type":"string","format":"uuid"},"type":{"description":"INSTANT: fixed price, the order is `order` below, no merchant back end. CHECKOUT: the page supplies the order.","type":"string","enum":["INSTANT","CHECKOUT"]},"validation":{"description":"How the sandbox trusts a page's order. SIGNATURE: the order must carry the merchant's signature. CALLBACK: the sandbox asks the merchant's `orderVerificationUrl`. An INSTANT widget's order is fixed here, so SIGNATURE asks nothing of it.","type":"string","enum":["SIGNATURE","CALLBACK"],"default":"SIGNATURE"},"collectCustomerData":{"description":"true makes the widget the full checkout: it also collects the customer's contact and delivery data.","type":"boolean","default":false},"cardSchemes":{"description":"The card schemes this widget takes. By default all cards of two schemes: Visa and Mastercard. The payment form refuses other cards as they are typed, naming the accepted schemes, and the gateway refuses them at payment (`card_scheme_not_accepted`). An order's `constraints.paymentScheme` narrows this further. Maestro cards need `MAESTRO`.","type":"array","minItems":1,"items":{"enum":["VISA","MASTERCARD","AMEX","MAESTRO"]},"default":["VISA","MASTERCARD"]},"pickupPoints":{"description":"Pickup points the customer can choose from in the full checkout (needs `collectCustomerData`).","type":"array","default":[],"items":{"$ref":"#/$defs/pickupPoint"}},"order":{"description":"The fixed order of an INSTANT widget, in the shape of the widget's `order` attribute. Required for INSTANT, not allowed for CHECKOUT.","$ref":"#/$defs/order"}}},"pickupPoint":{"description":"A place where the customer collects the goods.","type":"object","required":["externalId","name"],"additionalProperties":false,"properties":{"externalId":{"description":"The merchant's id of the pickup point, sent back as `external_id`. Unique per widget.","type":"string","minLength":1},"name":{"description":"The name customers see.","type":"string","minLength":1},"comments":{"description":"Directions or other notes for the customer.","type":"string"},"serviceHours":{"description":"Opening hours as text, such as `Mon-Fri 9-18`.","type":"string"},"address":{"description":"Where the point is. Sent as `address` of the shipping cost request for this point (without it, that address has empty strings) and as the notification's `shipping.address`.","type":"object","required":["address","city","postalCode"],"additionalProperties":false,"properties":{"address":{"description":"Street and number.","type":"string","minLength":1},"city":{"type":"string","minLength":1},"postalCode":{"type":"string","minLength":1},"country":{"description":"Country, such as LV.","type":"string","minLength":1},"latitude":{"description":"Degrees north, sent as the notification's `shipping.address.latitude`.","type":"number","minimum":-90,"maximum":90},"longitude":{"description":"Degrees east, sent as the notification's `shipping.address.longitude`.","type":"number","minimum":-180,"maximum":180}}}}},"order":{"description":"An order: items, shipping options and card constraints, as the widget's `order` attribute takes them (without `orderId`: each page gives its own). `null` for an optional member is \"not given\", as the official PHP client writes it.","type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"description":"The order's lines.","type":"array","minItems":1,"items":{"$ref":"#/$defs/orderItem"}},"shippingOptions":{"description":"Shipping options the customer chooses from. One with only `id` is priced through the merchant's `shippingCostUrl`.","type":["array","null"],"items":{"$ref":"#/$defs/shippingOption"}},"constraints":{"description":"Only cards matching every given value are accepted.","type":["object","null"],"additionalProperties":false,"properties":{"issuer":{"description":"Card issuer.","type":["string","null"]},"brand":{"description":"Card brand.","type":["string","null"]},"paymentScheme":{"description":"Card scheme, such as VISA or MASTERCARD.","type":["string","null"]}}}}},"orderItem":{"description":"One line of an order.","type":"object","required":["amount","label"],"additionalProperties":false,"properties":{"amount":{"description":"Unit price with tax included, in major units with at most 2 decimals: 12.34 or \"12.34\".","type":["number","string"]},"currency":{"description":"ISO 4217 code; defaults to the merchant's currency.","type":["string","null"],"format":"currency"},"label":{"description":"The item's name.","type":"string","minLength":1},"taxRate":{"description":"0.21 or 21 (a value above 1 is a percentage); defaults to the merchant's tax rate.","type":["number","string","null"]},"orderItemId":{"description":"The merchant's product id.","type":["string","number","null"]},"count":{"description":"Quantity, default 1; whole for PIECE, up to 3 decimals otherwise.","type":["number","string","null"]},"unit":{"description":"Unit of measure, default PIECE.","type":["string","null"],"enum":["PIECE","KILOGRAM","METER","LITRE","HOUR",null]}}},"shippingOption":{"description":"One shipping option of an order.","type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"description":"The merchant's id of the shipping method.","type":"string","minLength":1},"amount":{"description":"Price with tax included; leave it out to have it calculated by the shipping cost URL.","type":["number","string","null"]},"currency":{"description":"ISO 4217 code.","type":["string","null"],"format":"currency"},"taxRate":{"description":"0.21 or 21.","type":["number","string","null"]},"title":{"description":"The name customers see, and the notification's `shipping.method.name`; the id when absent. Not signed.","type":["string","null"],"minLength":1},"label":{"description":"An alias of `title`, for orders written before it; when both are given they must be equal. Not signed.","type":["string","null"],"minLength":1},"excludeFromOrderIfFree":{"description":"true: chosen at price 0 (its `amount`, or the shipping cost URL's price), the option adds no shipping line to the order's items in the notification and merchant API v2. Not signed.","type":["boolean","null"]},"type":{"description":"ADDRESS (when absent): delivered to the customer's address. PICKUP_POINT: delivered to one of the widget's pickup points, which the customer chooses. Not signed.","type":["string","null"],"enum":["ADDRESS","PICKUP_POINT",null]}}}}};
 const func1 = ucs2length;
-const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
+const schema32 = {"description":"One merchant account, as the gateway's merchant console would hold it.","type":"object","required":["id","name","apiKey","callbacks"],"additionalProperties":false,"properties":{"id":{"description":"The merchant id, used in merchant API v2 paths (`/v2/merchants/{merchant_id}/...`). Unique in this file.","type":"string","minLength":1,"maxLength":255},"name":{"description":"The merchant's name as customers see it in the payment frame.","type":"string","minLength":1},"apiKey":{"description":"The merchant API v2 key, sent in `X-Svc-Api-Key`. A request with another key is refused; one without the header is refused only with `requireApiKey`.","type":"string","minLength":1},"requireApiKey":{"description":"Refuse merchant API v2 requests that carry no `X-Svc-Api-Key` (401 `api_key_missing`), as the interface document says every request carries it. Off by default: the real service's official PHP client sends no API key with its signed requests, and the real service takes them.","type":"boolean","default":false},"company":{"description":"The merchant's company, sent as `company` in purchase notifications and merchant API v2 orders. Without it, `company.name` is the merchant's `name` and its other members are null.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The registered name, such as `Demo Shop SIA`.","type":"string","minLength":1},"address":{"description":"The registered address, as one line of text.","type":"string","minLength":1},"registrationNumber":{"description":"The company registration number, sent as `registration_number`.","type":"string","minLength":1},"vatNumber":{"description":"The VAT payer number, sent as `vat_number`.","type":"string","minLength":1}}},"v1":{"description":"Credentials of the v1 REST interface (`/api/v1/`). Without them the merchant cannot use v1.","type":"object","required":["secretKey","brandId"],"additionalProperties":false,"properties":{"secretKey":{"description":"The secret key v1 requests carry as a bearer token.","type":"string","minLength":1},"brandId":{"description":"The brand id (a UUID) that v1 purchases name in `brand_id`.","type":"string","format":"uuid"},"rateLimit":{"description":"The rate limit of `GET /api/v1/payment_methods/`: at most `max` calls in any `windowMs` per distinct query, then 429 with `Retry-After`. The document allows one call per minute, the default. Tests may widen it.","type":"object","additionalProperties":false,"properties":{"max":{"description":"Calls allowed in one window.","type":"integer","minimum":1,"default":1},"windowMs":{"description":"The sliding window in milliseconds.","type":"integer","minimum":1,"default":60000}}},"acquirer":{"description":"How the test acquirer answers this merchant's captures, releases, charges, refunds and recurring token deletions. A request's `X-Sandbox-Acquirer: normal|slow|fail` header overrides `mode` for that request.","type":"object","additionalProperties":false,"properties":{"mode":{"description":"`normal`: at once. `slow`: accepted with a `pending_*` status, completed `slowMs` later on the sandbox clock (advance it with `POST /sandbox/v1/clock`). `fail`: the operation fails in processing (`purchase_*_error`).","enum":["normal","slow","fail"],"default":"normal"},"slowMs":{"description":"How long a slow operation takes, in milliseconds of the sandbox clock.","type":"integer","minimum":1,"default":10000}}},"creditors":{"description":"The creditors whitelisted for this merchant's bank payments, as the gateway whitelists them by agreement: every `creditor_iban` of a bulk payment (`pis_bulk_purchase`) must be one of these IBANs, and a variable creditor (`pis_purchase`) must match one entry by name and IBAN; others are refused with 400 (`__all__` or `creditor`, code `invalid`). When absent, the sandbox's test creditors (`TEST_CREDITORS` of `svc-checkout/sandbox`): Sandbox Creditor LV `LV80BANK0000435195001`, Sandbox Creditor EE `EE382200221020145685`, Sandbox Creditor LT `LT121000011101001000`. `[]` whitelists none.","type":"array","items":{"description":"One whitelisted creditor.","type":"object","required":["name","iban"],"additionalProperties":false,"properties":{"name":{"description":"The creditor's name, as a variable creditor's `creditor.name` must give it.","type":"string","minLength":1},"iban":{"description":"The creditor's IBAN, checked with mod-97; spaces and lower case are fine (`LV80 BANK 0000 4351 9500 1`).","type":"string","minLength":1}}}},"variableCreditor":{"description":"true enables the variable creditor (`payment_method_details.pis_purchase`) for this merchant. The gateway disables it unless enabled by agreement; so does the sandbox: without it, a `pis_purchase` is refused with 400 `creditor` `invalid`.","type":"boolean","default":false}}},"brand":{"description":"The merchant's look on the v1 hosted payment page (`checkout_url`): its name, logo and brand colours, served as a stylesheet of CSS custom properties. Without it the page keeps its own look.","type":"object","additionalProperties":false,"properties":{"name":{"description":"The name the page shows in its title and on the confirmation step. Default: the merchant's `name`.","type":"string","minLength":1},"logo":{"description":"The logo above the title: an absolute http(s) URL (its origin is added to the page's `img-src`), or the path of an image file (SVG, PNG, JPEG, WebP or GIF, at most 512 KB) relative to the config file, which the sandbox serves.","type":"string","minLength":1},"color":{"description":"The brand colour of the pay and approve buttons and of the chosen method's border: `#rgb` or `#rrggbb`. Default `#0b5cad`.","type":"string"},"textColor":{"description":"The text colour on `color`: `#rgb` or `#rrggbb`. Default `#ffffff`. It must contrast with `color` at least 4.5:1 (WCAG AA), or the config is refused.","type":"string"}}},"defaults":{"description":"What orders of this merchant fall back to when they leave a value out.","type":"object","additionalProperties":false,"default":{},"properties":{"currency":{"description":"ISO 4217 currency code of items and shipping options that name none.","type":"string","format":"currency","default":"EUR"},"taxRate":{"description":"Tax rate of items that name none: a fraction such as 0.21, or a percentage such as 21 (a value above 1 is a percentage). A number or a decimal string.","type":["number","string"],"default":"0.21"},"language":{"description":"Language of the payment frame when neither the widget nor the page's `<html lang>` names one we have.","type":"string","enum":["lv","en","ru"],"default":"en"}}},"allowedOrigins":{"description":"Origins of the merchant pages that may embed this merchant's widgets, exactly as the browser sends them: scheme, host and port, no path (`https://shop.example`, `http://localhost:5173`).","type":"array","items":{"type":"string","format":"origin"},"default":[]},"allowLoopbackOrigins":{"description":"Also allow pages on any loopback origin: http(s)://localhost or 127.0.0.1, on any port. For local development; the sandbox without a config allows them for its demo merchant.","type":"boolean","default":false},"callbacks":{"description":"The merchant's URLs that the gateway calls. Absolute http(s) URLs.","type":"object","required":["notificationUrl","termsUrl"],"additionalProperties":false,"properties":{"notificationUrl":{"description":"Purchase notification URL: receives a signed PUT when a payment is paid, failed or cancelled, repeated until it answers 200.","type":"string","format":"http-url"},"termsUrl":{"description":"Terms and conditions URL, opened from the customer's device.","type":"string","format":"http-url"},"shippingCostUrl":{"description":"Shipping cost calculation URL: receives a POST when the customer picks a shipping option that has no price in the order.","type":"string","format":"http-url"},"orderVerificationUrl":{"description":"Order verification URL (deprecated by the gateway): receives a POST with a signed token for each order of a widget whose validation is CALLBACK. Required when any widget uses CALLBACK.","type":"string","format":"http-url"},"connectionTestUrl":{"description":"Merchant callback URL for the connection test: receives an OPTIONS request and must answer 200 with `Access-Control-Allow-Methods` containing POST.","type":"string","format":"http-url"}}},"certificates":{"description":"The merchant's public keys that verify order signatures and merchant API v2 requests, each named as the `certificate-name` attribute and the `keyId` name it. Several can be active at once.","type":"array","default":[],"items":{"$ref":"#/$defs/certificate"}},"widgets":{"description":"The merchant's widgets, each named on the page by its `widget-id`.","type":"array","default":[],"items":{"$ref":"#/$defs/widget"}}}};
 const schema33 = {"description":"One merchant certificate: an RSA public key (SPKI `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY` PEM) or an X.509 `CERTIFICATE` PEM. Give `pem` or `pemFile`, not both.","type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"description":"The certificate name: what `certificate-name` and the `keyId` of signed API requests say. Unique per merchant.","type":"string","minLength":1,"maxLength":255},"pem":{"description":"The public key or certificate itself, in PEM (`-----BEGIN PUBLIC KEY-----` ...). Write line breaks as \\n.","type":"string","minLength":1},"pemFile":{"description":"A file holding the PEM, relative to this config file.","type":"string","minLength":1},"revoked":{"description":"A revoked certificate verifies nothing: signatures made with its key are refused.","type":"boolean","default":false}}};
 const func2 = Object.prototype.hasOwnProperty;
 const formats0 = formats.uuid;
@@ -4092,20 +4190,12 @@ vErrors.push(err52);
 errors++;
 }
 }
-let data23 = data.defaults;
+if(data.brand !== undefined){
+let data23 = data.brand;
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.currency === undefined){
-data23.currency = "EUR";
-}
-if(data23.taxRate === undefined){
-data23.taxRate = "0.21";
-}
-if(data23.language === undefined){
-data23.language = "en";
-}
 for(const key6 in data23){
-if(!(((key6 === "currency") || (key6 === "taxRate")) || (key6 === "language"))){
-const err53 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data23};
+if(!((((key6 === "name") || (key6 === "logo")) || (key6 === "color")) || (key6 === "textColor"))){
+const err53 = {instancePath:instancePath+"/brand",schemaPath:"#/properties/brand/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.brand,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4115,10 +4205,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-let data24 = data23.currency;
+if(data23.name !== undefined){
+let data24 = data23.name;
 if(typeof data24 === "string"){
-if(!(formats2(data24))){
-const err54 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data24};
+if(func1(data24) < 1){
+const err54 = {instancePath:instancePath+"/brand/name",schemaPath:"#/properties/brand/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.brand.properties.name,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4129,7 +4220,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data24};
+const err55 = {instancePath:instancePath+"/brand/name",schemaPath:"#/properties/brand/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.name.type,parentSchema:schema32.properties.brand.properties.name,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4138,9 +4229,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-let data25 = data23.taxRate;
-if((!((typeof data25 == "number") && (isFinite(data25)))) && (typeof data25 !== "string")){
-const err56 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data25};
+}
+if(data23.logo !== undefined){
+let data25 = data23.logo;
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+const err56 = {instancePath:instancePath+"/brand/logo",schemaPath:"#/properties/brand/properties/logo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema32.properties.brand.properties.logo,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4149,9 +4243,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-let data26 = data23.language;
-if(typeof data26 !== "string"){
-const err57 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data26};
+}
+else {
+const err57 = {instancePath:instancePath+"/brand/logo",schemaPath:"#/properties/brand/properties/logo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.logo.type,parentSchema:schema32.properties.brand.properties.logo,data:data25};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4160,8 +4254,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!(((data26 === "lv") || (data26 === "en")) || (data26 === "ru"))){
-const err58 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data26};
+}
+if(data23.color !== undefined){
+let data26 = data23.color;
+if(typeof data26 !== "string"){
+const err58 = {instancePath:instancePath+"/brand/color",schemaPath:"#/properties/brand/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.color.type,parentSchema:schema32.properties.brand.properties.color,data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4171,8 +4268,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data23};
+if(data23.textColor !== undefined){
+let data27 = data23.textColor;
+if(typeof data27 !== "string"){
+const err59 = {instancePath:instancePath+"/brand/textColor",schemaPath:"#/properties/brand/properties/textColor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.brand.properties.textColor.type,parentSchema:schema32.properties.brand.properties.textColor,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4181,14 +4280,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-let data27 = data.allowedOrigins;
-if(Array.isArray(data27)){
-const len1 = data27.length;
-for(let i1=0; i1<len1; i1++){
-let data28 = data27[i1];
-if(typeof data28 === "string"){
-if(!(formats4(data28))){
-const err60 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data28};
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/brand",schemaPath:"#/properties/brand/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.brand.type,parentSchema:schema32.properties.brand,data:data23};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4198,8 +4293,20 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data28};
+let data28 = data.defaults;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.currency === undefined){
+data28.currency = "EUR";
+}
+if(data28.taxRate === undefined){
+data28.taxRate = "0.21";
+}
+if(data28.language === undefined){
+data28.language = "en";
+}
+for(const key7 in data28){
+if(!(((key7 === "currency") || (key7 === "taxRate")) || (key7 === "language"))){
+const err61 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.defaults,data:data28};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4209,9 +4316,10 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data27};
+let data29 = data28.currency;
+if(typeof data29 === "string"){
+if(!(formats2(data29))){
+const err62 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/format",keyword:"format",params:{format: "currency"},message:"must match format \""+"currency"+"\"",schema:"currency",parentSchema:schema32.properties.defaults.properties.currency,data:data29};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4220,9 +4328,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-let data29 = data.allowLoopbackOrigins;
-if(typeof data29 !== "boolean"){
-const err63 = {instancePath:instancePath+"/allowLoopbackOrigins",schemaPath:"#/properties/allowLoopbackOrigins/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.allowLoopbackOrigins.type,parentSchema:schema32.properties.allowLoopbackOrigins,data:data29};
+}
+else {
+const err63 = {instancePath:instancePath+"/defaults/currency",schemaPath:"#/properties/defaults/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.currency.type,parentSchema:schema32.properties.defaults.properties.currency,data:data29};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4231,11 +4339,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data.callbacks !== undefined){
-let data30 = data.callbacks;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.notificationUrl === undefined){
-const err64 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data30};
+let data30 = data28.taxRate;
+if((!((typeof data30 == "number") && (isFinite(data30)))) && (typeof data30 !== "string")){
+const err64 = {instancePath:instancePath+"/defaults/taxRate",schemaPath:"#/properties/defaults/properties/taxRate/type",keyword:"type",params:{type: schema32.properties.defaults.properties.taxRate.type},message:"must be number,string",schema:schema32.properties.defaults.properties.taxRate.type,parentSchema:schema32.properties.defaults.properties.taxRate,data:data30};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4244,8 +4350,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data30.termsUrl === undefined){
-const err65 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data30};
+let data31 = data28.language;
+if(typeof data31 !== "string"){
+const err65 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.defaults.properties.language.type,parentSchema:schema32.properties.defaults.properties.language,data:data31};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4254,9 +4361,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-for(const key7 in data30){
-if(!(((((key7 === "notificationUrl") || (key7 === "termsUrl")) || (key7 === "shippingCostUrl")) || (key7 === "orderVerificationUrl")) || (key7 === "connectionTestUrl"))){
-const err66 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data30};
+if(!(((data31 === "lv") || (data31 === "en")) || (data31 === "ru"))){
+const err66 = {instancePath:instancePath+"/defaults/language",schemaPath:"#/properties/defaults/properties/language/enum",keyword:"enum",params:{allowedValues: schema32.properties.defaults.properties.language.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.defaults.properties.language.enum,parentSchema:schema32.properties.defaults.properties.language,data:data31};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4266,11 +4372,8 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data30.notificationUrl !== undefined){
-let data31 = data30.notificationUrl;
-if(typeof data31 === "string"){
-if(!(formats6(data31))){
-const err67 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data31};
+else {
+const err67 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.defaults.type,parentSchema:schema32.properties.defaults,data:data28};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4279,9 +4382,14 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data31};
+let data32 = data.allowedOrigins;
+if(Array.isArray(data32)){
+const len1 = data32.length;
+for(let i1=0; i1<len1; i1++){
+let data33 = data32[i1];
+if(typeof data33 === "string"){
+if(!(formats4(data33))){
+const err68 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/format",keyword:"format",params:{format: "origin"},message:"must match format \""+"origin"+"\"",schema:"origin",parentSchema:schema32.properties.allowedOrigins.items,data:data33};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4291,11 +4399,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data30.termsUrl !== undefined){
-let data32 = data30.termsUrl;
-if(typeof data32 === "string"){
-if(!(formats6(data32))){
-const err69 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data32};
+else {
+const err69 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.allowedOrigins.items.type,parentSchema:schema32.properties.allowedOrigins.items,data:data33};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4305,8 +4410,9 @@ vErrors.push(err69);
 errors++;
 }
 }
+}
 else {
-const err70 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data32};
+const err70 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.allowedOrigins.type,parentSchema:schema32.properties.allowedOrigins,data:data32};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4315,12 +4421,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data30.shippingCostUrl !== undefined){
-let data33 = data30.shippingCostUrl;
-if(typeof data33 === "string"){
-if(!(formats6(data33))){
-const err71 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data33};
+let data34 = data.allowLoopbackOrigins;
+if(typeof data34 !== "boolean"){
+const err71 = {instancePath:instancePath+"/allowLoopbackOrigins",schemaPath:"#/properties/allowLoopbackOrigins/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.properties.allowLoopbackOrigins.type,parentSchema:schema32.properties.allowLoopbackOrigins,data:data34};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4329,9 +4432,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data33};
+if(data.callbacks !== undefined){
+let data35 = data.callbacks;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.notificationUrl === undefined){
+const err72 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "notificationUrl"},message:"must have required property '"+"notificationUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data35};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4340,12 +4445,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-if(data30.orderVerificationUrl !== undefined){
-let data34 = data30.orderVerificationUrl;
-if(typeof data34 === "string"){
-if(!(formats6(data34))){
-const err73 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data34};
+if(data35.termsUrl === undefined){
+const err73 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/required",keyword:"required",params:{missingProperty: "termsUrl"},message:"must have required property '"+"termsUrl"+"'",schema:schema32.properties.callbacks.required,parentSchema:schema32.properties.callbacks,data:data35};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4354,9 +4455,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data34};
+for(const key8 in data35){
+if(!(((((key8 === "notificationUrl") || (key8 === "termsUrl")) || (key8 === "shippingCostUrl")) || (key8 === "orderVerificationUrl")) || (key8 === "connectionTestUrl"))){
+const err74 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.callbacks,data:data35};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4366,11 +4467,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data30.connectionTestUrl !== undefined){
-let data35 = data30.connectionTestUrl;
-if(typeof data35 === "string"){
-if(!(formats6(data35))){
-const err75 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data35};
+if(data35.notificationUrl !== undefined){
+let data36 = data35.notificationUrl;
+if(typeof data36 === "string"){
+if(!(formats6(data36))){
+const err75 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4381,7 +4482,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data35};
+const err76 = {instancePath:instancePath+"/callbacks/notificationUrl",schemaPath:"#/properties/callbacks/properties/notificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.notificationUrl.type,parentSchema:schema32.properties.callbacks.properties.notificationUrl,data:data36};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4391,9 +4492,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data30};
+if(data35.termsUrl !== undefined){
+let data37 = data35.termsUrl;
+if(typeof data37 === "string"){
+if(!(formats6(data37))){
+const err77 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4403,17 +4506,8 @@ vErrors.push(err77);
 errors++;
 }
 }
-let data36 = data.certificates;
-if(Array.isArray(data36)){
-const len2 = data36.length;
-for(let i2=0; i2<len2; i2++){
-let data37 = data36[i2];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.revoked === undefined){
-data37.revoked = false;
-}
-if(data37.name === undefined){
-const err78 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data37};
+else {
+const err78 = {instancePath:instancePath+"/callbacks/termsUrl",schemaPath:"#/properties/callbacks/properties/termsUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.termsUrl.type,parentSchema:schema32.properties.callbacks.properties.termsUrl,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4422,9 +4516,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-for(const key8 in data37){
-if(!((((key8 === "name") || (key8 === "pem")) || (key8 === "pemFile")) || (key8 === "revoked"))){
-const err79 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data37};
+}
+if(data35.shippingCostUrl !== undefined){
+let data38 = data35.shippingCostUrl;
+if(typeof data38 === "string"){
+if(!(formats6(data38))){
+const err79 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -4434,11 +4531,8 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data37.name !== undefined){
-let data38 = data37.name;
-if(typeof data38 === "string"){
-if(func1(data38) > 255){
-const err80 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data38};
+else {
+const err80 = {instancePath:instancePath+"/callbacks/shippingCostUrl",schemaPath:"#/properties/callbacks/properties/shippingCostUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.shippingCostUrl.type,parentSchema:schema32.properties.callbacks.properties.shippingCostUrl,data:data38};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -4447,8 +4541,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(func1(data38) < 1){
-const err81 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data38};
+}
+if(data35.orderVerificationUrl !== undefined){
+let data39 = data35.orderVerificationUrl;
+if(typeof data39 === "string"){
+if(!(formats6(data39))){
+const err81 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4459,7 +4557,7 @@ errors++;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data38};
+const err82 = {instancePath:instancePath+"/callbacks/orderVerificationUrl",schemaPath:"#/properties/callbacks/properties/orderVerificationUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.orderVerificationUrl.type,parentSchema:schema32.properties.callbacks.properties.orderVerificationUrl,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -4469,11 +4567,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data37.pem !== undefined){
-let data39 = data37.pem;
-if(typeof data39 === "string"){
-if(func1(data39) < 1){
-const err83 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data39};
+if(data35.connectionTestUrl !== undefined){
+let data40 = data35.connectionTestUrl;
+if(typeof data40 === "string"){
+if(!(formats6(data40))){
+const err83 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/format",keyword:"format",params:{format: "http-url"},message:"must match format \""+"http-url"+"\"",schema:"http-url",parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4484,7 +4582,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data39};
+const err84 = {instancePath:instancePath+"/callbacks/connectionTestUrl",schemaPath:"#/properties/callbacks/properties/connectionTestUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.callbacks.properties.connectionTestUrl.type,parentSchema:schema32.properties.callbacks.properties.connectionTestUrl,data:data40};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -4494,11 +4592,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data37.pemFile !== undefined){
-let data40 = data37.pemFile;
-if(typeof data40 === "string"){
-if(func1(data40) < 1){
-const err85 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data40};
+}
+else {
+const err85 = {instancePath:instancePath+"/callbacks",schemaPath:"#/properties/callbacks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.callbacks.type,parentSchema:schema32.properties.callbacks,data:data35};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4508,8 +4604,17 @@ vErrors.push(err85);
 errors++;
 }
 }
-else {
-const err86 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data40};
+let data41 = data.certificates;
+if(Array.isArray(data41)){
+const len2 = data41.length;
+for(let i2=0; i2<len2; i2++){
+let data42 = data41[i2];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.revoked === undefined){
+data42.revoked = false;
+}
+if(data42.name === undefined){
+const err86 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.required,parentSchema:schema33,data:data42};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4518,10 +4623,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-let data41 = data37.revoked;
-if(typeof data41 !== "boolean"){
-const err87 = {instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data41};
+for(const key9 in data42){
+if(!((((key9 === "name") || (key9 === "pem")) || (key9 === "pemFile")) || (key9 === "revoked"))){
+const err87 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data:data42};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4531,8 +4635,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data37};
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(func1(data43) > 255){
+const err88 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema33.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4541,10 +4648,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data36};
+if(func1(data43) < 1){
+const err89 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4553,18 +4658,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-let data42 = data.widgets;
-if(Array.isArray(data42)){
-const len3 = data42.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate22(data42[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data42,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err90 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data42};
+const err90 = {instancePath:instancePath+"/certificates/" + i2+"/name",schemaPath:"#/$defs/certificate/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -4574,13 +4670,118 @@ vErrors.push(err90);
 errors++;
 }
 }
-else {
-const err91 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(data42.pem !== undefined){
+let data44 = data42.pem;
+if(typeof data44 === "string"){
+if(func1(data44) < 1){
+const err91 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pem,data:data44};
 if(vErrors === null){
 vErrors = [err91];
 }
 else {
 vErrors.push(err91);
+}
+errors++;
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/certificates/" + i2+"/pem",schemaPath:"#/$defs/certificate/properties/pem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pem.type,parentSchema:schema33.properties.pem,data:data44};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data42.pemFile !== undefined){
+let data45 = data42.pemFile;
+if(typeof data45 === "string"){
+if(func1(data45) < 1){
+const err93 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.pemFile,data:data45};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/certificates/" + i2+"/pemFile",schemaPath:"#/$defs/certificate/properties/pemFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.pemFile.type,parentSchema:schema33.properties.pemFile,data:data45};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+let data46 = data42.revoked;
+if(typeof data46 !== "boolean"){
+const err95 = {instancePath:instancePath+"/certificates/" + i2+"/revoked",schemaPath:"#/$defs/certificate/properties/revoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.revoked.type,parentSchema:schema33.properties.revoked,data:data46};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/certificates/" + i2,schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data42};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/certificates",schemaPath:"#/properties/certificates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.certificates.type,parentSchema:schema32.properties.certificates,data:data41};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+let data47 = data.widgets;
+if(Array.isArray(data47)){
+const len3 = data47.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate22(data47[i3], {instancePath:instancePath+"/widgets/" + i3,parentData:data47,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/widgets",schemaPath:"#/properties/widgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.widgets.type,parentSchema:schema32.properties.widgets,data:data47};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }

@@ -1,29 +1,18 @@
 /**
- * The HTML of the hosted checkout page: the order, the payment methods the Purchase allows (cards as one
- * choice, banks by country, wallets), the card fields, and the status and confirmation-step pages. Plain
- * server-rendered forms, no script: it works with any browser and assistive technology, and the strict
- * Content-Security-Policy it is served with has nothing to allow. Field errors are listed in an alert with
- * links to the fields, each field carries `aria-invalid` and `aria-describedby`, and the first wrong field
- * takes focus. Card values are never written back into the page.
+ * What every page of the hosted checkout shares: the Purchase's context, the document around a page's body,
+ * and the page for an address that names no Purchase. The pages themselves: checkout-form-page.ts (the payment
+ * form), checkout-step-page.ts (the confirmation step and the status page). Plain server-rendered HTML, no
+ * script: it works with any browser and assistive technology, and the strict Content-Security-Policy it is
+ * served with has nothing to allow. Card values are never written back into a page.
  */
 import type { Language } from '../../core/i18n.js';
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
-import { formatIban } from '../formats.js';
+import type { MerchantBrand } from '../config/types.js';
 import { escapeHtml } from '../http.js';
-import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
+import { brandLogoSource, brandStylesheetLink } from './checkout-brand.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
-import { type CreditorShare, creditorShares } from './creditor-payments.js';
-import {
-  COUNTRY_NAMES,
-  localize,
-  logoPath,
-  METHOD_COUNTRIES,
-  METHOD_GROUPS,
-  type PaymentMethodEntry,
-} from './method-catalogue.js';
-import { preauthorizes } from './purchase-request.js';
-import type { CheckoutStep, PurchaseRecord } from './purchases.js';
+import type { PurchaseRecord } from './purchases.js';
 
 /** Where the page's stylesheet is served. */
 export const CHECKOUT_CSS_PATH = '/checkout/assets/checkout.css';
@@ -34,347 +23,45 @@ export interface PageContext {
   merchantName: string;
   language: Language;
   t: PageTranslate;
+  /** Now on the merchant's clock, in Unix seconds: what a deadline's time left is counted from. */
+  nowSeconds: number;
+  /** The merchant's look from the sandbox config (its `name` is already `merchantName`); absent, the page's own. */
+  brand?: MerchantBrand;
 }
 
-function amountOf(context: PageContext): string {
+/** The Purchase's total in the page's language. */
+export function amountOf(context: PageContext): string {
   const { purchase } = context.record.purchase;
   return formatMoney(purchase.total ?? 0, purchase.currency, localeFor(context.language));
 }
 
-function document(language: Language, title: string, body: string): string {
+/** A whole page around its body, with the checkout's stylesheet and, after it, the brand's. */
+function document(language: Language, title: string, body: string, head = ''): string {
   return (
     `<!doctype html><html lang="${language}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${CHECKOUT_CSS_PATH}"></head>` +
+    `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${CHECKOUT_CSS_PATH}">${head}</head>` +
     `<body><main>${body}</main></body></html>`
   );
 }
 
-function text(t: PageTranslate, value: PageText): string {
+/** A page of one Purchase: in its language, in the merchant's brand with its logo above the body. */
+export function purchasePage(context: PageContext, title: string, body: string): string {
+  const { brand } = context;
+  if (brand === undefined) return document(context.language, title, body);
+  const { merchantId } = context.record;
+  const logo = brandLogoSource(merchantId, brand);
+  return document(
+    context.language,
+    title,
+    (logo === undefined ? '' : `<div class="brand"><img src="${escapeHtml(logo)}" alt=""></div>`) + body,
+    brandStylesheetLink(merchantId),
+  );
+}
+
+/** A translated text, escaped for HTML. */
+export function text(t: PageTranslate, value: PageText): string {
   return escapeHtml(t(value.key, value.params));
-}
-
-/** What the payment form shows besides the Purchase. */
-export interface FormPageOptions {
-  methods: readonly PaymentMethodEntry[];
-  /** The customer's saved cards (a Purchase with `client_id`): paid in one click, no card details typed. */
-  savedCards?: ReadonlyArray<{ id: string; description: string }>;
-  /** `card` or a method name: the choice checked when the page opens. */
-  selected: string | undefined;
-  errors: readonly CheckoutFieldError[];
-  /** A payment that just failed, shown above the form. */
-  failure?: PageText;
-  /** What the customer typed that may be shown again (never the card number or CVC). */
-  values?: { card_expiry?: string; card_holder?: string };
-}
-
-/** The payment form. */
-export function formPage(context: PageContext, options: FormPageOptions): string {
-  const { t, record } = context;
-  const { purchase } = record;
-  const title = t('page.title', { merchant: context.merchantName });
-  const firstError = options.errors[0]?.field;
-  const errorOf = (field: CheckoutField) => options.errors.filter((error) => error.field === field);
-
-  const parts: string[] = [`<h1>${escapeHtml(title)}</h1>`];
-  if (options.errors.length > 0) {
-    parts.push(
-      '<div class="alert" role="alert" aria-labelledby="errors-title">' +
-        `<h2 id="errors-title">${escapeHtml(t('errors.title'))}</h2><ul>` +
-        options.errors
-          .map((error) => `<li><a href="#${inputId(error.field, options)}">${text(t, error.text)}</a></li>`)
-          .join('') +
-        '</ul></div>',
-    );
-  } else if (options.failure) {
-    parts.push(
-      '<div class="alert" role="alert" aria-labelledby="failure-title">' +
-        `<h2 id="failure-title">${escapeHtml(t('status.failed.title'))}</h2>` +
-        `<p>${text(t, options.failure)}</p></div>`,
-    );
-  }
-  parts.push(summary(context));
-
-  if (options.methods.length === 0) {
-    parts.push(`<p>${escapeHtml(t('methods.none'))}</p>`);
-  } else {
-    const cards = options.methods.filter((method) => method.group === 'card');
-    const saved = options.savedCards ?? [];
-    const first = saved[0] ? savedChoice(saved[0].id) : firstChoice(options.methods);
-    const selected = options.selected ?? first;
-    const radio = (value: string, label: string, logos: readonly string[]) => {
-      const id = value === 'card' ? 'method-card' : `method-${value}`;
-      const invalid = firstError === 'method' && value === first;
-      return (
-        `<div class="option"><input type="radio" id="${id}" name="method" value="${escapeHtml(value)}"` +
-        `${value === selected ? ' checked' : ''}${invalid ? ' autofocus' : ''}>` +
-        `<label for="${id}">${logos.map((logo) => `<img src="${escapeHtml(logo)}" alt="">`).join('')}` +
-        `${escapeHtml(label)}</label></div>`
-      );
-    };
-    const groupLabel = (name: string) =>
-      localize(METHOD_GROUPS.find((group) => group.name === name)!.label, context.language);
-    let choices = '';
-    if (saved.length > 0) {
-      choices +=
-        `<fieldset><legend>${escapeHtml(t('methods.saved'))}</legend>` +
-        saved.map((card) => radio(savedChoice(card.id), card.description, [])).join('') +
-        '</fieldset>';
-    }
-    if (cards.length > 0) {
-      choices += radio(
-        'card',
-        groupLabel('card'),
-        cards.map((method) => logoPath(method.logo)),
-      );
-    }
-    for (const country of METHOD_COUNTRIES) {
-      const banks = options.methods.filter((method) => method.group === 'bank' && method.country === country);
-      if (banks.length === 0) continue;
-      choices +=
-        `<fieldset><legend>${escapeHtml(groupLabel('bank'))}: ` +
-        `${escapeHtml(localize(COUNTRY_NAMES[country], context.language))}</legend>` +
-        banks
-          .map((method) =>
-            radio(method.name, localize(method.displayName, context.language), [logoPath(method.logo)]),
-          )
-          .join('') +
-        '</fieldset>';
-    }
-    for (const method of options.methods.filter((candidate) => candidate.group === 'wallet')) {
-      choices += radio(method.name, localize(method.displayName, context.language), [logoPath(method.logo)]);
-    }
-    const methodErrors = errorOf('method');
-    let form =
-      `<form method="post" action="/checkout/${purchase.id}/pay" novalidate>` +
-      `<fieldset${methodErrors.length > 0 ? ' aria-describedby="method-error"' : ''}>` +
-      `<legend>${escapeHtml(t('methods.legend'))}</legend>${choices}` +
-      fieldErrors('method', methodErrors, t) +
-      '</fieldset>';
-    if (cards.length > 0) {
-      const field = (
-        name: CheckoutField,
-        label: string,
-        attributes: string,
-        hint?: string,
-        value?: string,
-      ): string => {
-        const errors = errorOf(name);
-        const describedBy = [hint ? `${name}-hint` : '', errors.length > 0 ? `${name}-error` : '']
-          .filter(Boolean)
-          .join(' ');
-        return (
-          `<div class="field"><label for="${name}">${escapeHtml(label)}</label>` +
-          `<input id="${name}" name="${name}" ${attributes}` +
-          `${value ? ` value="${escapeHtml(value)}"` : ''}` +
-          `${describedBy ? ` aria-describedby="${describedBy}"` : ''}` +
-          `${errors.length > 0 ? ' aria-invalid="true"' : ''}${firstError === name ? ' autofocus' : ''}>` +
-          `${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}` +
-          fieldErrors(name, errors, t) +
-          '</div>'
-        );
-      };
-      form +=
-        `<fieldset><legend>${escapeHtml(t('card.title'))}</legend>` +
-        `<p class="note">${escapeHtml(t('card.testOnly'))}</p>` +
-        field(
-          'card_number',
-          t('card.number.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-number" spellcheck="false"',
-        ) +
-        field(
-          'card_expiry',
-          t('card.expiry.label'),
-          `type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="${escapeHtml(t('card.expiry.placeholder'))}"`,
-          t('card.expiry.hint'),
-          options.values?.card_expiry,
-        ) +
-        field(
-          'card_cvc',
-          t('card.cvc.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-csc"',
-          t('card.cvc.hint'),
-        ) +
-        field(
-          'card_holder',
-          t('card.holder.label'),
-          'type="text" autocomplete="cc-name"',
-          undefined,
-          options.values?.card_holder,
-        ) +
-        '</fieldset>';
-    }
-    form += `${payButton(context)}</form>`;
-    parts.push(form);
-  }
-  if (purchase.cancel_redirect !== null) {
-    parts.push(
-      `<p><a class="back" href="${escapeHtml(purchase.cancel_redirect)}">${escapeHtml(t('status.backToMerchant'))}</a></p>`,
-    );
-  }
-  parts.push(`<p class="note">${escapeHtml(t('pay.secureNote'))}</p>`);
-  return document(context.language, title, parts.join(''));
-}
-
-/**
- * The submit button, saying what it does: a card saved without a charge pays nothing (not "Pay 0.00"), and a
- * `skip_capture` Purchase only reserves its amount, which a note beside the button explains.
- */
-function payButton(context: PageContext): string {
-  const { t } = context;
-  const { purchase } = context.record;
-  const amount = amountOf(context);
-  if (preauthorizes(purchase.skip_capture, purchase.purchase)) {
-    return `<button type="submit" class="pay">${escapeHtml(t('pay.saveCard'))}</button>`;
-  }
-  if (purchase.skip_capture) {
-    return (
-      `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount }))}</p>` +
-      `<button type="submit" class="pay" aria-describedby="hold-note">${escapeHtml(t('pay.hold', { amount }))}</button>`
-    );
-  }
-  return `<button type="submit" class="pay">${escapeHtml(t('pay.button', { amount }))}</button>`;
-}
-
-/** The form's value of a saved card: its token's id behind a prefix no method name has. */
-export function savedChoice(tokenId: string): string {
-  return `saved:${tokenId}`;
-}
-
-/** The first choice as the page lists them: the card, else the first bank by country, else a wallet. */
-function firstChoice(methods: readonly PaymentMethodEntry[]): string {
-  if (methods.some((method) => method.group === 'card')) return 'card';
-  for (const country of METHOD_COUNTRIES) {
-    const bank = methods.find((method) => method.group === 'bank' && method.country === country);
-    if (bank) return bank.name;
-  }
-  return methods[0]?.name ?? 'card';
-}
-
-/** The id of the input an error links to; a method error links to the first choice. */
-function inputId(field: CheckoutField, options: FormPageOptions): string {
-  const saved = options.savedCards?.[0];
-  return field === 'method'
-    ? `method-${saved ? savedChoice(saved.id) : firstChoice(options.methods)}`
-    : field;
-}
-
-function fieldErrors(field: CheckoutField, errors: readonly CheckoutFieldError[], t: PageTranslate): string {
-  if (errors.length === 0) return '';
-  return `<p class="field-error" id="${field}-error">${errors.map((error) => text(t, error.text)).join(' ')}</p>`;
-}
-
-function summary(context: PageContext): string {
-  const { t, record } = context;
-  const { purchase } = record;
-  const locale = localeFor(context.language);
-  const lines = purchase.purchase.products
-    .map(
-      (product) =>
-        `<li><span>${escapeHtml(product.name)} ${escapeHtml(t('unit.PIECE', { count: product.quantity }))}</span>` +
-        `<span>${escapeHtml(formatMoney(product.price * product.quantity, purchase.purchase.currency, locale))}</span></li>`,
-    )
-    .join('');
-  return (
-    '<section class="summary" aria-labelledby="summary-title">' +
-    `<h2 id="summary-title">${escapeHtml(t('summary.title'))}</h2>` +
-    (purchase.reference !== null
-      ? `<p>${escapeHtml(t('summary.orderId', { orderId: purchase.reference }))}</p>`
-      : '') +
-    `<ul>${lines}</ul>` +
-    `<p class="total"><span>${escapeHtml(t('summary.total'))}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
-    '</section>'
-  );
-}
-
-/** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
-export function statusPage(context: PageContext): string {
-  const { t, record } = context;
-  const { purchase } = record;
-  const amount = amountOf(context);
-  let title: string;
-  let body: string;
-  let back: string | null;
-  switch (purchase.status) {
-    case 'paid':
-      title = t('status.paid.title');
-      body = t('status.paid.text', { amount });
-      back = purchase.success_redirect;
-      break;
-    case 'hold':
-      title = t('status.paid.title');
-      body = t('status.hold.text', { amount });
-      back = purchase.success_redirect;
-      break;
-    case 'preauthorized':
-      title = t('status.paid.title');
-      body = t('status.preauthorized.text');
-      back = purchase.success_redirect;
-      break;
-    case 'expired':
-      title = t('status.expired.title');
-      body = t('status.expired.text');
-      back = purchase.cancel_redirect ?? purchase.failure_redirect;
-      break;
-    default:
-      title = t('status.cancelled.title');
-      body = t('status.orderClosed');
-      back = purchase.cancel_redirect ?? purchase.failure_redirect;
-  }
-  return document(
-    context.language,
-    title,
-    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>` +
-      (back !== null
-        ? `<p><a class="back" href="${escapeHtml(back)}">${escapeHtml(t('status.backToMerchant'))}</a></p>`
-        : ''),
-  );
-}
-
-/**
- * The confirmation step: the 3-D Secure test challenge, or the test bank's or wallet's confirmation. A bank
- * payment to named creditors lists whom it pays: each creditor of a bulk payment with its amount, or the
- * variable creditor.
- */
-export function stepPage(context: PageContext, step: CheckoutStep, methodName: string): string {
-  const { t, record } = context;
-  const title = step.kind === 'three_ds' ? t('threeDs.title') : t('step.title', { method: methodName });
-  const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
-  const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
-  return document(
-    context.language,
-    title,
-    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
-      (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
-      `<p class="total"><span>${escapeHtml(context.merchantName)}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
-      `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
-      `<button type="submit" class="approve" name="decision" value="approve">${escapeHtml(t('threeDs.approve'))}</button>` +
-      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(t('threeDs.deny'))}</button>` +
-      '</form>',
-  );
-}
-
-/** Whom a bank payment pays, one row per creditor, in the order the Purchase names them. */
-function creditorTable(
-  context: PageContext,
-  kind: 'bulk' | 'variable',
-  shares: readonly CreditorShare[],
-): string {
-  const { t } = context;
-  const { currency } = context.record.purchase.purchase;
-  const locale = localeFor(context.language);
-  const rows = shares
-    .map(
-      (share) =>
-        `<tr><th scope="row">${escapeHtml(share.name)}</th><td>${escapeHtml(formatIban(share.iban))}</td>` +
-        `<td>${escapeHtml(formatMoney(share.amount, currency, locale))}</td></tr>`,
-    )
-    .join('');
-  return (
-    `<table class="creditors"><caption>${escapeHtml(t(kind === 'bulk' ? 'step.creditors.bulk' : 'step.creditors.variable'))}</caption>` +
-    `<thead><tr><th scope="col">${escapeHtml(t('step.creditors.name'))}</th><th scope="col">IBAN</th>` +
-    `<th scope="col">${escapeHtml(t('step.creditors.amount'))}</th></tr></thead><tbody>${rows}</tbody></table>`
-  );
 }
 
 /** The page for an address that names no Purchase. */

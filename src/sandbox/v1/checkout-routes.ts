@@ -5,23 +5,20 @@
  * `success_redirect` or `failure_redirect` when the Purchase has them, else shown the outcome here; the
  * "back to the shop" link is `cancel_redirect`.
  *
- * Served with a Content-Security-Policy that allows only the page's own stylesheet and logos, form posts
- * to itself and to the Purchase's redirect origins (a form's redirect counts as its action), and no framing.
+ * Served with a Content-Security-Policy that allows only the page's own stylesheets and logos (and the origin
+ * of a merchant's brand logo URL), form posts to itself and to the Purchase's redirect origins (a form's
+ * redirect counts as its action), and no framing.
  */
 import type { ServerResponse } from 'node:http';
 import type { SandboxConfig } from '../config.js';
 import type { RequestContext, Router } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
-import {
-  CHECKOUT_CSS_PATH,
-  formPage,
-  notFoundPage,
-  type PageContext,
-  statusPage,
-  stepPage,
-} from './checkout-page.js';
+import { brandImageOrigin, mountBrandAssets } from './checkout-brand.js';
+import { formPage } from './checkout-form-page.js';
+import { CHECKOUT_CSS_PATH, notFoundPage, type PageContext } from './checkout-page.js';
 import { CHECKOUT_CSS } from './checkout-page.styles.js';
 import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './checkout-payments.js';
+import { statusPage, stepPage } from './checkout-step-page.js';
 import { pageLanguage, pageTranslator } from './checkout-texts.js';
 import { findPaymentMethod, localize } from './method-catalogue.js';
 import { checkoutPath, PAYABLE, type PurchaseRecord, type V1Purchases } from './purchases.js';
@@ -35,7 +32,7 @@ export interface CheckoutPageDeps {
   savedCards: (record: PurchaseRecord) => ReadonlyArray<{ id: string; description: string }>;
 }
 
-function securityHeaders(record: PurchaseRecord | undefined): Record<string, string> {
+function securityHeaders(record: PurchaseRecord | undefined, logoOrigin?: string): Record<string, string> {
   const origins = new Set<string>();
   for (const url of [record?.purchase.success_redirect, record?.purchase.failure_redirect]) {
     if (url) origins.add(new URL(url).origin);
@@ -44,7 +41,7 @@ function securityHeaders(record: PurchaseRecord | undefined): Record<string, str
     'content-security-policy': [
       "default-src 'none'",
       "style-src 'self'",
-      "img-src 'self'",
+      `img-src 'self'${logoOrigin ? ` ${logoOrigin}` : ''}`,
       `form-action 'self'${[...origins].map((origin) => ` ${origin}`).join('')}`,
       "base-uri 'none'",
       "frame-ancestors 'none'",
@@ -55,11 +52,17 @@ function securityHeaders(record: PurchaseRecord | undefined): Record<string, str
   };
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string, record?: PurchaseRecord): void {
+function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  record?: PurchaseRecord,
+  logoOrigin?: string,
+): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
-    ...securityHeaders(record),
+    ...securityHeaders(record, logoOrigin),
   });
   res.end(html);
 }
@@ -75,11 +78,23 @@ function choiceOf(methodName: string): string | undefined {
 }
 
 export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void {
+  const merchantOf = (record: PurchaseRecord) =>
+    deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
   const contextOf = (record: PurchaseRecord): PageContext => {
     const language = pageLanguage(record.purchase.purchase.language);
-    const merchant = deps.config.merchants.find((candidate) => candidate.id === record.merchantId);
-    return { record, merchantName: merchant?.name ?? 'Merchant', language, t: pageTranslator(language) };
+    const merchant = merchantOf(record);
+    return {
+      record,
+      merchantName: merchant?.brand?.name ?? merchant?.name ?? 'Merchant',
+      ...(merchant?.brand && { brand: merchant.brand }),
+      language,
+      t: pageTranslator(language),
+      nowSeconds: deps.purchases.nowSeconds(record.merchantId),
+    };
   };
+  /** A page of the Purchase, whose policy lets its brand's logo in. */
+  const sendPage = (res: ServerResponse, status: number, html: string, record: PurchaseRecord) =>
+    sendHtml(res, status, html, record, brandImageOrigin(merchantOf(record)?.brand));
   const load = (context: RequestContext): PurchaseRecord | undefined => {
     const record = deps.purchases.find(context.params['id'] ?? '');
     if (!record) sendHtml(context.res, 404, notFoundPage(pageTranslator('en')));
@@ -87,6 +102,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     return record;
   };
 
+  mountBrandAssets(router, deps.config);
   router.on('GET', CHECKOUT_CSS_PATH, ({ res }) => {
     res.writeHead(200, {
       'content-type': 'text/css; charset=utf-8',
@@ -102,17 +118,23 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const page = contextOf(record);
     if (!PAYABLE.has(record.purchase.status)) {
       const gone = record.purchase.status === 'cancelled' || record.purchase.status === 'expired';
-      sendHtml(context.res, gone ? 410 : 200, statusPage(page), record);
+      sendPage(context.res, gone ? 410 : 200, statusPage(page), record);
       return;
     }
     deps.purchases.viewed(record);
     const methods = methodsFor(record);
     const preferred = context.url.searchParams.get('preferred') ?? '';
     const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;
-    sendHtml(
+    sendPage(
       context.res,
       200,
-      formPage(page, { methods, savedCards: deps.savedCards(record), selected, errors: [] }),
+      formPage(page, {
+        methods,
+        savedCards: deps.savedCards(record),
+        selected,
+        alone: selected !== undefined,
+        errors: [],
+      }),
       record,
     );
   };
@@ -154,7 +176,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     }
     const page = contextOf(record);
     const method = findPaymentMethod(step.method);
-    sendHtml(
+    sendPage(
       context.res,
       200,
       stepPage(page, step, method ? localize(method.displayName, page.language) : step.method),
@@ -188,9 +210,27 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     switch (outcome.kind) {
       case 'paid':
         if (purchase.success_redirect !== null) redirect(context.res, purchase.success_redirect);
-        else sendHtml(context.res, 200, statusPage(page), record);
+        else sendPage(context.res, 200, statusPage(page), record);
         return;
       case 'closed':
+        // Past a strict deadline the form comes back as it was sent, but for the card number and CVC, so what
+        // the customer typed is not lost with the time (WCAG 2.2.1); it can no longer be sent.
+        if (purchase.status === 'expired' && form.values) {
+          sendPage(
+            context.res,
+            410,
+            formPage(page, {
+              methods: methodsFor(record),
+              savedCards: deps.savedCards(record),
+              selected,
+              errors: [],
+              expired: true,
+              values: form.values,
+            }),
+            record,
+          );
+          return;
+        }
         if (
           (purchase.status === 'paid' || purchase.status === 'hold' || purchase.status === 'preauthorized') &&
           purchase.success_redirect !== null
@@ -208,7 +248,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
           redirect(context.res, purchase.failure_redirect);
           return;
         }
-        sendHtml(
+        sendPage(
           context.res,
           200,
           formPage(page, {
@@ -222,7 +262,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
         );
         return;
       case 'invalid':
-        sendHtml(
+        sendPage(
           context.res,
           400,
           formPage(page, {

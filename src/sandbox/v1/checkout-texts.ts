@@ -22,7 +22,11 @@ interface PageMessages {
   readonly 'methods.saved': string;
   readonly 'methods.none': string;
   readonly 'methods.required': string;
+  /** The disclosure of the methods the page did not open on. */
+  readonly 'methods.other': string;
   readonly 'errors.title': string;
+  /** Under a summary line of several units, whose amount is the line's total. `{count}`, `{price}`: one unit's. */
+  readonly 'summary.unitPrice': string;
   readonly 'card.testOnly': string;
   /** `{method}`: the bank's or wallet's name. */
   readonly 'step.title': string;
@@ -45,6 +49,16 @@ interface PageMessages {
   readonly 'pay.hold': string;
   /** Beside that button: what a hold does. `{amount}`. */
   readonly 'pay.holdNote': string;
+  /** The confirmation step's approve button of a `skip_capture` Purchase. */
+  readonly 'threeDs.approveHold': string;
+  /** Its decline button. */
+  readonly 'threeDs.declineHold': string;
+  /** The submit button of a bank or wallet, which leads to its step. `{method}`: its name. */
+  readonly 'pay.continue': string;
+  /** A `due_strict` Purchase's deadline. `{time}`: its clock time; `{left}`: the time left, as "in 14 minutes". */
+  readonly 'due.note': string;
+  /** The form sent after the deadline, shown again without the card number. `{time}`: the deadline. */
+  readonly 'due.expired': string;
   readonly 'reason.bank_declined': string;
   readonly 'reason.wallet_declined': string;
 }
@@ -58,7 +72,9 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.saved': 'Your saved cards',
     'methods.none': 'No payment method can pay this order.',
     'methods.required': 'Choose one of the payment methods offered.',
+    'methods.other': 'Other ways to pay',
     'errors.title': 'Check the payment details',
+    'summary.unitPrice': '{count} × {price} each',
     'card.testOnly': 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
     'step.title': '{method}: confirm the payment',
     'step.explanation':
@@ -74,6 +90,12 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.saveCard': 'Save card',
     'pay.hold': 'Hold {amount}',
     'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
+    'pay.continue': 'Continue to {method}',
+    'threeDs.approveHold': 'Approve hold',
+    'threeDs.declineHold': 'Decline hold',
+    'due.note': 'Pay by {time} ({left}). After that this payment can no longer be made.',
+    'due.expired':
+      'The time to pay this order ended at {time}; nothing was charged. Go back to the shop to start again. What you typed is kept below, except the card number and security code.',
     'reason.bank_declined': 'The bank did not confirm the payment.',
     'reason.wallet_declined': 'The wallet did not confirm the payment.',
   },
@@ -85,7 +107,9 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.saved': 'Jūsu saglabātās kartes',
     'methods.none': 'Šo pasūtījumu nevar apmaksāt ne ar vienu maksājuma veidu.',
     'methods.required': 'Izvēlieties vienu no piedāvātajiem maksājuma veidiem.',
+    'methods.other': 'Citi maksāšanas veidi',
     'errors.title': 'Pārbaudiet maksājuma datus',
+    'summary.unitPrice': '{count} × {price} par vienību',
     'card.testOnly': 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
     'step.title': '{method}: apstipriniet maksājumu',
     'step.explanation':
@@ -102,6 +126,12 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.hold': 'Rezervēt {amount}',
     'pay.holdNote':
       'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
+    'pay.continue': 'Turpināt: {method}',
+    'threeDs.approveHold': 'Apstiprināt rezervāciju',
+    'threeDs.declineHold': 'Noraidīt rezervāciju',
+    'due.note': 'Samaksājiet līdz {time} ({left}). Pēc tam šo maksājumu vairs nevarēs veikt.',
+    'due.expired':
+      'Šī pasūtījuma apmaksas termiņš beidzās {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna. Ievadītie dati ir saglabāti zemāk, izņemot kartes numuru un drošības kodu.',
     'reason.bank_declined': 'Banka neapstiprināja maksājumu.',
     'reason.wallet_declined': 'Maks neapstiprināja maksājumu.',
   },
@@ -113,7 +143,9 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.saved': 'Ваши сохранённые карты',
     'methods.none': 'Этот заказ нельзя оплатить ни одним способом оплаты.',
     'methods.required': 'Выберите один из предложенных способов оплаты.',
+    'methods.other': 'Другие способы оплаты',
     'errors.title': 'Проверьте данные платежа',
+    'summary.unitPrice': '{count} × {price} за единицу',
     'card.testOnly': 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
     'step.title': '{method}: подтвердите платёж',
     'step.explanation':
@@ -130,6 +162,12 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'pay.hold': 'Зарезервировать {amount}',
     'pay.holdNote':
       'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
+    'pay.continue': 'Продолжить: {method}',
+    'threeDs.approveHold': 'Подтвердить резервирование',
+    'threeDs.declineHold': 'Отклонить резервирование',
+    'due.note': 'Оплатите до {time} ({left}). После этого оплатить заказ будет нельзя.',
+    'due.expired':
+      'Срок оплаты этого заказа истёк в {time}; деньги не списаны. Вернитесь в магазин и начните заново. Введённые данные сохранены ниже, кроме номера карты и кода безопасности.',
     'reason.bank_declined': 'Банк не подтвердил платёж.',
     'reason.wallet_declined': 'Кошелёк не подтвердил платёж.',
   },

@@ -101,7 +101,7 @@ export class V1CheckoutPage {
   }
 }
 
-/** The gateway's hosted checkout page at the Purchase's `checkout_url` (see src/sandbox/v1/checkout-page.ts). */
+/** The gateway's hosted checkout page at the Purchase's `checkout_url` (see src/sandbox/v1/checkout-form-page.ts). */
 export class HostedCheckoutPage {
   constructor(readonly page: Page) {}
 
@@ -138,9 +138,12 @@ export class HostedCheckoutPage {
     await this.pay();
   }
 
-  /** Pay, with the choice as it is. */
+  /**
+   * Pay, with the choice as it is: the one submit button shown, "Pay" for a card, "Continue to <bank>" for a
+   * bank or wallet (the page shows the chosen method's own button).
+   */
   async pay(): Promise<void> {
-    await this.payButton.click();
+    await this.page.locator('form button[type="submit"]:visible').click();
   }
 
   /** The test bank's (or wallet's, or 3-D Secure) confirmation step: approve. */

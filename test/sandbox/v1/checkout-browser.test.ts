@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
@@ -15,6 +17,8 @@ import { FakeMerchant } from '../support.js';
 import { cardForm, postForm, purchaseBody, startV1Sandbox, v1 } from './support.js';
 
 const EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+/** Where the phone screenshots are written, for a person to look at. */
+const SCREENSHOTS = join(tmpdir(), 'svc-checkout-hosted-page');
 
 /** The WCAG contrast ratio of two opaque CSS colours as `getComputedStyle` gives them (`rgb(r, g, b)`). */
 function contrast(first: string, second: string): number {
@@ -105,6 +109,15 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     await page.fill('#card_expiry', EXPIRY);
     await page.fill('#card_cvc', '123');
     await page.fill('#card_holder', 'Anna Tester');
+  }
+
+  /** The labels of the submit buttons a customer sees. */
+  async function visibleSubmitButtons(page: Page): Promise<string[]> {
+    const labels: string[] = [];
+    for (const button of await page.locator('button[type="submit"]').all()) {
+      if (await button.isVisible()) labels.push(((await button.textContent()) ?? '').trim());
+    }
+    return labels;
   }
 
   /** Presses Tab until the element with `id` has focus, as a keyboard user would. */
@@ -247,7 +260,7 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     await challenge.close();
   });
 
-  test('in forced colours, Pay and Approve payment keep a border the system paints', async () => {
+  test('in forced colours, Pay, Continue and Approve payment keep a border the system paints', async () => {
     const purchase = await createPurchase();
     const page = await browser.newPage();
     await page.emulateMedia({ forcedColors: 'active' });
@@ -271,6 +284,8 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     await page.click('button.pay');
     await page.waitForSelector('button.approve');
     await assertBorder('button.approve');
+    await page.goto(`${(await createPurchase()).checkout_url}?preferred=swedbank_ee_pis`);
+    await assertBorder('#go-swedbank_ee_pis');
     await page.close();
   });
 
@@ -310,14 +325,22 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     assert.deepEqual(cspViolations, []);
   });
 
-  test('with a bank preselected, the keyboard goes from the pay button to the bank step and back to the shop', async () => {
+  test('with a bank preselected, the keyboard goes from its Continue button to the bank step and back to the shop', async () => {
     const purchase = await createPurchase();
     const page = await open(`${purchase.checkout_url}?preferred=seb_lt_pis`);
     assert.equal(await page.isChecked('#method-seb_lt_pis'), true);
+    assert.deepEqual(await visibleSubmitButtons(page), ['Continue to SEB']);
+    assert.equal(await page.isVisible('#card_number'), false, 'the card fields belong to the card choice');
+    assert.equal(
+      await page.isVisible('#method-luminor_lt_pis'),
+      false,
+      'the other banks wait behind the disclosure',
+    );
     await tabTo(page, 'method-seb_lt_pis');
-    await page.keyboard.press('ArrowDown');
-    assert.equal(await page.isChecked('#method-luminor_lt_pis'), true);
-    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.tagName'), 'SUMMARY');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'go-seb_lt_pis');
     await Promise.all([page.waitForURL(/\/steps\//), page.keyboard.press('Enter')]);
     assert.match((await page.textContent('h1')) ?? '', /^SEB: confirm the payment$/);
     await page.keyboard.press('Tab');
@@ -326,6 +349,72 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     const paid = (await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body;
     assert.equal(paid.status, 'paid');
     assert.equal(paid.transaction_data.attempts[0].payment_method, 'seb_lt_pis');
+    await page.close();
+  });
+
+  test('inside Other ways to pay the keyboard chooses the card: its fields and Pay button appear, and it pays', async () => {
+    const purchase = await createPurchase();
+    const page = await open(`${purchase.checkout_url}?preferred=citadele_lv_pis`);
+    await tabTo(page, 'method-citadele_lv_pis');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getAttribute('details.others', 'open'), '');
+    assert.deepEqual(await axeViolations(page), [], 'the disclosure open');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.isChecked('#method-card'), true);
+    assert.equal(await page.isVisible('#card_number'), true);
+    assert.deepEqual(await visibleSubmitButtons(page), ['Pay €25.00']);
+    // Another bank inside the disclosure: its own button, no card fields.
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.isChecked('#method-swedbank_ee_pis'), true);
+    assert.equal(await page.isVisible('#card_number'), false);
+    assert.deepEqual(await visibleSubmitButtons(page), ['Continue to Swedbank']);
+    await page.keyboard.press('ArrowUp');
+    await tabTo(page, 'card_number');
+    await page.keyboard.type('4111 1111 1111 1111');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(EXPIRY);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Anna Tester');
+    await Promise.all([page.waitForURL(`${merchant.url}/ok`), page.keyboard.press('Enter')]);
+    assert.equal((await v1(sandbox, 'GET', `/purchases/${purchase.id}/`)).body.status, 'paid');
+    await page.close();
+    assert.deepEqual(cspViolations, []);
+  });
+
+  test('on a 390 px phone the card form starts above the fold, with or without preferred', async () => {
+    const purchase = await createPurchase({ client: { email: 'a@example.com', country: 'LV' } });
+    for (const query of ['', '?preferred=visa']) {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.goto(`${purchase.checkout_url}${query}`);
+      const box = await page.locator('#card_number').boundingBox();
+      assert.ok(box && box.y + box.height <= 844, `${query || 'no preferred'}: the card number at ${box?.y}`);
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      assert.equal(width, 390, 'nothing scrolls sideways');
+      await page.screenshot({ path: `${SCREENSHOTS}/phone${query ? '-preferred' : ''}.png`, fullPage: true });
+      await page.close();
+    }
+  });
+
+  test('a due_strict purchase states its deadline; a form sent late comes back expired with what can be kept', async () => {
+    const soon = await createPurchase({
+      due: Math.floor(Date.now() / 1000) + 2,
+      purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'lv', due_strict: true },
+    });
+    const page = await open(soon.checkout_url);
+    assert.match((await page.textContent('#due-note')) ?? '', /^Samaksājiet līdz \d\d:\d\d/);
+    assert.deepEqual(await axeViolations(page), [], 'the deadline stated');
+    await fillCard(page, '4111 1111 1111 1111');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await page.click('button.pay');
+    await page.waitForSelector('#expired-title');
+    assert.equal(await page.inputValue('#card_holder'), 'Anna Tester');
+    assert.equal(await page.inputValue('#card_expiry'), EXPIRY);
+    assert.equal(await page.inputValue('#card_number'), '');
+    assert.deepEqual(await axeViolations(page), [], 'the late form, expired');
     await page.close();
   });
 });

@@ -143,6 +143,164 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(mastercard.html, /Accepted cards: Visa\./);
   });
 
+  /** The radios before "Other ways to pay", and those behind it. */
+  function layout(html: string): { shown: Array<string | undefined>; others: Array<string | undefined> } {
+    const [before = '', behind = ''] = html.split('<details class="others">');
+    return { shown: radios(before), others: radios(behind.split('</details>')[0] ?? '') };
+  }
+
+  test('?preferred= opens on that method alone, the others behind a disclosure; a bank says where it leads', async () => {
+    const purchase = await createPurchase();
+    const visa = (await page(`${purchase.checkout_url}?preferred=visa`)).html;
+    assert.deepEqual(layout(visa).shown, ['card']);
+    assert.equal(layout(visa).others.length, 11);
+    assert.match(visa, /<details class="others"><summary>Other ways to pay<\/summary>/);
+    assert.match(
+      visa,
+      /<div class="pay-card"><button type="submit" class="pay">Pay €25\.00<\/button><\/div>/,
+    );
+    assert.match(visa, /<div class="card-fields"><fieldset>/);
+
+    const bank = (await page(`${purchase.checkout_url}?preferred=swedbank_lv_pis`)).html;
+    assert.deepEqual(layout(bank).shown, ['swedbank_lv_pis']);
+    assert.deepEqual(checked(bank), ['method-swedbank_lv_pis']);
+    assert.ok(layout(bank).others.includes('card'), 'the card waits behind the disclosure');
+    assert.match(
+      bank,
+      /<button type="submit" class="go" id="go-swedbank_lv_pis">Continue to Swedbank<\/button>/,
+    );
+    // Each bank and wallet has its button, which the stylesheet shows while that method is chosen.
+    assert.match(bank, /id="go-svc_wallet_b">Continue to Mobile wallet B</);
+    const css = await (await fetch(`${sandbox.url}/checkout/assets/checkout.css`)).text();
+    assert.match(
+      css,
+      /form:has\(#method-swedbank_lv_pis:checked\) #go-swedbank_lv_pis \{ display: block; \}/,
+    );
+    assert.match(css, /form:not\(:has\(#method-card:checked\)\) \.card-fields \{ display: none; \}/);
+    assert.match(
+      css,
+      /form:not\(:has\(#method-card:checked, input\[value\^="saved:"\]:checked\)\) \.pay-card/,
+    );
+
+    const latvian = await createPurchase({
+      purchase: { products: [{ name: 'Tēja', price: 1250, quantity: 2 }], language: 'lv' },
+    });
+    const wallet = (await page(`${latvian.checkout_url}?preferred=svc_wallet_a`)).html;
+    assert.match(wallet, /id="go-svc_wallet_a">Turpināt: Mobilais maks A</);
+    assert.match(wallet, /<summary>Citi maksāšanas veidi<\/summary>/);
+    const russian = await createPurchase({
+      purchase: { products: [{ name: 'Чай', price: 1250, quantity: 2 }], language: 'ru' },
+    });
+    assert.match(
+      (await page(`${russian.checkout_url}?preferred=seb_ee_pis`)).html,
+      /id="go-seb_ee_pis">Продолжить: SEB</,
+    );
+
+    // A method the Purchase does not allow, or none: the full list.
+    for (const query of ['?preferred=cash', '']) {
+      const full = layout((await page(`${purchase.checkout_url}${query}`)).html);
+      assert.deepEqual(full.shown, ['card'], query);
+      assert.equal(full.others.length, 11, query);
+    }
+  });
+
+  test('without ?preferred= the banks of the customer country stand beside the card, the rest behind', async () => {
+    const latvian = await createPurchase({ client: { email: 'a@example.com', country: 'LV' } });
+    assert.deepEqual(layout((await page(latvian.checkout_url)).html).shown, [
+      'card',
+      'swedbank_lv_pis',
+      'seb_lv_pis',
+      'citadele_lv_pis',
+    ]);
+    const lithuanian = await createPurchase({ client: { email: 'a@example.com', country: 'lt' } });
+    assert.deepEqual(layout((await page(lithuanian.checkout_url)).html).shown, [
+      'card',
+      'swedbank_lt_pis',
+      'seb_lt_pis',
+      'luminor_lt_pis',
+    ]);
+    // A refused form comes back with its choice in sight, even a bank behind the disclosure.
+    const refused = await pay(latvian.id, { method: 'seb_ee_pis', card_number: '' });
+    assert.notEqual(refused.status, 400, 'a bank needs no card fields');
+    const wrongCard = await pay(latvian.id, { ...cardForm('4111111111111112') });
+    assert.equal(wrongCard.status, 400);
+    assert.deepEqual(checked(wrongCard.html), ['method-card']);
+  });
+
+  test('a due_strict purchase states its deadline and time left in the page language, for scripts too', async () => {
+    const due = Math.floor(Date.now() / 1000) + 14 * 60 + 30;
+    const clock = (language: string) =>
+      new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(
+        new Date(due * 1000),
+      );
+    const expected = {
+      en: `Pay by ${clock('en-IE')} (in 14 minutes). After that this payment can no longer be made.`,
+      lv: `Samaksājiet līdz ${clock('lv-LV')} (pēc 14 minūtēm). Pēc tam šo maksājumu vairs nevarēs veikt.`,
+      ru: `Оплатите до ${clock('ru-RU')} (через 14 минут). После этого оплатить заказ будет нельзя.`,
+    };
+    for (const [language, sentence] of Object.entries(expected)) {
+      const strict = await createPurchase({
+        due,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language, due_strict: true },
+      });
+      const { html } = await page(strict.checkout_url);
+      assert.match(
+        html,
+        new RegExp(`<form method="post" action="/checkout/${strict.id}/pay" novalidate data-due="${due}">`),
+      );
+      assert.ok(
+        html.includes(`<p class="due" id="due-note">${sentence}</p>`),
+        `${language}: ${html.match(/id="due-note">[^<]*/)?.[0]}`,
+      );
+    }
+    const lenient = await createPurchase({ due });
+    const { html } = await page(lenient.checkout_url);
+    assert.doesNotMatch(html, /data-due|due-note/);
+  });
+
+  test('a form sent past the strict deadline comes back expired with expiry and name kept, never the number', async () => {
+    const expired = await createPurchase({
+      due: Math.floor(Date.now() / 1000) - 1,
+      purchase: { products: [{ name: 'Late', price: 100 }], language: 'en', due_strict: true },
+    });
+    const late = await pay(expired.id, {
+      method: 'card',
+      card_number: '4111 1111 1111 1111',
+      card_expiry: '12/40',
+      card_cvc: '123',
+      card_holder: 'Anna Tester',
+    });
+    assert.equal(late.status, 410);
+    assert.match(late.html, /<div class="alert" role="alert" aria-labelledby="expired-title">/);
+    assert.match(late.html, /The time to pay this order ended at [^;]+; nothing was charged\./);
+    assert.match(late.html, /<input id="card_expiry"[^>]* value="12\/40"/);
+    assert.match(late.html, /<input id="card_holder"[^>]* value="Anna Tester"/);
+    assert.doesNotMatch(late.html, /<input id="card_(number|cvc)"[^>]* value=/);
+    assert.doesNotMatch(late.html, /<button type="submit"/);
+    assert.equal((await read(expired.id)).status, 'expired');
+  });
+
+  test('summary lines show the unit price beside the line total', async () => {
+    const purchase = await createPurchase({
+      purchase: {
+        products: [
+          { name: 'Tea', price: 1250, quantity: 2 },
+          { name: 'Cup', price: 800 },
+        ],
+        language: 'en',
+      },
+    });
+    const { html } = await page(purchase.checkout_url);
+    assert.match(
+      html,
+      /<li><span class="item"><span>Tea<\/span><span class="unit">2 × €12\.50 each<\/span><\/span><span class="line-total">€25\.00<\/span><\/li>/,
+    );
+    assert.match(
+      html,
+      /<li><span class="item"><span>Cup<\/span><\/span><span class="line-total">€8\.00<\/span><\/li>/,
+    );
+  });
+
   test('redirects written as IRIs are stored as URLs and followed after paying', async () => {
     const purchase = await createPurchase({
       success_redirect: 'https://shop.example/pasūtījums?vārds=ё',
@@ -323,6 +481,34 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.equal(approved.location, REDIRECTS.success_redirect);
     assert.equal((await read(purchase.id)).status, 'paid');
     await waitForCallbacks(purchase.id, 1);
+  });
+
+  test('the 3-D Secure step of a skip_capture purchase approves a hold, with the merchant and amount', async () => {
+    const expected = {
+      en: ['Approve hold', 'Decline hold'],
+      lv: ['Apstiprināt rezervāciju', 'Noraidīt rezervāciju'],
+      ru: ['Подтвердить резервирование', 'Отклонить резервирование'],
+    };
+    for (const [language, [label, decline]] of Object.entries(expected)) {
+      const held = await createPurchase({
+        skip_capture: true,
+        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language },
+      });
+      const challenged = await pay(held.id, cardForm('4000000000003220'));
+      const step = await page(new URL(challenged.location!, sandbox.url).href);
+      assert.ok(
+        step.html.includes(
+          `<button type="submit" class="approve" name="decision" value="approve" aria-describedby="hold-note">${label}</button>`,
+        ),
+        language,
+      );
+      assert.ok(step.html.includes(`value="decline">${decline}</button>`), language);
+      assert.match(step.html, /<p class="note" id="hold-note">[^<]+<\/p>/);
+      assert.match(
+        step.html,
+        /<p class="total"><span>Test Merchant<\/span><span>(€25\.00|25,00\u00a0€)<\/span><\/p>/,
+      );
+    }
   });
 
   test('bank and wallet methods are confirmed on a test step', async () => {
@@ -574,8 +760,8 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(expiredPage.html, /<h1>Payment expired<\/h1>/);
     assert.match(expiredPage.html, /href="https:\/\/shop\.example\/cart"/);
     const refused = await pay(expired.id, cardForm('4111111111111111'));
-    assert.equal(refused.status, 303);
-    assert.equal(refused.location, `/checkout/${expired.id}/`);
+    assert.equal(refused.status, 410);
+    assert.match(refused.html, /<h2 id="expired-title">Payment expired<\/h2>/);
     const after = await read(expired.id);
     assert.equal(after.status, 'expired');
     assert.deepEqual(after.transaction_data.attempts, []);

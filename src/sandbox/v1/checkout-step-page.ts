@@ -1,0 +1,116 @@
+/**
+ * The hosted checkout's pages besides the form: the confirmation step (3-D Secure, bank, wallet) and the
+ * status page of a Purchase that can no longer be paid.
+ */
+import { localeFor } from '../../core/i18n.js';
+import { formatMoney } from '../../core/money.js';
+import { formatIban } from '../formats.js';
+import { escapeHtml } from '../http.js';
+import { amountOf, type PageContext, purchasePage } from './checkout-page.js';
+import { type CreditorShare, creditorShares } from './creditor-payments.js';
+import { preauthorizes } from './purchase-request.js';
+import type { CheckoutStep } from './purchases.js';
+
+/** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
+export function statusPage(context: PageContext): string {
+  const { t, record } = context;
+  const { purchase } = record;
+  const amount = amountOf(context);
+  let title: string;
+  let body: string;
+  let back: string | null;
+  switch (purchase.status) {
+    case 'paid':
+      title = t('status.paid.title');
+      body = t('status.paid.text', { amount });
+      back = purchase.success_redirect;
+      break;
+    case 'hold':
+      title = t('status.paid.title');
+      body = t('status.hold.text', { amount });
+      back = purchase.success_redirect;
+      break;
+    case 'preauthorized':
+      title = t('status.paid.title');
+      body = t('status.preauthorized.text');
+      back = purchase.success_redirect;
+      break;
+    case 'expired':
+      title = t('status.expired.title');
+      body = t('status.expired.text');
+      back = purchase.cancel_redirect ?? purchase.failure_redirect;
+      break;
+    default:
+      title = t('status.cancelled.title');
+      body = t('status.orderClosed');
+      back = purchase.cancel_redirect ?? purchase.failure_redirect;
+  }
+  return purchasePage(
+    context,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>` +
+      (back !== null
+        ? `<p><a class="back" href="${escapeHtml(back)}">${escapeHtml(t('status.backToMerchant'))}</a></p>`
+        : ''),
+  );
+}
+
+/**
+ * The confirmation step: the 3-D Secure test challenge, or the test bank's or wallet's confirmation. A bank
+ * payment to named creditors lists whom it pays: each creditor of a bulk payment with its amount, or the
+ * variable creditor.
+ */
+export function stepPage(context: PageContext, step: CheckoutStep, methodName: string): string {
+  const { t, record } = context;
+  const title = step.kind === 'three_ds' ? t('threeDs.title') : t('step.title', { method: methodName });
+  const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
+  const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
+  const holds = isHold(context);
+  return purchasePage(
+    context,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
+      (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
+      `<p class="total"><span>${escapeHtml(context.merchantName)}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
+      (holds
+        ? `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount: amountOf(context) }))}</p>`
+        : '') +
+      `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
+      `<button type="submit" class="approve" name="decision" value="approve"${holds ? ' aria-describedby="hold-note"' : ''}>` +
+      `${escapeHtml(holds ? t('threeDs.approveHold') : t('threeDs.approve'))}</button>` +
+      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(holds ? t('threeDs.declineHold') : t('threeDs.deny'))}</button>` +
+      '</form>',
+  );
+}
+
+/**
+ * Whether approving only reserves the amount (`skip_capture`), so the step says "Approve hold", not "Approve
+ * payment" (and "Decline hold"); a card saved without a charge keeps the frame's wording.
+ */
+function isHold(context: PageContext): boolean {
+  const { purchase } = context.record;
+  return purchase.skip_capture && !preauthorizes(purchase.skip_capture, purchase.purchase);
+}
+
+/** Whom a bank payment pays, one row per creditor, in the order the Purchase names them. */
+function creditorTable(
+  context: PageContext,
+  kind: 'bulk' | 'variable',
+  shares: readonly CreditorShare[],
+): string {
+  const { t } = context;
+  const { currency } = context.record.purchase.purchase;
+  const locale = localeFor(context.language);
+  const rows = shares
+    .map(
+      (share) =>
+        `<tr><th scope="row">${escapeHtml(share.name)}</th><td>${escapeHtml(formatIban(share.iban))}</td>` +
+        `<td>${escapeHtml(formatMoney(share.amount, currency, locale))}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<table class="creditors"><caption>${escapeHtml(t(kind === 'bulk' ? 'step.creditors.bulk' : 'step.creditors.variable'))}</caption>` +
+    `<thead><tr><th scope="col">${escapeHtml(t('step.creditors.name'))}</th><th scope="col">IBAN</th>` +
+    `<th scope="col">${escapeHtml(t('step.creditors.amount'))}</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
+}
