@@ -7,9 +7,10 @@
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
+import { cardFields, fieldErrors, type ShownCardValues } from './checkout-card-fields.js';
 import { amountOf, document, type PageContext, text } from './checkout-page.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
-import type { PageText, PageTranslate } from './checkout-texts.js';
+import type { PageText } from './checkout-texts.js';
 import {
   COUNTRY_NAMES,
   localize,
@@ -31,7 +32,7 @@ export interface FormPageOptions {
   /** A payment that just failed, shown above the form. */
   failure?: PageText;
   /** What the customer typed that may be shown again (never the card number or CVC). */
-  values?: { card_expiry?: string; card_holder?: string };
+  values?: ShownCardValues;
 }
 
 /** The payment form. */
@@ -117,59 +118,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       `<legend>${escapeHtml(t('methods.legend'))}</legend>${choices}` +
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
-    if (cards.length > 0) {
-      const field = (
-        name: CheckoutField,
-        label: string,
-        attributes: string,
-        hint?: string,
-        value?: string,
-      ): string => {
-        const errors = errorOf(name);
-        const describedBy = [hint ? `${name}-hint` : '', errors.length > 0 ? `${name}-error` : '']
-          .filter(Boolean)
-          .join(' ');
-        return (
-          `<div class="field"><label for="${name}">${escapeHtml(label)}</label>` +
-          `<input id="${name}" name="${name}" ${attributes}` +
-          `${value ? ` value="${escapeHtml(value)}"` : ''}` +
-          `${describedBy ? ` aria-describedby="${describedBy}"` : ''}` +
-          `${errors.length > 0 ? ' aria-invalid="true"' : ''}${firstError === name ? ' autofocus' : ''}>` +
-          `${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}` +
-          fieldErrors(name, errors, t) +
-          '</div>'
-        );
-      };
-      form +=
-        `<fieldset><legend>${escapeHtml(t('card.title'))}</legend>` +
-        `<p class="note">${escapeHtml(t('card.testOnly'))}</p>` +
-        field(
-          'card_number',
-          t('card.number.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-number" spellcheck="false"',
-        ) +
-        field(
-          'card_expiry',
-          t('card.expiry.label'),
-          `type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="${escapeHtml(t('card.expiry.placeholder'))}"`,
-          t('card.expiry.hint'),
-          options.values?.card_expiry,
-        ) +
-        field(
-          'card_cvc',
-          t('card.cvc.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-csc"',
-          t('card.cvc.hint'),
-        ) +
-        field(
-          'card_holder',
-          t('card.holder.label'),
-          'type="text" autocomplete="cc-name"',
-          undefined,
-          options.values?.card_holder,
-        ) +
-        '</fieldset>';
-    }
+    if (cards.length > 0) form += cardFields(t, options.errors, options.values);
     form += `${payButton(context)}</form>`;
     parts.push(form);
   }
@@ -223,11 +172,6 @@ function inputId(field: CheckoutField, options: FormPageOptions): string {
   return field === 'method'
     ? `method-${saved ? savedChoice(saved.id) : firstChoice(options.methods)}`
     : field;
-}
-
-function fieldErrors(field: CheckoutField, errors: readonly CheckoutFieldError[], t: PageTranslate): string {
-  if (errors.length === 0) return '';
-  return `<p class="field-error" id="${field}-error">${errors.map((error) => text(t, error.text)).join(' ')}</p>`;
 }
 
 function summary(context: PageContext): string {
