@@ -7,9 +7,9 @@
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
-import { cardFields, fieldErrors, type ShownCardValues } from './checkout-card-fields.js';
+import { cardFields, cardFormScript, fieldErrors, type ShownCardValues } from './checkout-card-fields.js';
 import { amountOf, document, type PageContext, text } from './checkout-page.js';
-import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
+import { type CheckoutField, type CheckoutFieldError, schemeOfMethod } from './checkout-payments.js';
 import type { PageText } from './checkout-texts.js';
 import {
   COUNTRY_NAMES,
@@ -33,6 +33,8 @@ export interface FormPageOptions {
   failure?: PageText;
   /** What the customer typed that may be shown again (never the card number or CVC). */
   values?: ShownCardValues;
+  /** The card form script's address and the merchant's clock (Unix ms); without it the page has no script. */
+  script?: { src: string; now: number };
 }
 
 /** The payment form. */
@@ -119,7 +121,18 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
     if (cards.length > 0) form += cardFields(t, options.errors, options.values);
-    form += `${payButton(context)}</form>`;
+    form += payButton(context);
+    if (options.script) {
+      const { due } = purchase;
+      form += cardFormScript({
+        ...options.script,
+        language: context.language,
+        schemes: cards.flatMap((method) => schemeOfMethod(method.name) ?? []),
+        ...(purchase.purchase.due_strict && due !== null && { due: due * 1000 }),
+        errorsTitle: t('errors.title'),
+      });
+    }
+    form += '</form>';
     parts.push(form);
   }
   if (purchase.cancel_redirect !== null) {
