@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { FRAME_MESSAGES } from '../src/core/index.js';
-import { dataBlockJson } from '../src/sandbox/legacy/widget-pages.js';
+import { dataBlockJson } from '../src/sandbox/http.js';
 
 export interface Sizes {
   minified: number;

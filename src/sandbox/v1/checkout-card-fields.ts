@@ -14,8 +14,7 @@ import {
   type HostedCardFormTexts,
 } from '../../core/hosted-card-form.js';
 import { FRAME_MESSAGES, type Language } from '../../core/i18n.js';
-import { escapeHtml } from '../http.js';
-import { dataBlockJson } from '../legacy/widget-pages.js';
+import { dataBlockJson, escapeHtml } from '../http.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageTranslate } from './checkout-texts.js';
 
