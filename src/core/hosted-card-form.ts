@@ -1,7 +1,13 @@
 /**
  * What the hosted checkout page (written by the sandbox) tells its card form script (built from src/frame):
  * a JSON data block in the page, since the page's policy allows no inline script. The contract of both sides.
+ * A `due_strict` Purchase's deadline is on the form itself, `data-due` (Unix seconds, as the Purchase's `due`),
+ * beside the sentence that states it (`#due-note`).
  */
+
+/** The form's attribute with a `due_strict` Purchase's deadline, in Unix seconds. */
+export const HOSTED_DUE_ATTRIBUTE = 'data-due';
+
 import type { CardScheme } from './card.js';
 import type { Language } from './i18n.js';
 
@@ -19,15 +25,13 @@ export interface HostedCardFormData {
   /** The card schemes the Purchase takes; a number of another scheme is refused from its first digits. */
   schemes: CardScheme[];
   /**
-   * The gateway's clock when it wrote the page (Unix ms): the deadline and the expiry date are judged on it,
+   * The gateway's clock when it wrote the page (Unix ms): the deadline and the card's expiry are judged on it,
    * not on the browser's clock (a sandbox's clock may be moved).
    */
   now: number;
-  /** A `due_strict` Purchase's deadline (Unix ms); past it the gateway refuses the payment. */
-  due?: number;
   /**
-   * The card form's texts in the page's language: the frame's card texts (`card.*`, `scheme.*`), the alert's
-   * title (`errors.title`) and the deadline's (`due.*`).
+   * The card form's texts in the page's language: the frame's card checks' errors and scheme names, the
+   * alert's title (`errors.title`) and the deadline's (`due.*`).
    */
   texts: HostedCardFormTexts;
 }

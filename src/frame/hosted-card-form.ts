@@ -8,7 +8,11 @@
  * was typed stays. Card data goes nowhere but the form's own post to the gateway.
  */
 import { type CardScheme, cardSchemeOf } from '../core/card.js';
-import { HOSTED_CARD_FORM_DATA_ID, type HostedCardFormData } from '../core/hosted-card-form.js';
+import {
+  HOSTED_CARD_FORM_DATA_ID,
+  HOSTED_DUE_ATTRIBUTE,
+  type HostedCardFormData,
+} from '../core/hosted-card-form.js';
 import { formatMessage, type MessageParams, schemeNameKey } from '../core/i18n.js';
 import { type CardValues, cardErrors, schemeError } from './card-checks.js';
 import { CARD_FORMATS } from './card-formats.js';
@@ -177,7 +181,8 @@ function start(form: HTMLFormElement, data: HostedCardFormData): void {
   const offset = data.now - Date.now();
   const now = () => Date.now() + offset;
   const t: PageTexts = (key, params) => formatMessage(data.texts[key] ?? key, params);
-  const deadline = data.due === undefined ? undefined : watchDeadline(form, data.due, data.language, t, now);
+  const due = Number(form.getAttribute(HOSTED_DUE_ATTRIBUTE) ?? Number.NaN);
+  const deadline = Number.isFinite(due) ? watchDeadline(form, due * 1000, data.language, t, now) : undefined;
   const checkCard = enhanceCardFields(form, data, t, now);
   form.addEventListener('submit', (event) => {
     if (deadline?.passed()) {

@@ -48,7 +48,10 @@ export function watchDeadline(
   const warning = document.createElement('p');
   warning.className = 'due-warning';
   warning.setAttribute('role', 'status');
-  (form.querySelector('[type="submit"]') ?? form.lastChild)?.before(left, warning);
+  // Beside the gateway's sentence that states the deadline, else above the submit button.
+  const note = document.getElementById('due-note');
+  if (note) note.after(left, warning);
+  else (form.querySelector('[type="submit"]') ?? form.lastChild)?.before(left, warning);
 
   const secondsLeft = () => Math.max(0, Math.ceil((due - now()) / 1000));
   // A warning whose moment passed before the page opened is not given late: the page's statement says the time.

@@ -132,8 +132,6 @@ export interface CardFormScript {
   schemes: CardScheme[];
   /** The gateway's clock (Unix ms). */
   now: number;
-  /** A `due_strict` Purchase's deadline (Unix ms). */
-  due?: number;
   /** The alert's title in the page's language. */
   errorsTitle: string;
 }
@@ -148,7 +146,6 @@ export function cardFormScript(script: CardFormScript): string {
     language: script.language,
     schemes: script.schemes,
     now: script.now,
-    ...(script.due !== undefined && { due: script.due }),
     texts: {
       ...Object.fromEntries(frameTexts),
       'errors.title': script.errorsTitle,

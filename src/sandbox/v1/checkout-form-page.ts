@@ -37,6 +37,15 @@ export interface FormPageOptions {
   script?: { src: string; now: number };
 }
 
+/**
+ * A `due_strict` Purchase's deadline for the card form script: the form's `data-due`, in Unix seconds as the
+ * Purchase's `due`; empty without one.
+ */
+function dueAttribute(context: PageContext): string {
+  const { purchase } = context.record;
+  return purchase.purchase.due_strict && purchase.due !== null ? ` data-due="${purchase.due}"` : '';
+}
+
 /** The payment form. */
 export function formPage(context: PageContext, options: FormPageOptions): string {
   const { t, record } = context;
@@ -115,7 +124,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
     }
     const methodErrors = errorOf('method');
     let form =
-      `<form method="post" action="/checkout/${purchase.id}/pay" novalidate>` +
+      `<form method="post" action="/checkout/${purchase.id}/pay" novalidate${dueAttribute(context)}>` +
       `<fieldset${methodErrors.length > 0 ? ' aria-describedby="method-error"' : ''}>` +
       `<legend>${escapeHtml(t('methods.legend'))}</legend>${choices}` +
       fieldErrors('method', methodErrors, t) +
@@ -123,12 +132,10 @@ export function formPage(context: PageContext, options: FormPageOptions): string
     if (cards.length > 0) form += cardFields(t, options.errors, options.values);
     form += payButton(context);
     if (options.script) {
-      const { due } = purchase;
       form += cardFormScript({
         ...options.script,
         language: context.language,
         schemes: cards.flatMap((method) => schemeOfMethod(method.name) ?? []),
-        ...(purchase.purchase.due_strict && due !== null && { due: due * 1000 }),
         errorsTitle: t('errors.title'),
       });
     }
