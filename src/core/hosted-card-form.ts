@@ -5,11 +5,13 @@
  * beside the sentence that states it (`#due-note`).
  */
 
-/** The form's attribute with a `due_strict` Purchase's deadline, in Unix seconds. */
-export const HOSTED_DUE_ATTRIBUTE = 'data-due';
-
 import type { CardScheme } from './card.js';
 import type { Language } from './i18n.js';
+
+/** The form's attribute with a `due_strict` Purchase's deadline, in Unix seconds. */
+export const HOSTED_DUE_ATTRIBUTE = 'data-due';
+/** The `id` of the page's sentence that states the deadline, beside which the script shows the time left. */
+export const HOSTED_DUE_NOTE_ID = 'due-note';
 
 /** The `id` of the `<script type="application/json">` block that holds a `HostedCardFormData`. */
 export const HOSTED_CARD_FORM_DATA_ID = 'card-form-data';

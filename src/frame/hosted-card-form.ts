@@ -188,7 +188,7 @@ function start(form: HTMLFormElement, data: HostedCardFormData): void {
     if (deadline?.passed()) {
       event.preventDefault();
       deadline.showExpired();
-    } else if (checkCard && new FormData(form).get('method') === 'card' && !checkCard()) {
+    } else if (checkCard && new FormData(form, event.submitter).get('method') === 'card' && !checkCard()) {
       event.preventDefault();
     }
   });

@@ -3,6 +3,7 @@
  * runs; a warning in a polite live region at 2 minutes and at 30 seconds before the end; once it has passed,
  * the page says so and sends nothing, and the form keeps what was typed.
  */
+import { HOSTED_DUE_NOTE_ID } from '../core/hosted-card-form.js';
 import type { Language, MessageParams } from '../core/i18n.js';
 import { showAlert } from './hosted-alert.js';
 
@@ -49,7 +50,7 @@ export function watchDeadline(
   warning.className = 'due-warning';
   warning.setAttribute('role', 'status');
   // Beside the gateway's sentence that states the deadline, else above the submit button.
-  const note = document.getElementById('due-note');
+  const note = document.getElementById(HOSTED_DUE_NOTE_ID);
   if (note) note.after(left, warning);
   else (form.querySelector('[type="submit"]') ?? form.lastChild)?.before(left, warning);
 

@@ -4,6 +4,7 @@
  * the fields, each field carries `aria-invalid` and `aria-describedby`, and the first wrong field takes focus.
  * Card values are never written back into the page.
  */
+import { HOSTED_DUE_ATTRIBUTE } from '../../core/hosted-card-form.js';
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
@@ -43,7 +44,9 @@ export interface FormPageOptions {
  */
 function dueAttribute(context: PageContext): string {
   const { purchase } = context.record;
-  return purchase.purchase.due_strict && purchase.due !== null ? ` data-due="${purchase.due}"` : '';
+  return purchase.purchase.due_strict && purchase.due !== null
+    ? ` ${HOSTED_DUE_ATTRIBUTE}="${purchase.due}"`
+    : '';
 }
 
 /** The payment form. */

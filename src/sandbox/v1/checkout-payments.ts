@@ -90,6 +90,7 @@ const SCHEME_OF_METHOD: Readonly<Record<string, CardScheme>> = { visa: 'VISA', m
 export function schemeOfMethod(methodName: string): CardScheme | undefined {
   return SCHEME_OF_METHOD[methodName];
 }
+
 const METHOD_OF_SCHEME: Readonly<Partial<Record<CardScheme, string>>> = {
   VISA: 'visa',
   MASTERCARD: 'mastercard',

@@ -7,8 +7,9 @@
  *
  * Served with a Content-Security-Policy that allows only the page's own stylesheet and logos, form posts
  * to itself and to the Purchase's redirect origins (a form's redirect counts as its action), and no framing.
- * The payment form's one script, its card form (src/frame/hosted-card-form.ts, built by vite.config.ts), is
- * allowed by its exact address: nothing inline, no other file of the gateway's. The form works without it.
+ * The payment form's one script, its card form (src/frame/hosted-card-form.ts, built by vite.config.ts and
+ * served at `/checkout/scripts/<built name>`), is allowed by its exact address: nothing inline, no other file
+ * of the gateway's. The form works without it, and is sent without it when the build lacks it.
  */
 import type { ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
