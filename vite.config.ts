@@ -22,9 +22,13 @@
  *                            language chunks of frame.js
  * The frame's page is written by the sandbox (src/sandbox/legacy/widget-pages.ts), with its CSP; it names the first
  * chunk for the widget's kind, found by its role in served-files.json.
+ *   checkout/checkout-card.js  the v1 hosted checkout page's script (src/frame/hosted-card-form.ts): the frame's
+ *                            card form code (formats, scheme marks, checks) over the page's own inputs, and the
+ *                            deadline of a `due_strict` Purchase; one file, which the sandbox's page names by its
+ *                            role (src/sandbox/v1/checkout-routes.ts)
  *
  * Each output is a Vite environment of its own (a build has one format, one entry naming scheme, and shares
- * every module two of its entries use), and `builder` makes `vite build` build all four, in the order of
+ * every module two of its entries use), and `builder` makes `vite build` build all five, in the order of
  * `buildApp`. The npm package's ES modules are not built here: `tsc -p tsconfig.build.json` emits them
  * unbundled. The demo shop has its own config (demo/vite.config.ts), a dev server over the source.
  */
@@ -158,6 +162,12 @@ const NAMING = {
     chunk: 'checkout-[name]-[hash].js',
     asset: 'frame-checkout-[hash][extname]',
   },
+  hostedCard: {
+    folder: 'checkout/',
+    entry: 'checkout-card-[hash].js',
+    chunk: 'checkout-card-[name]-[hash].js',
+    asset: 'checkout-card-[hash][extname]',
+  },
 } as const;
 type OutputName = keyof typeof NAMING;
 
@@ -223,7 +233,13 @@ const fullCheckout: Plugin = {
 };
 
 /** The order the outputs are built in: the first empties dist/browser, the others add to it. */
-const OUTPUTS = ['widget', 'classic', 'frame', 'frameCheckout'] as const satisfies readonly OutputName[];
+const OUTPUTS = [
+  'widget',
+  'classic',
+  'frame',
+  'frameCheckout',
+  'hostedCard',
+] as const satisfies readonly OutputName[];
 
 export default defineConfig({
   logLevel: 'warn',
@@ -290,6 +306,21 @@ export default defineConfig({
             entryFileNames: NAMING.frameCheckout.entry,
             chunkFileNames: NAMING.frameCheckout.chunk,
             assetFileNames: NAMING.frameCheckout.asset,
+          },
+        },
+      },
+    },
+    hostedCard: {
+      consumer: 'client',
+      build: {
+        outDir: `${outDir}/checkout`,
+        rolldownOptions: {
+          input: 'src/frame/hosted-card-form.ts',
+          output: {
+            format: 'es',
+            entryFileNames: NAMING.hostedCard.entry,
+            chunkFileNames: NAMING.hostedCard.chunk,
+            assetFileNames: NAMING.hostedCard.asset,
           },
         },
       },

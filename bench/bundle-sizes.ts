@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { FRAME_MESSAGES } from '../src/core/index.js';
-import { dataBlockJson } from '../src/sandbox/legacy/widget-pages.js';
+import { dataBlockJson } from '../src/sandbox/http.js';
 
 export interface Sizes {
   minified: number;
@@ -34,6 +34,11 @@ export interface BundleSizes {
   /** The widget script as a classic script, with the v1 mode inline. */
   classicScript: Sizes;
   /**
+   * The v1 hosted checkout page's one script, its card form (the frame's formats, scheme marks and checks
+   * over the page's own inputs): a page of its own, apart from the widget's page loads.
+   */
+  hostedCheckout: Sizes;
+  /**
    * What a page with each kind of widget downloads before the customer does anything: the widget script,
    * the frame's first chunk, the texts that the frame's page carries (the largest language's), and the parts
    * of the form that the order shows.
@@ -50,6 +55,7 @@ export interface BundleSizes {
 }
 
 const SCRIPT_TAG = 'svc-checkout.js';
+const HOSTED_CHECKOUT = 'checkout/checkout-card.js';
 const PICKER = 'svc-checkout-v1.js';
 const FRAME_ASSETS = 'frame/assets';
 /** The frame's texts in one language, loaded when the page changes its language after the frame started. */
@@ -154,6 +160,7 @@ export function bundleSizes(root = 'dist/browser'): BundleSizes {
     scriptTag: sizeOf(SCRIPT_TAG),
     picker: sizeOf(PICKER),
     classicScript: sizeOf('svc-checkout.classic.js'),
+    hostedCheckout: sizeOf(HOSTED_CHECKOUT),
     pageLoads: PAGE_LOADS.map(({ name, frame }) =>
       download(name, [SCRIPT_TAG, ...inFrame(frame), PAGE_TEXTS]),
     ),

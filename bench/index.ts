@@ -32,6 +32,7 @@ console.log('files the gateway serves to browsers:');
 for (const [file, fileSizes] of sizes.files) console.log(`  ${row(file, fileSizes)}`);
 console.log('a page load, element + frame (aims: script tag <= 12 KB, each page load <= 40 KB gzip):');
 for (const load of sizes.pageLoads) console.log(`  ${row(load.name, load.sizes)}`);
+console.log(`  ${row('v1 hosted checkout page (its card form script)', sizes.hostedCheckout)}`);
 console.log('after the customer acts:');
 for (const step of sizes.afterAction) console.log(`  ${row(step.name, step.sizes)}`);
 const browser = await benchBrowser();

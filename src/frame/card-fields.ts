@@ -7,8 +7,6 @@ import {
   type CardScheme,
   cardSchemeOf,
   type FrameTranslate,
-  formatCardNumber,
-  formatExpiryInput,
   type Language,
   normalizeCardNumber,
   type OrderConstraints,
@@ -17,20 +15,13 @@ import {
 import { AnnounceEvent } from './announce.js';
 import { type CardErrors, type CardValues, cardErrors, schemeError } from './card-checks.js';
 import { cardFieldsStyles } from './card-fields.styles.js';
+import { CARD_FORMATS } from './card-formats.js';
 import { reformat } from './caret.js';
 import { adoptDocumentStyles } from './document-styles.js';
 import { type FieldError, type TextFieldOptions, textField } from './form-fields.js';
 import { schemeLogo } from './scheme-logos.js';
 
 type CardField = keyof CardValues;
-
-/** Each field's text as it is typed: the number in groups, the expiry with its slash, the CVC in digits. */
-const FORMATS: Readonly<Record<CardField, (text: string) => string>> = {
-  number: formatCardNumber,
-  expiry: formatExpiryInput,
-  cvc: (text) => text.replace(/\D/g, '').slice(0, 4),
-  holder: (text) => text,
-};
 
 /**
  * The card fields of the payment form. Rendered into the light DOM so that the browser's card autofill,
@@ -124,7 +115,7 @@ export class SvcCardFields extends LitElement {
    */
   #onInput(field: CardField, event: InputEvent): void {
     const input = event.target as HTMLInputElement;
-    const value = FORMATS[field](input.value);
+    const value = CARD_FORMATS[field](input.value);
     reformat(input, value);
     const { t } = this;
     const byScheme =

@@ -81,6 +81,14 @@ export function escapeHtml(text: string): string {
 }
 
 /**
+ * JSON for a `<script type="application/json">` data block: every `<` escaped, so that no text in it (a
+ * merchant's name with `</script>` in it) can end the block; JSON.parse reads `\u003c` back as `<`.
+ */
+export function dataBlockJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
  * The answer to a change the store could not write: 507 Insufficient Storage when the disk is full, 503 for
  * any other write failure. Nothing was changed; the same request succeeds once the disk takes writes again.
  */

@@ -286,6 +286,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     companyKeys,
     listenHost: host,
     ownUrl: () => ownUrl ?? 'http://127.0.0.1',
+    browserRoot,
   });
   mountObserveRoutes(router, { log, deliveries: queued, auth });
   const testHelperParts = { legacy, queue, clocks, config, v1 };

@@ -9,7 +9,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ELEMENT_MESSAGES, FRAME_MESSAGES, normalizeLanguage } from '../../core/index.js';
 import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../core/widget-api.js';
 import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js';
-import { escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
+import { dataBlockJson, escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
@@ -32,14 +32,6 @@ const WIDGET_SCRIPTS = new Set([
 const FRAME_ASSETS = 'frame/assets';
 /** A file name as the builds make them: no path, no dot file (so no `..`, no hidden folder). */
 const SAFE_NAME = /^[\w-][\w.-]*$/;
-
-/**
- * JSON for a `<script type="application/json">` data block: every `<` escaped, so that no text in it (a
- * merchant's name with `</script>` in it) can end the block; JSON.parse reads `\u003c` back as `<`.
- */
-export function dataBlockJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 /**
  * A page made per request, compressed on the way out as a gateway's front would (faster settings than the

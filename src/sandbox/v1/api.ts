@@ -66,6 +66,8 @@ export interface V1ApiDeps {
    * without the one they were created under.
    */
   ownUrl?: () => string;
+  /** The browser build (dist/browser): the hosted page's card form script is served from it. */
+  browserRoot: string;
 }
 
 const API_PREFIX = '/api/v1';
@@ -150,6 +152,8 @@ export function mountV1Api(router: Router, deps: V1ApiDeps): V1Parts {
     purchases,
     payments,
     savedCards: (record) => savedCards(record).map((token) => clients.tokenView(token)),
+    browserRoot: deps.browserRoot,
+    now,
   });
 
   billing = new V1Billing({

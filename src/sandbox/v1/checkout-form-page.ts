@@ -7,11 +7,12 @@
 import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { escapeHtml } from '../http.js';
+import { cardFields, cardFormScript, fieldErrors, type ShownCardValues } from './checkout-card-fields.js';
 import { dueAttribute, dueClockTime, dueNote, strictDue } from './checkout-due.js';
 import { choiceId, continueButtons, firstChoice, methodChoices } from './checkout-method-choices.js';
 import { amountOf, type PageContext, purchasePage, text } from './checkout-page.js';
-import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
-import type { PageText, PageTranslate } from './checkout-texts.js';
+import { type CheckoutField, type CheckoutFieldError, schemeOfMethod } from './checkout-payments.js';
+import type { PageText } from './checkout-texts.js';
 import type { PaymentMethodEntry } from './method-catalogue.js';
 import { preauthorizes } from './purchase-request.js';
 
@@ -30,7 +31,9 @@ export interface FormPageOptions {
   /** The form was sent past the Purchase's strict deadline: shown again to keep what was typed, not to send. */
   expired?: boolean;
   /** What the customer typed that may be shown again (never the card number or CVC). */
-  values?: { card_expiry?: string; card_holder?: string };
+  values?: ShownCardValues;
+  /** The card form script's address and the merchant's clock (Unix ms); without it the page has no script. */
+  script?: { src: string; now: number };
 }
 
 /** The payment form. */
@@ -88,62 +91,19 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
     if (cards.length > 0) {
-      const field = (
-        name: CheckoutField,
-        label: string,
-        attributes: string,
-        hint?: string,
-        value?: string,
-      ): string => {
-        const errors = errorOf(name);
-        const describedBy = [hint ? `${name}-hint` : '', errors.length > 0 ? `${name}-error` : '']
-          .filter(Boolean)
-          .join(' ');
-        return (
-          `<div class="field"><label for="${name}">${escapeHtml(label)}</label>` +
-          `<input id="${name}" name="${name}" ${attributes}` +
-          `${value ? ` value="${escapeHtml(value)}"` : ''}` +
-          `${describedBy ? ` aria-describedby="${describedBy}"` : ''}` +
-          `${errors.length > 0 ? ' aria-invalid="true"' : ''}${firstError === name ? ' autofocus' : ''}>` +
-          `${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}` +
-          fieldErrors(name, errors, t) +
-          '</div>'
-        );
-      };
-      form +=
-        '<div class="card-fields">' +
-        `<fieldset><legend>${escapeHtml(t('card.title'))}</legend>` +
-        `<p class="note">${escapeHtml(t('card.testOnly'))}</p>` +
-        field(
-          'card_number',
-          t('card.number.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-number" spellcheck="false"',
-        ) +
-        field(
-          'card_expiry',
-          t('card.expiry.label'),
-          `type="text" inputmode="numeric" autocomplete="cc-exp" placeholder="${escapeHtml(t('card.expiry.placeholder'))}"`,
-          t('card.expiry.hint'),
-          options.values?.card_expiry,
-        ) +
-        field(
-          'card_cvc',
-          t('card.cvc.label'),
-          'type="text" inputmode="numeric" autocomplete="cc-csc"',
-          t('card.cvc.hint'),
-        ) +
-        field(
-          'card_holder',
-          t('card.holder.label'),
-          'type="text" autocomplete="cc-name"',
-          undefined,
-          options.values?.card_holder,
-        ) +
-        '</fieldset></div>';
+      form += `<div class="card-fields">${cardFields(t, options.errors, options.values)}</div>`;
     }
     if (!options.expired) {
       if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
       form += continueButtons(context, options.methods);
+    }
+    if (options.script) {
+      form += cardFormScript({
+        ...options.script,
+        language: context.language,
+        schemes: cards.flatMap((method) => schemeOfMethod(method.name) ?? []),
+        errorsTitle: t('errors.title'),
+      });
     }
     form += '</form>';
     parts.push(form);
@@ -180,11 +140,6 @@ function payButton(context: PageContext): string {
 /** The id of the input an error links to; a method error links to the first choice. */
 function inputId(field: CheckoutField, options: FormPageOptions): string {
   return field === 'method' ? choiceId(firstChoice(options.methods, options.savedCards ?? [])) : field;
-}
-
-function fieldErrors(field: CheckoutField, errors: readonly CheckoutFieldError[], t: PageTranslate): string {
-  if (errors.length === 0) return '';
-  return `<p class="field-error" id="${field}-error">${errors.map((error) => text(t, error.text)).join(' ')}</p>`;
 }
 
 function summary(context: PageContext): string {

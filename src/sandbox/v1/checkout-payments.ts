@@ -85,6 +85,12 @@ export interface CheckoutPaymentsDeps {
 const SAVED_PREFIX = 'saved:';
 
 const SCHEME_OF_METHOD: Readonly<Record<string, CardScheme>> = { visa: 'VISA', mastercard: 'MASTERCARD' };
+
+/** The card scheme a card method pays with; undefined for any other method. */
+export function schemeOfMethod(methodName: string): CardScheme | undefined {
+  return SCHEME_OF_METHOD[methodName];
+}
+
 const METHOD_OF_SCHEME: Readonly<Partial<Record<CardScheme, string>>> = {
   VISA: 'visa',
   MASTERCARD: 'mastercard',

@@ -7,14 +7,20 @@
  *
  * Served with a Content-Security-Policy that allows only the page's own stylesheets and logos (and the origin
  * of a merchant's brand logo URL), form posts to itself and to the Purchase's redirect origins (a form's
- * redirect counts as its action), and no framing.
+ * redirect counts as its action), and no framing. The payment form's one script, its card form
+ * (src/frame/hosted-card-form.ts, built by vite.config.ts and served at `/checkout/scripts/<built name>`), is
+ * allowed by its exact address: nothing inline, no other file of the gateway's. The form works without it,
+ * and is sent without it when the build lacks it.
  */
 import type { ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { BuiltFiles } from '../built-files.js';
 import type { SandboxConfig } from '../config.js';
-import type { RequestContext, Router } from '../http.js';
+import { HttpError, type RequestContext, type Router } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
 import { brandImageOrigin, mountBrandAssets } from './checkout-brand.js';
-import { formPage } from './checkout-form-page.js';
+import { CARD_FIELDS_CSS } from './checkout-card-fields.styles.js';
+import { type FormPageOptions, formPage } from './checkout-form-page.js';
 import { CHECKOUT_CSS_PATH, notFoundPage, type PageContext } from './checkout-page.js';
 import { CHECKOUT_CSS } from './checkout-page.styles.js';
 import { type CheckoutOutcome, type CheckoutPayments, methodsFor } from './checkout-payments.js';
@@ -30,9 +36,28 @@ export interface CheckoutPageDeps {
   payments: CheckoutPayments;
   /** The saved cards of the Purchase's Client (none without `client_id`), as the form offers them. */
   savedCards: (record: PurchaseRecord) => ReadonlyArray<{ id: string; description: string }>;
+  /** The browser build (dist/browser), whose `checkout/checkout-card.js` the payment form loads. */
+  browserRoot: string;
+  /** A merchant's clock, which the form's script counts a `due_strict` deadline on. */
+  now: (merchantId: string) => Date;
 }
 
-function securityHeaders(record: PurchaseRecord | undefined, logoOrigin?: string): Record<string, string> {
+/** Where the built card form script is served: `/checkout/scripts/<its built name>`. */
+const SCRIPTS_PATH = '/checkout/scripts/';
+/** The script's role in the build's served-files.json (vite.config.ts). */
+const CARD_SCRIPT_ROLE = 'checkout/checkout-card.js';
+/** A Host header as browsers send it: a name or an IP literal, and a port. */
+const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * `logoOrigin`: where the brand's logo comes from. `script`: the page's script by its absolute URL; a source
+ * with a path allows that file alone, which `'self'` (an origin) cannot say.
+ */
+function securityHeaders(
+  record: PurchaseRecord | undefined,
+  logoOrigin?: string,
+  script?: string,
+): Record<string, string> {
   const origins = new Set<string>();
   for (const url of [record?.purchase.success_redirect, record?.purchase.failure_redirect]) {
     if (url) origins.add(new URL(url).origin);
@@ -40,6 +65,7 @@ function securityHeaders(record: PurchaseRecord | undefined, logoOrigin?: string
   return {
     'content-security-policy': [
       "default-src 'none'",
+      ...(script ? [`script-src ${script}`] : []),
       "style-src 'self'",
       `img-src 'self'${logoOrigin ? ` ${logoOrigin}` : ''}`,
       `form-action 'self'${[...origins].map((origin) => ` ${origin}`).join('')}`,
@@ -58,11 +84,12 @@ function sendHtml(
   html: string,
   record?: PurchaseRecord,
   logoOrigin?: string,
+  script?: string,
 ): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
-    ...securityHeaders(record, logoOrigin),
+    ...securityHeaders(record, logoOrigin, script),
   });
   res.end(html);
 }
@@ -93,8 +120,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     };
   };
   /** A page of the Purchase, whose policy lets its brand's logo in. */
-  const sendPage = (res: ServerResponse, status: number, html: string, record: PurchaseRecord) =>
-    sendHtml(res, status, html, record, brandImageOrigin(merchantOf(record)?.brand));
+  const sendPage = (
+    res: ServerResponse,
+    status: number,
+    html: string,
+    record: PurchaseRecord,
+    script?: string,
+  ) => sendHtml(res, status, html, record, brandImageOrigin(merchantOf(record)?.brand), script);
   const load = (context: RequestContext): PurchaseRecord | undefined => {
     const record = deps.purchases.find(context.params['id'] ?? '');
     if (!record) sendHtml(context.res, 404, notFoundPage(pageTranslator('en')));
@@ -103,16 +135,51 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
   };
 
   mountBrandAssets(router, deps.config);
+  const stylesheet = `${CHECKOUT_CSS}${CARD_FIELDS_CSS}`;
   router.on('GET', CHECKOUT_CSS_PATH, ({ res }) => {
     res.writeHead(200, {
       'content-type': 'text/css; charset=utf-8',
-      'content-length': Buffer.byteLength(CHECKOUT_CSS),
+      'content-length': Buffer.byteLength(stylesheet),
       'cache-control': 'public, max-age=3600',
     });
-    res.end(CHECKOUT_CSS);
+    res.end(stylesheet);
   });
 
-  const showPage = (context: RequestContext) => {
+  const built = new BuiltFiles(deps.browserRoot);
+  router.on('GET', `${SCRIPTS_PATH}:file`, async (context) => {
+    const path = `checkout/${context.params['file'] ?? ''}`;
+    const cacheControl =
+      (await built.resolve(CARD_SCRIPT_ROLE)) === path.replace(/\.map$/, '')
+        ? await built.cachePolicy(path, () => false)
+        : undefined;
+    if (!cacheControl) throw new HttpError(404, 'not_found', `No checkout script ${context.params['file']}`);
+    await built.send(context, path, cacheControl);
+  });
+
+  /**
+   * Sends the payment form with its card form script, when the build has it: the script's address, allowed
+   * by the page's policy alone, and the merchant's clock.
+   */
+  const sendForm = async (
+    context: RequestContext,
+    status: number,
+    record: PurchaseRecord,
+    options: FormPageOptions,
+  ): Promise<void> => {
+    const page = contextOf(record);
+    const file = await built.resolve(CARD_SCRIPT_ROLE);
+    const host = context.req.headers.host ?? '';
+    if (!(await built.cachePolicy(file, () => false)) || !HOST.test(host)) {
+      sendPage(context.res, status, formPage(page, options), record);
+      return;
+    }
+    const src = `${SCRIPTS_PATH}${file.slice('checkout/'.length)}`;
+    const origin = `${(context.req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${host}`;
+    const script = { src, now: deps.now(record.merchantId).getTime() };
+    sendPage(context.res, status, formPage(page, { ...options, script }), record, `${origin}${src}`);
+  };
+
+  const showPage = async (context: RequestContext) => {
     const record = load(context);
     if (!record) return;
     const page = contextOf(record);
@@ -125,18 +192,13 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     const methods = methodsFor(record);
     const preferred = context.url.searchParams.get('preferred') ?? '';
     const selected = methods.some((method) => method.name === preferred) ? choiceOf(preferred) : undefined;
-    sendPage(
-      context.res,
-      200,
-      formPage(page, {
-        methods,
-        savedCards: deps.savedCards(record),
-        selected,
-        alone: selected !== undefined,
-        errors: [],
-      }),
-      record,
-    );
+    await sendForm(context, 200, record, {
+      methods,
+      savedCards: deps.savedCards(record),
+      selected,
+      alone: selected !== undefined,
+      errors: [],
+    });
   };
   router.on('GET', '/checkout/:id/', showPage);
   router.on('GET', '/checkout/:id', showPage);
@@ -160,7 +222,7 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
     // The customer's address, as the platform records it on their payment attempt (`client_ip`).
     const payerIp = clientIpOf(context.req);
     const outcome = deps.payments.submit({ ...record, payerIp }, submission);
-    answer(context, outcome, {
+    await answer(context, outcome, {
       method: submission.method,
       values: { card_expiry: submission.card.expiry, card_holder: submission.card.holder },
     });
@@ -194,15 +256,15 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
       redirect(context.res, checkoutPath(record.purchase.id));
       return;
     }
-    answer(context, outcome, { method: record.step?.method ?? '' });
+    await answer(context, outcome, { method: record.step?.method ?? '' });
   });
 
   /** Sends the customer where the outcome leads. */
-  function answer(
+  async function answer(
     context: RequestContext,
     outcome: CheckoutOutcome,
     form: { method: string; values?: { card_expiry: string; card_holder: string } },
-  ): void {
+  ): Promise<void> {
     const { record } = outcome;
     const { purchase } = record;
     const page = contextOf(record);
@@ -248,32 +310,22 @@ export function mountCheckoutPage(router: Router, deps: CheckoutPageDeps): void 
           redirect(context.res, purchase.failure_redirect);
           return;
         }
-        sendPage(
-          context.res,
-          200,
-          formPage(page, {
-            methods: methodsFor(record),
-            savedCards: deps.savedCards(record),
-            selected,
-            errors: [],
-            failure: outcome.reason,
-          }),
-          record,
-        );
+        await sendForm(context, 200, record, {
+          methods: methodsFor(record),
+          savedCards: deps.savedCards(record),
+          selected,
+          errors: [],
+          failure: outcome.reason,
+        });
         return;
       case 'invalid':
-        sendPage(
-          context.res,
-          400,
-          formPage(page, {
-            methods: methodsFor(record),
-            savedCards: deps.savedCards(record),
-            selected,
-            errors: outcome.errors,
-            ...(form.values && { values: form.values }),
-          }),
-          record,
-        );
+        await sendForm(context, 400, record, {
+          methods: methodsFor(record),
+          savedCards: deps.savedCards(record),
+          selected,
+          errors: outcome.errors,
+          ...(form.values && { values: form.values }),
+        });
         return;
     }
   }

@@ -75,7 +75,17 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(policy, /default-src 'none'/);
     assert.match(policy, /form-action 'self' https:\/\/shop\.example(;|$)/);
     assert.match(policy, /frame-ancestors 'none'/);
-    assert.doesNotMatch(answer.html, /<script|style="/);
+    assert.doesNotMatch(answer.html, /style="/);
+    // Nothing inline: a built card form script is its one script, allowed by its exact address.
+    const scripts = answer.html.match(/<script[^>]*>/g) ?? [];
+    const allowed = /script-src (\S+?)(;|$)/.exec(policy)?.[1];
+    for (const script of scripts) {
+      const src = /^<script type="module" src="([^"]+)">$/.exec(script)?.[1];
+      assert.ok(
+        script === '<script type="application/json" id="card-form-data">' || (src && allowed?.endsWith(src)),
+        `${script} under ${policy}`,
+      );
+    }
     assert.match(answer.html, /^<!doctype html><html lang="en">/);
     assert.match(answer.html, /<h1>Payment to Test Merchant<\/h1>/);
     assert.match(answer.html, /Pay €25\.00/);
@@ -103,7 +113,7 @@ describe('sandbox v1 hosted checkout page', () => {
       assert.match(
         answer.html,
         new RegExp(
-          `<label for="${name}">[^<]+</label><input id="${name}" name="${name}"[^>]*autocomplete="${autocomplete}"`,
+          `<label for="${name}">[^<]+</label>(?:<div class="card-number">)?<input id="${name}" name="${name}"[^>]*autocomplete="${autocomplete}"`,
         ),
       );
     }

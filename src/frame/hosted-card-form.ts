@@ -1,0 +1,199 @@
+/**
+ * The hosted checkout page's script (built as dist/browser/checkout/checkout-card-<hash>.js; the sandbox's
+ * page names it, src/sandbox/v1/checkout-card-fields.ts). A plain enhancer of the server's inputs, without
+ * Lit, so that it stays small: the frame's `<svc-card-fields>` renders its own inputs, and the page must work
+ * without any script. It shares the frame's card form code: the formats while typing (card-formats.ts, with
+ * the caret kept by caret.ts), the scheme's mark (scheme-marks.ts) and the checks before sending
+ * (card-checks.ts). A card that fails them is not sent: its errors show as the gateway shows them and what
+ * was typed stays. Card data goes nowhere but the form's own post to the gateway.
+ */
+import { type CardScheme, cardSchemeOf } from '../core/card.js';
+import {
+  HOSTED_CARD_FORM_DATA_ID,
+  HOSTED_DUE_ATTRIBUTE,
+  type HostedCardFormData,
+} from '../core/hosted-card-form.js';
+import { formatMessage, type MessageParams, schemeNameKey } from '../core/i18n.js';
+import { type CardValues, cardErrors, schemeError } from './card-checks.js';
+import { CARD_FORMATS } from './card-formats.js';
+import { reformat } from './caret.js';
+import type { KeyedError } from './form-fields.js';
+import { currentAlert, removeAlert, showAlert } from './hosted-alert.js';
+import { watchDeadline } from './hosted-deadline.js';
+import { GENERIC_CARD_MARK, SCHEME_MARKS } from './scheme-marks.js';
+
+type Field = keyof CardValues;
+/** The page's texts by key (the data block's), which the frame's card checks take as their translator. */
+type PageTexts = (key: string, params?: MessageParams) => string;
+const FIELDS: readonly Field[] = ['number', 'expiry', 'cvc', 'holder'];
+/** Each field's name and id in the gateway's form. */
+const NAMES: Readonly<Record<Field, string>> = {
+  number: 'card_number',
+  expiry: 'card_expiry',
+  cvc: 'card_cvc',
+  holder: 'card_holder',
+};
+
+/** The card part of the form: checks its fields; undefined when the page has no card fields. */
+function enhanceCardFields(
+  form: HTMLFormElement,
+  data: HostedCardFormData,
+  t: PageTexts,
+  now: () => number,
+): (() => boolean) | undefined {
+  const inputs = {} as Record<Field, HTMLInputElement>;
+  for (const field of FIELDS) {
+    const input = form.elements.namedItem(NAMES[field]);
+    if (!(input instanceof HTMLInputElement)) return undefined;
+    inputs[field] = input;
+  }
+  const errorsOf = () =>
+    cardErrors(
+      {
+        number: inputs.number.value,
+        expiry: inputs.expiry.value,
+        cvc: inputs.cvc.value,
+        holder: inputs.holder.value,
+      },
+      {},
+      data.schemes,
+      t,
+      data.language,
+      new Date(now()),
+    );
+  // The fields that show an error (the gateway's, on a page it answered with errors): checked at each
+  // keystroke, so that an error goes as soon as it is fixed.
+  const shown = new Set(FIELDS.filter((field) => inputs[field].getAttribute('aria-invalid') === 'true'));
+
+  /** Shows (or, without `error`, removes) a field's error as the gateway renders it. */
+  const showError = (field: Field, error: KeyedError | undefined) => {
+    const input = inputs[field];
+    const id = `${NAMES[field]}-error`;
+    const describedBy = (input.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .filter((x) => x && x !== id);
+    let paragraph = document.getElementById(id);
+    if (error) {
+      if (!paragraph) {
+        paragraph = document.createElement('p');
+        paragraph.className = 'field-error';
+        paragraph.id = id;
+        input.closest('.field')?.append(paragraph);
+      }
+      paragraph.textContent = t(error.key, error.params);
+      describedBy.push(id);
+      input.setAttribute('aria-invalid', 'true');
+      shown.add(field);
+    } else {
+      paragraph?.remove();
+      input.removeAttribute('aria-invalid');
+      shown.delete(field);
+      // A fixed field leaves the alert's list; the alert goes with its last entry.
+      const alert = currentAlert();
+      alert?.querySelector(`a[href="#${NAMES[field]}"]`)?.parentElement?.remove();
+      if (alert?.querySelector('ul:empty')) removeAlert();
+    }
+    if (describedBy.length > 0) input.setAttribute('aria-describedby', describedBy.join(' '));
+    else input.removeAttribute('aria-describedby');
+  };
+
+  // The scheme's mark inside the number's box, and a line that reads the scheme out once it is known.
+  const mark = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  for (const [name, value] of Object.entries({
+    viewBox: '0 0 32 20',
+    width: '32',
+    height: '20',
+    focusable: 'false',
+  }))
+    mark.setAttribute(name, value);
+  inputs.number.after(mark);
+  const announcer = document.createElement('p');
+  announcer.className = 'visually-hidden';
+  announcer.setAttribute('role', 'status');
+  inputs.number.closest('fieldset')?.append(announcer);
+  let scheme: CardScheme | undefined;
+  const showScheme = (refusal: KeyedError | undefined) => {
+    const next = cardSchemeOf(inputs.number.value);
+    if (next === scheme) return;
+    const first = scheme === undefined;
+    scheme = next;
+    if (next === 'UNKNOWN') {
+      mark.innerHTML = GENERIC_CARD_MARK;
+      mark.removeAttribute('role');
+      mark.removeAttribute('aria-label');
+      mark.setAttribute('aria-hidden', 'true');
+      return;
+    }
+    const name = t(schemeNameKey(next));
+    mark.innerHTML = SCHEME_MARKS[next];
+    mark.setAttribute('role', 'img');
+    mark.setAttribute('aria-label', name);
+    mark.removeAttribute('aria-hidden');
+    if (first) return;
+    const detected = t('card.scheme.detected', { scheme: name });
+    announcer.textContent = refusal ? `${detected}. ${t(refusal.key, refusal.params)}` : detected;
+  };
+  showScheme(undefined);
+
+  for (const field of FIELDS) {
+    const input = inputs[field];
+    input.addEventListener('input', () => {
+      reformat(input, CARD_FORMATS[field](input.value));
+      // A scheme the Purchase does not take shows from the number's first digits, as in the frame.
+      const byScheme =
+        field === 'number' ? schemeError(input.value, {}, data.schemes, t, data.language) : undefined;
+      if (byScheme || shown.has(field)) showError(field, byScheme ?? errorsOf()[field]);
+      if (field !== 'number') return;
+      // The CVC's length depends on the scheme.
+      if (shown.has('cvc')) showError('cvc', errorsOf().cvc);
+      showScheme(byScheme);
+    });
+    // Leaving a field the customer filled in shows what is wrong with it.
+    input.addEventListener('change', () => {
+      if (input.value.trim() !== '') showError(field, errorsOf()[field]);
+    });
+  }
+
+  return () => {
+    const errors = errorsOf();
+    for (const field of FIELDS) showError(field, errors[field]);
+    const wrong = FIELDS.filter((field) => errors[field]);
+    const [first] = wrong;
+    if (!first) return true;
+    const list = document.createElement('ul');
+    for (const field of wrong) {
+      const link = document.createElement('a');
+      link.href = `#${NAMES[field]}`;
+      const error = errors[field]!;
+      link.textContent = t(error.key, error.params);
+      const item = document.createElement('li');
+      item.append(link);
+      list.append(item);
+    }
+    showAlert(t('errors.title'), list);
+    inputs[first].focus();
+    return false;
+  };
+}
+
+function start(form: HTMLFormElement, data: HostedCardFormData): void {
+  // The gateway's clock, as it stood when it wrote the page, moved on by the browser's.
+  const offset = data.now - Date.now();
+  const now = () => Date.now() + offset;
+  const t: PageTexts = (key, params) => formatMessage(data.texts[key] ?? key, params);
+  const due = Number(form.getAttribute(HOSTED_DUE_ATTRIBUTE) ?? Number.NaN);
+  const deadline = Number.isFinite(due) ? watchDeadline(form, due * 1000, data.language, t, now) : undefined;
+  const checkCard = enhanceCardFields(form, data, t, now);
+  form.addEventListener('submit', (event) => {
+    if (deadline?.passed()) {
+      event.preventDefault();
+      deadline.showExpired();
+    } else if (checkCard && new FormData(form, event.submitter).get('method') === 'card' && !checkCard()) {
+      event.preventDefault();
+    }
+  });
+}
+
+const block = document.getElementById(HOSTED_CARD_FORM_DATA_ID);
+const form = block?.closest('form');
+if (block && form) start(form, JSON.parse(block.textContent ?? '') as HostedCardFormData);
