@@ -24,7 +24,7 @@ export interface AccessibilityProbe {
   textSpacingProblems(root?: ParentNode): Problems;
   /** With reduced motion asked for, nothing animates or moves. */
   motionProblems(root?: ParentNode): Problems;
-  /** Each control's target (with its labels) is 24 by 24 px or more, links in sentences aside. */
+  /** Each control's target (with its labels) is 24 by 24 px, or has room around it; links in sentences aside. */
   targetSizeProblems(root?: ParentNode): Problems;
 }
 

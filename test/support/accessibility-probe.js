@@ -223,6 +223,9 @@ globalThis.svcAccessibilityProbe = (() => {
     const problems = [];
     for (const element of everyElement(root)) {
       const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      // Text kept for screen readers only sits in a 1px box by design.
+      if (box.width <= 1 || box.height <= 1) continue;
       const clips = (overflow) => overflow === 'hidden' || overflow === 'clip';
       if (
         (clips(style.overflowX) && element.scrollWidth > element.clientWidth + 1) ||
@@ -261,17 +264,34 @@ globalThis.svcAccessibilityProbe = (() => {
 
   /**
    * Each control's target is 24 by 24 CSS px or more (WCAG 2.5.8): a field's or radio's target includes its
-   * label; a link inside a sentence is exempt.
+   * labels; a link inside a sentence is exempt, and so is a smaller target with room around it (a 24 px
+   * square on its centre that meets no other target: the criterion's circle, a little stricter).
    */
   const targetSizeProblems = (root = document) => {
+    const targets = controls(root)
+      .filter((element) => !(element.localName === 'a' && getComputedStyle(element).display === 'inline'))
+      .map((element) => ({
+        element,
+        boxes: [element, ...(element.labels ?? [])].map((target) => target.getBoundingClientRect()),
+      }));
+    const meets = (box, other) =>
+      box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
     const problems = [];
-    for (const element of controls(root)) {
-      if (element.localName === 'a' && getComputedStyle(element).display === 'inline') continue;
-      const boxes = [element, ...(element.labels ?? [])].map((target) => target.getBoundingClientRect());
+    for (const { element, boxes } of targets) {
       const width = Math.max(...boxes.map((box) => box.width));
       const height = Math.max(...boxes.map((box) => box.height));
-      if (width < 24 || height < 24) {
-        problems.push(`${nameOf(element)}: a target of ${Math.round(width)}×${Math.round(height)}px`);
+      if (width >= 24 && height >= 24) continue;
+      const largest = boxes.find((box) => box.width === width) ?? boxes[0];
+      const x = largest.left + largest.width / 2;
+      const y = largest.top + largest.height / 2;
+      const room = { left: x - 12, right: x + 12, top: y - 12, bottom: y + 12 };
+      const crowded = targets.some(
+        (other) => other.element !== element && other.boxes.some((box) => meets(room, box)),
+      );
+      if (crowded) {
+        problems.push(
+          `${nameOf(element)}: a target of ${Math.round(width)}×${Math.round(height)}px, crowded`,
+        );
       }
     }
     return problems;
