@@ -388,36 +388,45 @@ function deadline(ms: number, what: string): { promise: Promise<never>; clear():
 }
 
 async function takeShot(browser: Browser, stage: Stage, shot: Shot): Promise<void> {
+  const limit = deadline(SCREEN_TIMEOUT_MS, shot.file);
+  const errors: string[] = [];
   const context = await browser.newContext({
     baseURL: stage.pages,
     viewport: { width: shot.width, height: 800 },
     forcedColors: shot.forced ? 'active' : 'none',
     locale: shot.language,
   });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  const limit = deadline(SCREEN_TIMEOUT_MS, shot.file);
   try {
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
     await Promise.race([
       (async () => {
         await shot.screen.show(page, shot.language, stage);
         // What loads after the state is reached (logos, fonts, the frame's height) settles before the picture.
         await page.evaluate('document.fonts.ready');
         await page.waitForTimeout(400);
+        // The payment frame is another site's iframe, which a full-page screenshot paints only as far as the
+        // viewport reached: the viewport takes the page's whole height first.
+        const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+        await page.setViewportSize({ width: shot.width, height: Math.max(800, Math.ceil(height)) });
+        await page.waitForTimeout(300);
         await page.screenshot({ path: shot.file, fullPage: true });
       })(),
       limit.promise,
     ]);
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`${message}${errors.length > 0 ? ` (page errors: ${errors.join('; ')})` : ''}`);
+    throw new Error(`${firstLine(error)}${errors.length > 0 ? ` (page errors: ${errors.join('; ')})` : ''}`);
   } finally {
     limit.clear();
-    await context.close();
+    await context.close().catch(() => undefined);
   }
 }
+
+/** An error's first line: Playwright's messages go on with call logs. */
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+const launch = () => chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -433,16 +442,18 @@ async function main(): Promise<void> {
   if (shots.length === 0) throw new Error(`no screen's file name contains ${JSON.stringify(only)}`);
   await mkdir(outDir, { recursive: true });
   const { stage, close } = await startPages((pageOrigin) => startGatewayFixture({ pageOrigin }));
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  let browser = await launch();
   const failed: string[] = [];
   try {
     for (const [index, shot] of shots.entries()) {
+      // A browser that crashed (or was closed) is started again, so that one screen cannot fail the rest.
+      if (!browser.isConnected()) browser = await launch();
       try {
         await takeShot(browser, stage, shot);
         console.log(`[${index + 1}/${shots.length}] ${shot.file}`);
       } catch (error) {
-        failed.push((error as Error).message);
-        console.error(`[${index + 1}/${shots.length}] FAILED ${shot.file}: ${(error as Error).message}`);
+        failed.push(`${shot.file}: ${firstLine(error)}`);
+        console.error(`[${index + 1}/${shots.length}] FAILED ${shot.file}: ${firstLine(error)}`);
       }
     }
   } finally {
