@@ -6,7 +6,7 @@ import type { AccessibilityProbe, Problems } from './accessibility-probe.js';
 
 const SOURCE = await readFile(new URL('./accessibility-probe.js', import.meta.url), 'utf8');
 
-/** A check of the probe, for the whole document; arguments other than `root` as JSON. */
+/** The name of a check of the probe (each answers its problems). */
 type DocumentCheck = {
   [K in keyof AccessibilityProbe]: AccessibilityProbe[K] extends (...args: never[]) => Problems ? K : never;
 }[keyof AccessibilityProbe];
