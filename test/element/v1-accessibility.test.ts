@@ -10,6 +10,7 @@ import '../../src/element/define.js';
 import type { Purchase } from '../../src/core/v1-types.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import type { Problems } from '../support/accessibility-probe.js';
+import { problemsByState } from '../support/problems-by-state.js';
 import { capturingConsoleErrors } from './helpers.js';
 import { createPurchase, PAYMENT_METHODS_URL, pickerShown, shadow } from './v1-helpers.js';
 
@@ -60,23 +61,22 @@ describe('<svc-checkout> v1 picker, raised accessibility check', function () {
     await setViewport({ width: 800, height: 600 });
   });
 
-  /** Runs `check` on the picker in every state, in `language`; answers the problems by state. */
-  async function problemsByState(
-    language: Language,
-    check: (element: SvcCheckout) => Promise<Problems>,
-  ): Promise<Record<string, Problems>> {
-    const found: Record<string, Problems> = {};
-    await capturingConsoleErrors(async () => {
-      for (const [state, endpoint] of Object.entries(STATES)) {
-        const problems = await check(await picker(purchase, endpoint(), language));
-        if (problems.length > 0) found[state] = problems;
-      }
-    });
-    return found;
-  }
+  /** `check` on the picker in every state in `language`, by state (a failed lookup logs its error). */
+  const problems = (language: Language, check: (element: SvcCheckout) => Promise<Problems> | Problems) =>
+    capturingConsoleErrors(() =>
+      problemsByState(
+        Object.fromEntries(
+          Object.entries(STATES).map(([state, endpoint]) => [
+            state,
+            () => picker(purchase, endpoint(), language),
+          ]),
+        ),
+        check,
+      ),
+    );
 
   it('every state passes axe, and its focus rings and targets hold', async () => {
-    const found = await problemsByState('en', async (element) => {
+    const found = await problems('en', async (element) => {
       await expect(element).to.be.accessible();
       await sendKeys({ press: 'Tab' });
       return [...probe.focusRingsProblems(element), ...probe.targetSizeProblems(element)];
@@ -92,13 +92,13 @@ describe('<svc-checkout> v1 picker, raised accessibility check', function () {
 
   it('in forced colours every button, radio and select of every state shows a boundary', async () => {
     await emulateMedia({ forcedColors: 'active' });
-    expect(await problemsByState('en', async (element) => probe.boundaryProblems(element))).to.deep.equal({});
+    expect(await problems('en', (element) => probe.boundaryProblems(element))).to.deep.equal({});
   });
 
   for (const language of ['lv', 'ru'] as const) {
     it(`in ${language} at 320 px every state fits without sideways scrolling, also with text spacing`, async () => {
       await setViewport({ width: 320, height: 640 });
-      const found = await problemsByState(language, async (element) => [
+      const found = await problems(language, (element) => [
         ...probe.reflowProblems(element),
         ...probe.textSpacingProblems(element),
       ]);
@@ -108,6 +108,6 @@ describe('<svc-checkout> v1 picker, raised accessibility check', function () {
 
   it('with reduced motion nothing in any state moves', async () => {
     await emulateMedia({ reducedMotion: 'reduce' });
-    expect(await problemsByState('en', async (element) => probe.motionProblems(element))).to.deep.equal({});
+    expect(await problems('en', (element) => probe.motionProblems(element))).to.deep.equal({});
   });
 });

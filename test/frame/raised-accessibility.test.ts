@@ -8,6 +8,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import type { Problems } from '../support/accessibility-probe.js';
+import { problemsByState } from '../support/problems-by-state.js';
 import { checkoutOrder, gatewayInfo, openForm, payButton, payIntoChallenge, typeCard } from './harness.js';
 
 type Language = 'en' | 'lv' | 'ru';
@@ -63,21 +64,15 @@ describe('the payment frame, raised accessibility check', function () {
     await setViewport({ width: 800, height: 600 });
   });
 
-  /** Runs `check` on the frame in every state, in `language`; answers the problems by state. */
-  async function problemsByState(
-    language: Language,
-    check: (frame: SvcPaymentFrame) => Promise<Problems>,
-  ): Promise<Record<string, Problems>> {
-    const found: Record<string, Problems> = {};
-    for (const [state, reach] of Object.entries(STATES)) {
-      const problems = await check(await reach(language));
-      if (problems.length > 0) found[state] = problems;
-    }
-    return found;
-  }
+  /** `check` on every state in `language`, by state. */
+  const problems = (language: Language, check: (frame: SvcPaymentFrame) => Promise<Problems> | Problems) =>
+    problemsByState(
+      Object.fromEntries(Object.entries(STATES).map(([state, reach]) => [state, () => reach(language)])),
+      check,
+    );
 
   it('every state’s focus rings and targets hold', async () => {
-    const found = await problemsByState('en', async (frame) => {
+    const found = await problems('en', async (frame) => {
       await sendKeys({ press: 'Tab' });
       return [...probe.focusRingsProblems(frame), ...probe.targetSizeProblems(frame)];
     });
@@ -86,13 +81,13 @@ describe('the payment frame, raised accessibility check', function () {
 
   it('in forced colours every button and field of every state shows a boundary', async () => {
     await emulateMedia({ forcedColors: 'active' });
-    expect(await problemsByState('en', async (frame) => probe.boundaryProblems(frame))).to.deep.equal({});
+    expect(await problems('en', (frame) => probe.boundaryProblems(frame))).to.deep.equal({});
   });
 
   for (const language of ['lv', 'ru'] as const) {
     it(`in ${language} at 320 px every state fits without sideways scrolling, also with text spacing`, async () => {
       await setViewport({ width: 320, height: 640 });
-      const found = await problemsByState(language, async (frame) => [
+      const found = await problems(language, (frame) => [
         ...probe.reflowProblems(frame),
         ...probe.textSpacingProblems(frame),
       ]);
@@ -102,6 +97,6 @@ describe('the payment frame, raised accessibility check', function () {
 
   it('with reduced motion nothing in any state moves', async () => {
     await emulateMedia({ reducedMotion: 'reduce' });
-    expect(await problemsByState('en', async (frame) => probe.motionProblems(frame))).to.deep.equal({});
+    expect(await problems('en', (frame) => probe.motionProblems(frame))).to.deep.equal({});
   });
 });
