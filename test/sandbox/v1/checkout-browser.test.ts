@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { EXPIRY, fillCard, tabTo, withHostedPageBrowser } from './hosted-page-browser.js';
 import { advanceClock, cardForm, postForm, v1 } from './support.js';
 
@@ -27,7 +27,7 @@ async function visibleSubmitButtons(page: Page): Promise<string[]> {
 describe('sandbox v1 hosted checkout page in Chromium', () => {
   const env = withHostedPageBrowser();
   const { createPurchase, axeViolations, cspViolations } = env;
-  const open = (url: string) => env.open(url);
+  const open = (url: string, options?: BrowserContextOptions) => env.open(url, options);
 
   test('every state passes axe', async () => {
     const purchase = await createPurchase();
