@@ -72,6 +72,11 @@ export interface FrameBootstrap {
   config: WidgetConfigView;
   language: Language;
   texts: FrameMessages;
+  /**
+   * The page is a test gateway's (the sandbox's), which takes test cards only: the frame shows a test-mode
+   * mark on every screen. A production gateway leaves it out.
+   */
+  testMode?: boolean;
 }
 
 /** The id of the frame page's data block that holds its `FrameBootstrap`. */

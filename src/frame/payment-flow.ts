@@ -37,7 +37,8 @@ export type Phase =
   | { kind: 'loading' }
   | { kind: 'form'; notice?: Notice }
   | { kind: 'processing'; checking?: boolean }
-  | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean }
+  /** `amount`: what the customer confirms, the order's total formatted with its currency. */
+  | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean; amount: string }
   | { kind: 'paid'; amount: string }
   /** A receipt of an order id paid before, in another load of the page: nothing of the order but its id. */
   | { kind: 'paid'; orderId: string }
@@ -83,6 +84,10 @@ export interface PaymentFlowHost {
   collect(): Promise<Collected | undefined>;
   /** Moves the focus to the first field with an error and reads out what is wrong. */
   showInvalid(): Promise<void>;
+  /** Whether the pay button names the amount to pay (not while the shipping is unchosen or unpriced). */
+  amountShown(): boolean;
+  /** Says the amount to pay, which the pay button names now that the form priced the shipping. */
+  showAmount(): void;
   /** Shows the gateway's refusal of a card field; false when there are no card fields to show it on. */
   showCardRefusal(field: CardField, error: ApiError, number: string): boolean;
   /** Empties the card fields for another card, and puts the focus on the card number once the form shows. */
@@ -164,8 +169,9 @@ export class PaymentFlow {
   ): void {
     this.#setOrder(order);
     const { state } = order;
+    const amount = this.#host.money(parseMinorUnits(order.total));
     if (state === 'CHALLENGE' && challengeId) {
-      this.setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false });
+      this.setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false, amount });
     } else if (state === 'CANCELLED') {
       this.setPhase({ kind: 'cancelled' });
     } else if (PAID_STATES.has(state) || (state === 'FAILED' && news)) {
@@ -175,9 +181,7 @@ export class PaymentFlow {
       // attempt, in the load of the frame in which it ended.
       if (news) this.#host.ended(order, paid);
       this.setPhase(
-        paid
-          ? { kind: 'paid', amount: this.#host.money(parseMinorUnits(order.total)) }
-          : { kind: 'failed', reason: failureReasonKey(failure?.code) },
+        paid ? { kind: 'paid', amount } : { kind: 'failed', reason: failureReasonKey(failure?.code) },
       );
     } else this.setPhase({ kind: 'form' });
   }
@@ -237,8 +241,15 @@ export class PaymentFlow {
 
   /** Pays with what the form holds when all of it is in order; false when something in it is wrong. */
   async #submit(): Promise<boolean> {
+    const shown = this.#host.amountShown();
     const collected = await this.#host.collect();
     if (!collected) return false;
+    // Pressed while it named no amount, the button priced the shipping: nothing is charged until the
+    // customer has seen the total and presses again.
+    if (!shown) {
+      this.#host.showAmount();
+      return true;
+    }
     await this.#sendPayment(collected);
     return true;
   }

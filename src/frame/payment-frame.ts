@@ -129,6 +129,8 @@ export class SvcPaymentFrame extends LitElement {
     money: (minor) => this.#money(minor),
     collect: () => this.#collect(),
     showInvalid: () => this.#showInvalid(),
+    amountShown: () => !this.#shippingPending,
+    showAmount: () => this.#announce(this.#payText(this.t!)),
     showCardRefusal: (field, error, number) => this.#showCardRefusal(field, error, number),
     clearCard: () => this.#clearCard(),
   });
@@ -407,6 +409,21 @@ export class SvcPaymentFrame extends LitElement {
     return this.#flow.order?.collectCustomerData ?? false;
   }
 
+  /** The order has shipping options, and none is chosen or the chosen one has no price yet. */
+  get #shippingPending(): boolean {
+    return (this.#flow.order?.shippingOptions.length ?? 0) > 0 && !this.shipping?.price;
+  }
+
+  /**
+   * The pay button's words: the amount, or what is missing before there is one (the button then looks
+   * unavailable, yet takes the focus and, pressed, shows what to do), as a shop's own checkout would.
+   */
+  #payText(t: FrameTranslate): string {
+    const { order } = this.#flow;
+    if (this.#shippingPending) return t(this.shipping ? 'pay.priceShipping' : 'pay.chooseShipping');
+    return t('pay.button', { amount: order ? this.#money(orderTotal(order, this.shipping)) : '…' });
+  }
+
   readonly #onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     // Every payment sent ends on a status screen: its chunk loads beside the payment.
@@ -487,6 +504,12 @@ export class SvcPaymentFrame extends LitElement {
   protected override render() {
     return html`<div class="svc-frame" @svc-announce=${this.#onAnnounce} @svc-shipping-change=${this.#onShippingChange}>
       <div class="svc-visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+      ${
+        // Outside the phases, so it stays through every screen and is read once, before them.
+        this.bootstrap?.testMode && this.t
+          ? html`<p class="svc-test-mode">${this.t('testMode.note')}</p>`
+          : nothing
+      }
       ${this.#renderPhase()}
     </div>`;
   }
@@ -513,10 +536,15 @@ export class SvcPaymentFrame extends LitElement {
         const step = this.#challengeStep.module;
         return this.#inFrontOfForm(
           step
-            ? step.renderChallenge(phase, t!, {
-                answer: (approve) => void flow.answerChallenge(approve),
-                retry: () => void flow.retryChallenge(),
-              })
+            ? step.renderChallenge(
+                phase,
+                t!,
+                {
+                  answer: (approve) => void flow.answerChallenge(approve),
+                  retry: () => void flow.retryChallenge(),
+                },
+                this.config!.merchant.name,
+              )
             : this.#renderLoadingPart(this.#challengeStep, () => this.#showChallengeStep(phase), t!),
           t!,
         );
@@ -622,14 +650,12 @@ export class SvcPaymentFrame extends LitElement {
           ${
             notice?.kind === 'network'
               ? nothing
-              : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy}>
-                  ${
-                    flow.busy
-                      ? t('pay.processing')
-                      : t('pay.button', {
-                          amount: order ? this.#money(orderTotal(order, this.shipping)) : '…',
-                        })
-                  }
+              : html`<button
+                  type="submit"
+                  class="svc-button svc-button--primary svc-pay"
+                  aria-disabled=${busy || this.#shippingPending}
+                >
+                  ${flow.busy && !this.#shippingPending ? t('pay.processing') : this.#payText(t)}
                 </button>`
           }
           <button

@@ -62,6 +62,8 @@ export const lvFrame: FrameMessages = {
   'scheme.UNKNOWN': 'Nezināma karte',
 
   'pay.button': 'Maksāt {amount}',
+  'pay.chooseShipping': 'Izvēlieties piegādes veidu, lai maksātu',
+  'pay.priceShipping': 'Maksāt varēs, kad būs zināma piegādes cena',
   'pay.processing': 'Maksājums tiek apstrādāts…',
   'pay.cancel': 'Atcelt maksājumu',
   'pay.secureNote': 'Kartes dati tiek nosūtīti tieši maksājumu pakalpojumam; veikals tos neredz.',
@@ -70,6 +72,7 @@ export const lvFrame: FrameMessages = {
   'summary.title': 'Pasūtījuma kopsavilkums',
   'summary.orderId': 'Pasūtījums {orderId}',
   'summary.items': 'Preces',
+  'summary.line': 'Daudzums {quantity}, vienības cena {price}, rindas summa {total}',
   'summary.quantity': 'Daudzums',
   'summary.subtotal': 'Starpsumma',
   'summary.taxIncluded': 'Tai skaitā PVN {tax}',
@@ -118,9 +121,12 @@ export const lvFrame: FrameMessages = {
   'threeDs.title': '3-D Secure pārbaude',
   'threeDs.sandboxExplanation':
     'Šī ir testa vides (sandbox) pārbaude: banka netiek iesaistīta, un nauda netiek pārskaitīta. Izvēlieties, kā atbildēs kartes izdevējs.',
+  'threeDs.merchant': 'Tirgotājs',
   'threeDs.approve': 'Apstiprināt maksājumu',
   'threeDs.deny': 'Noraidīt maksājumu',
   'threeDs.waiting': 'Gaida kartes izdevēja atbildi…',
+
+  'testMode.note': 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
 
   'status.paid.title': 'Maksājums veiksmīgi veikts',
   'status.paid.text': 'Paldies! Jūsu maksājums {amount} apmērā ir saņemts.',

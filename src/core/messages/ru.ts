@@ -60,6 +60,8 @@ export const ruFrame: FrameMessages = {
   'scheme.UNKNOWN': 'Неизвестная карта',
 
   'pay.button': 'Оплатить {amount}',
+  'pay.chooseShipping': 'Выберите способ доставки, чтобы оплатить',
+  'pay.priceShipping': 'Оплатить можно, когда станет известна цена доставки',
   'pay.processing': 'Платёж обрабатывается…',
   'pay.cancel': 'Отменить оплату',
   'pay.secureNote': 'Данные карты передаются напрямую платёжному сервису; магазин их не видит.',
@@ -68,6 +70,7 @@ export const ruFrame: FrameMessages = {
   'summary.title': 'Состав заказа',
   'summary.orderId': 'Заказ {orderId}',
   'summary.items': 'Товары',
+  'summary.line': 'Количество {quantity}, цена за единицу {price}, сумма строки {total}',
   'summary.quantity': 'Количество',
   'summary.subtotal': 'Промежуточный итог',
   'summary.taxIncluded': 'В том числе НДС {tax}',
@@ -117,9 +120,12 @@ export const ruFrame: FrameMessages = {
   'threeDs.title': 'Проверка 3-D Secure',
   'threeDs.sandboxExplanation':
     'Это тестовая проверка в песочнице (sandbox): банк не участвует, деньги не списываются. Выберите, как ответит эмитент карты.',
+  'threeDs.merchant': 'Продавец',
   'threeDs.approve': 'Подтвердить платёж',
   'threeDs.deny': 'Отклонить платёж',
   'threeDs.waiting': 'Ожидание ответа эмитента карты…',
+
+  'testMode.note': 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
 
   'status.paid.title': 'Оплата прошла успешно',
   'status.paid.text': 'Спасибо! Ваш платёж на сумму {amount} получен.',

@@ -132,11 +132,13 @@ export function mountWidgetPages(router: Router, directory: MerchantDirectory, b
       withFields && entry.includes('/frame-checkout') ? 'frame-checkout.css' : 'frame.css',
     );
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
-    // The frame's first render needs the widget's configuration and the texts: the page carries both.
+    // The frame's first render needs the widget's configuration and the texts: the page carries both. It
+    // is the sandbox's page, which takes test cards only, and says so (the hosted page does too).
     const bootstrap: FrameBootstrap = {
       config: widgetConfigView(directory, found),
       language,
       texts: FRAME_MESSAGES[language],
+      testMode: true,
     };
     const html = `<!doctype html>
 <html lang="${language}">
