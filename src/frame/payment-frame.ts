@@ -505,8 +505,9 @@ export class SvcPaymentFrame extends LitElement {
     return html`<div class="svc-frame" @svc-announce=${this.#onAnnounce} @svc-shipping-change=${this.#onShippingChange}>
       <div class="svc-visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       ${
-        // Outside the phases, so it stays through every screen and is read once, before them.
-        this.bootstrap?.testMode && this.t
+        // Outside the phases, so it stays through every screen and is read once, before them; none in place
+        // of a frame that failed, which the element removes.
+        this.bootstrap?.testMode && this.t && this.#flow.phase.kind !== 'error'
           ? html`<p class="svc-test-mode">${this.t('testMode.note')}</p>`
           : nothing
       }
