@@ -167,9 +167,6 @@ export interface FrameMessages
    * line total. `{quantity}`: a `unit.*` text; `{price}`: the unit price; `{total}`: the line total.
    */
   readonly 'summary.line': string;
-  /** Column heading of the quantities. */
-  readonly 'summary.quantity': string;
-  readonly 'summary.subtotal': string;
   /** The tax contained in the total (prices include tax). `{tax}`: the tax amount, formatted. */
   readonly 'summary.taxIncluded': string;
   readonly 'summary.shipping': string;
@@ -237,12 +234,6 @@ export interface FrameMessages
   readonly 'threeDs.deny': string;
   /** While the answer to the challenge is sent. */
   readonly 'threeDs.waiting': string;
-
-  /**
-   * The test-mode mark at the top of a frame whose page says it is a test gateway's (the sandbox's), in the
-   * words of the sandbox's hosted page.
-   */
-  readonly 'testMode.note': string;
 
   readonly 'status.paid.title': string;
   /** `{amount}`: the amount paid, formatted with its currency. */

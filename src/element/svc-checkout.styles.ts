@@ -12,12 +12,11 @@ import { css } from '@lit/reactive-element';
 // (`FRAME_BOX_TOKENS`), which never cross to the frame. The border sits outside the frame's content box, so
 // the reported height stays the content's, and the box stretches to the host's width less its border (100%
 // where no stretch keyword is known). The radius clips the frame's own background with it. Forced colours
-// drop shadows, so there the frame keeps a border even when the shop set none.
+// drop the shadow and paint the border in a system colour.
 export const svcCheckoutStyles = css`
 :host{display:block;position:relative;color:var(--svc-color-text, #1f2937);font-family:var(--svc-font-family, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);font-size:var(--svc-font-size, 16px)}
 :host([hidden]){display:none}
-iframe{display:block;width:100%;width:-moz-available;width:-webkit-fill-available;width:stretch;box-sizing:content-box;border:var(--svc-frame-border, 1px solid #d1d5db);border-radius:var(--svc-frame-radius, 12px);box-shadow:var(--svc-frame-shadow, 0 1px 3px #0000001a, 0 1px 2px #0000000f);color-scheme:normal}
-@media (forced-colors:active){iframe{border:1px solid CanvasText}}
+iframe{display:block;width:100%;width:-moz-available;width:-webkit-fill-available;width:stretch;border:var(--svc-frame-border, 1px solid #d1d5db);border-radius:var(--svc-frame-radius, 12px);box-shadow:var(--svc-frame-shadow, 0 1px 4px #00000024);color-scheme:normal}
 iframe.pending{position:absolute;opacity:0}
 .loading{margin:0;padding:var(--svc-spacing, 12px);color:var(--svc-color-muted, #4b5563)}
 .loading:focus{outline:none}
@@ -35,5 +34,5 @@ button:focus-visible{outline:3px solid var(--svc-color-focus, #2563eb);outline-o
 export const FRAME_BOX_TOKENS = {
   '--svc-frame-radius': '12px',
   '--svc-frame-border': '1px solid #d1d5db',
-  '--svc-frame-shadow': '0 1px 3px #0000001a, 0 1px 2px #0000000f',
+  '--svc-frame-shadow': '0 1px 4px #00000024',
 } as const;

@@ -84,10 +84,6 @@ export interface PaymentFlowHost {
   collect(): Promise<Collected | undefined>;
   /** Moves the focus to the first field with an error and reads out what is wrong. */
   showInvalid(): Promise<void>;
-  /** Whether the pay button names the amount to pay (not while the shipping is unchosen or unpriced). */
-  amountShown(): boolean;
-  /** Says the amount to pay, which the pay button names now that the form priced the shipping. */
-  showAmount(): void;
   /** Shows the gateway's refusal of a card field; false when there are no card fields to show it on. */
   showCardRefusal(field: CardField, error: ApiError, number: string): boolean;
   /** Empties the card fields for another card, and puts the focus on the card number once the form shows. */
@@ -241,15 +237,8 @@ export class PaymentFlow {
 
   /** Pays with what the form holds when all of it is in order; false when something in it is wrong. */
   async #submit(): Promise<boolean> {
-    const shown = this.#host.amountShown();
     const collected = await this.#host.collect();
     if (!collected) return false;
-    // Pressed while it named no amount, the button priced the shipping: nothing is charged until the
-    // customer has seen the total and presses again.
-    if (!shown) {
-      this.#host.showAmount();
-      return true;
-    }
     await this.#sendPayment(collected);
     return true;
   }

@@ -286,7 +286,6 @@ export const paymentFrameStyles = css`
 
   svc-payment-frame .svc-line-quantity {
     color: ${muted};
-    white-space: nowrap;
   }
 
   svc-payment-frame .svc-summary-totals {
@@ -296,16 +295,6 @@ export const paymentFrameStyles = css`
 
   svc-payment-frame .svc-summary-totals dd {
     margin: 0;
-  }
-
-  /* Words and a dashed border, not colour alone; its own colours, whatever the shop's. */
-  svc-payment-frame .svc-test-mode {
-    padding: 4px 8px;
-    color: #78350f;
-    background: #fef3c7;
-    border: 1px dashed;
-    border-radius: ${radius};
-    font-size: 0.875em;
   }
 
   svc-payment-frame .svc-summary-total {

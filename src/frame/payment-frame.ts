@@ -129,8 +129,6 @@ export class SvcPaymentFrame extends LitElement {
     money: (minor) => this.#money(minor),
     collect: () => this.#collect(),
     showInvalid: () => this.#showInvalid(),
-    amountShown: () => !this.#shippingPending,
-    showAmount: () => this.#announce(this.#payText(this.t!)),
     showCardRefusal: (field, error, number) => this.#showCardRefusal(field, error, number),
     clearCard: () => this.#clearCard(),
   });
@@ -431,15 +429,26 @@ export class SvcPaymentFrame extends LitElement {
     this.#flow.submit();
   };
 
-  /** Checks every part of the form; what to send when all is in order. */
+  /**
+   * Checks every part of the form; what to send when all is in order. Nothing while the pay button named no
+   * amount (the shipping was unchosen or unpriced): the check prices it, and the customer sees the total
+   * before anything is charged.
+   */
   async #collect(): Promise<Collected | undefined> {
+    const pending = this.#shippingPending;
     const customerFields = this.querySelector('svc-customer-fields');
     const deliveryFields = this.querySelector('svc-delivery-fields');
     const card = this.querySelector('svc-card-fields')?.check();
     const customer = customerFields?.check();
     this.termsError = this.#fullCheckout && !this.termsAgreed;
     const shipping = await deliveryFields?.check();
-    if (!card || this.termsError || (customerFields && !customer) || (deliveryFields && !shipping)) {
+    if (
+      pending ||
+      !card ||
+      this.termsError ||
+      (customerFields && !customer) ||
+      (deliveryFields && !shipping)
+    ) {
       return undefined;
     }
     return {
@@ -451,7 +460,10 @@ export class SvcPaymentFrame extends LitElement {
     };
   }
 
-  /** Moves the focus to the first field with an error and reads out what is wrong. */
+  /**
+   * Moves the focus to the first field with an error and reads out what is wrong; with nothing wrong (the
+   * check priced the shipping), what the pay button says now.
+   */
   async #showInvalid(): Promise<void> {
     // Waits until this element and the parts of its form have rendered their errors.
     await this.updateComplete;
@@ -460,7 +472,7 @@ export class SvcPaymentFrame extends LitElement {
     );
     await Promise.all([...parts].map((part) => part.updateComplete));
     const errors = [...this.querySelectorAll('.svc-error')].map((node) => node.textContent?.trim());
-    this.#announce(errors.filter(Boolean).join(' '));
+    this.#announce(errors.filter(Boolean).join(' ') || this.#payText(this.t!));
     this.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
 
@@ -507,8 +519,8 @@ export class SvcPaymentFrame extends LitElement {
       ${
         // Outside the phases, so it stays through every screen and is read once, before them; none in place
         // of a frame that failed, which the element removes.
-        this.bootstrap?.testMode && this.t && this.#flow.phase.kind !== 'error'
-          ? html`<p class="svc-test-mode">${this.t('testMode.note')}</p>`
+        this.bootstrap?.testMode && this.#flow.phase.kind !== 'error'
+          ? html`<p class="svc-notice svc-test-mode">${this.bootstrap.testMode[this.language]}</p>`
           : nothing
       }
       ${this.#renderPhase()}
@@ -651,11 +663,7 @@ export class SvcPaymentFrame extends LitElement {
           ${
             notice?.kind === 'network'
               ? nothing
-              : html`<button
-                  type="submit"
-                  class="svc-button svc-button--primary svc-pay"
-                  aria-disabled=${busy || this.#shippingPending}
-                >
+              : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy || this.#shippingPending}>
                   ${flow.busy && !this.#shippingPending ? t('pay.processing') : this.#payText(t)}
                 </button>`
           }

@@ -1,7 +1,7 @@
 // The iframe is a card on the shop's page, not a white square: rounded, bordered and shadowed by default,
 // each through a token of the element (`--svc-frame-radius`, `--svc-frame-border`, `--svc-frame-shadow`).
 // The border lies outside the frame's content, so the iframe still fits the host's width and its height
-// is the content's; the radius clips the frame's own background; forced colours keep a border.
+// is the content's; the radius clips the frame's own background; forced colours keep the border.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/element/define.js';
@@ -68,12 +68,14 @@ describe('<svc-checkout> frame box', function () {
     expect(iframe.getBoundingClientRect().width).to.equal(element.getBoundingClientRect().width);
   });
 
-  it('keeps a border in forced colours, even when the shop set none', async () => {
-    const { iframe } = await shownFrame('--svc-frame-border: none');
-    expect(getComputedStyle(iframe).borderTopStyle).to.equal('none');
+  it('keeps its border in forced colours, painted in a system colour, where the shadow is dropped', async () => {
+    const { iframe } = await shownFrame();
     await emulateMedia({ forcedColors: 'active' });
+    expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
     const forced = getComputedStyle(iframe);
     expect(forced.borderTopStyle).to.equal('solid');
     expect(forced.borderTopWidth).to.equal('1px');
+    expect(forced.borderTopColor).to.not.equal('rgb(209, 213, 219)');
+    expect(forced.boxShadow).to.equal('none');
   });
 });

@@ -148,24 +148,29 @@ describe('the frame beside the best checkouts', () => {
     await expect(frame).to.be.accessible();
   });
 
-  it('carries a test-mode mark on every screen of the sandbox’s frame, and none where the page does not say so', async () => {
-    const { frame, channel } = await openForm(await checkoutOrder());
+  it('carries the test-mode mark of its page on every screen, in the frame’s language, and none without one', async () => {
+    const order = await checkoutOrder();
+    const { testMode, ...production } = await servedBootstrap(order.widgetId);
+    expect(testMode, 'the sandbox’s page names no mark').to.not.equal(undefined);
+    const { frame, channel } = await openForm(order);
     const marks = () => [...frame.querySelectorAll('.svc-test-mode')].map((mark) => mark.textContent);
-    expect(marks()).to.deep.equal([en('testMode.note')]);
-    // Words, not a live region: read once, where it stands, and not again as screens change.
+    expect(marks()).to.deep.equal([testMode!.en]);
+    // Words in a bordered notice, not colour alone, and no live region: read once, where it stands.
+    expect(getComputedStyle(frame.querySelector('.svc-test-mode')!).borderTopStyle).to.equal('solid');
     expect(frame.querySelector('.svc-test-mode')!.closest('[aria-live]')).to.equal(null);
+    channel.send({ type: 'update', language: 'ru' });
+    await waitUntil(() => marks()[0] === testMode!.ru, `mark: ${marks()}`);
+    channel.send({ type: 'update', language: 'en' });
+    await waitUntil(() => marks()[0] === testMode!.en, `mark: ${marks()}`);
     await typeCard(frame, { number: '4111111111111111' });
     payButton(frame).click();
     await channel.waitForState('paid');
     await waitUntil(() => frame.querySelector('.svc-status'), 'no status screen');
-    expect(marks()).to.deep.equal([en('testMode.note')]);
-    expect(liveRegion(frame).textContent).to.not.include(en('testMode.note'));
+    expect(marks()).to.deep.equal([testMode!.en]);
+    expect(liveRegion(frame).textContent).to.not.include(testMode!.en);
     await expect(frame).to.be.accessible();
 
     // A production gateway's page carries no `testMode`: no mark.
-    const order = await checkoutOrder();
-    const { testMode, ...production } = await servedBootstrap(order.widgetId);
-    expect(testMode).to.equal(true);
     const productionChannel = new MemoryChannel();
     const plain = await fixture<SvcPaymentFrame>(
       html`<svc-payment-frame
@@ -176,7 +181,7 @@ describe('the frame beside the best checkouts', () => {
         .channel=${productionChannel}
       ></svc-payment-frame>`,
     );
-    await init(productionChannel, order);
+    await init(productionChannel, await checkoutOrder());
     await productionChannel.waitForState('form');
     expect(plain.querySelector('.svc-test-mode')).to.equal(null);
   });

@@ -60,7 +60,7 @@ export const enFrame: FrameMessages = {
 
   'pay.button': 'Pay {amount}',
   'pay.chooseShipping': 'Choose a shipping method to pay',
-  'pay.priceShipping': 'Pay once the delivery price is known',
+  'pay.priceShipping': 'Pay once delivery is priced',
   'pay.processing': 'Processing the payment…',
   'pay.cancel': 'Cancel payment',
   'pay.secureNote': 'Card details go straight to the payment service; the shop does not see them.',
@@ -69,9 +69,7 @@ export const enFrame: FrameMessages = {
   'summary.title': 'Order summary',
   'summary.orderId': 'Order {orderId}',
   'summary.items': 'Items',
-  'summary.line': 'Quantity {quantity}, unit price {price}, line total {total}',
-  'summary.quantity': 'Quantity',
-  'summary.subtotal': 'Subtotal',
+  'summary.line': '{quantity} at {price} each, total {total}',
   'summary.taxIncluded': 'Including VAT {tax}',
   'summary.shipping': 'Shipping',
   'summary.total': 'Total',
@@ -123,8 +121,6 @@ export const enFrame: FrameMessages = {
   'threeDs.approve': 'Approve payment',
   'threeDs.deny': 'Deny payment',
   'threeDs.waiting': 'Waiting for the card issuer’s answer…',
-
-  'testMode.note': 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
 
   'status.paid.title': 'Payment successful',
   'status.paid.text': 'Thank you! Your payment of {amount} has been received.',

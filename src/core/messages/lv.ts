@@ -63,7 +63,7 @@ export const lvFrame: FrameMessages = {
 
   'pay.button': 'Maksāt {amount}',
   'pay.chooseShipping': 'Izvēlieties piegādes veidu, lai maksātu',
-  'pay.priceShipping': 'Maksāt varēs, kad būs zināma piegādes cena',
+  'pay.priceShipping': 'Maksājiet, kad piegāde ir aprēķināta',
   'pay.processing': 'Maksājums tiek apstrādāts…',
   'pay.cancel': 'Atcelt maksājumu',
   'pay.secureNote': 'Kartes dati tiek nosūtīti tieši maksājumu pakalpojumam; veikals tos neredz.',
@@ -72,9 +72,7 @@ export const lvFrame: FrameMessages = {
   'summary.title': 'Pasūtījuma kopsavilkums',
   'summary.orderId': 'Pasūtījums {orderId}',
   'summary.items': 'Preces',
-  'summary.line': 'Daudzums {quantity}, vienības cena {price}, rindas summa {total}',
-  'summary.quantity': 'Daudzums',
-  'summary.subtotal': 'Starpsumma',
+  'summary.line': '{quantity} pa {price}, kopā {total}',
   'summary.taxIncluded': 'Tai skaitā PVN {tax}',
   'summary.shipping': 'Piegāde',
   'summary.total': 'Kopā',
@@ -125,8 +123,6 @@ export const lvFrame: FrameMessages = {
   'threeDs.approve': 'Apstiprināt maksājumu',
   'threeDs.deny': 'Noraidīt maksājumu',
   'threeDs.waiting': 'Gaida kartes izdevēja atbildi…',
-
-  'testMode.note': 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
 
   'status.paid.title': 'Maksājums veiksmīgi veikts',
   'status.paid.text': 'Paldies! Jūsu maksājums {amount} apmērā ir saņemts.',

@@ -61,7 +61,7 @@ export const ruFrame: FrameMessages = {
 
   'pay.button': 'Оплатить {amount}',
   'pay.chooseShipping': 'Выберите способ доставки, чтобы оплатить',
-  'pay.priceShipping': 'Оплатить можно, когда станет известна цена доставки',
+  'pay.priceShipping': 'Оплата после расчёта доставки',
   'pay.processing': 'Платёж обрабатывается…',
   'pay.cancel': 'Отменить оплату',
   'pay.secureNote': 'Данные карты передаются напрямую платёжному сервису; магазин их не видит.',
@@ -70,9 +70,7 @@ export const ruFrame: FrameMessages = {
   'summary.title': 'Состав заказа',
   'summary.orderId': 'Заказ {orderId}',
   'summary.items': 'Товары',
-  'summary.line': 'Количество {quantity}, цена за единицу {price}, сумма строки {total}',
-  'summary.quantity': 'Количество',
-  'summary.subtotal': 'Промежуточный итог',
+  'summary.line': '{quantity} по {price}, итого {total}',
   'summary.taxIncluded': 'В том числе НДС {tax}',
   'summary.shipping': 'Доставка',
   'summary.total': 'Итого',
@@ -124,8 +122,6 @@ export const ruFrame: FrameMessages = {
   'threeDs.approve': 'Подтвердить платёж',
   'threeDs.deny': 'Отклонить платёж',
   'threeDs.waiting': 'Ожидание ответа эмитента карты…',
-
-  'testMode.note': 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
 
   'status.paid.title': 'Оплата прошла успешно',
   'status.paid.text': 'Спасибо! Ваш платёж на сумму {amount} получен.',
