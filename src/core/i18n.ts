@@ -163,8 +163,8 @@ export interface FrameMessages
   /** Column or group heading of the order lines. */
   readonly 'summary.items': string;
   /**
-   * What screen readers hear of an item line after its label, in place of its visible "2 × €12.50" and
-   * line total. `{quantity}`: a `unit.*` text; `{price}`: the unit price; `{total}`: the line total.
+   * What screen readers hear of an item line between its label and its total, in place of its visible
+   * "2 × €12.50". `{quantity}`: the count, or a `unit.*` text; `{price}`: the unit price.
    */
   readonly 'summary.line': string;
   /** The tax contained in the total (prices include tax). `{tax}`: the tax amount, formatted. */

@@ -11,12 +11,12 @@ import { css } from '@lit/reactive-element';
 // The iframe is a card on the shop's page: its corners, border and shadow are tokens of the element alone
 // (`FRAME_BOX_TOKENS`), which never cross to the frame. The border sits outside the frame's content box, so
 // the reported height stays the content's, and the box stretches to the host's width less its border (100%
-// where no stretch keyword is known). The radius clips the frame's own background with it. Forced colours
+// where the browser knows no fill-available width). The radius clips the frame's own background with it. Forced colours
 // drop the shadow and paint the border in a system colour.
 export const svcCheckoutStyles = css`
 :host{display:block;position:relative;color:var(--svc-color-text, #1f2937);font-family:var(--svc-font-family, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);font-size:var(--svc-font-size, 16px)}
 :host([hidden]){display:none}
-iframe{display:block;width:100%;width:-moz-available;width:-webkit-fill-available;width:stretch;border:var(--svc-frame-border, 1px solid #d1d5db);border-radius:var(--svc-frame-radius, 12px);box-shadow:var(--svc-frame-shadow, 0 1px 4px #00000024);color-scheme:normal}
+iframe{display:block;width:100%;width:-moz-available;width:-webkit-fill-available;border:var(--svc-frame-border, 1px solid #d1d5db);border-radius:var(--svc-frame-radius, 12px);box-shadow:var(--svc-frame-shadow, 0 1px 4px #00000024);color-scheme:normal}
 iframe.pending{position:absolute;opacity:0}
 .loading{margin:0;padding:var(--svc-spacing, 12px);color:var(--svc-color-muted, #4b5563)}
 .loading:focus{outline:none}

@@ -95,7 +95,7 @@ const builtLines = new WeakMap<
  * order, texts and language, so that the frame's other updates (an announcement, a field's error) reuse it;
  * Lit keeps a node it is given again where it is. Texts go in as `textContent`, never parsed as HTML.
  * A line shows its quantity at its unit price ("2 × €12.50") beside its total, so that neither amount is
- * taken for the other; screen readers hear both named in one sentence instead (`summary.line`).
+ * taken for the other; screen readers hear "2 at €12.50 each" (`summary.line`) before the total instead.
  */
 function itemList(order: OrderView, t: FrameTranslate, language: Language): HTMLUListElement {
   const built = builtLines.get(order);
@@ -112,11 +112,11 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
   const row = document.createElement('li');
   // Static markup of ours: no text of the order goes in here.
   row.innerHTML =
-    '<span class="svc-line-label"></span><span class="svc-line-quantity" aria-hidden="true"></span><span class="svc-line-total" aria-hidden="true"></span><span class="svc-visually-hidden"></span>';
+    '<span class="svc-line-label"></span><span class="svc-line-quantity" aria-hidden="true"></span><span class="svc-visually-hidden"></span><span class="svc-line-total"></span>';
   for (const line of order.lines) {
     if (line.type !== 'ITEM') continue;
     const item = row.cloneNode(true) as HTMLLIElement;
-    const [label, quantity, total, spoken] = item.children;
+    const [label, quantity, spoken, total] = item.children;
     label!.textContent = line.label;
     const key = `${line.unit} ${line.count}`;
     let worded = quantities.get(key);
@@ -127,7 +127,7 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
     const price = money(line.unitAmount);
     quantity!.textContent = `${worded} × ${price}`;
     total!.textContent = money(line.total);
-    spoken!.textContent = t('summary.line', { quantity: worded, price, total: total!.textContent });
+    spoken!.textContent = t('summary.line', { quantity: worded, price });
     list.append(item);
   }
   builtLines.set(order, { t, language, list });

@@ -520,7 +520,7 @@ export class SvcPaymentFrame extends LitElement {
         // Outside the phases, so it stays through every screen and is read once, before them; none in place
         // of a frame that failed, which the element removes.
         this.bootstrap?.testMode && this.#flow.phase.kind !== 'error'
-          ? html`<p class="svc-notice svc-test-mode">${this.bootstrap.testMode[this.language]}</p>`
+          ? html`<p class="svc-test-mode">${this.bootstrap.testMode[this.language]}</p>`
           : nothing
       }
       ${this.#renderPhase()}

@@ -69,7 +69,7 @@ export const enFrame: FrameMessages = {
   'summary.title': 'Order summary',
   'summary.orderId': 'Order {orderId}',
   'summary.items': 'Items',
-  'summary.line': '{quantity} at {price} each, total {total}',
+  'summary.line': '{quantity} at {price} each',
   'summary.taxIncluded': 'Including VAT {tax}',
   'summary.shipping': 'Shipping',
   'summary.total': 'Total',

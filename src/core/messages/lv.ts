@@ -72,7 +72,7 @@ export const lvFrame: FrameMessages = {
   'summary.title': 'Pasūtījuma kopsavilkums',
   'summary.orderId': 'Pasūtījums {orderId}',
   'summary.items': 'Preces',
-  'summary.line': '{quantity} pa {price}, kopā {total}',
+  'summary.line': '{quantity} pa {price}',
   'summary.taxIncluded': 'Tai skaitā PVN {tax}',
   'summary.shipping': 'Piegāde',
   'summary.total': 'Kopā',

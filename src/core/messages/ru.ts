@@ -70,7 +70,7 @@ export const ruFrame: FrameMessages = {
   'summary.title': 'Состав заказа',
   'summary.orderId': 'Заказ {orderId}',
   'summary.items': 'Товары',
-  'summary.line': '{quantity} по {price}, итого {total}',
+  'summary.line': '{quantity} по {price}',
   'summary.taxIncluded': 'В том числе НДС {tax}',
   'summary.shipping': 'Доставка',
   'summary.total': 'Итого',
