@@ -41,7 +41,9 @@ function payText(frame: HTMLElement): string {
   return payButton(frame).textContent!.trim();
 }
 
-describe('the frame beside the best checkouts', () => {
+describe('the frame beside the best checkouts', function () {
+  // Several screens and languages in one test, on a machine that may be busy.
+  this.timeout(30000);
   let watch: FetchWatch;
 
   beforeEach(() => {
