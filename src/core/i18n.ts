@@ -140,6 +140,13 @@ export interface FrameMessages
 
   /** The pay button. `{amount}`: the order total, formatted with its currency. */
   readonly 'pay.button': string;
+  /**
+   * The pay button while the order has shipping options and none is chosen: it says what is missing
+   * rather than a total that leaves shipping out (pressed, it shows the choice's error).
+   */
+  readonly 'pay.chooseShipping': string;
+  /** The pay button while the chosen shipping waits for its price (an address, a pickup point, a quote). */
+  readonly 'pay.priceShipping': string;
   /** Shown while a payment runs (the button is disabled meanwhile). */
   readonly 'pay.processing': string;
   /** The button that cancels the payment. */
@@ -155,9 +162,11 @@ export interface FrameMessages
   readonly 'summary.orderId': string;
   /** Column or group heading of the order lines. */
   readonly 'summary.items': string;
-  /** Column heading of the quantities. */
-  readonly 'summary.quantity': string;
-  readonly 'summary.subtotal': string;
+  /**
+   * What screen readers hear of an item line between its label and its total, in place of its visible
+   * "2 × €12.50". `{quantity}`: the count, or a `unit.*` text; `{price}`: the unit price.
+   */
+  readonly 'summary.line': string;
   /** The tax contained in the total (prices include tax). `{tax}`: the tax amount, formatted. */
   readonly 'summary.taxIncluded': string;
   readonly 'summary.shipping': string;
@@ -219,6 +228,8 @@ export interface FrameMessages
   readonly 'threeDs.title': string;
   /** Says that this is the sandbox's test challenge, not a bank's page. */
   readonly 'threeDs.sandboxExplanation': string;
+  /** Label of the merchant's name on the 3-D Secure step (the amount's label is `summary.total`). */
+  readonly 'threeDs.merchant': string;
   readonly 'threeDs.approve': string;
   readonly 'threeDs.deny': string;
   /** While the answer to the challenge is sent. */

@@ -72,6 +72,12 @@ export interface FrameBootstrap {
   config: WidgetConfigView;
   language: Language;
   texts: FrameMessages;
+  /**
+   * The page is a test gateway's (the sandbox's), which takes test cards only: the mark the frame shows on
+   * every screen, by language, so that it follows the frame's. A production gateway leaves it out, and its
+   * pages and catalogs carry none of these words.
+   */
+  testMode?: Readonly<Record<Language, string>>;
 }
 
 /** The id of the frame page's data block that holds its `FrameBootstrap`. */

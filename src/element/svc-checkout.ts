@@ -122,6 +122,9 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
  * @cssproperty --svc-border-radius - Corner radius of inputs, buttons and panels (0 to 32px, or up to 50%). Default `6px`.
  * @cssproperty --svc-spacing - Base gap between fields and sections (0 to 48px). Default `12px`.
  * @cssproperty --svc-input-height - Height of inputs and buttons (24px to 96px; 44px or more suits touch screens). Default `44px`.
+ * @cssproperty --svc-frame-radius - Corner radius of the payment form's iframe on the page (the form's background follows it). Default `12px`.
+ * @cssproperty --svc-frame-border - Border of the payment form's iframe, a CSS `border` value (forced colours paint it: the frame's edge there, unless `none`). Default `1px solid #d1d5db`.
+ * @cssproperty --svc-frame-shadow - Shadow of the payment form's iframe, a CSS `box-shadow` value. Default `0 1px 4px #00000024`.
  */
 export class SvcCheckout extends ReactiveElement {
   // Lit's ReactiveElement without lit-html's templates: the element shows three small views, which it

@@ -74,10 +74,13 @@ export function priceLaterKey(
   return asksAddress ? 'delivery.priceOnRequest' : 'delivery.priceOnChoice';
 }
 
+/** A line's quantity: a count of pieces as a bare number, since "× {price}" follows it; others with their unit. */
 function quantityText(count: string, unit: string, t: FrameTranslate, counts: Intl.NumberFormat): string {
-  const known: Unit = (UNITS as readonly string[]).includes(unit) ? (unit as Unit) : 'PIECE';
   const number = Number(count);
-  return t(unitKey(known), { count: Number.isFinite(number) ? counts.format(number) : count });
+  const formatted = Number.isFinite(number) ? counts.format(number) : count;
+  return (UNITS as readonly string[]).includes(unit) && unit !== 'PIECE'
+    ? t(unitKey(unit as Unit), { count: formatted })
+    : formatted;
 }
 
 /** The item lines last built for an order, kept while its texts and language stay the same. */
@@ -91,6 +94,8 @@ const builtLines = new WeakMap<
  * a 1,000-item order renders in about two thirds of the time (`npm run bench`). The list is built once per
  * order, texts and language, so that the frame's other updates (an announcement, a field's error) reuse it;
  * Lit keeps a node it is given again where it is. Texts go in as `textContent`, never parsed as HTML.
+ * A line shows its quantity at its unit price ("2 × €12.50") beside its total, so that neither amount is
+ * taken for the other; screen readers hear "2 at €12.50 each" (`summary.line`) before the total instead.
  */
 function itemList(order: OrderView, t: FrameTranslate, language: Language): HTMLUListElement {
   const built = builtLines.get(order);
@@ -100,17 +105,18 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
   // quantities (most are "1 pc."), so each unit and count is worded once.
   const counts = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   const quantities = new Map<string, string>();
+  const money = (amount: string) => formatMoney(parseMinorUnits(amount), order.currency, locale);
   const list = document.createElement('ul');
   list.className = 'svc-summary-lines';
   list.setAttribute('aria-label', t('summary.items'));
   const row = document.createElement('li');
-  for (const part of ['label', 'quantity', 'total']) {
-    row.append(Object.assign(document.createElement('span'), { className: `svc-line-${part}` }));
-  }
+  // Static markup of ours: no text of the order goes in here.
+  row.innerHTML =
+    '<span class="svc-line-label"></span><span class="svc-line-quantity" aria-hidden="true"></span><span class="svc-visually-hidden"></span><span class="svc-line-total"></span>';
   for (const line of order.lines) {
     if (line.type !== 'ITEM') continue;
     const item = row.cloneNode(true) as HTMLLIElement;
-    const [label, quantity, total] = item.children;
+    const [label, quantity, spoken, total] = item.children;
     label!.textContent = line.label;
     const key = `${line.unit} ${line.count}`;
     let worded = quantities.get(key);
@@ -118,8 +124,10 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
       worded = quantityText(line.count, line.unit, t, counts);
       quantities.set(key, worded);
     }
-    quantity!.textContent = worded;
-    total!.textContent = formatMoney(parseMinorUnits(line.total), order.currency, locale);
+    const price = money(line.unitAmount);
+    quantity!.textContent = `${worded} × ${price}`;
+    total!.textContent = money(line.total);
+    spoken!.textContent = t('summary.line', { quantity: worded, price });
     list.append(item);
   }
   builtLines.set(order, { t, language, list });

@@ -37,7 +37,8 @@ export type Phase =
   | { kind: 'loading' }
   | { kind: 'form'; notice?: Notice }
   | { kind: 'processing'; checking?: boolean }
-  | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean }
+  /** `amount`: what the customer confirms, the order's total formatted with its currency. */
+  | { kind: 'challenge'; challengeId: string; busy: boolean; networkError: boolean; amount: string }
   | { kind: 'paid'; amount: string }
   /** A receipt of an order id paid before, in another load of the page: nothing of the order but its id. */
   | { kind: 'paid'; orderId: string }
@@ -164,8 +165,9 @@ export class PaymentFlow {
   ): void {
     this.#setOrder(order);
     const { state } = order;
+    const amount = this.#host.money(parseMinorUnits(order.total));
     if (state === 'CHALLENGE' && challengeId) {
-      this.setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false });
+      this.setPhase({ kind: 'challenge', challengeId, busy: false, networkError: false, amount });
     } else if (state === 'CANCELLED') {
       this.setPhase({ kind: 'cancelled' });
     } else if (PAID_STATES.has(state) || (state === 'FAILED' && news)) {
@@ -175,9 +177,7 @@ export class PaymentFlow {
       // attempt, in the load of the frame in which it ended.
       if (news) this.#host.ended(order, paid);
       this.setPhase(
-        paid
-          ? { kind: 'paid', amount: this.#host.money(parseMinorUnits(order.total)) }
-          : { kind: 'failed', reason: failureReasonKey(failure?.code) },
+        paid ? { kind: 'paid', amount } : { kind: 'failed', reason: failureReasonKey(failure?.code) },
       );
     } else this.setPhase({ kind: 'form' });
   }

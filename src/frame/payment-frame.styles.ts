@@ -297,6 +297,12 @@ export const paymentFrameStyles = css`
     margin: 0;
   }
 
+  /* Words in a dashed box: not colour alone. */
+  svc-payment-frame .svc-test-mode {
+    padding: 4px 8px;
+    border: 1px dashed;
+  }
+
   svc-payment-frame .svc-summary-total {
     font-weight: 700;
   }

@@ -407,6 +407,21 @@ export class SvcPaymentFrame extends LitElement {
     return this.#flow.order?.collectCustomerData ?? false;
   }
 
+  /** The order has shipping options, and none is chosen or the chosen one has no price yet. */
+  get #shippingPending(): boolean {
+    return (this.#flow.order?.shippingOptions.length ?? 0) > 0 && !this.shipping?.price;
+  }
+
+  /**
+   * The pay button's words: the amount, or what is missing before there is one (the button then looks
+   * unavailable, yet takes the focus and, pressed, shows what to do), as a shop's own checkout would.
+   */
+  #payText(t: FrameTranslate): string {
+    const { order } = this.#flow;
+    if (this.#shippingPending) return t(this.shipping ? 'pay.priceShipping' : 'pay.chooseShipping');
+    return t('pay.button', { amount: order ? this.#money(orderTotal(order, this.shipping)) : '…' });
+  }
+
   readonly #onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
     // Every payment sent ends on a status screen: its chunk loads beside the payment.
@@ -414,15 +429,26 @@ export class SvcPaymentFrame extends LitElement {
     this.#flow.submit();
   };
 
-  /** Checks every part of the form; what to send when all is in order. */
+  /**
+   * Checks every part of the form; what to send when all is in order. Nothing while the pay button named no
+   * amount (the shipping was unchosen or unpriced): the check prices it, and the customer sees the total
+   * before anything is charged.
+   */
   async #collect(): Promise<Collected | undefined> {
+    const pending = this.#shippingPending;
     const customerFields = this.querySelector('svc-customer-fields');
     const deliveryFields = this.querySelector('svc-delivery-fields');
     const card = this.querySelector('svc-card-fields')?.check();
     const customer = customerFields?.check();
     this.termsError = this.#fullCheckout && !this.termsAgreed;
     const shipping = await deliveryFields?.check();
-    if (!card || this.termsError || (customerFields && !customer) || (deliveryFields && !shipping)) {
+    if (
+      pending ||
+      !card ||
+      this.termsError ||
+      (customerFields && !customer) ||
+      (deliveryFields && !shipping)
+    ) {
       return undefined;
     }
     return {
@@ -434,7 +460,10 @@ export class SvcPaymentFrame extends LitElement {
     };
   }
 
-  /** Moves the focus to the first field with an error and reads out what is wrong. */
+  /**
+   * Moves the focus to the first field with an error and reads out what is wrong; with nothing wrong (the
+   * check priced the shipping), what the pay button says now.
+   */
   async #showInvalid(): Promise<void> {
     // Waits until this element and the parts of its form have rendered their errors.
     await this.updateComplete;
@@ -443,7 +472,7 @@ export class SvcPaymentFrame extends LitElement {
     );
     await Promise.all([...parts].map((part) => part.updateComplete));
     const errors = [...this.querySelectorAll('.svc-error')].map((node) => node.textContent?.trim());
-    this.#announce(errors.filter(Boolean).join(' '));
+    this.#announce(errors.filter(Boolean).join(' ') || this.#payText(this.t!));
     this.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
 
@@ -487,6 +516,13 @@ export class SvcPaymentFrame extends LitElement {
   protected override render() {
     return html`<div class="svc-frame" @svc-announce=${this.#onAnnounce} @svc-shipping-change=${this.#onShippingChange}>
       <div class="svc-visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+      ${
+        // Outside the phases, so it stays through every screen and is read once, before them; none in place
+        // of a frame that failed, which the element removes.
+        this.bootstrap?.testMode && this.#flow.phase.kind !== 'error'
+          ? html`<p class="svc-test-mode">${this.bootstrap.testMode[this.language]}</p>`
+          : nothing
+      }
       ${this.#renderPhase()}
     </div>`;
   }
@@ -513,10 +549,15 @@ export class SvcPaymentFrame extends LitElement {
         const step = this.#challengeStep.module;
         return this.#inFrontOfForm(
           step
-            ? step.renderChallenge(phase, t!, {
-                answer: (approve) => void flow.answerChallenge(approve),
-                retry: () => void flow.retryChallenge(),
-              })
+            ? step.renderChallenge(
+                phase,
+                t!,
+                {
+                  answer: (approve) => void flow.answerChallenge(approve),
+                  retry: () => void flow.retryChallenge(),
+                },
+                this.config!.merchant.name,
+              )
             : this.#renderLoadingPart(this.#challengeStep, () => this.#showChallengeStep(phase), t!),
           t!,
         );
@@ -622,14 +663,8 @@ export class SvcPaymentFrame extends LitElement {
           ${
             notice?.kind === 'network'
               ? nothing
-              : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy}>
-                  ${
-                    flow.busy
-                      ? t('pay.processing')
-                      : t('pay.button', {
-                          amount: order ? this.#money(orderTotal(order, this.shipping)) : '…',
-                        })
-                  }
+              : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy || this.#shippingPending}>
+                  ${flow.busy && !this.#shippingPending ? t('pay.processing') : this.#payText(t)}
                 </button>`
           }
           <button

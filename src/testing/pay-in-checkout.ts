@@ -193,16 +193,19 @@ class CheckoutForm {
 
   /**
    * Resolves once the form takes a payment: the card fields show, and the pay button is enabled once the
-   * gateway has taken the order. A failed screen of an earlier attempt is left with "Try another card".
+   * gateway has taken the order (or, for an order whose shipping is still to choose or price, says so). A
+   * failed screen of an earlier attempt is left with "Try another card".
    */
   async open(element: LocatorShape): Promise<void> {
     const deadline = Date.now() + this.timeout;
     const tryAnother = this.#button('status.tryAnotherCard');
     const pay = this.#button('pay.button');
+    const shippingFirst = [this.#button('pay.chooseShipping'), this.#button('pay.priceShipping')];
     for (;;) {
       if ((await element.getAttribute('state')) === 'error') throw setupError();
       if (await tryAnother.isVisible()) await tryAnother.click({ timeout: this.timeout });
       else if ((await pay.isVisible()) && (await pay.getAttribute('aria-disabled')) === 'false') return;
+      else if ((await shippingFirst[0]!.isVisible()) || (await shippingFirst[1]!.isVisible())) return;
       if (Date.now() > deadline) {
         const state = await element.getAttribute('state');
         throw new CheckoutTestError(

@@ -6,6 +6,7 @@ import { DESIGN_TOKEN_NAMES } from '../../src/core/design-token-names.js';
 import '../../src/element/define.js';
 import { defineSvcCheckout, SVC_CHECKOUT_TAG } from '../../src/element/register.js';
 import { SvcCheckout } from '../../src/element/svc-checkout.js';
+import { FRAME_BOX_TOKENS } from '../../src/element/svc-checkout.styles.js';
 
 /** Loads a classic script and resolves with the errors it raised (uncaught errors do not reject). */
 function runClassicScript(src: string): Promise<string[]> {
@@ -84,13 +85,15 @@ describe('defining <svc-checkout>', () => {
       .find((entry) => entry['tagName'] === 'svc-checkout');
     expect(declaration, 'no svc-checkout in custom-elements.json').to.not.equal(undefined);
     const names = (key: string) => (declaration![key] as Array<{ name: string }>).map((entry) => entry.name);
-    expect(names('cssProperties')).to.deep.equal([...DESIGN_TOKEN_NAMES]);
-    // The @cssproperty JSDoc describes each token for people; its stated default is the frame's.
+    expect(names('cssProperties')).to.deep.equal([...DESIGN_TOKEN_NAMES, ...Object.keys(FRAME_BOX_TOKENS)]);
+    // The @cssproperty JSDoc describes each token for people; its stated default is the frame's (the
+    // iframe box's, for the element's own tokens).
+    const defaults: Record<string, string> = { ...DEFAULT_APPEARANCE, ...FRAME_BOX_TOKENS };
     for (const { name, description } of declaration!['cssProperties'] as Array<{
       name: TokenName;
       description: string;
     }>) {
-      expect(description, name).to.include(`Default \`${DEFAULT_APPEARANCE[name]}\``);
+      expect(description, name).to.include(`Default \`${defaults[name]}\``);
     }
     expect(names('events')).to.deep.equal([
       'paymentCompleted',

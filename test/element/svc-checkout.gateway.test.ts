@@ -93,7 +93,8 @@ describe('<svc-checkout> with the real gateway', function () {
       'the frame reports no height',
       FRAME_WAIT,
     );
-    expect(iframe.getBoundingClientRect().height).to.equal(Number.parseFloat(iframe.style.height));
+    // The reported height is the frame's content; the iframe's border lies outside it.
+    expect(iframe.clientHeight).to.equal(Number.parseFloat(iframe.style.height));
     expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
     await expect(element).to.be.accessible();
 

@@ -96,6 +96,20 @@ describe('accessibility', () => {
       await expect(frame).to.be.accessible();
     });
 
+    it('form with shipping still to choose (the pay button says so), with the test-mode mark', async () => {
+      const { frame } = await openForm(
+        await checkoutOrder({
+          shippingOptions: [
+            { id: 'post', amount: '2.80', currency: 'EUR' },
+            { id: 'courier', currency: 'EUR' },
+          ],
+        }),
+      );
+      expect(payButton(frame).textContent!.trim()).to.equal(en('pay.chooseShipping'));
+      expect(frame.querySelector('.svc-test-mode')!.textContent).to.include('sandbox');
+      await expect(frame).to.be.accessible();
+    });
+
     it('processing', async () => {
       const { frame, channel } = await openForm(await checkoutOrder());
       await typeCard(frame, { number: '4111111111111111' });

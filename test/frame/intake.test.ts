@@ -113,7 +113,7 @@ describe('order intake', () => {
       items.map((item) => item.label),
     );
     expect(first.querySelector('b')).to.equal(null);
-    expect(rows[1]!.querySelector('.svc-line-quantity')!.textContent).to.equal('× 2');
+    expect(rows[1]!.querySelector('.svc-line-quantity')!.textContent).to.equal('2 × €2.01');
     expect(rows[1]!.querySelector('.svc-line-total')!.textContent).to.equal('€4.02');
     expect(first.getAttribute('aria-label')).to.equal('Items');
     // Another update of the frame (a field's announcement) keeps the same list.

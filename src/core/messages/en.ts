@@ -59,6 +59,8 @@ export const enFrame: FrameMessages = {
   'scheme.UNKNOWN': 'Unknown card',
 
   'pay.button': 'Pay {amount}',
+  'pay.chooseShipping': 'Choose a shipping method to pay',
+  'pay.priceShipping': 'Pay once delivery is priced',
   'pay.processing': 'Processing the payment…',
   'pay.cancel': 'Cancel payment',
   'pay.secureNote': 'Card details go straight to the payment service; the shop does not see them.',
@@ -67,8 +69,7 @@ export const enFrame: FrameMessages = {
   'summary.title': 'Order summary',
   'summary.orderId': 'Order {orderId}',
   'summary.items': 'Items',
-  'summary.quantity': 'Quantity',
-  'summary.subtotal': 'Subtotal',
+  'summary.line': '{quantity} at {price} each',
   'summary.taxIncluded': 'Including VAT {tax}',
   'summary.shipping': 'Shipping',
   'summary.total': 'Total',
@@ -116,6 +117,7 @@ export const enFrame: FrameMessages = {
   'threeDs.title': '3-D Secure verification',
   'threeDs.sandboxExplanation':
     'This is the sandbox test challenge: no bank is involved and no money moves. Choose how the card issuer answers.',
+  'threeDs.merchant': 'Merchant',
   'threeDs.approve': 'Approve payment',
   'threeDs.deny': 'Deny payment',
   'threeDs.waiting': 'Waiting for the card issuer’s answer…',

@@ -62,6 +62,8 @@ export const lvFrame: FrameMessages = {
   'scheme.UNKNOWN': 'Nezināma karte',
 
   'pay.button': 'Maksāt {amount}',
+  'pay.chooseShipping': 'Izvēlieties piegādes veidu, lai maksātu',
+  'pay.priceShipping': 'Maksājiet, kad piegāde ir aprēķināta',
   'pay.processing': 'Maksājums tiek apstrādāts…',
   'pay.cancel': 'Atcelt maksājumu',
   'pay.secureNote': 'Kartes dati tiek nosūtīti tieši maksājumu pakalpojumam; veikals tos neredz.',
@@ -70,8 +72,7 @@ export const lvFrame: FrameMessages = {
   'summary.title': 'Pasūtījuma kopsavilkums',
   'summary.orderId': 'Pasūtījums {orderId}',
   'summary.items': 'Preces',
-  'summary.quantity': 'Daudzums',
-  'summary.subtotal': 'Starpsumma',
+  'summary.line': '{quantity} pa {price}',
   'summary.taxIncluded': 'Tai skaitā PVN {tax}',
   'summary.shipping': 'Piegāde',
   'summary.total': 'Kopā',
@@ -118,6 +119,7 @@ export const lvFrame: FrameMessages = {
   'threeDs.title': '3-D Secure pārbaude',
   'threeDs.sandboxExplanation':
     'Šī ir testa vides (sandbox) pārbaude: banka netiek iesaistīta, un nauda netiek pārskaitīta. Izvēlieties, kā atbildēs kartes izdevējs.',
+  'threeDs.merchant': 'Tirgotājs',
   'threeDs.approve': 'Apstiprināt maksājumu',
   'threeDs.deny': 'Noraidīt maksājumu',
   'threeDs.waiting': 'Gaida kartes izdevēja atbildi…',

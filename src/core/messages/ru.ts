@@ -60,6 +60,8 @@ export const ruFrame: FrameMessages = {
   'scheme.UNKNOWN': 'Неизвестная карта',
 
   'pay.button': 'Оплатить {amount}',
+  'pay.chooseShipping': 'Выберите способ доставки, чтобы оплатить',
+  'pay.priceShipping': 'Оплата после расчёта доставки',
   'pay.processing': 'Платёж обрабатывается…',
   'pay.cancel': 'Отменить оплату',
   'pay.secureNote': 'Данные карты передаются напрямую платёжному сервису; магазин их не видит.',
@@ -68,8 +70,7 @@ export const ruFrame: FrameMessages = {
   'summary.title': 'Состав заказа',
   'summary.orderId': 'Заказ {orderId}',
   'summary.items': 'Товары',
-  'summary.quantity': 'Количество',
-  'summary.subtotal': 'Промежуточный итог',
+  'summary.line': '{quantity} по {price}',
   'summary.taxIncluded': 'В том числе НДС {tax}',
   'summary.shipping': 'Доставка',
   'summary.total': 'Итого',
@@ -117,6 +118,7 @@ export const ruFrame: FrameMessages = {
   'threeDs.title': 'Проверка 3-D Secure',
   'threeDs.sandboxExplanation':
     'Это тестовая проверка в песочнице (sandbox): банк не участвует, деньги не списываются. Выберите, как ответит эмитент карты.',
+  'threeDs.merchant': 'Продавец',
   'threeDs.approve': 'Подтвердить платёж',
   'threeDs.deny': 'Отклонить платёж',
   'threeDs.waiting': 'Ожидание ответа эмитента карты…',

@@ -28,6 +28,16 @@ const WIDGET_SCRIPTS = new Set([
   'svc-checkout.classic.js.map',
 ]);
 
+/**
+ * The sandbox's test-mode mark in the frame, in the words of its hosted page (v1/checkout-texts.ts,
+ * `card.testOnly`), which this wing may not import.
+ */
+const TEST_MODE: NonNullable<FrameBootstrap['testMode']> = {
+  en: 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
+  lv: 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
+  ru: 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
+};
+
 /** The frame's files, under the build folder and under `/widget/`. */
 const FRAME_ASSETS = 'frame/assets';
 /** A file name as the builds make them: no path, no dot file (so no `..`, no hidden folder). */
@@ -124,11 +134,13 @@ export function mountWidgetPages(router: Router, directory: MerchantDirectory, b
       withFields && entry.includes('/frame-checkout') ? 'frame-checkout.css' : 'frame.css',
     );
     const stylesheet = stylesheetPath ? `<link rel="stylesheet" href="${stylesheetPath}">` : '';
-    // The frame's first render needs the widget's configuration and the texts: the page carries both.
+    // The frame's first render needs the widget's configuration and the texts: the page carries both. It
+    // is the sandbox's page, which takes test cards only, and says so (the hosted page does too).
     const bootstrap: FrameBootstrap = {
       config: widgetConfigView(directory, found),
       language,
       texts: FRAME_MESSAGES[language],
+      testMode: TEST_MODE,
     };
     const html = `<!doctype html>
 <html lang="${language}">

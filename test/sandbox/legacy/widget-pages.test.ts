@@ -3,10 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FRAME_MESSAGES, type OrderInput } from '../../../src/core/index.js';
+import { FRAME_MESSAGES, LANGUAGES, type OrderInput } from '../../../src/core/index.js';
 import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../../src/core/widget-api.js';
 import { parseConfig } from '../../../src/sandbox/config.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { pageTranslator } from '../../../src/sandbox/v1/checkout-texts.js';
 import { signOrder } from '../../../src/server/index.js';
 import {
   call,
@@ -116,10 +117,19 @@ describe('sandbox: widget script, frame page, embedding check and intake rules',
     assert.match(html, /<script type="module" src="\/widget\/frame\/assets\/frame.js"><\/script>/);
     assert.doesNotMatch(html, /<script>|<style|style=/, 'nothing inline');
     // The page carries what the frame's first render needs: the widget's configuration, exactly as the widget
-    // API answers it, and the texts of the merchant's default language (lv).
+    // API answers it, and the texts of the merchant's default language (lv); and, as the sandbox's page, the
+    // test-mode mark the frame shows, in each language, in the words of the hosted page (a production
+    // gateway leaves it out).
     const bootstrap = bootstrapOf(html);
     const config = await fetch(`${sandbox.url}/widget-api/v1/widgets/${WIDGETS.checkout}`);
-    assert.deepEqual(bootstrap, { config: await config.json(), language: 'lv', texts: FRAME_MESSAGES.lv });
+    assert.deepEqual(bootstrap, {
+      config: await config.json(),
+      language: 'lv',
+      texts: FRAME_MESSAGES.lv,
+      testMode: Object.fromEntries(
+        LANGUAGES.map((language) => [language, pageTranslator(language)('card.testOnly')]),
+      ),
+    });
     const frameScript = await fetch(`${sandbox.url}/widget/frame/assets/frame.js`);
     assert.equal(frameScript.status, 200);
     assert.equal(frameScript.headers.get('access-control-allow-origin'), null);
