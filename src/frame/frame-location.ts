@@ -3,12 +3,7 @@
  * (then the card form's settings), which the element builds. The hash never reaches the gateway's logs, and nothing in it is secret: the
  * channel id only keeps messages of two widgets on one page apart.
  */
-import {
-  CARD_LAYOUTS,
-  CARDHOLDER_NAME_SETTINGS,
-  type CardFormSettings,
-  DEFAULT_CARD_SETTINGS,
-} from '../core/index.js';
+import { CARD_LAYOUTS, CARDHOLDER_NAME_SETTINGS, type CardFormSettings } from '../core/index.js';
 
 /** The frame's widget, and the element it serves. */
 export interface FrameLocation {
@@ -51,26 +46,21 @@ function isExactOrigin(value: string): boolean {
 /**
  * The card form's settings from the frame's hash, named as the element's attributes (`card-layout`,
  * `cardholder-name`). A value we do not know is named in the console, which the page's developer tools show,
- * with what to write instead; the form then keeps its default for it.
+ * with what to write instead; the form then keeps its default for it (each list's first value).
  */
 export function readCardSettings(hash: string): CardFormSettings {
   const params = new URLSearchParams(hash.slice(1));
-  const read = <K extends keyof CardFormSettings>(
-    key: K,
-    name: string,
-    values: readonly CardFormSettings[K][],
-  ): CardFormSettings[K] => {
-    const value = params.get(name) as CardFormSettings[K] | null;
+  const read = <T extends string>(name: string, values: readonly T[]): T => {
+    const value = params.get(name) as T | null;
     if (value && values.includes(value)) return value;
-    const fallback = DEFAULT_CARD_SETTINGS[key];
     if (value)
       console.warn(
-        `<svc-checkout> ${name}: "${value}" is none of ${values.join(', ')}; write one of them (or leave ${name} out for ${fallback}). The form uses ${fallback}.`,
+        `<svc-checkout> ${name}: write ${values.join(', ')}, not "${value}" (${values[0]} applies)`,
       );
-    return fallback;
+    return values[0]!;
   };
   return {
-    layout: read('layout', 'card-layout', CARD_LAYOUTS),
-    holder: read('holder', 'cardholder-name', CARDHOLDER_NAME_SETTINGS),
+    layout: read('card-layout', CARD_LAYOUTS),
+    holder: read('cardholder-name', CARDHOLDER_NAME_SETTINGS),
   };
 }
