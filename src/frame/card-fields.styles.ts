@@ -21,19 +21,19 @@ export const cardFieldsStyles = css`
   }
 
   /* Room for the marks of the accepted schemes (24px each, 4px apart) before one scheme shows. */
-  svc-card-fields .svc-input:has(svg + svg) input {
+  svc-card-fields .svc-input:has(svg+svg) input {
     padding-right: 80px;
   }
 
-  svc-card-fields .svc-input:has(svg + svg + svg) input {
+  svc-card-fields .svc-input:has(svg+svg+svg) input {
     padding-right: 108px;
   }
 
-  svc-card-fields .svc-input:has(svg + svg + svg + svg) input {
+  svc-card-fields .svc-input:has(svg+svg+svg+svg) input {
     padding-right: 136px;
   }
 
-  svc-card-fields .svc-input > :not(input) {
+  svc-card-fields .svc-input>:not(input) {
     position: absolute;
     top: 50%;
     right: 12px;
