@@ -55,7 +55,7 @@ export function readCardSettings(hash: string): CardFormSettings {
     if (value && values.includes(value)) return value;
     if (value)
       console.warn(
-        `<svc-checkout> ${name}: write ${values.join(', ')}, not "${value}" (${values[0]} applies)`,
+        `<svc-checkout> ${name}="${value}": write one of ${values.join(', ')} (${values[0]} applies)`,
       );
     return values[0]!;
   };
