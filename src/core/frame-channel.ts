@@ -66,7 +66,8 @@ export interface CustomerPrefill {
 
 /**
  * How the frame lays out its card fields (the element's `card-layout`): `stacked`, each field on its own
- * line; `compact`, number, expiry date and CVC on one line (wrapping where the frame is narrow).
+ * line; `compact`, number, expiry date and CVC on one line (wrapping where the frame is narrow). Here and in
+ * the next list, the first value is the default (`DEFAULT_CARD_SETTINGS`).
  */
 export const CARD_LAYOUTS = ['stacked', 'compact'] as const;
 export type CardLayout = (typeof CARD_LAYOUTS)[number];

@@ -1,7 +1,7 @@
 /**
  * What the frame learns from its own URL, `/widget/frame/<widgetId>#channel=<id>&origin=<page origin>`
- * (then the card form's settings), which the element builds. The hash never reaches the gateway's logs, and nothing in it is secret: the
- * channel id only keeps messages of two widgets on one page apart.
+ * (then the card form's settings), which the element builds. The hash never reaches the gateway's logs, and
+ * nothing in it is secret: the channel id only keeps messages of two widgets on one page apart.
  */
 import { CARD_LAYOUTS, CARDHOLDER_NAME_SETTINGS, type CardFormSettings } from '../core/index.js';
 
