@@ -73,6 +73,10 @@ export interface SvcCheckoutJsxProps {
    * not read JSON text).
    */
   texts?: SvcCheckout['texts'];
+  /** The card fields' layout: `stacked` (the default) or `compact` (number, expiry date and CVC on one line). */
+  'card-layout'?: SvcCheckout['cardLayout'];
+  /** Whether the form asks for the cardholder's name: `required` (the default), `optional` or `hidden`. */
+  'cardholder-name'?: SvcCheckout['cardholderName'];
   /** v1 mode: the Purchase's `checkout_url`; switches the element to the payment method picker. */
   'checkout-url'?: string;
   /** v1 mode: the merchant's own payment-methods endpoint, with its query (such as `?currency=EUR`). */

@@ -64,6 +64,30 @@ export interface CustomerPrefill {
   lastName?: string;
 }
 
+/**
+ * How the frame lays out its card fields (the element's `card-layout`): `stacked`, each field on its own
+ * line; `compact`, number, expiry date and CVC on one line (wrapping where the frame is narrow). Here and in
+ * the next list, the first value is the default (`DEFAULT_CARD_SETTINGS`).
+ */
+export const CARD_LAYOUTS = ['stacked', 'compact'] as const;
+export type CardLayout = (typeof CARD_LAYOUTS)[number];
+
+/** Whether the frame asks for the cardholder's name (the element's `cardholder-name`). */
+export const CARDHOLDER_NAME_SETTINGS = ['required', 'optional', 'hidden'] as const;
+export type CardholderNameSetting = (typeof CARDHOLDER_NAME_SETTINGS)[number];
+
+/**
+ * The card form's settings. They travel in the frame's URL (`#...&card-layout=compact&cardholder-name=hidden`,
+ * see the element's frame-host.ts), so that the frame's first render already lays the fields out as asked.
+ */
+export interface CardFormSettings {
+  layout: CardLayout;
+  holder: CardholderNameSetting;
+}
+
+/** The settings when the element names none (or one the frame does not know): the form as it always was. */
+export const DEFAULT_CARD_SETTINGS: Readonly<CardFormSettings> = { layout: 'stacked', holder: 'required' };
+
 /** Element to frame: the order to pay, once; later, changes of language or appearance. */
 export type ElementToFrameMessage =
   | (ChannelEnvelope & {

@@ -125,11 +125,18 @@ export interface FrameMessages
   readonly 'card.title': string;
   readonly 'card.number.label': string;
   readonly 'card.number.placeholder': string;
+  /**
+   * The card number's hint for assistive technology, beside the marks of the card schemes the form takes.
+   * `{accepted}`: the schemes' names as a list (`Visa and Mastercard`).
+   */
+  readonly 'card.number.accepted': string;
   readonly 'card.expiry.label': string;
   readonly 'card.expiry.placeholder': string;
   readonly 'card.expiry.hint': string;
   readonly 'card.cvc.label': string;
   readonly 'card.cvc.placeholder': string;
+  /** The CVC's placeholder in the compact layout, where it stands in for the hidden label: the code's name. */
+  readonly 'card.cvc.compactPlaceholder': string;
   readonly 'card.cvc.hint': string;
   readonly 'card.holder.label': string;
   readonly 'card.holder.placeholder': string;

@@ -82,7 +82,9 @@ export type CheckoutAttribute =
   | 'last-name'
   | 'addOrderItem'
   | 'addShippingOption'
-  | 'checkout-url';
+  | 'checkout-url'
+  | 'card-layout'
+  | 'cardholder-name';
 
 /**
  * Why `checkoutError` fired: a code of the frame channel (the widget cannot take a payment), or the element's

@@ -40,6 +40,8 @@ export interface FrameHostOptions {
   fields?: boolean;
   /** The page's language for our texts (one we speak): the gateway serves the frame's page in it. */
   language?: Language | undefined;
+  /** The card form's settings, as the hash's last members (`&card-layout=…&cardholder-name=…`). */
+  card: string;
 }
 
 export interface FrameHostHandlers {
@@ -101,7 +103,7 @@ export class FrameHost {
   /** This load's channel id: messages of any other channel are ignored. */
   readonly channel = createChannelId();
   /**
-   * The iframe, loading `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]#channel=...&origin=...`
+   * The iframe, loading `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]#channel=...&origin=...&card-layout=...&cardholder-name=...`
    * (see the contract).
    */
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
@@ -115,8 +117,8 @@ export class FrameHost {
   constructor(options: FrameHostOptions, handlers: FrameHostHandlers) {
     this.#options = options;
     this.#handlers = handlers;
-    const { gateway, widgetId, pageOrigin, readyTimeout, fields, language } = options;
-    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}`;
+    const { gateway, widgetId, pageOrigin, readyTimeout, fields, language, card } = options;
+    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}${card}`;
     addEventListener('message', this.#onMessage);
     this.iframe.addEventListener('load', this.#onLoad, { once: true });
     this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);

@@ -126,11 +126,18 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       started = true;
       const opened = prepared;
       const made = prepare();
-      if ('code' in made || opened?.gateway !== made.gateway || opened.widgetId !== made.widgetId) {
+      // The frame opened before the start takes the order when it was opened for the same gateway, widget
+      // and card form (whose settings are in its URL, and a page may set them after adding the element).
+      if (
+        'code' in made ||
+        opened?.gateway !== made.gateway ||
+        opened.widgetId !== made.widgetId ||
+        opened.card !== made.card
+      ) {
         begin(made, true);
         return;
       }
-      // The frame opened before the start takes the order; a failure of its load is told now.
+      // A failure of its load is told now.
       shown = seen = orderKey(made);
       prepared = made;
       if (earlyFailure) failed(earlyFailure.code, earlyFailure.message);
@@ -202,6 +209,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         readyTimeout: controls.elementClass.frameReadyTimeout,
         fields: ((prepared.init.order.shippingOptions as unknown[] | undefined)?.length ?? 0) > 0,
         language: elementLanguage(host),
+        card: prepared.card,
       },
       {
         message: (message) => onMessage(frameHost, message),

@@ -24,6 +24,11 @@ export interface Prepared extends OrderLayout {
     customer: CustomerPrefill;
     signature?: string;
   };
+  /**
+   * The card form's settings as the frame's URL carries them (`&card-layout=…&cardholder-name=…`), as the
+   * page gave them: the frame checks them.
+   */
+  card: string;
 }
 
 /** What the order is made of: the element's attributes (as properties). */
@@ -35,6 +40,9 @@ export interface OrderSource extends OrderAttributes {
   phone?: string | undefined;
   firstName?: string | undefined;
   lastName?: string | undefined;
+  /** Not the order's, but fixed with it for a load of the frame: the card form's settings. */
+  cardLayout?: string | undefined;
+  cardholderName?: string | undefined;
 }
 
 /**
@@ -128,5 +136,6 @@ export function prepareOrder(
   }
   const { signature } = source;
   // `certificate-name` goes in the order: it is signed (see core's signature-input.ts).
-  return { ...layout, gateway, widgetId, init: { order, customer, ...(signature && { signature }) } };
+  const card = `&card-layout=${encodeURIComponent(source.cardLayout ?? '')}&cardholder-name=${encodeURIComponent(source.cardholderName ?? '')}`;
+  return { ...layout, gateway, widgetId, init: { order, customer, ...(signature && { signature }) }, card };
 }

@@ -1,5 +1,5 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
-import type { WidgetState } from '../core/frame-channel.js';
+import type { CardholderNameSetting, CardLayout, WidgetState } from '../core/frame-channel.js';
 import {
   createElementTranslator,
   type ElementMessageKey,
@@ -158,6 +158,8 @@ export class SvcCheckout extends ReactiveElement {
     paymentMethodsUrl: { attribute: 'payment-methods-url' },
     country: {},
     method: {},
+    cardLayout: { attribute: 'card-layout' },
+    cardholderName: { attribute: 'cardholder-name' },
   };
 
   /**
@@ -274,6 +276,23 @@ export class SvcCheckout extends ReactiveElement {
 
   /** v1 mode: the method chosen at first, by its name (such as `visa` or `swedbank_lv_pis`). */
   declare method?: string;
+
+  /**
+   * The card fields' layout: `stacked` (the default: number, then expiry date and CVC, then the name, each
+   * with its label above it) or `compact` (number, expiry date and CVC on one line, as a card element, with
+   * their labels for screen readers only; where the form is narrower than about 26em, expiry date and CVC go
+   * to a second line). A change reloads the form, as a change of the order does. A value the form does not
+   * know is named in the console, and `stacked` applies.
+   */
+  declare cardLayout?: CardLayout;
+
+  /**
+   * Whether the form asks for the cardholder's name: `required` (the default), `optional`, or `hidden` (no
+   * name field; the payment goes without a name, which the legacy document does not require). A change
+   * reloads the form, as a change of the order does. A value the form does not know is named in the console,
+   * and `required` applies.
+   */
+  declare cardholderName?: CardholderNameSetting;
 
   #view: View = { kind: 'idle' };
   #state: WidgetState | undefined;

@@ -4,6 +4,7 @@
  * the element so they can be tested as plain functions.
  */
 import {
+  type CardholderNameSetting,
   type CardScheme,
   cardNumberErrorKey,
   cardSchemeOf,
@@ -64,6 +65,27 @@ export function schemeConstraintError(
 }
 
 /**
+ * The schemes a card may be of, shown before a digit is typed: those the widget takes that the order's
+ * `paymentScheme` constraint leaves (Maestro counts as Mastercard there, as the gateway counts it).
+ */
+export function acceptedSchemes<S extends CardScheme>(
+  schemes: readonly S[],
+  constraints: OrderConstraints,
+): S[] {
+  const { paymentScheme } = constraints;
+  return schemes.filter((scheme) => checkCardConstraints({ scheme }, { paymentScheme }).ok);
+}
+
+/** The schemes' names in a list as the language writes it (`Visa un Mastercard`). */
+export function schemeNames(schemes: readonly CardScheme[], t: FrameTranslate, language: Language): string {
+  return listOf(
+    schemes.map((scheme) => t(schemeNameKey(scheme))),
+    language,
+    'conjunction',
+  );
+}
+
+/**
  * The refusal of a card of a scheme the widget does not take (its config's `cardSchemes`), naming the
  * schemes it takes.
  */
@@ -72,10 +94,9 @@ export function schemeNotAcceptedError(
   t: FrameTranslate,
   language: Language,
 ): KeyedError {
-  const names = schemes.map((scheme) => t(schemeNameKey(scheme)));
   return {
     key: cardNumberErrorKey('scheme_not_accepted'),
-    params: { accepted: listOf(names, language, 'conjunction') },
+    params: { accepted: schemeNames(schemes, t, language) },
   };
 }
 
@@ -149,12 +170,15 @@ export function cvcError(cvc: string, scheme: CardScheme, language: Language): K
   return { key: cvcErrorKey(check.code) };
 }
 
-/** Why the holder's name cannot be sent, if it cannot. */
-function holderError(holder: string): KeyedError | undefined {
-  return holder.trim() === '' ? { key: 'card.holder.error.empty' } : undefined;
+/** Why the holder's name cannot be sent, if it cannot: only a name the widget requires must be there. */
+function holderError(holder: string, setting: CardholderNameSetting): KeyedError | undefined {
+  return setting === 'required' && holder.trim() === '' ? { key: 'card.holder.error.empty' } : undefined;
 }
 
-/** Every field's error; an empty object when the card can be sent. `schemes`: those the widget takes. */
+/**
+ * Every field's error; an empty object when the card can be sent. `schemes`: those the widget takes;
+ * `holder`: whether the widget asks for the holder's name (the element's `cardholder-name`).
+ */
 export function cardErrors(
   values: CardValues,
   constraints: OrderConstraints,
@@ -162,15 +186,16 @@ export function cardErrors(
   t: FrameTranslate,
   language: Language,
   now: Date,
+  holder: CardholderNameSetting = 'required',
 ): Partial<Record<keyof CardValues, KeyedError>> {
   const errors: Partial<Record<keyof CardValues, KeyedError>> = {};
   const number = cardNumberError(values.number, constraints, schemes, t, language);
   const expiry = expiryError(values.expiry, now);
   const cvc = cvcError(values.cvc, cardSchemeOf(values.number), language);
-  const holder = holderError(values.holder);
+  const holderName = holderError(values.holder, holder);
   if (number) errors.number = number;
   if (expiry) errors.expiry = expiry;
   if (cvc) errors.cvc = cvc;
-  if (holder) errors.holder = holder;
+  if (holderName) errors.holder = holderName;
   return errors;
 }

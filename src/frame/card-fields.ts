@@ -1,11 +1,14 @@
 /**
  * `<svc-card-fields>`: card number, expiry date, security code and the holder's name, formatted while they
- * are typed. The card data lives only here, in the frame, until the frame sends it to the gateway.
+ * are typed, stacked or (`compact`) with number, expiry and CVC on one line; the holder's name required,
+ * optional or not asked. The card data lives only here, in the frame, until the frame sends it to the gateway.
  */
-import { html, LitElement } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import {
+  type CardFormSettings,
   type CardScheme,
   cardSchemeOf,
+  DEFAULT_CARD_SETTINGS,
   type FrameTranslate,
   type Language,
   normalizeCardNumber,
@@ -13,13 +16,20 @@ import {
   schemeNameKey,
 } from '../core/index.js';
 import { AnnounceEvent } from './announce.js';
-import { type CardErrors, type CardValues, cardErrors, schemeError } from './card-checks.js';
+import {
+  acceptedSchemes,
+  type CardErrors,
+  type CardValues,
+  cardErrors,
+  schemeError,
+  schemeNames,
+} from './card-checks.js';
 import { cardFieldsStyles } from './card-fields.styles.js';
 import { CARD_FORMATS } from './card-formats.js';
 import { reformat } from './caret.js';
 import { adoptDocumentStyles } from './document-styles.js';
 import { type FieldError, type TextFieldOptions, textField } from './form-fields.js';
-import { schemeLogo } from './scheme-logos.js';
+import { acceptedLogos, type KnownScheme, schemeLogo } from './scheme-logos.js';
 
 type CardField = keyof CardValues;
 
@@ -36,6 +46,7 @@ export class SvcCardFields extends LitElement {
     language: { attribute: false },
     constraints: { attribute: false },
     schemes: { attribute: false },
+    settings: { attribute: false },
     readonly: { type: Boolean },
     values: { state: true },
     errors: { state: true },
@@ -48,7 +59,9 @@ export class SvcCardFields extends LitElement {
   /** The order's card constraints; a scheme constraint is checked as the number is typed. */
   constraints: OrderConstraints = {};
   /** The card schemes the widget takes (its `cardSchemes`); others are refused from the first digits. */
-  schemes: readonly CardScheme[] = ['VISA', 'MASTERCARD'];
+  schemes: readonly KnownScheme[] = ['VISA', 'MASTERCARD'];
+  /** The layout, and whether the holder's name is asked for (the element's `card-layout`, `cardholder-name`). */
+  settings: CardFormSettings = DEFAULT_CARD_SETTINGS;
   /** While a payment runs the fields keep their values and focus but take no typing. */
   readonly = false;
 
@@ -67,7 +80,15 @@ export class SvcCardFields extends LitElement {
 
   /** Checks every field and shows what is wrong; the card when it can be sent. */
   check(now: Date = new Date()): CardValues | undefined {
-    this.errors = cardErrors(this.values, this.constraints, this.schemes, this.t, this.language, now);
+    this.errors = cardErrors(
+      this.values,
+      this.constraints,
+      this.schemes,
+      this.t,
+      this.language,
+      now,
+      this.settings.holder,
+    );
     if (Object.keys(this.errors).length > 0) return undefined;
     return {
       ...this.values,
@@ -97,6 +118,7 @@ export class SvcCardFields extends LitElement {
       this.t,
       this.language,
       new Date(),
+      this.settings.holder,
     )[field];
   }
 
@@ -143,8 +165,10 @@ export class SvcCardFields extends LitElement {
   }
 
   protected override render() {
-    const { t } = this;
+    const { t, settings } = this;
     const scheme = cardSchemeOf(this.values.number);
+    const accepted = acceptedSchemes(this.schemes, this.constraints);
+    const compact = settings.layout === 'compact';
     const field = (
       field: CardField,
       name: string,
@@ -168,14 +192,35 @@ export class SvcCardFields extends LitElement {
         ...(field !== 'holder' && { inputmode: 'numeric' }),
         ...more,
       });
-    return html`<fieldset class="svc-card-fields">
+    // Until the number shows its scheme, the marks of those it may be of; their names are the number's
+    // hint, hidden from sight (the marks say it there) and read once, as the field takes the focus.
+    const number = field('number', 'cardnumber', 'cc-number', 23, {
+      adornment:
+        scheme === 'UNKNOWN' ? acceptedLogos(accepted) : schemeLogo(scheme, t(schemeNameKey(scheme))),
+      ...(accepted.length > 0 && {
+        hint: t('card.number.accepted', { accepted: schemeNames(accepted, t, this.language) }),
+        hiddenHint: true,
+      }),
+    });
+    // One markup for both layouts: compact's styles put number, expiry and CVC on one line, their labels
+    // and hints out of sight (still their names and descriptions) and their errors below the line.
+    return html`<fieldset class="svc-card-fields${compact ? ' svc-card-fields--compact' : ''}">
       <legend>${t('card.title')}</legend>
-      ${field('number', 'cardnumber', 'cc-number', 23, { adornment: schemeLogo(scheme, t(schemeNameKey(scheme))) })}
-      <div class="svc-card-row">
-        ${field('expiry', 'exp-date', 'cc-exp', 7, { hint: t('card.expiry.hint') })}
-        ${field('cvc', 'cvc', 'cc-csc', 4, { hint: t('card.cvc.hint') })}
+      <div class="svc-card-line">
+        ${number}
+        <div class="svc-card-row">
+          ${field('expiry', 'exp-date', 'cc-exp', 7, { hint: t('card.expiry.hint') })}
+          ${field('cvc', 'cvc', 'cc-csc', 4, {
+            hint: t('card.cvc.hint'),
+            ...(compact && { placeholder: t('card.cvc.compactPlaceholder') }),
+          })}
+        </div>
       </div>
-      ${field('holder', 'ccname', 'cc-name', 100)}
+      ${
+        settings.holder === 'hidden'
+          ? nothing
+          : field('holder', 'ccname', 'cc-name', 100, { optional: settings.holder === 'optional' })
+      }
     </fieldset>`;
   }
 }

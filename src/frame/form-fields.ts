@@ -47,6 +47,8 @@ export interface TextFieldOptions {
   inputmode?: 'numeric' | 'email' | 'tel' | 'text';
   placeholder?: string;
   hint?: string;
+  /** The hint is for assistive technology alone: what it says shows already (the card schemes' marks). */
+  hiddenHint?: boolean;
   error?: FieldError | undefined;
   /** Marks the label "(optional)"; fields are required otherwise. */
   optional?: boolean;
@@ -88,7 +90,7 @@ export function textField(o: TextFieldOptions): TemplateResult {
         @change=${o.onChange}
       />${o.adornment ?? nothing}
     </div>
-    ${o.hint === undefined ? nothing : html`<p id="${o.id}-hint" class="svc-hint">${o.hint}</p>`}
+    ${o.hint === undefined ? nothing : html`<p id="${o.id}-hint" class="svc-hint${o.hiddenHint ? ' svc-visually-hidden' : ''}">${o.hint}</p>`}
     ${errorText(o.id, o.error, o.t)}
   </div>`;
 }

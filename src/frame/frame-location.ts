@@ -1,8 +1,9 @@
 /**
- * What the frame learns from its own URL, `/widget/frame/<widgetId>#channel=<id>&origin=<page origin>`,
- * which the element builds. The hash never reaches the gateway's logs, and nothing in it is secret: the
- * channel id only keeps messages of two widgets on one page apart.
+ * What the frame learns from its own URL, `/widget/frame/<widgetId>#channel=<id>&origin=<page origin>`
+ * (then the card form's settings), which the element builds. The hash never reaches the gateway's logs, and
+ * nothing in it is secret: the channel id only keeps messages of two widgets on one page apart.
  */
+import { CARD_LAYOUTS, CARDHOLDER_NAME_SETTINGS, type CardFormSettings } from '../core/index.js';
 
 /** The frame's widget, and the element it serves. */
 export interface FrameLocation {
@@ -40,4 +41,26 @@ function isExactOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The card form's settings from the frame's hash, named as the element's attributes (`card-layout`,
+ * `cardholder-name`). A value we do not know is named in the console, which the page's developer tools show,
+ * with what to write instead; the form then keeps its default for it (each list's first value).
+ */
+export function readCardSettings(hash: string): CardFormSettings {
+  const params = new URLSearchParams(hash.slice(1));
+  const read = <T extends string>(name: string, values: readonly T[]): T => {
+    const value = params.get(name) as T | null;
+    if (value && values.includes(value)) return value;
+    if (value)
+      console.warn(
+        `<svc-checkout> ${name}="${value}": write one of ${values.join(', ')} (${values[0]} applies)`,
+      );
+    return values[0]!;
+  };
+  return {
+    layout: read('card-layout', CARD_LAYOUTS),
+    holder: read('cardholder-name', CARDHOLDER_NAME_SETTINGS),
+  };
 }

@@ -4,7 +4,7 @@
  * to talk to, and a form that takes card data without one would serve only someone imitating a shop.
  */
 import { readBootstrap } from './bootstrap.js';
-import { readFrameLocation } from './frame-location.js';
+import { readCardSettings, readFrameLocation } from './frame-location.js';
 import { createWindowChannel } from './parent-channel.js';
 import { SvcPaymentFrame } from './payment-frame.js';
 
@@ -16,6 +16,7 @@ function start(): void {
   frame.widgetId = found.widgetId;
   frame.pageOrigin = found.origin;
   frame.apiBase = '';
+  frame.cardSettings = readCardSettings(location.hash);
   frame.bootstrap = readBootstrap(document);
   frame.channel = createWindowChannel({
     self: window,

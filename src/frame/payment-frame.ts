@@ -9,9 +9,11 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import {
   appearanceEntries,
+  type CardFormSettings,
   type CustomerPrefill,
   checkAppearance,
   createFrameTranslator,
+  DEFAULT_CARD_SETTINGS,
   type ElementToFrameMessage,
   type FrameMessageKey,
   type FrameMessages,
@@ -102,6 +104,8 @@ export class SvcPaymentFrame extends LitElement {
   apiBase = '';
   /** The channel to the element on the merchant's page. */
   channel?: ParentChannel;
+  /** The card fields' layout and whether they ask for the holder's name (from its URL), fixed for its load. */
+  cardSettings: CardFormSettings = DEFAULT_CARD_SETTINGS;
   /**
    * What the gateway's page gave the frame to start with: the widget's configuration, and the texts of the
    * page's language (the one the element asked for in the frame's URL, else the merchant's), so that the card
@@ -641,6 +645,7 @@ export class SvcPaymentFrame extends LitElement {
           .language=${language}
           .constraints=${order?.constraints ?? NO_CONSTRAINTS}
           .schemes=${this.config!.cardSchemes}
+          .settings=${this.cardSettings}
           ?readonly=${flow.busy}
         ></svc-card-fields>
         ${this.#renderTerms(t, full)}

@@ -49,10 +49,12 @@ const { en, lv, ru } = MESSAGES;
 
 const EN_KEYS = Object.keys(en).sort();
 
-// Texts that are the same in every language: brand names, digits and (in Latvian) SI unit symbols.
+// Texts that are the same in every language: brand names, digits, the CVC and (in Latvian) SI unit symbols.
 const BRANDS_AND_DIGITS = [
   'card.number.placeholder',
   'card.cvc.placeholder',
+  // The code's name on cards, which Latvian and Russian forms write as it is.
+  'card.cvc.compactPlaceholder',
   'scheme.VISA',
   'scheme.MASTERCARD',
   'scheme.AMEX',

@@ -125,6 +125,8 @@ describe('defining <svc-checkout>', () => {
       'payment-methods-url',
       'country',
       'method',
+      'card-layout',
+      'cardholder-name',
     ]);
   });
 });

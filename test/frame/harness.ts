@@ -7,6 +7,8 @@
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import {
+  type CardFormSettings,
+  DEFAULT_CARD_SETTINGS,
   type ElementToFrameMessage,
   envelope,
   type FrameToElementMessage,
@@ -98,13 +100,22 @@ export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<Or
   };
 }
 
+/** How a test mounts the frame, beside its widget. */
+export interface MountOptions {
+  apiBase?: string;
+  pageOrigin?: string;
+  bootstrapOf?: string;
+  /** The card form's settings, as the frame's URL would carry them. */
+  cardSettings?: CardFormSettings;
+}
+
 /**
  * Mounts the frame for `widgetId` with a fresh channel and the bootstrap its gateway page carries (that of
  * `bootstrapOf`'s page when given); resolves once it said `ready`.
  */
 export async function mountFrame(
   widgetId: string,
-  options: { apiBase?: string; pageOrigin?: string; bootstrapOf?: string } = {},
+  options: MountOptions = {},
 ): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
   const channel = new MemoryChannel();
   const bootstrap = await servedBootstrap(options.bootstrapOf ?? widgetId);
@@ -113,6 +124,7 @@ export async function mountFrame(
       .widgetId=${widgetId}
       .pageOrigin=${options.pageOrigin ?? location.origin}
       .apiBase=${options.apiBase ?? ''}
+      .cardSettings=${options.cardSettings ?? DEFAULT_CARD_SETTINGS}
       .bootstrap=${bootstrap}
       .channel=${channel}
     ></svc-payment-frame>`,
@@ -142,12 +154,13 @@ export async function init(
   });
 }
 
-/** Mounts a frame and brings it to the payment form for `order`. */
+/** Mounts a frame (as `mount` says) and brings it to the payment form for `order`. */
 export async function openForm(
   order: OrderInput,
   options: Partial<Omit<Init, 'type' | 'order'>> = {},
+  mount: MountOptions = {},
 ): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
-  const mounted = await mountFrame(order.widgetId);
+  const mounted = await mountFrame(order.widgetId, mount);
   await init(mounted.channel, order, options);
   await mounted.channel.waitForState('form');
   await mounted.frame.updateComplete;
