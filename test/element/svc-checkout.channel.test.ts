@@ -67,11 +67,11 @@ describe('<svc-checkout> channel', () => {
     frame.send({ type: 'state', state: 'form' });
     frame.send({ type: 'resize', height: 432 });
     await element.updateComplete;
-    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
+    expect(frame.iframe.clientHeight).to.equal(432);
     for (const height of [-5, Number.NaN, 100_001]) frame.send({ type: 'resize', height });
     await aTimeout(50);
     await element.updateComplete;
-    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
+    expect(frame.iframe.clientHeight).to.equal(432);
   });
 
   it('shows the frame once it leaves loading, reflects its state and takes the height it reports', async () => {
@@ -94,11 +94,11 @@ describe('<svc-checkout> channel', () => {
     expect(element.getAttribute('state')).to.equal('form');
     expect(frame.iframe.classList.contains('pending')).to.equal(false);
     expect(frame.iframe.inert).to.equal(false);
-    expect(frame.iframe.getBoundingClientRect().height).to.equal(432);
+    expect(frame.iframe.clientHeight).to.equal(432);
     expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
     frame.send({ type: 'resize', height: 610 });
     await element.updateComplete;
-    expect(frame.iframe.getBoundingClientRect().height).to.equal(610);
+    expect(frame.iframe.clientHeight).to.equal(610);
     expect(frame.iframe.getAttribute('part')).to.equal('frame');
     expect(frame.iframe.title).to.equal('Secure payment form');
     frame.send({ type: 'state', state: 'processing' });

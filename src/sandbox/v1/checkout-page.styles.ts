@@ -52,6 +52,8 @@ h2 { font-size: 1rem; margin: 0 0 .5rem; }
 .line-total, .total span:last-child { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .total { display: flex; justify-content: space-between; gap: 1rem; font-weight: 700; font-size: 1.125rem;
   margin: .5rem 0 0; padding-top: .5rem; border-top: 1px solid var(--line); }
+/* The step page's payee and amount, then its buttons: apart, so the total does not read as the button's. */
+.total + form { margin-top: 1.25rem; }
 .due { margin: 0 0 1rem; padding: .5rem .75rem; border-left: 4px solid var(--accent); background: var(--surface); }
 fieldset { border: 0; margin: 0 0 1.25rem; padding: 0; min-width: 0; }
 legend { font-weight: 600; padding: 0; margin: 0 0 .5rem; }
