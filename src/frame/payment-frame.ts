@@ -298,8 +298,11 @@ export class SvcPaymentFrame extends LitElement {
       const value = `${name}: ${raw[name]}`;
       if (this.#warnedAppearance.has(value)) continue;
       this.#warnedAppearance.add(value);
-      void import('../core/appearance-messages.js').then(({ rejectionMessage }) =>
-        console.warn(`<svc-checkout> ${value} is not used: ${rejectionMessage(name, code)}`),
+      // Where the words cannot load, the code says why.
+      import('../core/appearance-messages.js').then(
+        ({ rejectionMessage }) =>
+          console.warn(`<svc-checkout> ${value} is not used: ${rejectionMessage(name, code)}`),
+        () => console.warn(`<svc-checkout> ${value} is not used: ${code}`),
       );
     }
     const style = this.ownerDocument.documentElement.style;
