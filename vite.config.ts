@@ -246,7 +246,9 @@ export default defineConfig({
   // No index.html and no public/ folder: every output names its entry.
   publicDir: false,
   plugins: [noPreloadHelper, minifyTemplates, fullCheckout, recordServedFiles],
-  build: { target: 'es2022', sourcemap: true, minify: true, emptyOutDir: false },
+  // Hidden: no `sourceMappingURL` comment in what browsers download (two per page load); the gateway names
+  // each script's map in a `SourceMap` response header instead (src/sandbox/built-files.ts).
+  build: { target: 'es2022', sourcemap: 'hidden', minify: true, emptyOutDir: false },
   environments: {
     // Not a library build: library builds keep whitespace in ES output (for a package's tree-shaking), but
     // this file is what pages download, so it is minified fully. The v1 chunk is named by its module

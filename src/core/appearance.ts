@@ -9,7 +9,8 @@
  *
  * The token list is data (`DESIGN_TOKENS`), so the frame's defaults and these checks come from one place; the
  * element's `@cssproperty` JSDoc describes each token for people (test/element/define.test.ts holds the two
- * to the same names and defaults).
+ * to the same names and defaults). What the merchant reads of a value left out is in appearance-messages.ts,
+ * which the frame loads only when it has a value to leave out.
  */
 
 import type { DESIGN_TOKEN_NAMES } from './design-token-names.js';
@@ -147,7 +148,7 @@ export const DEFAULT_APPEARANCE: Readonly<Record<TokenName, string>> = /* @__PUR
 ) as Record<TokenName, string>;
 
 // Module-level calls are marked pure so that bundlers drop what a bundle does not use.
-const TOKENS_BY_NAME: ReadonlyMap<string, DesignToken> = /* @__PURE__ */ new Map(
+export const TOKENS_BY_NAME: ReadonlyMap<string, DesignToken> = /* @__PURE__ */ new Map(
   /* @__PURE__ */ DESIGN_TOKENS.map((token) => [token.name, token as DesignToken]),
 );
 
@@ -174,20 +175,20 @@ export type AppearanceRejectionCode =
   | 'length_out_of_range'
   | 'invalid_font_family';
 
-/** One value left out of the appearance, with a message for the merchant's console. */
-export interface AppearanceRejection {
+/** One value left out of the appearance, by the name it was given under and why. */
+export interface AppearanceRejectionCause {
   name: string;
   code: AppearanceRejectionCode;
-  message: string;
 }
 
-/** The sanitized appearance and what was left out of it. */
-export interface AppearanceCheck {
+/** The sanitized appearance and what was left out of it, by cause (appearance-messages.ts words each). */
+export interface AppearanceScreening {
   appearance: Appearance;
-  rejected: AppearanceRejection[];
+  rejected: AppearanceRejectionCause[];
 }
 
-const MAX_LENGTH: Readonly<Record<TokenKind, number>> = { color: 64, length: 16, 'font-family': 200 };
+/** The longest value each kind of token takes. */
+export const MAX_LENGTH: Readonly<Record<TokenKind, number>> = { color: 64, length: 16, 'font-family': 200 };
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 // A colour function's argument: a plain number, optionally a percentage or (for a hue) degrees.
@@ -242,31 +243,20 @@ const CSS_WIDE_KEYWORDS = /* @__PURE__ */ new Set([
   'default',
 ]);
 
-type ValueCheck = { ok: true; value: string } | { ok: false; code: AppearanceRejectionCode; message: string };
+type ValueCheck = { ok: true; value: string } | { ok: false; code: AppearanceRejectionCode };
 
-function checkColor(name: string, value: string): ValueCheck {
+function checkColor(value: string): ValueCheck {
   if (HEX_COLOR.test(value) || COLOR_FUNCTION_COMMAS.test(value) || COLOR_FUNCTION_SPACES.test(value)) {
     return { ok: true, value };
   }
   const lower = value.toLowerCase();
   if (isNamedColor(lower)) return { ok: true, value: lower };
-  return {
-    ok: false,
-    code: 'invalid_color',
-    message: `${name} takes a colour as #rgb, #rrggbb (with optional alpha), rgb()/rgba()/hsl()/hsla() with numbers, or a CSS colour name.`,
-  };
+  return { ok: false, code: 'invalid_color' };
 }
 
-function checkLength(name: string, value: string, range: LengthRange): ValueCheck {
+function checkLength(value: string, range: LengthRange): ValueCheck {
   const match = LENGTH.exec(value);
-  const allowed = describeRange(range);
-  if (!match) {
-    return {
-      ok: false,
-      code: 'invalid_length',
-      message: `${name} takes a length as a number with px, rem, em${range.percent ? ' or %' : ''} (${allowed}).`,
-    };
-  }
+  if (!match) return { ok: false, code: 'invalid_length' };
   const amount = Number(match[1]);
   const unit = (match[2] ?? '').toLowerCase();
   let inRange: boolean;
@@ -274,103 +264,60 @@ function checkLength(name: string, value: string, range: LengthRange): ValueChec
   else if (unit === '%')
     inRange = range.percent !== undefined && within(amount, range.percent.min, range.percent.max);
   else inRange = within(unit === 'px' ? amount : amount * PX_PER_EM, range.minPx, range.maxPx);
-  if (!inRange) {
-    return { ok: false, code: 'length_out_of_range', message: `${name} must be ${allowed}.` };
-  }
-  return { ok: true, value };
+  return inRange ? { ok: true, value } : { ok: false, code: 'length_out_of_range' };
 }
 
 function within(amount: number, min: number, max: number): boolean {
   return amount >= min && amount <= max;
 }
 
-function describeRange(range: LengthRange): string {
-  const px = `${range.minPx}px to ${range.maxPx}px`;
-  return range.percent ? `${px}, or ${range.percent.min}% to ${range.percent.max}%` : px;
-}
-
-function checkFontFamily(name: string, value: string): ValueCheck {
+function checkFontFamily(value: string): ValueCheck {
   const families = value.split(',').map((family) => family.trim());
   const valid =
     families.every((family) => FONT_FAMILY.test(family)) &&
     !CSS_WIDE_KEYWORDS.has(value.toLowerCase()) &&
     !/expression/i.test(value);
-  if (valid) return { ok: true, value: families.join(', ') };
-  return {
-    ok: false,
-    code: 'invalid_font_family',
-    message: `${name} takes a comma-separated list of font names: letters, digits, spaces and hyphens, each name optionally in quotes.`,
-  };
+  return valid ? { ok: true, value: families.join(', ') } : { ok: false, code: 'invalid_font_family' };
 }
 
 function checkValue(token: DesignToken, value: string): ValueCheck {
-  if (value.length > MAX_LENGTH[token.kind]) {
-    return {
-      ok: false,
-      code: 'too_long',
-      message: `${token.name} is longer than ${MAX_LENGTH[token.kind]} characters.`,
-    };
-  }
+  if (value.length > MAX_LENGTH[token.kind]) return { ok: false, code: 'too_long' };
   switch (token.kind) {
     case 'color':
-      return checkColor(token.name, value);
+      return checkColor(value);
     case 'length':
-      return checkLength(token.name, value, token.range);
+      return checkLength(value, token.range);
     case 'font-family':
-      return checkFontFamily(token.name, value);
+      return checkFontFamily(value);
   }
 }
 
 /**
  * Checks a raw appearance (from an element's computed style, or from a message the frame received) and
- * says what was left out and why, so that the merchant can be warned once. Values are trimmed; an empty
- * value means the token is not set and is skipped without a warning. Only own properties are read.
+ * says what was left out and why, by code (`checkAppearance` words each for the merchant). Values are
+ * trimmed; an empty value means the token is not set and is skipped without a warning. Only own properties
+ * are read.
  */
-export function checkAppearance(raw: unknown): AppearanceCheck {
+export function screenAppearance(raw: unknown): AppearanceScreening {
   const appearance: Appearance = {};
-  const rejected: AppearanceRejection[] = [];
+  const rejected: AppearanceRejectionCause[] = [];
   if (!isPlainObject(raw)) return { appearance, rejected };
   for (const name of Object.keys(raw)) {
     const token = TOKENS_BY_NAME.get(name);
-    if (token === undefined) {
-      rejected.push({
-        name,
-        code: 'unknown_token',
-        message: `${name} is not a design token of svc-checkout; the tokens are ${TOKEN_NAMES.join(', ')}.`,
-      });
-      continue;
-    }
     const value = raw[name];
-    if (typeof value !== 'string') {
-      rejected.push({ name, code: 'not_a_string', message: `${name} must be a string.` });
-      continue;
-    }
-    const trimmed = value.trim();
-    if (trimmed === '') continue;
-    const check = checkValue(token, trimmed);
-    if (check.ok) appearance[token.name as TokenName] = check.value;
-    else rejected.push({ name, code: check.code, message: check.message });
+    let check: ValueCheck | undefined;
+    if (token === undefined) check = { ok: false, code: 'unknown_token' };
+    else if (typeof value !== 'string') check = { ok: false, code: 'not_a_string' };
+    else if (value.trim() !== '') check = checkValue(token, value.trim());
+    if (check?.ok) appearance[name as TokenName] = check.value;
+    else if (check) rejected.push({ name, code: check.code });
   }
   return { appearance, rejected };
 }
 
 /** The allow-listed part of a raw appearance: known tokens whose values pass their kind's check. */
 export function sanitizeAppearance(raw: Readonly<Record<string, unknown>>): Appearance {
-  return checkAppearance(raw).appearance;
-}
-
-/**
- * Reads every token through `read` (for example an element's computed style, `getPropertyValue`) and
- * sanitizes the result, with what was left out. `<svc-checkout>` itself sends the raw values and leaves the
- * check to the frame, which keeps its script-tag file small. Kept free of the DOM so that core stays pure.
- */
-export function collectAppearance(read: (name: TokenName) => string | null | undefined): AppearanceCheck {
-  const raw: Record<string, string> = {};
-  for (const name of TOKEN_NAMES) {
-    const value = read(name);
-    if (typeof value === 'string') raw[name] = value;
-  }
-  return checkAppearance(raw);
+  return screenAppearance(raw).appearance;
 }
 
 /**

@@ -3,6 +3,7 @@
  */
 
 export * from './appearance.js';
+export * from './appearance-messages.js';
 export * from './card.js';
 export * from './card-messages.js';
 export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';

@@ -11,7 +11,6 @@ import {
   appearanceEntries,
   type CardFormSettings,
   type CustomerPrefill,
-  checkAppearance,
   createFrameTranslator,
   DEFAULT_CARD_SETTINGS,
   type ElementToFrameMessage,
@@ -23,6 +22,7 @@ import {
   localeFor,
   type MinorUnits,
   normalizeLanguage,
+  screenAppearance,
   TOKEN_NAMES,
   type WidgetState,
 } from '../core/index.js';
@@ -289,15 +289,21 @@ export class SvcPaymentFrame extends LitElement {
 
   /**
    * Applies the element's appearance again checked here: the frame trusts no value it did not check itself.
-   * Each value left out is named once in the console, which the page's developer tools show.
+   * Each value left out is named once in the console, which the page's developer tools show, in words
+   * loaded then (appearance-messages.ts), which a page that sets its tokens right never downloads.
    */
   #applyAppearance(raw: Record<string, string>): void {
-    const { appearance, rejected } = checkAppearance(raw);
-    for (const { name, message } of rejected) {
+    const { appearance, rejected } = screenAppearance(raw);
+    for (const { name, code } of rejected) {
       const value = `${name}: ${raw[name]}`;
       if (this.#warnedAppearance.has(value)) continue;
       this.#warnedAppearance.add(value);
-      console.warn(`<svc-checkout> ${value} is not used: ${message}`);
+      // Where the words cannot load, the code says why.
+      import('../core/appearance-messages.js').then(
+        ({ rejectionMessage }) =>
+          console.warn(`<svc-checkout> ${value} is not used: ${rejectionMessage(name, code)}`),
+        () => console.warn(`<svc-checkout> ${value} is not used: ${code}`),
+      );
     }
     const style = this.ownerDocument.documentElement.style;
     for (const name of TOKEN_NAMES) style.removeProperty(name);

@@ -9,13 +9,16 @@
  * | the entries merchants name (`svc-checkout.js`, `svc-checkout.classic.js`), source maps | `public, max-age=300` |
  * | any file of a build without served-files.json     | `no-cache` (revalidated every time)   |
  *
+ * A script or stylesheet with a source map beside it names the map in a `SourceMap` header (relative to
+ * its own address), as the build leaves the `sourceMappingURL` comment out of the file.
+ *
  * Every answer carries a strong ETag of the file's content and its encoding, `Vary: Accept-Encoding`, and
  * its `Content-Encoding` when compressed. Compressed forms are made once per file version (brotli at quality
  * 11, gzip at level 9, as a build step would) and kept in memory: no answer compresses on the way out.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { HttpError, type RequestContext } from './http.js';
@@ -33,6 +36,12 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
 };
+/**
+ * What is built with a source map beside it (`<file>.map`). The build leaves the `sourceMappingURL` comment
+ * out of what browsers download (vite.config.ts), so the answer names the map in a `SourceMap` header,
+ * which browsers' developer tools follow as they would the comment.
+ */
+const SOURCE_MAPPED = new Set(['.js', '.css']);
 /** What is worth compressing: text. */
 const COMPRESSIBLE = new Set(['.js', '.css', '.map', '.svg']);
 
@@ -216,12 +225,17 @@ export class BuiltFiles {
       encoding = 'identity';
       body = version.identity;
     }
+    const sourceMap =
+      SOURCE_MAPPED.has(extension) && (await this.#version(`${path}.map`))
+        ? `${basename(path)}.map`
+        : undefined;
     const etag = `"${version.hash}${encoding === 'identity' ? '' : `-${encoding === 'br' ? 'br' : 'gz'}`}"`;
     const common: Record<string, string> = {
       etag,
       'cache-control': cacheControl,
       ...(COMPRESSIBLE.has(extension) && { vary: 'Accept-Encoding' }),
       'x-content-type-options': 'nosniff',
+      ...(sourceMap && { sourcemap: sourceMap }),
       ...headers,
     };
     if (matchesEtag(req.headers['if-none-match'], etag)) {

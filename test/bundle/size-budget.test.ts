@@ -92,6 +92,23 @@ test("the frame's first chunks leave out the sandbox's English sentences for ref
   }
 });
 
+test("the frame's first chunks leave out the console messages of appearance values; a chunk of their own has them", () => {
+  // A page that sets its design tokens right never downloads them (core/appearance-messages.ts).
+  const sentence = /is not a design token of svc-checkout|takes a comma-separated list of font names/;
+  for (const [first, messages] of [
+    ['frame.js', 'appearance-messages.js'],
+    ['frame-checkout.js', 'checkout-appearance-messages.js'],
+  ] as const) {
+    const read = (file: string) => {
+      const path = builtFiles().get(`frame/assets/${file}`);
+      assert.ok(path, `no built file for frame/assets/${file}`);
+      return readFileSync(`dist/browser/${path}`, 'utf8');
+    };
+    assert.doesNotMatch(read(first), sentence, first);
+    assert.match(read(messages), sentence, messages);
+  }
+});
+
 test('v1 mode is a chunk of its own beside the module script, and the classic script inlines it', () => {
   const sizes = bundleSizes();
   // A chunk that small would mean the picker stayed in the module script, which the first test then pays.

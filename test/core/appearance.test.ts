@@ -5,8 +5,6 @@ import {
   type Appearance,
   appearanceEntries,
   appearanceToCss,
-  checkAppearance,
-  collectAppearance,
   DEFAULT_APPEARANCE,
   DESIGN_TOKENS,
   sanitizeAppearance,
@@ -14,6 +12,7 @@ import {
   type TokenName,
   tokenVar,
 } from '../../src/core/appearance.js';
+import { checkAppearance, collectAppearance } from '../../src/core/appearance-messages.js';
 
 const COLOR_TOKENS = DESIGN_TOKENS.filter((token) => token.kind === 'color').map((token) => token.name);
 

@@ -38,6 +38,9 @@ const BROWSER_FILES = [
   'frame/assets/status-screen-<hash>.js',
   'frame/assets/checkout-challenge-step-<hash>.js',
   'frame/assets/checkout-status-screen-<hash>.js',
+  'frame/assets/appearance-messages-<hash>.js',
+  'frame/assets/checkout-appearance-messages-<hash>.js',
+  'checkout/checkout-card-<hash>.js',
 ]
   .flatMap((file) => [`dist/browser/${file}`, `dist/browser/${file}.map`])
   .concat('dist/browser/served-files.json')

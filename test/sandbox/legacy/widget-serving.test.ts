@@ -62,19 +62,23 @@ describe('sandbox: the browser files served as a CDN would', () => {
   let merchant: FakeMerchant;
   let sandbox: Sandbox;
   let browserRoot: string;
-  /** Role -> built path, from served-files.json. */
+  /**
+   * Role -> built path of the widget's files, from served-files.json. The v1 hosted page's script
+   * (`checkout/…`) is listed there too but served under the page's own path, /checkout/scripts/.
+   */
   let roles: Map<string, string>;
+  let hostedScript: string;
 
   before(async () => {
     merchant = await FakeMerchant.start();
     browserRoot = join(await tempDir(), 'browser');
     // A copy: a rebuild elsewhere empties dist/browser.
     await cp('dist/browser', browserRoot, { recursive: true });
-    roles = new Map(
-      Object.entries(
-        JSON.parse(await readFile(join(browserRoot, 'served-files.json'), 'utf8')) as Record<string, string>,
-      ),
+    const served = Object.entries(
+      JSON.parse(await readFile(join(browserRoot, 'served-files.json'), 'utf8')) as Record<string, string>,
     );
+    roles = new Map(served.filter(([role]) => !role.startsWith('checkout/')));
+    hostedScript = served.find(([role]) => role === 'checkout/checkout-card.js')?.[1] ?? '';
     sandbox = await startSandbox({
       port: 0,
       config: parseConfig(testConfigFile(merchant.url)),
@@ -129,6 +133,36 @@ describe('sandbox: the browser files served as a CDN would', () => {
     const map = await send(sandbox, `/widget/${roles.get('frame/assets/frame.js')}.map`);
     assert.equal(map.status, 200);
     assert.equal(map.headers['cache-control'], ENTRY);
+  });
+
+  test('each script names its source map in a SourceMap header, where the map is served; the file names none', async () => {
+    const scripts = [...roles.values()].map((path) => ({ path, address: `/widget/${path}`, head: true }));
+    assert.ok(hostedScript, 'served-files.json names the hosted page’s script');
+    scripts.push({
+      path: hostedScript,
+      address: `/checkout/scripts/${hostedScript.slice('checkout/'.length)}`,
+      head: false,
+    });
+    for (const { path, address, head } of scripts) {
+      const bytes = await readFile(join(browserRoot, path), 'utf8');
+      assert.doesNotMatch(bytes, /sourceMappingURL/, `${path} names no map`);
+      for (const method of head ? ['GET', 'HEAD'] : ['GET']) {
+        const answer = await send(sandbox, address, {}, method);
+        assert.equal(answer.status, 200, address);
+        assert.equal(answer.headers['sourcemap'], `${path.split('/').pop()}.map`, `${method} ${address}`);
+      }
+      const mapAddress = new URL(
+        String((await send(sandbox, address)).headers['sourcemap']),
+        `${sandbox.url}${address}`,
+      );
+      const map = await send(sandbox, mapAddress.pathname);
+      assert.equal(map.status, 200, mapAddress.pathname);
+      assert.match(String(map.headers['content-type']), /^application\/json/);
+      const parsed = JSON.parse(decoded(map).toString('utf8')) as { version: number; mappings: string };
+      assert.equal(parsed.version, 3, mapAddress.pathname);
+      assert.ok(parsed.mappings.length > 0, mapAddress.pathname);
+      assert.equal(map.headers['sourcemap'], undefined, 'a map names no map');
+    }
   });
 
   test('the ETag is the content’s: its SHA-256, so a file’s name and ETag change together', async () => {
