@@ -128,7 +128,7 @@ const HOSTED_SCREENS: Screen[] = [
     name: 'hosted-bank-step',
     async show(page, language, stage) {
       await page.goto(`${await purchaseUrl(stage, language)}?preferred=swedbank_lv_pis`);
-      await submit(page, HOSTED.pay);
+      await submit(page, '#go-swedbank_lv_pis');
       await page.waitForURL(/\/steps\//);
     },
   },

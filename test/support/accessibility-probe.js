@@ -93,7 +93,13 @@ globalThis.svcAccessibilityProbe = (() => {
 
   const shown = (element) => {
     const box = element.getBoundingClientRect();
-    return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+    // checkVisibility: the content of a closed <details> keeps its boxes but is not rendered.
+    return (
+      box.width > 0 &&
+      box.height > 0 &&
+      getComputedStyle(element).visibility !== 'hidden' &&
+      element.checkVisibility()
+    );
   };
 
   /** The controls a keyboard reaches under `root`, in document order (not disabled, shown). */

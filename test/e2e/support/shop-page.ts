@@ -82,12 +82,16 @@ export class PaymentFrame {
 
   /**
    * Resolves once the form is on screen with its order: the card fields show first, while the gateway takes
-   * the order, and the pay button takes a payment once it has (its `aria-disabled` turns false).
+   * the order, and the pay button takes a payment once it has (its `aria-disabled` turns false), or, for an
+   * order whose shipping is still to choose or price, says so.
    */
   async waitForForm(): Promise<void> {
     try {
       await this.cardNumber.waitFor({ state: 'visible' });
-      await this.frame.locator('button.svc-pay[aria-disabled="false"]').waitFor({ state: 'visible' });
+      await this.frame
+        .locator('button.svc-pay[aria-disabled="false"]')
+        .or(this.frame.getByRole('button', { name: /^(Choose a shipping method|Pay once delivery)/ }))
+        .waitFor({ state: 'visible' });
     } catch (error) {
       throw new Error(`The card form did not show. ${await this.diagnose()}`, { cause: error });
     }

@@ -55,7 +55,7 @@ const STATES: Record<string, (language: Language, options: BrowserContextOptions
   },
   'bank step': async (language, options) => {
     const page = await openPurchase(language, options, {}, '?preferred=seb_lt_pis');
-    await submit(page, 'button.pay');
+    await submit(page, '#go-seb_lt_pis');
     assert.match(page.url(), /\/steps\//);
     return page;
   },
