@@ -95,7 +95,8 @@ const builtLines = new WeakMap<
  * order, texts and language, so that the frame's other updates (an announcement, a field's error) reuse it;
  * Lit keeps a node it is given again where it is. Texts go in as `textContent`, never parsed as HTML.
  * A line shows its quantity at its unit price ("2 × €12.50") beside its total, so that neither amount is
- * taken for the other; screen readers hear "2 at €12.50 each" (`summary.line`) before the total instead.
+ * taken for the other; screen readers hear "2 at €12.50 each" (`summary.line`) before the total instead. A
+ * single piece shows its total alone.
  */
 function itemList(order: OrderView, t: FrameTranslate, language: Language): HTMLUListElement {
   const built = builtLines.get(order);
@@ -124,10 +125,13 @@ function itemList(order: OrderView, t: FrameTranslate, language: Language): HTML
       worded = quantityText(line.count, line.unit, t, counts);
       quantities.set(key, worded);
     }
-    const price = money(line.unitAmount);
-    quantity!.textContent = `${worded} × ${price}`;
     total!.textContent = money(line.total);
-    spoken!.textContent = t('summary.line', { quantity: worded, price });
+    // One piece: its price is the line's total, which "1 × €8.00 €8.00" would only say twice.
+    if (line.unit !== 'PIECE' || Number(line.count) !== 1) {
+      const price = money(line.unitAmount);
+      quantity!.textContent = `${worded} × ${price}`;
+      spoken!.textContent = t('summary.line', { quantity: worded, price });
+    }
     list.append(item);
   }
   builtLines.set(order, { t, language, list });

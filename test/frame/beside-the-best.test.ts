@@ -52,7 +52,7 @@ describe('the frame beside the best checkouts', function () {
 
   afterEach(() => watch.restore());
 
-  it('shows a line as its quantity at its unit price and its total, and says which is which in en, lv and ru', async () => {
+  it('shows a line as its quantity at its unit price and its total, and says which is which in en, lv and ru; a single piece its total alone', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());
     const tea = () => frame.querySelector('.svc-summary-lines li')!;
     expect(tea().querySelector('.svc-line-quantity')!.textContent).to.equal(`2 × ${eur(1250)}`);
@@ -60,6 +60,11 @@ describe('the frame beside the best checkouts', function () {
     // Screen readers hear "Green tea, 2 at €12.50 each, €25.00", not the bare "2 × €12.50".
     expect(tea().querySelector('.svc-line-quantity')!.getAttribute('aria-hidden')).to.equal('true');
     expect(tea().querySelector('.svc-line-total')!.getAttribute('aria-hidden')).to.equal(null);
+    // A single piece (the strainer) shows its total alone: "1 × €3.99 €3.99" would say it twice.
+    const strainer = frame.querySelectorAll('.svc-summary-lines li')[1]!;
+    expect(strainer.querySelector('.svc-line-quantity')!.textContent).to.equal('');
+    expect(strainer.querySelector('.svc-visually-hidden')!.textContent).to.equal('');
+    expect(strainer.querySelector('.svc-line-total')!.textContent).to.equal(eur(399));
     for (const language of ['en', 'lv', 'ru'] as const) {
       if (language !== 'en') {
         const before = tea();
