@@ -104,7 +104,11 @@ export function withHostedPageBrowser(): HostedPageBrowser {
       page.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
       });
-      page.on('close', () => void context.close());
+      // Its context goes with the page. At the suite's end the browser may close first, closing it already:
+      // that refusal is no failure.
+      page.on('close', () => {
+        context.close().catch(() => undefined);
+      });
       await page.goto(url);
       return page;
     },
