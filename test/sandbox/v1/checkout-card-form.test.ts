@@ -7,20 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { builtFiles } from '../../../bench/bundle-sizes.js';
-import type { Sandbox } from '../../../src/sandbox/sandbox.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.mjs';
-import { FakeMerchant } from '../support.js';
-import { advanceClock, FUTURE_EXPIRY, purchaseBody, startV1Sandbox, v1 } from './support.js';
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
+import { tabTo, withHostedPageBrowser } from './hosted-page-browser.js';
+import { advanceClock, FUTURE_EXPIRY } from './support.js';
 
 describe('the hosted page shares the frame card form code', () => {
   test('the page script and the frame import the same modules', async () => {
@@ -45,82 +36,25 @@ describe('the hosted page shares the frame card form code', () => {
 });
 
 describe('the hosted page card form in Chromium', () => {
-  let merchant: FakeMerchant;
-  let sandbox: Sandbox;
-  let browser: Browser;
-  let axeSource: string;
-  const cspViolations: string[] = [];
+  const env = withHostedPageBrowser();
+  const { createPurchase, axeViolations, cspViolations } = env;
   /** Card data posted anywhere, by URL: only the form's own post to /checkout/<id>/pay may carry it. */
   const posts: string[] = [];
 
-  before(async () => {
-    axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    merchant = await FakeMerchant.start();
-    merchant.respond('/ok', () => ({
-      status: 200,
-      body: '<!doctype html><title>Thanks</title>',
-      headers: { 'content-type': 'text/html' },
-    }));
-    sandbox = await startV1Sandbox(merchant);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
-  });
-  after(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    await merchant?.close();
-  });
-
-  async function createPurchase(overrides: Record<string, unknown> = {}) {
-    const created = await v1(sandbox, 'POST', '/purchases/', {
-      body: purchaseBody({
-        reference: 'A-1001',
-        success_redirect: `${merchant.url}/ok`,
-        cancel_redirect: `${merchant.url}/cart`,
-        purchase: { products: [{ name: 'Tea', price: 1250, quantity: 2 }], language: 'en' },
-        ...overrides,
-      }),
-    });
-    assert.equal(created.status, 201);
-    return created.body as { id: string; checkout_url: string };
-  }
-
   async function open(url: string, options: { fakeClock?: boolean } = {}): Promise<Page> {
-    const page = await browser.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    const page = await env.open(url, {}, async (page) => {
+      page.on('request', (request) => {
+        if (request.method() === 'POST') posts.push(request.url());
+      });
+      if (options.fakeClock) await page.clock.install();
     });
-    page.on('request', (request) => {
-      if (request.method() === 'POST') posts.push(request.url());
-    });
-    if (options.fakeClock) await page.clock.install();
-    await page.goto(url);
     // The script has run once the scheme's mark is in the number's box.
     await page.waitForSelector('.card-number svg');
     return page;
   }
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate<AxeViolation[]>(
-      'axe.run(document).then((result) => result.violations)',
-    );
-    return violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')})`,
-    );
-  }
-
   const activeId = (page: Page) => page.evaluate<string | undefined>('document.activeElement?.id');
   const attribute = (page: Page, selector: string, name: string) => page.locator(selector).getAttribute(name);
-
-  /** Presses Tab until the element with `id` has focus, as a keyboard user would. */
-  async function tabTo(page: Page, id: string): Promise<void> {
-    for (let presses = 0; presses < 40; presses++) {
-      if ((await activeId(page)) === id) return;
-      await page.keyboard.press('Tab');
-    }
-    assert.fail(`Tab never reached #${id}`);
-  }
 
   test('formats the number in groups, keeps the caret, and shows the scheme mark while typing', async () => {
     const purchase = await createPurchase();
@@ -210,8 +144,8 @@ describe('the hosted page card form in Chromium', () => {
 
     // The right card goes to the gateway, in the form's own post, and pays.
     await page.click('button.pay');
-    await page.waitForURL(`${merchant.url}/ok`);
-    assert.deepEqual(posts.slice(postsBefore), [`${sandbox.url}/checkout/${purchase.id}/pay`]);
+    await page.waitForURL(`${env.merchant.url}/ok`);
+    assert.deepEqual(posts.slice(postsBefore), [`${env.sandbox.url}/checkout/${purchase.id}/pay`]);
     await page.close();
     assert.deepEqual(cspViolations, []);
   });
@@ -236,7 +170,7 @@ describe('the hosted page card form in Chromium', () => {
     await tabTo(page, 'card_holder');
     await page.keyboard.type('Anna Tester');
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${merchant.url}/ok`);
+    await page.waitForURL(`${env.merchant.url}/ok`);
     await page.close();
   });
 
@@ -247,15 +181,15 @@ describe('the hosted page card form in Chromium', () => {
     const src = /<script type="module" src="([^"]+)">/.exec(html)?.[1];
     assert.match(src ?? '', /^\/checkout\/scripts\/checkout-card-[\w-]+\.js$/);
     const policy = answer.headers.get('content-security-policy') ?? '';
-    assert.match(policy, new RegExp(`script-src ${sandbox.url}${src}(;|$)`));
+    assert.match(policy, new RegExp(`script-src ${env.sandbox.url}${src}(;|$)`));
     assert.doesNotMatch(policy, /unsafe-inline/);
-    const script = await fetch(`${sandbox.url}${src}`);
+    const script = await fetch(`${env.sandbox.url}${src}`);
     assert.equal(script.status, 200);
     assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
-    assert.equal((await fetch(`${sandbox.url}/checkout/scripts/checkout.css`)).status, 404);
+    assert.equal((await fetch(`${env.sandbox.url}/checkout/scripts/checkout.css`)).status, 404);
 
     // A browser without the script posts a wrong card: the gateway refuses it and does not show it again.
-    const refused = await fetch(`${sandbox.url}/checkout/${purchase.id}/pay`, {
+    const refused = await fetch(`${env.sandbox.url}/checkout/${purchase.id}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -278,7 +212,7 @@ describe('the hosted page card form in Chromium', () => {
       purchase: { products: [{ name: 'Tea', price: 1250 }], language: 'en', due_strict: true },
     });
     // The sandbox clock moves to 2 min 10 s before the deadline; the page counts on that clock.
-    await advanceClock(sandbox, 3600_000 - 130_000);
+    await advanceClock(env.sandbox, 3600_000 - 130_000);
     const page = await open(purchase.checkout_url, { fakeClock: true });
     assert.match((await page.textContent('#due-left')) ?? '', /^Time left to pay: 2:(0\d|1[0-1])$/);
     assert.equal(await page.textContent('.due-warning[role="status"]'), '');
@@ -307,7 +241,7 @@ describe('the hosted page card form in Chromium', () => {
     await page.waitForSelector('[role="alert"]');
     assert.equal(posts.length, postsBefore, 'nothing was posted');
     assert.equal(await page.textContent('[role="alert"] h2'), 'The time to pay has run out');
-    assert.equal(await page.getAttribute('[role="alert"] a.back', 'href'), `${merchant.url}/cart`);
+    assert.equal(await page.getAttribute('[role="alert"] a.back', 'href'), `${env.merchant.url}/cart`);
     assert.equal(await page.inputValue('#card_number'), '4111 1111 1111 1111');
     assert.equal(await page.inputValue('#card_holder'), 'Anna Tester');
     assert.deepEqual(await axeViolations(page), []);

@@ -33,8 +33,15 @@ export interface HostedPageBrowser {
    * the create request's members.
    */
   createPurchase(overrides?: Record<string, unknown>): Promise<CreatedPurchase>;
-  /** A new page (in its own context, with `options` such as `forcedColors` or a viewport) at `url`. */
-  open(url: string, options?: BrowserContextOptions): Promise<Page>;
+  /**
+   * A new page (in its own context, with `options` such as `forcedColors` or a viewport) at `url`;
+   * `beforeLoad` runs on the page before it goes there (to install a fake clock or watch its requests).
+   */
+  open(
+    url: string,
+    options?: BrowserContextOptions,
+    beforeLoad?: (page: Page) => Promise<void>,
+  ): Promise<Page>;
   /** axe's violations of the page, one line each. */
   axeViolations(page: Page): Promise<string[]>;
 }
@@ -98,7 +105,7 @@ export function withHostedPageBrowser(): HostedPageBrowser {
       assert.equal(created.status, 201, JSON.stringify(created.body));
       return created.body as CreatedPurchase;
     },
-    async open(url, options = {}) {
+    async open(url, options = {}, beforeLoad) {
       const context = await started(browser, 'browser').newContext(options);
       const page = await context.newPage();
       page.on('console', (message) => {
@@ -109,6 +116,7 @@ export function withHostedPageBrowser(): HostedPageBrowser {
       page.on('close', () => {
         context.close().catch(() => undefined);
       });
+      await beforeLoad?.(page);
       await page.goto(url);
       return page;
     },
