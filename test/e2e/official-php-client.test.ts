@@ -116,7 +116,11 @@ async function payOnPage(order: ReadmeOrder, number: string, shipping?: string) 
     assert.equal(await tab.locator('svc-checkout').getAttribute('signature'), signature);
     const frame = tab.frameLocator('svc-checkout iframe');
     try {
-      await frame.locator('button.svc-pay[aria-disabled="false"]').waitFor();
+      // Ready: the pay button takes a payment, or (shipping options) names the shipping to choose first.
+      await frame
+        .locator('button.svc-pay[aria-disabled="false"]')
+        .or(frame.getByRole('button', { name: lvFrame['pay.chooseShipping'] }))
+        .waitFor();
     } catch (error) {
       const told = await tab.evaluate(() =>
         JSON.stringify((window as unknown as { completed: unknown }).completed),

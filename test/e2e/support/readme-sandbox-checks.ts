@@ -4,7 +4,8 @@
  * process, paying in a browser test, the clock, and the test helpers.
  */
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
@@ -47,6 +48,32 @@ export const SANDBOX_CHECKS: Checks = {
         secretKey: shop.v1.secretKey,
         brandId: shop.v1.brandId,
       });
+    },
+    /**
+     * The README's merchant brand, as the first merchant's `brand` in the sandbox config: a sandbox starts with
+     * it, and the hosted page's brand stylesheet carries its colours.
+     */
+    async 'sandbox-brand'(example) {
+      const configExample = examples.find((candidate) => candidate.name === 'sandbox-config');
+      assert.ok(configExample, 'the README has its sandbox-config example');
+      const config = JSON.parse(configExample.code.replaceAll(SHOP, env.shopUrl)) as {
+        merchants: Array<{ id: string; brand?: unknown }>;
+      };
+      const brand = JSON.parse(example.code) as { color: string; textColor: string };
+      config.merchants[0]!.brand = brand;
+      const file = join(project, 'sandbox-branded.json');
+      await writeFile(file, JSON.stringify(config));
+      const dataDir = await mkdtemp(join(tmpdir(), 'svc-readme-brand-'));
+      const branded = await startSandbox({ port: 0, config: file, dataDir, browserRoot: env.browserRoot });
+      try {
+        const css = await fetch(`${branded.url}/checkout/assets/brand/${config.merchants[0]!.id}.css`);
+        assert.equal(css.status, 200);
+        const text = await css.text();
+        assert.ok(text.includes(brand.color) && text.includes(brand.textColor), text);
+      } finally {
+        await branded.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   },
   ts: {
