@@ -135,6 +135,9 @@ function enhanceCardFields(
   };
   showScheme(undefined);
 
+  let pressing = false;
+  addEventListener('pointerdown', () => (pressing = true), true);
+  for (const type of ['pointerup', 'pointercancel']) addEventListener(type, () => (pressing = false), true);
   for (const field of FIELDS) {
     const input = inputs[field];
     input.addEventListener('input', () => {
@@ -148,9 +151,15 @@ function enhanceCardFields(
       if (shown.has('cvc')) showError('cvc', errorsOf().cvc);
       showScheme(byScheme);
     });
-    // Leaving a field the customer filled in shows what is wrong with it.
+    // Leaving a field the customer filled in shows what is wrong with it. During a press (mouse, touch,
+    // pen) it shows once the press ends: shown at once, it would push what is pressed (Pay) away between
+    // press and release, and the click would be lost.
     input.addEventListener('change', () => {
-      if (input.value.trim() !== '') showError(field, errorsOf()[field]);
+      const show = () => {
+        if (input.value.trim() !== '') showError(field, errorsOf()[field]);
+      };
+      if (pressing) addEventListener('pointerup', () => setTimeout(show), { once: true });
+      else show();
     });
   }
 

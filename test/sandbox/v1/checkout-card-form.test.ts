@@ -150,6 +150,18 @@ describe('the hosted page card form in Chromium', () => {
     assert.deepEqual(cspViolations, []);
   });
 
+  test('a click on Pay straight from a wrong number is not lost to the error that leaving the field shows', async () => {
+    const purchase = await createPurchase();
+    const page = await open(purchase.checkout_url);
+    await page.fill('#card_number', '4111 1111 1111 1112');
+    // The mouse leaves the number for Pay: the number's error must not push Pay away before the release.
+    await page.click('button.pay');
+    await page.waitForSelector('[role="alert"]');
+    assert.equal(await activeId(page), 'card_number', 'the first wrong field takes focus');
+    assert.match((await page.textContent('#card_number-error')) ?? '', /check it for typos/);
+    await page.close();
+  });
+
   test('by keyboard alone: an error takes focus to its field, then the card pays', async () => {
     const purchase = await createPurchase();
     const page = await open(purchase.checkout_url);
