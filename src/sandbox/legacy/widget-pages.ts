@@ -11,6 +11,7 @@ import { FRAME_BOOTSTRAP_ID, type FrameBootstrap } from '../../core/widget-api.j
 import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js';
 import { dataBlockJson, escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
+import { TEST_MODE_NOTICE } from '../test-mode-notice.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
 import { widgetConfigView } from './widget-api-routes.js';
@@ -27,16 +28,6 @@ const WIDGET_SCRIPTS = new Set([
   'svc-checkout.classic.js',
   'svc-checkout.classic.js.map',
 ]);
-
-/**
- * The sandbox's test-mode mark in the frame, in the words of its hosted page (v1/checkout-texts.ts,
- * `card.testOnly`), which this wing may not import.
- */
-const TEST_MODE: NonNullable<FrameBootstrap['testMode']> = {
-  en: 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
-  lv: 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
-  ru: 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
-};
 
 /** The frame's files, under the build folder and under `/widget/`. */
 const FRAME_ASSETS = 'frame/assets';
@@ -140,7 +131,7 @@ export function mountWidgetPages(router: Router, directory: MerchantDirectory, b
       config: widgetConfigView(directory, found),
       language,
       texts: FRAME_MESSAGES[language],
-      testMode: TEST_MODE,
+      testMode: TEST_MODE_NOTICE,
     };
     const html = `<!doctype html>
 <html lang="${language}">

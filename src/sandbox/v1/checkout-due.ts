@@ -4,12 +4,10 @@
  * script, the form carries the deadline as `data-due` (Unix seconds, as the Purchase's `due`) and the
  * sentence is `<p id="due-note">`, which the script may rewrite as the time runs out.
  */
+import { HOSTED_DUE_ATTRIBUTE, HOSTED_DUE_NOTE_ID } from '../../core/hosted-card-form.js';
 import { localeFor } from '../../core/i18n.js';
 import { escapeHtml } from '../http.js';
 import type { PageContext } from './checkout-page.js';
-
-/** The id of the sentence that states the deadline. */
-export const DUE_NOTE_ID = 'due-note';
 
 /** The Purchase's strict deadline in Unix seconds, or undefined when it has none. */
 export function strictDue(context: PageContext): number | undefined {
@@ -44,7 +42,7 @@ function timeLeft(context: PageContext, due: number): string {
 /** The form's attribute that carries the deadline, with its leading space; empty without a deadline. */
 export function dueAttribute(context: PageContext): string {
   const due = strictDue(context);
-  return due === undefined ? '' : ` data-due="${due}"`;
+  return due === undefined ? '' : ` ${HOSTED_DUE_ATTRIBUTE}="${due}"`;
 }
 
 /** The sentence that states the deadline; empty without one. */
@@ -52,5 +50,5 @@ export function dueNote(context: PageContext): string {
   const due = strictDue(context);
   if (due === undefined) return '';
   const sentence = context.t('due.note', { time: dueClockTime(context, due), left: timeLeft(context, due) });
-  return `<p class="due" id="${DUE_NOTE_ID}">${escapeHtml(sentence)}</p>`;
+  return `<p class="due" id="${HOSTED_DUE_NOTE_ID}">${escapeHtml(sentence)}</p>`;
 }

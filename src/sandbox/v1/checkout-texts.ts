@@ -10,6 +10,7 @@ import {
   type MessageKey,
   type MessageParams,
 } from '../../core/i18n.js';
+import { TEST_MODE_NOTICE } from '../test-mode-notice.js';
 
 /** Texts of the hosted page that the frame's catalogs do not have. */
 interface PageMessages {
@@ -75,7 +76,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.other': 'Other ways to pay',
     'errors.title': 'Check the payment details',
     'summary.unitPrice': '{count} × {price} each',
-    'card.testOnly': 'This is the sandbox: it takes test cards only, such as 4111 1111 1111 1111.',
+    'card.testOnly': TEST_MODE_NOTICE.en,
     'step.title': '{method}: confirm the payment',
     'step.explanation':
       'This is a sandbox test step: no bank is involved and no money moves. Choose how it answers.',
@@ -110,7 +111,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.other': 'Citi maksāšanas veidi',
     'errors.title': 'Pārbaudiet maksājuma datus',
     'summary.unitPrice': '{count} × {price} par vienību',
-    'card.testOnly': 'Šī ir smilškaste: tā pieņem tikai testa kartes, piemēram, 4111 1111 1111 1111.',
+    'card.testOnly': TEST_MODE_NOTICE.lv,
     'step.title': '{method}: apstipriniet maksājumu',
     'step.explanation':
       'Šis ir smilškastes testa solis: banka nav iesaistīta, un nauda netiek pārskaitīta. Izvēlieties atbildi.',
@@ -146,7 +147,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'methods.other': 'Другие способы оплаты',
     'errors.title': 'Проверьте данные платежа',
     'summary.unitPrice': '{count} × {price} за единицу',
-    'card.testOnly': 'Это песочница: она принимает только тестовые карты, например 4111 1111 1111 1111.',
+    'card.testOnly': TEST_MODE_NOTICE.ru,
     'step.title': '{method}: подтвердите платёж',
     'step.explanation':
       'Это тестовый шаг песочницы: банк не участвует, деньги не переводятся. Выберите ответ.',
