@@ -111,7 +111,7 @@ describe('v1 subscriptions in the demo shop', () => {
     await billing.waitForSubscription(email, 'active');
     await billing.act(email, shown.plan, 'Cancel');
     await office.waitForOutcome(/^Cancelled the Tea club, first month free subscription/, 'done');
-    const cancelled = await billing.waitForSubscription(email, 'cancelled');
+    const cancelled = await billing.waitForSubscription(email, 'cancelled', { refresh: false });
     assert.deepEqual(cancelled.actions, [], 'a cancelled subscription is final');
     assert.equal(cancelled.nextBilling, '–');
     assert.ok(

@@ -128,14 +128,23 @@ export class BackOfficeBilling {
     });
   }
 
-  /** The subscriber `email` once it shows `status`. */
-  async waitForSubscription(email: string, status: string): Promise<ShownSubscription> {
+  /**
+   * The subscriber `email` once it shows `status`. With `refresh: false` it only waits for the page's own
+   * update (an action's): pressing the refresh button would take the focus the test wants to check.
+   */
+  async waitForSubscription(
+    email: string,
+    status: string,
+    { refresh = true }: { refresh?: boolean } = {},
+  ): Promise<ShownSubscription> {
     let shown: ShownSubscription[] = [];
+    const what = `the subscription of ${email} to be ${status}`;
+    const check = async (): Promise<ShownSubscription | undefined> => {
+      shown = await this.subscriptions();
+      return shown.find((row) => row.client === email && row.status === status);
+    };
     try {
-      return await this.refreshUntil(`the subscription of ${email} to be ${status}`, async () => {
-        shown = await this.subscriptions();
-        return shown.find((row) => row.client === email && row.status === status);
-      });
+      return await (refresh ? this.refreshUntil(what, check) : waitUntil(what, check));
     } catch (error) {
       throw new Error(`The subscriptions shown are ${JSON.stringify(shown)}`, { cause: error });
     }
