@@ -92,13 +92,15 @@ interface AstNode {
 /**
  * Lit's `css`, `html` and `svg` templates keep their indentation and newlines through the minifier (they are
  * strings to it): about 2 KB of the frame's first chunk, 0.3 KB gzip. This trims them in our modules that
- * import Lit. A template part with a backslash is left alone, since its escapes would need decoding first.
+ * import Lit (`lit`, `lit/html.js` as the element's picker does, or `@lit/reactive-element`). A template part with a backslash is left alone, since its escapes would need decoding first.
  */
 const minifyTemplates: Plugin = {
   name: 'minify-lit-templates',
   enforce: 'post',
   transform(code, id) {
-    if (!/\/src\/.+\.ts$/.test(id) || !/from\s*['"]lit['"]/.test(code)) return undefined;
+    if (!/\/src\/.+\.ts$/.test(id) || !/from\s*['"](?:lit|@lit\/reactive-element)(?:\/[\w.]+)?['"]/.test(code)) {
+      return undefined;
+    }
     const output = new RolldownMagicString(code);
     const visit = (node: unknown): void => {
       if (Array.isArray(node)) {
