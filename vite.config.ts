@@ -98,7 +98,10 @@ const minifyTemplates: Plugin = {
   name: 'minify-lit-templates',
   enforce: 'post',
   transform(code, id) {
-    if (!/\/src\/.+\.ts$/.test(id) || !/from\s*['"](?:lit|@lit\/reactive-element)(?:\/[\w.]+)?['"]/.test(code)) {
+    if (
+      !/\/src\/.+\.ts$/.test(id) ||
+      !/from\s*['"](?:lit|@lit\/reactive-element)(?:\/[\w.]+)?['"]/.test(code)
+    ) {
       return undefined;
     }
     const output = new RolldownMagicString(code);
@@ -234,6 +237,30 @@ const fullCheckout: Plugin = {
   },
 };
 
+/**
+ * The classic script's build: the element's on-demand imports (the v1 picker, the console's fix sentences)
+ * become static ones. A classic script holds every module anyway, and an inlined dynamic import would wrap its
+ * module in a lazy initialiser besides.
+ */
+const staticImportsInClassic: Plugin = {
+  name: 'static-imports-in-classic-script',
+  enforce: 'pre',
+  applyToEnvironment: (environment) => environment.name === 'classic',
+  transform(code, id) {
+    if (!id.includes('/src/element/')) return undefined;
+    // A type query (`typeof import(...)`) is no import.
+    const imports: string[] = [];
+    const replaced = code.replace(
+      /(?<!typeof )\bimport\((['"])(\.\/[\w.-]+\.js)\1\)/g,
+      (_call, _quote, path: string) => {
+        imports.push(`import * as onDemand${imports.length} from '${path}';`);
+        return `Promise.resolve(onDemand${imports.length - 1})`;
+      },
+    );
+    return imports.length > 0 ? `${imports.join('\n')}\n${replaced}` : undefined;
+  },
+};
+
 /** The order the outputs are built in: the first empties dist/browser, the others add to it. */
 const OUTPUTS = [
   'widget',
@@ -247,7 +274,7 @@ export default defineConfig({
   logLevel: 'warn',
   // No index.html and no public/ folder: every output names its entry.
   publicDir: false,
-  plugins: [noPreloadHelper, minifyTemplates, fullCheckout, recordServedFiles],
+  plugins: [noPreloadHelper, minifyTemplates, fullCheckout, staticImportsInClassic, recordServedFiles],
   // Hidden: no `sourceMappingURL` comment in what browsers download (two per page load); the gateway names
   // each script's map in a `SourceMap` response header instead (src/sandbox/built-files.ts).
   build: { target: 'es2022', sourcemap: 'hidden', minify: true, emptyOutDir: false },

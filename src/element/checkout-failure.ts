@@ -88,44 +88,6 @@ export function blame(field: string | undefined, code: WidgetErrorCode, layout: 
   return { attribute: attribute ?? 'order' };
 }
 
-function fixOf({ code, attribute }: CheckoutFailure, pageOrigin: string): string {
-  // Each case one or more whole sentences, each ending with a full stop.
-  switch (code) {
-    case 'missing_widget_id':
-      return 'Add widget-id="<the widget id from the merchant console>" to <svc-checkout>.';
-    case 'missing_gateway':
-      return 'Add gateway="<the gateway origin, such as http://127.0.0.1:4010>" to <svc-checkout>, or load the element with the gateway\'s own script (/widget/svc-checkout.js), which knows its gateway.';
-    case 'invalid_order':
-      return `Fix ${
-        attribute?.startsWith('add')
-          ? `what the page passes to ${attribute}()`
-          : `the ${attribute ?? 'order'} attribute`
-      } as the message says.`;
-    case 'unknown_widget':
-      return 'Check widget-id against the merchant console, and that gateway names the same environment (test or production).';
-    case 'signature_missing':
-    case 'signature_invalid':
-      return "Sign exactly the values the page gives, certificate-name included, with signOrder (svc-checkout/server) and that certificate's key.";
-    case 'certificate_missing':
-    case 'unknown_certificate':
-    case 'certificate_revoked':
-      return 'Upload an active certificate in the merchant console and sign with its key; name it in certificate-name, or leave certificate-name out to let any active certificate verify.';
-    case 'origin_not_allowed':
-      return `Add ${pageOrigin} to the widget's allowed origins in the merchant console.`;
-    case 'order_rejected':
-      return 'The merchant\'s order verification URL must answer {"approved": true} for this order.';
-    case 'order_already_paid':
-      return 'Give each new cart a new order-id: this one was paid with other contents.';
-    case 'gateway_unreachable':
-    case 'frame_timeout':
-      return 'Check the network and that gateway names a running gateway; the customer can retry.';
-    case 'internal_error':
-      return 'Retry later; if it persists, tell the gateway the time and the widget id.';
-    case 'order_locked':
-      return 'The form keeps the order it has. For a new order, render a new <svc-checkout> element (in React, with a new key).';
-  }
-}
-
 /**
  * `text` as a whole sentence: with a full stop at its end unless it ends with one (or `?`, `!`), since
  * messages from the gateway, the frame and the order checks come without one.
@@ -135,11 +97,44 @@ export function sentence(text: string): string {
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
+/** The console line's module, loading or loaded; undefined again after a failed load, to retry next time. */
+let consoleLines: Promise<typeof import('./console-message.js')> | undefined;
+/** The last line begun: once it is written, so are those before it. */
+let lastLine: Promise<void> = Promise.resolve();
+
 /**
- * The one console line for a failure: code, what to blame, what went wrong, and the fix, as whole sentences
- * joined by a space.
+ * Logs the one console line of a failure, or of any of the element's problems (`line` builds it). The fix
+ * sentences load on demand (console-message.ts), so that a page that never fails never downloads them: the
+ * line follows the `checkoutError` event by a moment, and lines keep their order. Where the sentences cannot
+ * load (the gateway that serves the widget script is unreachable), the line says what went wrong without them.
  */
-export function consoleMessage(failure: CheckoutFailure, pageOrigin: string): string {
+export function logToConsole(
+  line: (lines: typeof import('./console-message.js')) => string,
+  fallback: string,
+): void {
+  consoleLines ??= import('./console-message.js');
+  lastLine = consoleLines.then(
+    (lines) => console.error(line(lines)),
+    () => {
+      consoleLines = undefined;
+      console.error(fallback);
+    },
+  );
+}
+
+/** Resolves once the console lines begun so far are written (a line follows its event by a moment). */
+export function consoleLinesWritten(): Promise<void> {
+  return lastLine;
+}
+
+/** A failure's console line up to its fix: code, what to blame, and what went wrong. */
+export function failureLine(failure: CheckoutFailure): string {
   const attribute = failure.attribute ? ` [attribute: ${failure.attribute}]` : '';
-  return `<svc-checkout> ${failure.code}${attribute}: ${sentence(failure.message)} ${fixOf(failure, pageOrigin)}`;
+  return `<svc-checkout> ${failure.code}${attribute}: ${sentence(failure.message)}`;
+}
+
+/** Logs a failure's console line: what went wrong, then the fix (console-message.ts). */
+export function logFailure(failure: CheckoutFailure): void {
+  const origin = window.origin;
+  logToConsole((lines) => lines.consoleMessage(failure, origin), failureLine(failure));
 }

@@ -11,7 +11,7 @@ import type { PropertyValues, ReactiveController, ReactiveElement } from '@lit/r
 import { DESIGN_TOKEN_NAMES } from '../core/design-token-names.js';
 import type { FrameToElementMessage, WidgetErrorCode, WidgetState } from '../core/frame-channel.js';
 import type { OrderItemInput, ShippingOptionInput } from '../core/order.js';
-import { blame, type CheckoutFailure, consoleMessage } from './checkout-failure.js';
+import { blame, type CheckoutFailure, logFailure } from './checkout-failure.js';
 import { elementLanguage } from './element-language.js';
 import {
   type CheckoutAttribute,
@@ -259,7 +259,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         message: `${names.join(', ')}: changed after a payment attempt began`,
         attribute: names[0] as CheckoutAttribute,
       } as const;
-      console.error(consoleMessage(failure, window.origin));
+      logFailure(failure);
       controls.emit(new CheckoutErrorEvent(failure));
       return;
     }

@@ -22,7 +22,7 @@ import {
 } from '../core/payment-method-groups.js';
 import { createPickerTranslator, type PickerMessageKey } from '../core/picker-messages.js';
 import type { PaymentMethods } from '../core/v1-types.js';
-import { consoleMessage, sentence } from './checkout-failure.js';
+import { logFailure, logToConsole, sentence } from './checkout-failure.js';
 import { CheckoutErrorEvent } from './events.js';
 import { NavigateToCheckoutEvent } from './navigate-to-checkout-event.js';
 import { paymentMethodPickerStyles } from './payment-method-picker.styles.js';
@@ -192,16 +192,8 @@ export class PaymentMethodPicker implements ReactiveController {
   #failed(url: string | undefined, reason: string, explained?: number): void {
     this.#lookup = { status: 'failed', url };
     this.#controls.setState('form');
-    // The endpoint's own message says what is wrong: relay it, and blame the URL only when it said nothing.
-    const fix =
-      explained === undefined
-        ? "Point payment-methods-url at the merchant's payment-methods endpoint (createPaymentMethodsHandler of svc-checkout/server)."
-        : explained < 500
-          ? "Change the request as the endpoint's message says: the query of payment-methods-url (such as ?currency=EUR), or the endpoint's options (such as createPaymentMethodsHandler's defaultCurrency)."
-          : "The endpoint's server says more in its log.";
-    console.error(
-      `<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: ${sentence(reason)} The customer can only go on to the payment page without a preselected method. ${fix}`,
-    );
+    const said = `<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: ${sentence(reason)}`;
+    logToConsole((lines) => `${said} ${lines.lookupFix(explained)}`, said);
   }
 
   /** Shows each country group in the customer's country, or the one of the chosen method. */
@@ -267,7 +259,7 @@ export class PaymentMethodPicker implements ReactiveController {
       attribute: 'checkout-url',
     } as const;
     this.#controls.setState('error');
-    console.error(consoleMessage(failure, window.origin));
+    logFailure(failure);
     this.#controls.emit(new CheckoutErrorEvent(failure));
   }
 

@@ -11,7 +11,7 @@ import {
 import type { OrderItemInput, OrderJson, ShippingOptionInput } from '../core/order.js';
 import type { PickerMessageKey } from '../core/picker-messages.js';
 import { isPlainObject } from '../core/plain-object.js';
-import { type CheckoutFailure, consoleMessage, isRetryable } from './checkout-failure.js';
+import { type CheckoutFailure, isRetryable, logFailure } from './checkout-failure.js';
 import { CheckoutStateError } from './checkout-state-error.js';
 import { elementLanguage } from './element-language.js';
 import { CheckoutErrorEvent, type NavigateBackToCartEvent, type PaymentCompletedEvent } from './events.js';
@@ -451,7 +451,7 @@ export class SvcCheckout extends ReactiveElement {
     const { box } = this.#error;
     const [title, text, retry] = box.children;
     box.lang = this.#textLanguage;
-    // Shopper words only: what the merchant must fix is on the console (consoleMessage) and in the event.
+    // Shopper words only: what the merchant must fix is on the console (logFailure) and in the event.
     title!.textContent = t('error.title');
     text!.textContent = t(widgetErrorKey(code));
     if (retry) retry.textContent = t('error.retry');
@@ -526,7 +526,7 @@ export class SvcCheckout extends ReactiveElement {
   #fail(failure: CheckoutFailure): void {
     this.#show({ kind: 'error', failure });
     this.#setState('error');
-    console.error(consoleMessage(failure, window.origin));
+    logFailure(failure);
     this.#controls.emit(new CheckoutErrorEvent(failure));
   }
 

@@ -3,7 +3,8 @@
 // come without a full stop), and the blame of script calls.
 import { expect } from '@open-wc/testing';
 import { WIDGET_ERROR_CODES } from '../../src/core/frame-channel.js';
-import { blame, consoleMessage, sentence } from '../../src/element/checkout-failure.js';
+import { blame, sentence } from '../../src/element/checkout-failure.js';
+import { consoleMessage } from '../../src/element/console-message.js';
 import type { CheckoutAttribute, CheckoutErrorCode } from '../../src/element/events.js';
 
 const CODES: readonly CheckoutErrorCode[] = [...WIDGET_ERROR_CODES, 'order_locked'];

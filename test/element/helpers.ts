@@ -11,6 +11,7 @@ import {
   readElementMessage,
   type Unenveloped,
 } from '../../src/core/frame-channel.js';
+import { consoleLinesWritten } from '../../src/element/checkout-failure.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 
 export { type GatewayInfo, gatewayInfo, sign } from '../support/gateway-info.js';
@@ -105,7 +106,13 @@ export async function initOf(
   return frame.next('init');
 }
 
-/** Collects console.error calls while `run` runs (the element logs each failure once). */
+/** Resolves once the console lines the element has begun are written: each comes a moment after its event. */
+export const consoleSettled = consoleLinesWritten;
+
+/**
+ * Collects console.error calls while `run` runs (the element logs each failure once), and the lines it began
+ * meanwhile: a test's lines never reach the next test's. Assert on `errors` after {@link consoleSettled}.
+ */
 export async function capturingConsoleErrors<T>(run: (errors: string[]) => Promise<T>): Promise<T> {
   const errors: string[] = [];
   const original = console.error;
@@ -115,6 +122,7 @@ export async function capturingConsoleErrors<T>(run: (errors: string[]) => Promi
   try {
     return await run(errors);
   } finally {
+    await consoleSettled();
     console.error = original;
   }
 }

@@ -8,6 +8,7 @@ import type { CheckoutErrorEvent } from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import {
   capturingConsoleErrors,
+  consoleSettled,
   gatewayInfo,
   iframeOf,
   initOf,
@@ -165,6 +166,7 @@ describe('<svc-checkout> changes after the start', () => {
           message: 'amount, signature: changed after a payment attempt began',
           attribute: 'amount',
         });
+        await consoleSettled();
         expect(errors).to.deep.equal([
           '<svc-checkout> order_locked [attribute: amount]: amount, signature: changed after a payment attempt began. The form keeps the order it has. For a new order, render a new <svc-checkout> element (in React, with a new key).',
         ]);
@@ -183,6 +185,7 @@ describe('<svc-checkout> changes after the start', () => {
         element.label = 'Green tea';
         await waitUntil(() => caught.length > 1, 'no second checkoutError');
         expect(caught[1]!.detail).to.include({ code: 'order_locked', attribute: 'label' });
+        await consoleSettled();
         expect(errors).to.have.length(2);
 
         // The frame's page loads again (its own reload): it gets the order it had.
@@ -206,6 +209,7 @@ describe('<svc-checkout> changes after the start', () => {
       await waitUntil(() => errors.length === 1, 'no refusal');
       element.amount = '1.00';
       await aTimeout(50);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(shadow(element).querySelector('iframe')).to.equal(frame.iframe);
     });
@@ -223,6 +227,7 @@ describe('<svc-checkout> changes after the start', () => {
       // The same mistake again (a re-render) is no news.
       element.requestUpdate('order', 'another');
       await aTimeout(50);
+      await consoleSettled();
       expect(errors).to.have.length(1);
 
       element.order = '{"items":[{"amount":"1.00","label":"Tea"}]}';
@@ -230,6 +235,7 @@ describe('<svc-checkout> changes after the start', () => {
       expect(init.order).to.deep.equal({ widgetId, items: [{ amount: '1.00', label: 'Tea' }] });
       expect(shadow(element).querySelector('[role="alert"]')).to.equal(null);
       expect(element.state).to.equal('loading');
+      await consoleSettled();
       expect(errors).to.have.length(1);
     });
   });

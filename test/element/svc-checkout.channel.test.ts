@@ -8,7 +8,7 @@ import type {
   PaymentCompletedEvent,
 } from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { capturingConsoleErrors, gatewayInfo, initOf, shadow, testFrame } from './helpers.js';
+import { capturingConsoleErrors, consoleSettled, gatewayInfo, initOf, shadow, testFrame } from './helpers.js';
 
 describe('<svc-checkout> channel', () => {
   let widgetId: string;
@@ -307,6 +307,7 @@ describe('<svc-checkout> channel', () => {
       );
       expect(alert.querySelector('button')).to.equal(null);
       expect(element.state).to.equal('error');
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(errors[0])
         .to.contain('signature_invalid')
@@ -373,6 +374,7 @@ describe('<svc-checkout> channel', () => {
           message: `${call && `${call}: `}Invalid order: it is wrong`,
           attribute,
         });
+        await consoleSettled();
         expect(errors).to.have.length(1);
         expect(errors[0]).to.contain(`[attribute: ${attribute}]`);
         if (call)

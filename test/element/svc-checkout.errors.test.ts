@@ -1,12 +1,19 @@
 // What the element does when it cannot take a payment: never a blank box, one console.error naming the
 // attribute and the fix, a checkoutError event, no frame for a page set up wrong; a retry (by keyboard too)
 // that loads the frame again on a new channel when the gateway was unreachable or slow.
-import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/element/define.js';
 import type { CheckoutErrorEvent } from '../../src/element/events.js';
 import { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { capturingConsoleErrors, channelOf, gatewayInfo, iframeOf, shadow } from './helpers.js';
+import {
+  capturingConsoleErrors,
+  channelOf,
+  consoleSettled,
+  gatewayInfo,
+  iframeOf,
+  shadow,
+} from './helpers.js';
 
 /** A gateway that refuses connections at once (Chromium does not even try this port). */
 const UNREACHABLE = 'http://127.0.0.1:1';
@@ -21,7 +28,7 @@ async function failing(markup: string) {
     const event = await heard;
     expect(event.target).to.equal(element);
     await element.updateComplete;
-    await aTimeout(20);
+    await consoleSettled();
     return { element, event, errors: [...errors] };
   });
 }
@@ -91,6 +98,7 @@ describe('<svc-checkout> errors', () => {
       );
       expect(event.detail).to.include({ code: 'invalid_order', attribute: 'order' });
       expect(event.detail.message).to.contain(says);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(errors[0]).to.contain('[attribute: order]').and.contain('Fix the order attribute');
       expect(shadow(element).querySelector('iframe')).to.equal(null);
@@ -158,6 +166,7 @@ describe('<svc-checkout> errors', () => {
       const firstChannel = channelOf(shadow(element).querySelector('iframe')!);
       await waitUntil(() => element.state === 'error', 'no error for an unreachable gateway');
       await element.updateComplete;
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(errors[0]).to.contain('gateway_unreachable');
       const button = shadow(element).querySelector<HTMLButtonElement>('button[part="retry-button"]')!;
@@ -174,6 +183,7 @@ describe('<svc-checkout> errors', () => {
       expect(element.state).to.equal('loading');
       expect(shadow(element).activeElement).to.equal(shadow(element).querySelector('[role="status"]'));
       await waitUntil(() => element.state === 'error', 'no error after the retry');
+      await consoleSettled();
       expect(errors).to.have.length(2);
     });
   });
@@ -189,6 +199,7 @@ describe('<svc-checkout> errors', () => {
       );
       expect(event.detail.code).to.equal('frame_timeout');
       expect(event.detail.message).to.contain('did not answer within 0.3 s');
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(shadow(element).querySelector('button[part="retry-button"]')).to.not.equal(null);
     } finally {

@@ -11,6 +11,7 @@ import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import {
   capturingConsoleErrors,
   channelOf,
+  consoleSettled,
   type GatewayInfo,
   gatewayInfo,
   iframeOf,
@@ -148,6 +149,7 @@ describe('<svc-checkout> with the real gateway', function () {
       expect(channelOf(second)).to.not.equal(channelOf(first));
       // The gateway verified the new signature, which fits the new order only: the frame took it.
       await formShown();
+      await consoleSettled();
       expect(errors).to.deep.equal([]);
 
       // An order changed without its signature: the gateway refuses it, so the frame had sent it.
@@ -156,6 +158,7 @@ describe('<svc-checkout> with the real gateway', function () {
       expect((await heard).detail.code).to.equal('signature_invalid');
       await element.updateComplete;
       expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
+      await consoleSettled();
       expect(errors).to.have.length(1);
 
       // The page signs it: the error box gives way to a frame with the order.
@@ -164,6 +167,7 @@ describe('<svc-checkout> with the real gateway', function () {
       await element.updateComplete;
       expect(shadow(element).querySelector('[role="alert"]')).to.equal(null);
       expect(shadow(element).querySelector('iframe')).to.not.equal(null);
+      await consoleSettled();
       expect(errors).to.have.length(1);
     });
   });
@@ -188,6 +192,7 @@ describe('<svc-checkout> with the real gateway', function () {
       expect(events.map((event) => event.detail.code)).to.deep.equal(['unknown_widget']);
       await aTimeout(500);
       expect(events).to.have.length(1);
+      await consoleSettled();
       expect(errors).to.have.length(1);
     });
     expect(element.state).to.equal('error');
@@ -210,6 +215,7 @@ describe('<svc-checkout> with the real gateway', function () {
         'This shop cannot take payments right now. Please try again later.',
       );
       expect(shadow(element).querySelector('iframe')).to.equal(null);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       expect(errors[0]).to.contain('unknown_widget').and.contain('widget-id');
     });
@@ -253,6 +259,7 @@ describe('<svc-checkout> with the real gateway', function () {
         /^<svc-checkout> signature_invalid \[attribute: signature\]: The signature does not match the order.* Sign exactly the values the page gives/,
       );
       expect(shadow(element).querySelector('iframe')).to.equal(null);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       await expect(element).to.be.accessible();
     });
@@ -278,6 +285,7 @@ describe('<svc-checkout> with the real gateway', function () {
       await element.updateComplete;
       expect(element.state).to.equal('error');
       expect(shadow(element).querySelector('iframe')).to.equal(null);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       return { element, detail, error: errors[0]! };
     });

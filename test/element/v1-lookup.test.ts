@@ -10,7 +10,7 @@ import {
   lookupUrl,
 } from '../../src/element/payment-methods-lookup.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { capturingConsoleErrors } from './helpers.js';
+import { capturingConsoleErrors, consoleSettled } from './helpers.js';
 import {
   choiceNames,
   createPurchase,
@@ -110,6 +110,7 @@ describe('<svc-checkout> v1 lookup reuse', function () {
         expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
         expect(radios(element)).to.have.length(0);
         expect(requestsFor(lookupUrl(old, 'en')!)).to.equal(1);
+        await consoleSettled();
         expect(errors).to.have.length(1);
       });
     });

@@ -5,7 +5,7 @@ import '../../src/element/define.js';
 import type { Purchase } from '../../src/core/v1-types.js';
 import type { CheckoutErrorEvent } from '../../src/element/events.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
-import { capturingConsoleErrors } from './helpers.js';
+import { capturingConsoleErrors, consoleSettled } from './helpers.js';
 import {
   choiceNames,
   confirmAndCatch,
@@ -234,6 +234,7 @@ describe('<svc-checkout> in v1 mode', function () {
         expect(radios(element)).to.have.length(0);
         expect(confirmButton(element).textContent).to.equal('Continue to payment');
         expect(confirmAndCatch(element).detail).to.deep.equal({ method: null, url: purchase.checkout_url });
+        await consoleSettled();
         expect(errors).to.have.length(1);
         expect(errors[0]).to.contain('[attribute: payment-methods-url]');
         await expect(element).to.be.accessible();
@@ -250,6 +251,7 @@ describe('<svc-checkout> in v1 mode', function () {
         language="en"
       ></svc-checkout>`);
       await pickerShown(element);
+      await consoleSettled();
       expect(errors).to.have.length(1);
       const url = new URL(`${endpoint}&language=en`, location.href).href;
       expect(errors[0]).to.equal(
@@ -265,6 +267,7 @@ describe('<svc-checkout> in v1 mode', function () {
       );
       await pickerShown(element);
       expect(shadow(element).querySelector('[role="alert"]')).to.not.equal(null);
+      await consoleSettled();
       expect(errors).to.deep.equal([
         "<svc-checkout> payment methods lookup failed [attribute: payment-methods-url]: payment-methods-url: null is not an http(s) URL. The customer can only go on to the payment page without a preselected method. Point payment-methods-url at the merchant's payment-methods endpoint (createPaymentMethodsHandler of svc-checkout/server).",
       ]);
