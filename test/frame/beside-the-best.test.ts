@@ -13,7 +13,6 @@ import {
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import {
   checkoutOrder,
-  type FetchWatch,
   init,
   input,
   liveRegion,
@@ -23,7 +22,7 @@ import {
   payIntoChallenge,
   servedBootstrap,
   typeCard,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -44,13 +43,7 @@ function payText(frame: HTMLElement): string {
 describe('the frame beside the best checkouts', function () {
   // Several screens and languages in one test, on a machine that may be busy.
   this.timeout(30000);
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows a line as its quantity at its unit price and its total, and says which is which in en, lv and ru; a single piece its total alone', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());

@@ -231,6 +231,31 @@ export function liveRegion(frame: HTMLElement): HTMLElement {
   return frame.querySelector<HTMLElement>('[role="status"]')!;
 }
 
+/** A {@link watchFetch} for each test of the suite it is called in: it starts before each and is restored after. */
+export function watchFetchInEachTest(): FetchWatch {
+  let current: FetchWatch | undefined;
+  const watch = () => {
+    if (!current) throw new Error('watchFetchInEachTest: read in a test, not while the suite is declared');
+    return current;
+  };
+  beforeEach(() => {
+    current = watchFetch();
+  });
+  afterEach(() => {
+    current?.restore();
+    current = undefined;
+  });
+  return {
+    get requests() {
+      return watch().requests;
+    },
+    to: (urlPart) => watch().to(urlPart),
+    loseNextAnswer: (urlPart, when) => watch().loseNextAnswer(urlPart, when),
+    holdNext: (urlPart) => watch().holdNext(urlPart),
+    restore: () => watch().restore(),
+  };
+}
+
 /**
  * Watches the page's `fetch` without changing what it does, so a test can see the requests the frame made
  * (how many payment attempts, with which idempotency keys). `fail` can make one request's answer get lost,

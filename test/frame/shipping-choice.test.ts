@@ -7,13 +7,12 @@ import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, formatMoney, type ShippingOptionInput } from '../../src/core/index.js';
 import {
   checkoutOrder,
-  type FetchWatch,
   input,
   liveRegion,
   openForm,
   payButton,
   typeCard,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -64,13 +63,7 @@ async function waitForTotal(frame: HTMLElement, minor: number): Promise<void> {
 }
 
 describe('shipping choice on a plain widget', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows the options with their prices as a radio group, and no delivery or contact fields', async () => {
     const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
