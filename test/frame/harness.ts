@@ -13,6 +13,7 @@ import {
   envelope,
   type FrameToElementMessage,
   type OrderInput,
+  type ShippingOptionInput,
   type Unenveloped,
   type WidgetState,
 } from '../../src/core/index.js';
@@ -99,6 +100,17 @@ export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<Or
     ...extra,
   };
 }
+
+/** What the items of {@link checkoutOrder} come to, in cents: two teas at 12.50 and a strainer at 3.99. */
+export const CHECKOUT_ITEMS_TOTAL = 2899;
+
+/** A shipping option the order prices: Latvian Post at 2.80. */
+export const LATVIAN_POST: ShippingOptionInput = {
+  id: 'latvian-post',
+  amount: '2.80',
+  currency: 'EUR',
+  label: 'Latvian Post',
+};
 
 /** How a test mounts the frame, beside its widget. */
 export interface MountOptions {
@@ -215,6 +227,11 @@ export function payButton(frame: HTMLElement): HTMLButtonElement {
   const button = frame.querySelector<HTMLButtonElement>('button.svc-pay');
   if (!button) throw new Error('no pay button');
   return button;
+}
+
+/** The pay button's text. */
+export function payText(frame: HTMLElement): string {
+  return payButton(frame).textContent!.trim();
 }
 
 /** A button by its visible text. */
