@@ -2,34 +2,16 @@
 // each through a token of the element (`--svc-frame-radius`, `--svc-frame-border`, `--svc-frame-shadow`).
 // The border lies outside the frame's content, so the iframe still fits the host's width and its height
 // is the content's; the radius clips the frame's own background; forced colours keep the border.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/element/define.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
 import { FRAME_BOX_TOKENS } from '../../src/element/svc-checkout.styles.js';
-import { gatewayInfo, iframeOf, sign } from './helpers.js';
+import { gatewayInfo, iframeOf, signedCheckout } from './helpers.js';
 
 /** The checkout widget's element with a signed one-item order, once its frame shows the form. */
 async function shownFrame(style = ''): Promise<{ element: SvcCheckout; iframe: HTMLIFrameElement }> {
-  const info = await gatewayInfo();
-  const orderId = `wtr-${crypto.randomUUID()}`;
-  const signature = await sign({
-    widgetId: info.widgets.checkout,
-    certificateName: info.certificateName,
-    orderId,
-    items: [{ amount: '12.50', currency: 'EUR', label: 'Green tea' }],
-  });
-  const element = await fixture<SvcCheckout>(html`<svc-checkout
-    style=${style}
-    gateway=${info.gatewayUrl}
-    widget-id=${info.widgets.checkout}
-    order-id=${orderId}
-    amount="12.50"
-    currency="EUR"
-    label="Green tea"
-    signature=${signature}
-    certificate-name=${info.certificateName}
-  ></svc-checkout>`);
+  const element = await signedCheckout(await gatewayInfo(), { style });
   const iframe = await iframeOf(element);
   await waitUntil(() => element.state === 'form', `state ${element.state}`, { timeout: 8000 });
   await waitUntil(() => Number.parseFloat(iframe.style.height) > 100, 'no height', { timeout: 8000 });

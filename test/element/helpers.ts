@@ -3,7 +3,8 @@
 // the channel with core's own envelope and reader: it hears what the element posts to the iframe's window,
 // and hands the element messages whose origin and source are exactly those a real frame's would have.
 // The real frame and gateway are used in svc-checkout.gateway.test.ts.
-import { waitUntil } from '@open-wc/testing';
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import {
   type ElementToFrameMessage,
   envelope,
@@ -13,6 +14,7 @@ import {
 } from '../../src/core/frame-channel.js';
 import { consoleLinesWritten } from '../../src/element/checkout-failure.js';
 import type { SvcCheckout } from '../../src/element/svc-checkout.js';
+import { type GatewayInfo, sign } from '../support/gateway-info.js';
 
 export { type GatewayInfo, gatewayInfo, sign } from '../support/gateway-info.js';
 
@@ -24,6 +26,40 @@ export function shadow(element: SvcCheckout): ShadowRoot {
 export async function iframeOf(element: SvcCheckout): Promise<HTMLIFrameElement> {
   await waitUntil(() => shadow(element).querySelector('iframe'), 'the element loads no iframe');
   return shadow(element).querySelector('iframe')!;
+}
+
+/** A signed order for the real gateway's checkout widget: one item, 12.50 EUR of green tea, a fresh order id. */
+export async function signedOrder(info: GatewayInfo): Promise<{ orderId: string; signature: string }> {
+  const orderId = `wtr-${crypto.randomUUID()}`;
+  const signature = await sign({
+    widgetId: info.widgets.checkout,
+    certificateName: info.certificateName,
+    orderId,
+    items: [{ amount: '12.50', currency: 'EUR', label: 'Green tea' }],
+  });
+  return { orderId, signature };
+}
+
+/**
+ * The element on the real gateway with a {@link signedOrder}; an `amount` other than its 12.50 makes the
+ * signature not the order's. `style` is the host's inline style.
+ */
+export async function signedCheckout(
+  info: GatewayInfo,
+  { amount = '12.50', style }: { amount?: string; style?: string } = {},
+): Promise<SvcCheckout> {
+  const { orderId, signature } = await signedOrder(info);
+  return fixture<SvcCheckout>(html`<svc-checkout
+    style=${ifDefined(style)}
+    gateway=${info.gatewayUrl}
+    widget-id=${info.widgets.checkout}
+    order-id=${orderId}
+    amount=${amount}
+    currency="EUR"
+    label="Green tea"
+    signature=${signature}
+    certificate-name=${info.certificateName}
+  ></svc-checkout>`);
 }
 
 /** The channel id in an iframe's URL. */

@@ -17,6 +17,8 @@ import {
   iframeOf,
   shadow,
   sign,
+  signedCheckout,
+  signedOrder,
 } from './helpers.js';
 
 const FRAME_WAIT = { timeout: 8000 };
@@ -27,18 +29,6 @@ describe('<svc-checkout> with the real gateway', function () {
   before(async () => {
     info = await gatewayInfo();
   });
-
-  /** A signed single-item order for the checkout widget, with a fresh order id. */
-  async function signedOrder() {
-    const orderId = `wtr-${crypto.randomUUID()}`;
-    const order = {
-      widgetId: info.widgets.checkout,
-      certificateName: info.certificateName,
-      orderId,
-      items: [{ amount: '12.50', currency: 'EUR', label: 'Green tea' }],
-    };
-    return { orderId, signature: await sign(order) };
-  }
 
   it("tells the page of the merchant's rejection, with its reason, and takes a changed order afterwards", async () => {
     const rejected = `REJECT-PRICE_CHANGED-${crypto.randomUUID().slice(0, 8)}`;
@@ -68,17 +58,7 @@ describe('<svc-checkout> with the real gateway', function () {
   });
 
   it('loads the frame, which takes the signed order, shows its form and sets its height', async () => {
-    const { orderId, signature } = await signedOrder();
-    const element = await fixture<SvcCheckout>(html`<svc-checkout
-      gateway=${info.gatewayUrl}
-      widget-id=${info.widgets.checkout}
-      order-id=${orderId}
-      amount="12.50"
-      currency="EUR"
-      label="Green tea"
-      signature=${signature}
-      certificate-name=${info.certificateName}
-    ></svc-checkout>`);
+    const element = await signedCheckout(info);
     const iframe = await iframeOf(element);
     expect(iframe.src.split('?')[0]).to.equal(`${info.gatewayUrl}/widget/frame/${info.widgets.checkout}`);
     expect(new URL(iframe.src).hash).to.match(/^#channel=/);
@@ -117,17 +97,7 @@ describe('<svc-checkout> with the real gateway', function () {
 
   it('before payment takes a new signed order into a new frame; the gateway checks the new order', async () => {
     await capturingConsoleErrors(async (errors) => {
-      const { orderId, signature } = await signedOrder();
-      const element = await fixture<SvcCheckout>(html`<svc-checkout
-        gateway=${info.gatewayUrl}
-        widget-id=${info.widgets.checkout}
-        order-id=${orderId}
-        amount="12.50"
-        currency="EUR"
-        label="Green tea"
-        signature=${signature}
-        certificate-name=${info.certificateName}
-      ></svc-checkout>`);
+      const element = await signedCheckout(info);
       const formShown = () =>
         waitUntil(() => element.state === 'form', `no form (state ${element.state})`, FRAME_WAIT);
       await formShown();
@@ -235,18 +205,8 @@ describe('<svc-checkout> with the real gateway', function () {
 
   it('reports signature_invalid, the gateway’s code, when the signature is not the order’s, and shows shopper words', async () => {
     await capturingConsoleErrors(async (errors) => {
-      const { orderId, signature } = await signedOrder();
       const heard = oneEvent(document, 'checkoutError') as Promise<CheckoutErrorEvent>;
-      const element = await fixture<SvcCheckout>(html`<svc-checkout
-        gateway=${info.gatewayUrl}
-        widget-id=${info.widgets.checkout}
-        order-id=${orderId}
-        amount="0.01"
-        currency="EUR"
-        label="Green tea"
-        signature=${signature}
-        certificate-name=${info.certificateName}
-      ></svc-checkout>`);
+      const element = await signedCheckout(info, { amount: '0.01' });
       const event = await heard;
       expect(event.detail.code).to.equal('signature_invalid');
       expect(event.detail.attribute).to.equal('signature');
@@ -353,7 +313,7 @@ describe('<svc-checkout> with the real gateway', function () {
     ],
   ] as const) {
     it(`the gateway's ${kind} script knows its gateway: a page needs no gateway attribute`, async () => {
-      const { orderId, signature } = await signedOrder();
+      const { orderId, signature } = await signedOrder(info);
       const page = document.createElement('iframe');
       page.style.width = '600px';
       page.srcdoc = `<!doctype html><html lang="en"><head>${scriptTag(info.gatewayUrl)}</head><body>

@@ -7,7 +7,6 @@ import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import {
   buttonNamed,
   checkoutOrder,
-  type FetchWatch,
   futureExpiryDigits,
   gatewayInfo,
   init,
@@ -21,7 +20,7 @@ import {
   payIntoChallenge,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -35,13 +34,7 @@ async function challenge(frame: HTMLElement, channel: MemoryChannel) {
 }
 
 describe('accessibility', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   describe('every state passes axe', () => {
     it('loading', async () => {

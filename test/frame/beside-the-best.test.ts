@@ -3,54 +3,32 @@
 // price, and never charges one it did not name; the 3-D Secure step names the merchant and the amount; the
 // sandbox's frame carries a test-mode mark, from its page's data.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import {
-  createTranslator,
-  formatMoney,
-  type Language,
-  localeFor,
-  type ShippingOptionInput,
-} from '../../src/core/index.js';
+import { createTranslator, formatMoney, type Language, localeFor } from '../../src/core/index.js';
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
 import {
+  CHECKOUT_ITEMS_TOTAL,
   checkoutOrder,
-  type FetchWatch,
   init,
   input,
+  LATVIAN_POST,
   liveRegion,
   MemoryChannel,
   openForm,
   payButton,
   payIntoChallenge,
+  payText,
   servedBootstrap,
   typeCard,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
 const eur = (minor: number, language: Language = 'en') => formatMoney(minor, 'EUR', localeFor(language));
-/** The items of `checkoutOrder()`: two teas at 12.50 and a strainer at 3.99. */
-const ITEMS = 2899;
-const POST: ShippingOptionInput = {
-  id: 'latvian-post',
-  amount: '2.80',
-  currency: 'EUR',
-  label: 'Latvian Post',
-};
-
-function payText(frame: HTMLElement): string {
-  return payButton(frame).textContent!.trim();
-}
 
 describe('the frame beside the best checkouts', function () {
   // Several screens and languages in one test, on a machine that may be busy.
   this.timeout(30000);
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows a line as its quantity at its unit price and its total, and says which is which in en, lv and ru; a single piece its total alone', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());
@@ -83,13 +61,15 @@ describe('the frame beside the best checkouts', function () {
   });
 
   it('names the shipping still to choose on the pay button, which stays focusable and says what to do', async () => {
-    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST] }));
+    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [LATVIAN_POST] }));
     await frame.updateComplete;
     // A single fixed-price option is chosen for the customer: nothing is missing.
-    expect(payText(frame)).to.equal(en('pay.button', { amount: eur(ITEMS + 280) }));
+    expect(payText(frame)).to.equal(en('pay.button', { amount: eur(CHECKOUT_ITEMS_TOTAL + 280) }));
 
     const two = await openForm(
-      await checkoutOrder({ shippingOptions: [POST, { id: 'express', amount: '6.90', currency: 'EUR' }] }),
+      await checkoutOrder({
+        shippingOptions: [LATVIAN_POST, { id: 'express', amount: '6.90', currency: 'EUR' }],
+      }),
     );
     expect(payText(two.frame)).to.equal(en('pay.chooseShipping'));
     const button = payButton(two.frame);
@@ -107,7 +87,7 @@ describe('the frame beside the best checkouts', function () {
     expect(watch.to('/payments')).to.have.length(0);
     input(two.frame, 'svc-shipping-option-1').click();
     await waitUntil(
-      () => payText(two.frame) === en('pay.button', { amount: eur(ITEMS + 690) }),
+      () => payText(two.frame) === en('pay.button', { amount: eur(CHECKOUT_ITEMS_TOTAL + 690) }),
       payText(two.frame),
     );
     expect(payButton(two.frame).getAttribute('aria-disabled')).to.equal('false');
@@ -115,7 +95,7 @@ describe('the frame beside the best checkouts', function () {
 
   it('prices the shipping when pressed before its price came, and charges only once the total was shown', async () => {
     const { frame, channel } = await openForm(
-      await checkoutOrder({ shippingOptions: [POST, { id: 'courier', label: 'Courier' }] }),
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, { id: 'courier', label: 'Courier' }] }),
     );
     await typeCard(frame, { number: '4111111111111111' });
     const quote = watch.holdNext('/shipping-quotes');
@@ -126,7 +106,7 @@ describe('the frame beside the best checkouts', function () {
     payButton(frame).click();
     quote.release();
     // The demo shop prices its courier at 7.90 without an address.
-    const withCourier = en('pay.button', { amount: eur(ITEMS + 790) });
+    const withCourier = en('pay.button', { amount: eur(CHECKOUT_ITEMS_TOTAL + 790) });
     await waitUntil(() => payText(frame) === withCourier, payText(frame));
     await waitUntil(() => liveRegion(frame).textContent!.includes(withCourier), 'the total was not said');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -148,7 +128,7 @@ describe('the frame beside the best checkouts', function () {
     ]);
     expect(rows).to.deep.equal([
       [en('threeDs.merchant'), merchant.name],
-      [en('summary.total'), eur(ITEMS)],
+      [en('summary.total'), eur(CHECKOUT_ITEMS_TOTAL)],
     ]);
     await expect(frame).to.be.accessible();
   });

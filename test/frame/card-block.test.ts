@@ -13,7 +13,6 @@ import {
 import { readCardSettings } from '../../src/frame/frame-location.js';
 import {
   checkoutOrder,
-  type FetchWatch,
   gatewayInfo,
   input,
   liveRegion,
@@ -21,7 +20,7 @@ import {
   payButton,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -45,13 +44,7 @@ function box(element: Element): DOMRect {
 }
 
 describe('the card block', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   describe('accepted card schemes before typing', () => {
     it('shows the marks of the schemes the widget takes, named once in the number’s description', async () => {

@@ -7,7 +7,6 @@ import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, formatMoney, type OrderInput } from '../../src/core/index.js';
 import {
   buttonNamed,
-  type FetchWatch,
   gatewayInfo,
   input,
   liveRegion,
@@ -16,7 +15,7 @@ import {
   payButton,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -80,13 +79,7 @@ function taxLine(frame: HTMLElement): string {
 }
 
 describe('full checkout', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows contact fields prefilled from the page, the shipping options and the terms', async () => {
     const { frame } = await openForm(await fullCheckoutOrder(), { customer: PREFILL });

@@ -13,6 +13,7 @@ import {
   envelope,
   type FrameToElementMessage,
   type OrderInput,
+  type ShippingOptionInput,
   type Unenveloped,
   type WidgetState,
 } from '../../src/core/index.js';
@@ -99,6 +100,17 @@ export async function checkoutOrder(extra: Partial<OrderInput> = {}): Promise<Or
     ...extra,
   };
 }
+
+/** What the items of {@link checkoutOrder} come to, in cents: two teas at 12.50 and a strainer at 3.99. */
+export const CHECKOUT_ITEMS_TOTAL = 2899;
+
+/** A shipping option the order prices: Latvian Post at 2.80. */
+export const LATVIAN_POST: ShippingOptionInput = {
+  id: 'latvian-post',
+  amount: '2.80',
+  currency: 'EUR',
+  label: 'Latvian Post',
+};
 
 /** How a test mounts the frame, beside its widget. */
 export interface MountOptions {
@@ -217,6 +229,11 @@ export function payButton(frame: HTMLElement): HTMLButtonElement {
   return button;
 }
 
+/** The pay button's text. */
+export function payText(frame: HTMLElement): string {
+  return payButton(frame).textContent!.trim();
+}
+
 /** A button by its visible text. */
 export function buttonNamed(frame: HTMLElement, text: string): HTMLButtonElement {
   const button = [...frame.querySelectorAll('button')].find(
@@ -229,6 +246,31 @@ export function buttonNamed(frame: HTMLElement, text: string): HTMLButtonElement
 /** The frame's live region. */
 export function liveRegion(frame: HTMLElement): HTMLElement {
   return frame.querySelector<HTMLElement>('[role="status"]')!;
+}
+
+/** A {@link watchFetch} for each test of the suite it is called in: it starts before each and is restored after. */
+export function watchFetchInEachTest(): FetchWatch {
+  let current: FetchWatch | undefined;
+  const watch = () => {
+    if (!current) throw new Error('watchFetchInEachTest: read in a test, not while the suite is declared');
+    return current;
+  };
+  beforeEach(() => {
+    current = watchFetch();
+  });
+  afterEach(() => {
+    current?.restore();
+    current = undefined;
+  });
+  return {
+    get requests() {
+      return watch().requests;
+    },
+    to: (urlPart) => watch().to(urlPart),
+    loseNextAnswer: (urlPart, when) => watch().loseNextAnswer(urlPart, when),
+    holdNext: (urlPart) => watch().holdNext(urlPart),
+    restore: () => watch().restore(),
+  };
 }
 
 /**

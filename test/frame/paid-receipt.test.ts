@@ -4,14 +4,13 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { createTranslator, type OrderInput } from '../../src/core/index.js';
 import {
-  type FetchWatch,
   gatewayInfo,
   init,
   mountFrame,
   newOrderId,
   payButton,
   typeCard,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -36,13 +35,7 @@ async function openUnsigned(order: OrderInput) {
 }
 
 describe('an unsigned page of an order id already paid', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows the paid status naming the order id, with no form and no paymentCompleted', async () => {
     const order = await instantOrder();

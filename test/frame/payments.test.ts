@@ -6,7 +6,6 @@ import { createTranslator } from '../../src/core/index.js';
 import {
   buttonNamed,
   checkoutOrder,
-  type FetchWatch,
   init,
   input,
   liveRegion,
@@ -16,7 +15,7 @@ import {
   payIntoChallenge,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -28,13 +27,7 @@ async function statusTitle(frame: HTMLElement): Promise<string> {
 }
 
 describe('payments', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   for (const [name, number] of [
     ['Visa', '4111111111111111'],

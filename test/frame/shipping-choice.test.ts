@@ -6,27 +6,21 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, formatMoney, type ShippingOptionInput } from '../../src/core/index.js';
 import {
+  CHECKOUT_ITEMS_TOTAL,
   checkoutOrder,
-  type FetchWatch,
   input,
+  LATVIAN_POST,
   liveRegion,
   openForm,
   payButton,
+  payText,
   typeCard,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
 const eur = (minor: number) => formatMoney(minor, 'EUR', 'en-GB');
 
-/** The items of `checkoutOrder()`: two teas at 12.50 and a strainer at 3.99. */
-const ITEMS = 2899;
-const POST: ShippingOptionInput = {
-  id: 'latvian-post',
-  amount: '2.80',
-  currency: 'EUR',
-  label: 'Latvian Post',
-};
 const EXPRESS: ShippingOptionInput = { id: 'express', amount: '6.90', currency: 'EUR' };
 /** The items' VAT at the demo merchant's 21%: 4.34 in the teas' 25.00 and 0.69 in the strainer's 3.99. */
 const ITEMS_TAX = 503;
@@ -51,10 +45,6 @@ function taxLine(frame: HTMLElement): string {
   return frame.querySelector('.svc-summary-tax')!.textContent!.trim();
 }
 
-function payText(frame: HTMLElement): string {
-  return payButton(frame).textContent!.trim();
-}
-
 async function waitForTotal(frame: HTMLElement, minor: number): Promise<void> {
   const amount = eur(minor);
   await waitUntil(
@@ -64,16 +54,10 @@ async function waitForTotal(frame: HTMLElement, minor: number): Promise<void> {
 }
 
 describe('shipping choice on a plain widget', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('shows the options with their prices as a radio group, and no delivery or contact fields', async () => {
-    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [LATVIAN_POST, EXPRESS] }));
     const group = frame.querySelector('fieldset.svc-shipping-options')!;
     expect(group.querySelector('legend')!.textContent).to.equal(en('delivery.method'));
     expect(
@@ -95,17 +79,19 @@ describe('shipping choice on a plain widget', () => {
       expect(frame.querySelector(absent), absent).to.equal(null);
     }
     // Until a choice is made, the total is the items' alone.
-    expect(summaryTotal(frame)).to.equal(eur(ITEMS));
+    expect(summaryTotal(frame)).to.equal(eur(CHECKOUT_ITEMS_TOTAL));
     expect(summaryShipping(frame)).to.equal(undefined);
   });
 
   it('pays the chosen option once, with the total that includes it', async () => {
-    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    const { frame, channel } = await openForm(
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, EXPRESS] }),
+    );
     radio(frame, 1).click();
-    await waitForTotal(frame, ITEMS + 690);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 690);
     expect(summaryShipping(frame)).to.equal('express · €6.90');
     radio(frame, 0).click();
-    await waitForTotal(frame, ITEMS + 280);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 280);
     expect(summaryShipping(frame)).to.equal('Latvian Post · €2.80');
     await typeCard(frame, { number: '4111111111111111' });
     payButton(frame).click();
@@ -118,13 +104,13 @@ describe('shipping choice on a plain widget', () => {
     await waitUntil(() => frame.querySelector('.svc-status-text'), 'no status screen');
     // The amount on the status screen is the gateway's total of the paid order.
     expect(frame.querySelector('.svc-status-text')!.textContent).to.equal(
-      en('status.paid.text', { amount: eur(ITEMS + 280) }),
+      en('status.paid.text', { amount: eur(CHECKOUT_ITEMS_TOTAL + 280) }),
     );
   });
 
   it('preselects the only option and pays it', async () => {
     const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [EXPRESS] }));
-    await waitForTotal(frame, ITEMS + 690);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 690);
     expect(radio(frame, 0).checked).to.equal(true);
     expect(summaryShipping(frame)).to.equal('express · €6.90');
     await expect(frame).to.be.accessible();
@@ -139,7 +125,7 @@ describe('shipping choice on a plain widget', () => {
     const { frame } = await openForm(await checkoutOrder({ shippingOptions: [EXPRESS, reduced] }));
     expect(taxLine(frame)).to.equal(en('summary.taxIncluded', { tax: eur(ITEMS_TAX) }));
     radio(frame, 0).click();
-    await waitForTotal(frame, ITEMS + 690);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 690);
     // 6.90 at the merchant's 21% holds 1.20: the frame said 5.03 here, the notification 6.23.
     expect(taxLine(frame)).to.equal(en('summary.taxIncluded', { tax: eur(ITEMS_TAX + 120) }));
     radio(frame, 1).click();
@@ -152,7 +138,9 @@ describe('shipping choice on a plain widget', () => {
   });
 
   it('refuses to pay without a choice, says why and focuses the options; axe passes', async () => {
-    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    const { frame, channel } = await openForm(
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, EXPRESS] }),
+    );
     await expect(frame).to.be.accessible();
     await typeCard(frame, { number: '4111111111111111' });
     payButton(frame).click();
@@ -174,7 +162,9 @@ describe('shipping choice on a plain widget', () => {
   });
 
   it('is chosen with the keyboard: Space picks, the arrow keys move, Enter pays', async () => {
-    const { frame, channel } = await openForm(await checkoutOrder({ shippingOptions: [POST, EXPRESS] }));
+    const { frame, channel } = await openForm(
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, EXPRESS] }),
+    );
     await typeCard(frame, { number: '4111111111111111' });
     (document.activeElement as HTMLElement | null)?.blur();
     const first = radio(frame, 0);
@@ -183,9 +173,9 @@ describe('shipping choice on a plain widget', () => {
     }
     expect(document.activeElement).to.equal(first);
     await sendKeys({ press: 'Space' });
-    await waitForTotal(frame, ITEMS + 280);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 280);
     await sendKeys({ press: 'ArrowDown' });
-    await waitForTotal(frame, ITEMS + 690);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 690);
     expect(radio(frame, 1).checked).to.equal(true);
     expect(document.activeElement).to.equal(radio(frame, 1));
     // From the group, Tab leads on to the card fields and, past them, to the pay button.
@@ -202,7 +192,7 @@ describe('shipping choice on a plain widget', () => {
 
   it('prices an option with only an id by the shop as soon as it is chosen, with no address, and pays it', async () => {
     const { frame, channel } = await openForm(
-      await checkoutOrder({ shippingOptions: [POST, { id: 'courier', label: 'Courier' }] }),
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, { id: 'courier', label: 'Courier' }] }),
     );
     const price = (index: number) =>
       frame.querySelectorAll('.svc-shipping-price')[index]!.textContent!.trim();
@@ -210,7 +200,7 @@ describe('shipping choice on a plain widget', () => {
     expect(watch.to('/shipping-quotes')).to.have.length(0);
     radio(frame, 1).click();
     // The demo shop prices its courier without an address at its any-other-city price.
-    await waitForTotal(frame, ITEMS + 790);
+    await waitForTotal(frame, CHECKOUT_ITEMS_TOTAL + 790);
     expect(price(1)).to.equal('€7.90');
     expect(summaryShipping(frame)).to.equal('Courier · €7.90');
     expect(watch.to('/shipping-quotes').map((request) => request.body)).to.deep.equal([
@@ -226,11 +216,13 @@ describe('shipping choice on a plain widget', () => {
 
   it('prices the only option, unpriced, at once; a price the shop refuses says to choose another', async () => {
     const only = await openForm(await checkoutOrder({ shippingOptions: [{ id: 'courier' }] }));
-    await waitForTotal(only.frame, ITEMS + 790);
+    await waitForTotal(only.frame, CHECKOUT_ITEMS_TOTAL + 790);
     expect(radio(only.frame, 0).checked).to.equal(true);
 
     // The demo shop has no price for this method: the frame says so, without asking for an address.
-    const { frame } = await openForm(await checkoutOrder({ shippingOptions: [POST, { id: 'drone' }] }));
+    const { frame } = await openForm(
+      await checkoutOrder({ shippingOptions: [LATVIAN_POST, { id: 'drone' }] }),
+    );
     radio(frame, 1).click();
     await waitUntil(() => frame.querySelector('#svc-shipping-option-error'), 'no quote failure shown');
     expect(frame.querySelector('#svc-shipping-option-error')!.textContent).to.equal(

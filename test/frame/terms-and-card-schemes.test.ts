@@ -6,7 +6,6 @@ import { sendKeys } from '@web/test-runner-commands';
 import { createTranslator, type Language, type OrderInput } from '../../src/core/index.js';
 import {
   checkoutOrder,
-  type FetchWatch,
   gatewayInfo,
   input,
   liveRegion,
@@ -15,7 +14,7 @@ import {
   payButton,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -79,13 +78,7 @@ describe('the terms link', () => {
 });
 
 describe('card schemes', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   /** The refusal of the widget's schemes, as the frame shows it in `language`. */
   function refusal(language: Language, accepted: string): string {

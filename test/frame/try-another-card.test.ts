@@ -8,7 +8,6 @@ import { createTranslator, type OrderInput } from '../../src/core/index.js';
 import {
   buttonNamed,
   checkoutOrder,
-  type FetchWatch,
   futureExpiryDigits,
   gatewayInfo,
   init,
@@ -21,7 +20,7 @@ import {
   payIntoChallenge,
   typeCard,
   typeInto,
-  watchFetch,
+  watchFetchInEachTest,
 } from './harness.js';
 
 const en = createTranslator('en');
@@ -61,13 +60,7 @@ async function backOnForm(frame: HTMLElement): Promise<void> {
 }
 
 describe('try another card', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   for (const [number, reason] of [
     ['4000000000000002', 'card_declined'],
@@ -261,13 +254,7 @@ describe('try another card', () => {
 });
 
 describe('a notice of the last attempt', () => {
-  let watch: FetchWatch;
-
-  beforeEach(() => {
-    watch = watchFetch();
-  });
-
-  afterEach(() => watch.restore());
+  const watch = watchFetchInEachTest();
 
   it('goes as soon as the customer submits again, even when a field is still wrong', async () => {
     const { frame, channel } = await openForm(await checkoutOrder());

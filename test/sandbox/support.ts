@@ -213,6 +213,17 @@ export async function call(sandbox: Sandbox, method: string, path: string, body?
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
 }
 
+/** `input` signed with the merchant's main key and taken by the widget API, as the frame has it taken; its gateway id. */
+export async function takenOrder(sandbox: Sandbox, input: OrderInput): Promise<string> {
+  const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
+    order: input,
+    signature: signOrder(input, merchantKeys.main.privateKeyPem),
+    pageOrigin: PAGE_ORIGIN,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body['id'];
+}
+
 /**
  * A signed order of one 20.00 item under the merchant order id `orderId`, taken and paid with the approving
  * Visa through the widget API; its gateway id.

@@ -14,6 +14,7 @@ import {
   FakeMerchant,
   merchantKeys,
   PAGE_ORIGIN,
+  takenOrder,
   tempDir,
   testConfigFile,
   WIDGETS,
@@ -46,21 +47,14 @@ describe('card schemes at the gateway', () => {
     await merchant.close();
   });
 
-  /** A signed order taken by the gateway, as the frame would have it taken; its gateway id. */
-  async function order(widgetId: string, extra: Partial<OrderInput> = {}): Promise<string> {
-    const input: OrderInput = {
+  /** An order of 9.90 for `widgetId`, taken by the gateway (see takenOrder); its gateway id. */
+  function order(widgetId: string, extra: Partial<OrderInput> = {}): Promise<string> {
+    return takenOrder(sandbox, {
       widgetId,
       orderId: `S-${++counter}`,
       items: [{ amount: '9.90', currency: 'EUR', label: 'Tea' }],
       ...extra,
-    };
-    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      pageOrigin: PAGE_ORIGIN,
     });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body['id'];
   }
 
   /** A payment request as anyone can make it, without the frame. */

@@ -2,53 +2,20 @@
 // (`cardholder-name="hidden"` or `"optional"` on the element): the gateway takes a payment whose card has
 // no holder, or an empty one, as the frame sends it then.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { OrderInput } from '../../../src/core/index.js';
-import { parseConfig } from '../../../src/sandbox/config.js';
-import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
-import { signOrder } from '../../../src/server/index.js';
-import {
-  call,
-  FakeMerchant,
-  merchantKeys,
-  PAGE_ORIGIN,
-  tempDir,
-  testConfigFile,
-  WIDGETS,
-} from '../support.js';
+import { describe, test } from 'node:test';
+import { call, takenOrder, WIDGETS, withLegacySandbox } from '../support.js';
 
 let counter = 0;
 
 describe('a card payment without the holder’s name', () => {
-  let merchant: FakeMerchant;
-  let sandbox: Sandbox;
+  const legacy = withLegacySandbox();
 
-  before(async () => {
-    merchant = await FakeMerchant.start();
-    sandbox = await startSandbox({
-      port: 0,
-      config: parseConfig(testConfigFile(merchant.url)),
-      dataDir: await tempDir(),
-    });
-  });
-  after(async () => {
-    await sandbox.close();
-    await merchant.close();
-  });
-
-  async function order(): Promise<string> {
-    const input: OrderInput = {
+  function order(): Promise<string> {
+    return takenOrder(legacy.sandbox, {
       widgetId: WIDGETS.checkout,
       orderId: `H-${++counter}`,
       items: [{ amount: '9.90', currency: 'EUR', label: 'Tea' }],
-    };
-    const created = await call(sandbox, 'POST', '/widget-api/v1/orders', {
-      order: input,
-      signature: signOrder(input, merchantKeys.main.privateKeyPem),
-      pageOrigin: PAGE_ORIGIN,
     });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body['id'];
   }
 
   for (const [name, card] of [
@@ -57,7 +24,7 @@ describe('a card payment without the holder’s name', () => {
   ] as const) {
     test(`is paid with the holder ${name}`, async () => {
       const id = await order();
-      const paid = await call(sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
+      const paid = await call(legacy.sandbox, 'POST', `/widget-api/v1/orders/${id}/payments`, {
         idempotencyKey: `h-${++counter}`,
         card,
       });

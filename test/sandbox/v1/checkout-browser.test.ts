@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { EXPIRY, fillCard, tabTo, withHostedPageBrowser } from './hosted-page-browser.js';
+import { EXPIRY, fillCard, tabTo, typeCardByKeyboard, withHostedPageBrowser } from './hosted-page-browser.js';
 import { advanceClock, cardForm, postForm, v1 } from './support.js';
 
 /** Where the phone screenshots are written, for a person to look at. */
@@ -102,15 +102,7 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
   test('a customer pays with a card by keyboard alone and lands on the success redirect', async () => {
     const purchase = await createPurchase();
     const page = await open(purchase.checkout_url);
-    await tabTo(page, 'card_number');
-    await page.keyboard.type('4111 1111 1111 1111');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(EXPIRY);
-    await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate('document.activeElement?.id'), 'card_cvc');
-    await page.keyboard.type('123');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('Anna Tester');
+    await typeCardByKeyboard(page, '4111 1111 1111 1111');
     await Promise.all([page.waitForURL(`${env.merchant.url}/ok`), page.keyboard.press('Enter')]);
     assert.equal((await v1(env.sandbox, 'GET', `/purchases/${purchase.id}/`)).body.status, 'paid');
     await page.close();
@@ -163,14 +155,7 @@ describe('sandbox v1 hosted checkout page in Chromium', () => {
     assert.equal(await page.isVisible('#card_number'), false);
     assert.deepEqual(await visibleSubmitButtons(page), ['Continue to Swedbank']);
     await page.keyboard.press('ArrowUp');
-    await tabTo(page, 'card_number');
-    await page.keyboard.type('4111 1111 1111 1111');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(EXPIRY);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('123');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('Anna Tester');
+    await typeCardByKeyboard(page, '4111 1111 1111 1111');
     await Promise.all([page.waitForURL(`${env.merchant.url}/ok`), page.keyboard.press('Enter')]);
     assert.equal((await v1(env.sandbox, 'GET', `/purchases/${purchase.id}/`)).body.status, 'paid');
     await page.close();

@@ -141,6 +141,22 @@ export async function fillCard(page: Page, number: string): Promise<void> {
   await page.fill('#card_holder', 'Anna Tester');
 }
 
+/**
+ * Fills the card fields by keyboard alone, as {@link fillCard} does with the test card `number`: Tab to the
+ * number, then type each field and Tab on, through number, expiry, CVC and name, in that order.
+ */
+export async function typeCardByKeyboard(page: Page, number: string): Promise<void> {
+  await tabTo(page, 'card_number');
+  await page.keyboard.type(number);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(EXPIRY);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate('document.activeElement?.id'), 'card_cvc');
+  await page.keyboard.type('123');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Anna Tester');
+}
+
 /** Presses Tab until the element with `id` has focus, as a keyboard user would. */
 export async function tabTo(page: Page, id: string): Promise<void> {
   for (let presses = 0; presses < 40; presses++) {
