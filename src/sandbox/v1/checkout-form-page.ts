@@ -90,8 +90,9 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       }) +
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
+    const schemes = cards.flatMap((method) => schemeOfMethod(method.name) ?? []);
     if (cards.length > 0) {
-      form += `<div class="card-fields">${cardFields(t, options.errors, options.values)}</div>`;
+      form += `<div class="card-fields">${cardFields(context, schemes, options.errors, options.values)}</div>`;
     }
     if (!options.expired) {
       if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
@@ -101,7 +102,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       form += cardFormScript({
         ...options.script,
         language: context.language,
-        schemes: cards.flatMap((method) => schemeOfMethod(method.name) ?? []),
+        schemes,
         errorsTitle: t('errors.title'),
       });
     }
