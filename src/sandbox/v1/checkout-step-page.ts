@@ -6,6 +6,7 @@ import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { formatIban } from '../formats.js';
 import { escapeHtml } from '../http.js';
+import { dueClockTime } from './checkout-due.js';
 import { amountOf, type PageContext, purchasePage } from './checkout-page.js';
 import { type CreditorShare, creditorShares } from './creditor-payments.js';
 import { preauthorizes } from './purchase-request.js';
@@ -37,7 +38,10 @@ export function statusPage(context: PageContext): string {
       break;
     case 'expired':
       title = t('status.expired.title');
-      body = t('status.expired.text');
+      // Only a strict deadline expires a Purchase, at its `due`, which it takes as its `updated_on`.
+      body = t('status.expired.text', {
+        time: dueClockTime(context, purchase.due ?? purchase.updated_on ?? context.nowSeconds),
+      });
       back = purchase.cancel_redirect ?? purchase.failure_redirect;
       break;
     default:

@@ -39,6 +39,7 @@ interface PageMessages {
   readonly 'step.creditors.name': string;
   readonly 'step.creditors.amount': string;
   readonly 'status.expired.title': string;
+  /** The page of a Purchase past its strict deadline. `{time}`: the deadline, as the deadline note writes it. */
   readonly 'status.expired.text': string;
   /** `{amount}`. */
   readonly 'status.hold.text': string;
@@ -85,7 +86,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Recipient',
     'step.creditors.amount': 'Amount',
     'status.expired.title': 'Payment expired',
-    'status.expired.text': 'The time to pay this order has passed.',
+    'status.expired.text':
+      'This order could be paid until {time}; nothing was charged. Go back to the shop to start again.',
     'status.hold.text': 'Thank you! {amount} has been reserved.',
     'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
     'pay.saveCard': 'Save card',
@@ -120,7 +122,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Saņēmējs',
     'step.creditors.amount': 'Summa',
     'status.expired.title': 'Maksājuma termiņš beidzies',
-    'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
+    'status.expired.text':
+      'Šo pasūtījumu varēja apmaksāt līdz {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna.',
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
     'status.preauthorized.text': 'Paldies! Jūsu karte ir saglabāta; nauda netika iekasēta.',
     'pay.saveCard': 'Saglabāt karti',
@@ -156,7 +159,8 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Получатель',
     'step.creditors.amount': 'Сумма',
     'status.expired.title': 'Срок оплаты истёк',
-    'status.expired.text': 'Срок оплаты этого заказа истёк.',
+    'status.expired.text':
+      'Оплатить этот заказ можно было до {time}; деньги не списаны. Вернитесь в магазин и начните заново.',
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
     'status.preauthorized.text': 'Спасибо! Ваша карта сохранена; деньги не списаны.',
     'pay.saveCard': 'Сохранить карту',

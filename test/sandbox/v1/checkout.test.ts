@@ -75,7 +75,8 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(policy, /default-src 'none'/);
     assert.match(policy, /form-action 'self' https:\/\/shop\.example(;|$)/);
     assert.match(policy, /frame-ancestors 'none'/);
-    assert.doesNotMatch(answer.html, /style="/);
+    // No style attribute (the schemes' marks have SVG presentation attributes such as `font-style`).
+    assert.doesNotMatch(answer.html, /\sstyle="/);
     // Nothing inline: a built card form script is its one script, allowed by its exact address.
     const scripts = answer.html.match(/<script[^>]*>/g) ?? [];
     const allowed = /script-src (\S+?)(;|$)/.exec(policy)?.[1];
@@ -785,6 +786,47 @@ describe('sandbox v1 hosted checkout page', () => {
     const missing = await page(`${sandbox.url}/checkout/00000000-0000-4000-8000-000000000000/`);
     assert.equal(missing.status, 404);
     assert.match(missing.html, /<h1>Payment not found<\/h1>/);
+  });
+
+  test('the page of an expired due_strict purchase says when its time ended, with the link back to the shop', async () => {
+    const due = Math.floor(Date.now() / 1000) - 5 * 60;
+    const when = (locale: string) =>
+      new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(
+        new Date(due * 1000),
+      );
+    const expected = {
+      en: `This order could be paid until ${when('en-GB')}; nothing was charged. Go back to the shop to start again.`,
+      lv: `Šo pasūtījumu varēja apmaksāt līdz ${when('lv-LV')}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna.`,
+      ru: `Оплатить этот заказ можно было до ${when('ru-RU')}; деньги не списаны. Вернитесь в магазин и начните заново.`,
+    };
+    for (const [language, sentence] of Object.entries(expected)) {
+      const expired = await createPurchase({
+        due,
+        purchase: { products: [{ name: 'Late', price: 100 }], language, due_strict: true },
+        cancel_redirect: REDIRECTS.cancel_redirect,
+      });
+      const { status, html } = await page(expired.checkout_url);
+      assert.equal(status, 410);
+      assert.ok(html.includes(`<p>${sentence}</p>`), `${language}: ${html.match(/<\/h1><p>[^<]*/)?.[0]}`);
+      assert.ok(
+        html.includes(`<a class="back" href="${REDIRECTS.cancel_redirect}">`),
+        `${language}: the link back to the shop`,
+      );
+    }
+    // A deadline long past also gets its date.
+    const longAgo = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    const old = await createPurchase({
+      due: longAgo,
+      purchase: { products: [{ name: 'Late', price: 100 }], language: 'en', due_strict: true },
+    });
+    const date = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(new Date(longAgo * 1000));
+    assert.ok((await page(old.checkout_url)).html.includes(`could be paid until ${date};`), date);
   });
 
   test('the page speaks the purchase language', async () => {
