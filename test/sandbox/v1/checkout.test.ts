@@ -522,6 +522,69 @@ describe('sandbox v1 hosted checkout page', () => {
     }
   });
 
+  test('a card saved without a charge says saving on its form, its 3-D Secure step and its status page', async () => {
+    const expected = {
+      en: {
+        note: 'Your card will be saved for later payments to the shop; nothing is charged now.',
+        button: 'Save card',
+        approve: 'Approve saving the card',
+        decline: 'Decline saving the card',
+        title: 'Card saved',
+      },
+      lv: {
+        note: 'Jūsu karte tiks saglabāta veikala turpmākajiem maksājumiem; tagad nauda netiks iekasēta.',
+        button: 'Saglabāt karti',
+        approve: 'Apstiprināt kartes saglabāšanu',
+        decline: 'Noraidīt kartes saglabāšanu',
+        title: 'Karte saglabāta',
+      },
+      ru: {
+        note: 'Ваша карта будет сохранена для последующих платежей магазину; сейчас деньги не списываются.',
+        button: 'Сохранить карту',
+        approve: 'Подтвердить сохранение карты',
+        decline: 'Отклонить сохранение карты',
+        title: 'Карта сохранена',
+      },
+    };
+    for (const [language, texts] of Object.entries(expected)) {
+      const saving = await createPurchase({
+        skip_capture: true,
+        purchase: { products: [{ name: 'Card check', price: 0 }], language },
+      });
+      const form = await page(saving.checkout_url);
+      assert.ok(
+        form.html.includes(`<p class="note" id="save-note">${texts.note}</p>`),
+        `${language}: form note`,
+      );
+      assert.ok(
+        form.html.includes(
+          `<button type="submit" class="pay" aria-describedby="save-note">${texts.button}</button>`,
+        ),
+        `${language}: the form's button says it saves`,
+      );
+
+      const challenged = await pay(saving.id, cardForm('4000000000003220'));
+      const step = await page(new URL(challenged.location!, sandbox.url).href);
+      assert.ok(
+        step.html.includes(`<p class="note" id="save-note">${texts.note}</p>`),
+        `${language}: step note`,
+      );
+      assert.ok(
+        step.html.includes(
+          `<button type="submit" class="approve" name="decision" value="approve" aria-describedby="save-note">${texts.approve}</button>`,
+        ),
+        `${language}: ${step.html.match(/<form.*<\/form>/)?.[0]}`,
+      );
+      assert.ok(step.html.includes(`value="decline">${texts.decline}</button>`), language);
+      assert.doesNotMatch(step.html, /Approve payment|Apstiprināt maksājumu|Подтвердить платёж/);
+
+      await post(challenged.location!, { decision: 'approve' });
+      assert.equal((await read(saving.id)).status, 'preauthorized');
+      const saved = await page(saving.checkout_url);
+      assert.ok(saved.html.includes(`<h1>${texts.title}</h1>`), `${language}: the status page's title`);
+    }
+  });
+
   test('bank and wallet methods are confirmed on a test step', async () => {
     const bank = await createPurchase(REDIRECTS);
     const started = await pay(bank.id, { method: 'swedbank_lv_pis' });
