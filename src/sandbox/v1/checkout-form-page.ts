@@ -39,7 +39,9 @@ export interface FormPageOptions {
 export function formPage(context: PageContext, options: FormPageOptions): string {
   const { t, record } = context;
   const { purchase } = record;
-  const title = t('page.title', { merchant: context.merchantName });
+  const title = t(approvalOf(context) === 'saving' ? 'page.title.saving' : 'page.title', {
+    merchant: context.merchantName,
+  });
   const firstError = options.errors[0]?.field;
   const errorOf = (field: CheckoutField) => options.errors.filter((error) => error.field === field);
 

@@ -16,6 +16,8 @@ import { TEST_MODE_NOTICE } from '../test-mode-notice.js';
 interface PageMessages {
   /** `{merchant}`: the merchant's name. */
   readonly 'page.title': string;
+  /** The form's title when it saves the card without a charge. `{merchant}`: the merchant's name. */
+  readonly 'page.title.saving': string;
   readonly 'page.notFound.title': string;
   readonly 'page.notFound.text': string;
   readonly 'methods.legend': string;
@@ -76,6 +78,7 @@ interface PageMessages {
 const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   en: {
     'page.title': 'Payment to {merchant}',
+    'page.title.saving': 'Save a card for {merchant}',
     'page.notFound.title': 'Payment not found',
     'page.notFound.text': 'There is no payment at this address. Go back to the shop and start again.',
     'methods.legend': 'Payment method',
@@ -116,6 +119,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   },
   lv: {
     'page.title': 'Maksājums: {merchant}',
+    'page.title.saving': 'Kartes saglabāšana: {merchant}',
     'page.notFound.title': 'Maksājums nav atrasts',
     'page.notFound.text': 'Šajā adresē maksājuma nav. Atgriezieties veikalā un sāciet no jauna.',
     'methods.legend': 'Maksājuma veids',
@@ -158,6 +162,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   },
   ru: {
     'page.title': 'Оплата: {merchant}',
+    'page.title.saving': 'Сохранение карты: {merchant}',
     'page.notFound.title': 'Платёж не найден',
     'page.notFound.text': 'По этому адресу платежа нет. Вернитесь в магазин и начните заново.',
     'methods.legend': 'Способ оплаты',

@@ -525,6 +525,7 @@ describe('sandbox v1 hosted checkout page', () => {
   test('a card saved without a charge says saving on its form, its 3-D Secure step and its status page', async () => {
     const expected = {
       en: {
+        heading: 'Save a card for Test Merchant',
         note: 'Your card will be saved for later payments to the shop; nothing is charged now.',
         button: 'Save card',
         approve: 'Approve saving the card',
@@ -532,6 +533,7 @@ describe('sandbox v1 hosted checkout page', () => {
         title: 'Card saved',
       },
       lv: {
+        heading: 'Kartes saglabāšana: Test Merchant',
         note: 'Jūsu karte tiks saglabāta veikala turpmākajiem maksājumiem; tagad nauda netiks iekasēta.',
         button: 'Saglabāt karti',
         approve: 'Apstiprināt kartes saglabāšanu',
@@ -539,6 +541,7 @@ describe('sandbox v1 hosted checkout page', () => {
         title: 'Karte saglabāta',
       },
       ru: {
+        heading: 'Сохранение карты: Test Merchant',
         note: 'Ваша карта будет сохранена для последующих платежей магазину; сейчас деньги не списываются.',
         button: 'Сохранить карту',
         approve: 'Подтвердить сохранение карты',
@@ -552,6 +555,7 @@ describe('sandbox v1 hosted checkout page', () => {
         purchase: { products: [{ name: 'Card check', price: 0 }], language },
       });
       const form = await page(saving.checkout_url);
+      assert.ok(form.html.includes(`<h1>${texts.heading}</h1>`), `${language}: the form's title`);
       assert.ok(
         form.html.includes(`<p class="note" id="save-note">${texts.note}</p>`),
         `${language}: form note`,
