@@ -43,12 +43,14 @@ export function fieldErrors(
  * technology: the number's hint names the schemes once, where marks would be read out one by one.
  */
 function acceptedMarks(schemes: readonly CardScheme[]): string {
-  const marks = schemes.map((scheme) =>
-    scheme === 'UNKNOWN'
-      ? ''
-      : `<svg viewBox="0 0 32 20" width="24" height="15" focusable="false">${SCHEME_MARKS[scheme]}</svg>`,
-  );
-  return `<span class="scheme-marks" aria-hidden="true">${marks.join('')}</span>`;
+  const marks = schemes
+    .map((scheme) =>
+      scheme === 'UNKNOWN'
+        ? ''
+        : `<svg viewBox="0 0 32 20" width="24" height="15" focusable="false">${SCHEME_MARKS[scheme]}</svg>`,
+    )
+    .join('');
+  return marks === '' ? '' : `<span class="scheme-marks" aria-hidden="true">${marks}</span>`;
 }
 
 /**

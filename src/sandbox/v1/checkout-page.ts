@@ -42,6 +42,7 @@ export function amountOf(context: PageContext): string {
  */
 export type Approval = 'payment' | 'hold' | 'saving';
 
+/** What paying this Purchase approves. */
 export function approvalOf(context: PageContext): Approval {
   const { purchase } = context.record;
   if (preauthorizes(purchase.skip_capture, purchase.purchase)) return 'saving';
