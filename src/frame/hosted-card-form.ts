@@ -3,9 +3,10 @@
  * page names it, src/sandbox/v1/checkout-card-fields.ts). A plain enhancer of the server's inputs, without
  * Lit, so that it stays small: the frame's `<svc-card-fields>` renders its own inputs, and the page must work
  * without any script. It shares the frame's card form code: the formats while typing (card-formats.ts, with
- * the caret kept by caret.ts), the scheme's mark (scheme-marks.ts) and the checks before sending
- * (card-checks.ts). A card that fails them is not sent: its errors show as the gateway shows them and what
- * was typed stays. Card data goes nowhere but the form's own post to the gateway.
+ * the caret kept by caret.ts), the scheme's mark (core/scheme-marks.ts; the server writes the marks of the
+ * schemes taken, which the typed number's scheme replaces) and the checks before sending (card-checks.ts).
+ * A card that fails them is not sent: its errors show as the gateway shows them and what was typed stays.
+ * Card data goes nowhere but the form's own post to the gateway.
  */
 import { type CardScheme, cardSchemeOf } from '../core/card.js';
 import {
@@ -14,13 +15,13 @@ import {
   type HostedCardFormData,
 } from '../core/hosted-card-form.js';
 import { formatMessage, type MessageParams, schemeNameKey } from '../core/i18n.js';
+import { SCHEME_MARKS } from '../core/scheme-marks.js';
 import { type CardValues, cardErrors, schemeError } from './card-checks.js';
 import { CARD_FORMATS } from './card-formats.js';
 import { reformat } from './caret.js';
 import type { KeyedError } from './form-fields.js';
 import { currentAlert, removeAlert, showAlert } from './hosted-alert.js';
 import { watchDeadline } from './hosted-deadline.js';
-import { GENERIC_CARD_MARK, SCHEME_MARKS } from './scheme-marks.js';
 
 type Field = keyof CardValues;
 /** The page's texts by key (the data block's), which the frame's card checks take as their translator. */
@@ -97,43 +98,42 @@ function enhanceCardFields(
     else input.removeAttribute('aria-describedby');
   };
 
-  // The scheme's mark inside the number's box, and a line that reads the scheme out once it is known.
+  // The typed number's scheme, named, in place of the marks of the schemes taken (the server's, hidden from
+  // assistive technology), and a line that reads the scheme out once it is known.
+  const accepted = inputs.number.parentElement?.querySelector<HTMLElement>('.scheme-marks');
   const mark = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   for (const [name, value] of Object.entries({
     viewBox: '0 0 32 20',
     width: '32',
     height: '20',
     focusable: 'false',
+    role: 'img',
   }))
     mark.setAttribute(name, value);
-  inputs.number.after(mark);
   const announcer = document.createElement('p');
   announcer.className = 'visually-hidden';
   announcer.setAttribute('role', 'status');
   inputs.number.closest('fieldset')?.append(announcer);
-  let scheme: CardScheme | undefined;
-  const showScheme = (refusal: KeyedError | undefined) => {
+  let scheme: CardScheme = 'UNKNOWN';
+  const showScheme = (refusal: KeyedError | undefined, announce = true) => {
     const next = cardSchemeOf(inputs.number.value);
     if (next === scheme) return;
-    const first = scheme === undefined;
     scheme = next;
+    if (accepted) accepted.hidden = next !== 'UNKNOWN';
     if (next === 'UNKNOWN') {
-      mark.innerHTML = GENERIC_CARD_MARK;
-      mark.removeAttribute('role');
-      mark.removeAttribute('aria-label');
-      mark.setAttribute('aria-hidden', 'true');
+      mark.remove();
       return;
     }
     const name = t(schemeNameKey(next));
     mark.innerHTML = SCHEME_MARKS[next];
-    mark.setAttribute('role', 'img');
     mark.setAttribute('aria-label', name);
-    mark.removeAttribute('aria-hidden');
-    if (first) return;
+    inputs.number.after(mark);
+    if (!announce) return;
     const detected = t('card.scheme.detected', { scheme: name });
     announcer.textContent = refusal ? `${detected}. ${t(refusal.key, refusal.params)}` : detected;
   };
-  showScheme(undefined);
+  // A number the browser kept (back, reload) shows its scheme without being read out.
+  showScheme(undefined, false);
 
   let pressing = false;
   addEventListener('pointerdown', () => (pressing = true), true);

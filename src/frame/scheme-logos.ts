@@ -1,10 +1,10 @@
 /**
- * The card scheme's mark as the frame's Lit templates show it; the marks themselves are in scheme-marks.ts,
- * shared with the hosted checkout page's script.
+ * The card scheme's mark as the frame's Lit templates show it; the marks themselves are in
+ * core/scheme-marks.ts, shared with the hosted checkout page (its script and the sandbox's HTML of it).
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CardScheme } from '../core/index.js';
-import { SCHEME_MARKS } from './scheme-marks.js';
+import { SCHEME_MARKS } from '../core/scheme-marks.js';
 
 /** A scheme a card can be of. */
 export type KnownScheme = Exclude<CardScheme, 'UNKNOWN'>;

@@ -3,6 +3,9 @@
  * name, each with its hint and errors (`aria-invalid`, `aria-describedby`; the first wrong field takes focus).
  * Card values are never written back: only the expiry and the holder's name may be shown again.
  *
+ * The number's box shows the marks of the schemes the Purchase takes, as the frame does before a digit is
+ * typed; the script puts the typed number's scheme in their place.
+ *
  * Beside them, what the page's card form script needs (src/frame/hosted-card-form.ts, served as a built file):
  * its data block and its `<script>` element. The script formats and checks the fields as the frame does, so
  * a wrong card is refused before it is sent and stays as typed; without the script the page works as before.
@@ -13,7 +16,8 @@ import {
   type HostedCardFormData,
   type HostedCardFormTexts,
 } from '../../core/hosted-card-form.js';
-import { FRAME_MESSAGES, type Language } from '../../core/i18n.js';
+import { FRAME_MESSAGES, type Language, localeFor, schemeNameKey } from '../../core/i18n.js';
+import { SCHEME_MARKS } from '../../core/scheme-marks.js';
 import { dataBlockJson, escapeHtml } from '../http.js';
 import type { CheckoutField, CheckoutFieldError } from './checkout-payments.js';
 import type { PageTranslate } from './checkout-texts.js';
@@ -34,12 +38,32 @@ export function fieldErrors(
   return `<p class="field-error" id="${field}-error">${errors.map((error) => escapeHtml(t(error.text.key, error.text.params))).join(' ')}</p>`;
 }
 
-/** The card's `<fieldset>`. `errors`: every field's errors, the first of which takes focus. */
+/**
+ * The marks of the schemes the card may be of, in a row in the number's box. Hidden from assistive
+ * technology: the number's hint names the schemes once, where marks would be read out one by one.
+ */
+function acceptedMarks(schemes: readonly CardScheme[]): string {
+  const marks = schemes
+    .map((scheme) =>
+      scheme === 'UNKNOWN'
+        ? ''
+        : `<svg viewBox="0 0 32 20" width="24" height="15" focusable="false">${SCHEME_MARKS[scheme]}</svg>`,
+    )
+    .join('');
+  return marks === '' ? '' : `<span class="scheme-marks" aria-hidden="true">${marks}</span>`;
+}
+
+/**
+ * The card's `<fieldset>`. `errors`: every field's errors, the first of which takes focus; `schemes`: those
+ * the Purchase takes.
+ */
 export function cardFields(
-  t: PageTranslate,
+  context: { t: PageTranslate; language: Language },
+  schemes: readonly CardScheme[],
   errors: readonly CheckoutFieldError[],
   values: ShownCardValues | undefined,
 ): string {
+  const { t } = context;
   const firstError = errors[0]?.field;
   const field = (
     name: CheckoutField,
@@ -52,20 +76,25 @@ export function cardFields(
     const describedBy = [hint ? `${name}-hint` : '', own.length > 0 ? `${name}-error` : '']
       .filter(Boolean)
       .join(' ');
+    const number = name === 'card_number';
     return (
       `<div class="field"><label for="${name}">${escapeHtml(label)}</label>` +
-      // The number's box also holds the scheme's mark, which the script shows while the number is typed.
-      `${name === 'card_number' ? '<div class="card-number">' : ''}` +
+      // The number's box also holds the schemes' marks, and the script's mark of the typed number's scheme.
+      `${number ? '<div class="card-number">' : ''}` +
       `<input id="${name}" name="${name}" ${attributes}` +
       `${value ? ` value="${escapeHtml(value)}"` : ''}` +
       `${describedBy ? ` aria-describedby="${describedBy}"` : ''}` +
       `${own.length > 0 ? ' aria-invalid="true"' : ''}${firstError === name ? ' autofocus' : ''}>` +
-      `${name === 'card_number' ? '</div>' : ''}` +
-      `${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}` +
+      `${number ? `${acceptedMarks(schemes)}</div>` : ''}` +
+      // The number's hint names the schemes, which the marks show: for assistive technology only.
+      `${hint ? `<p class="${number ? 'visually-hidden' : 'hint'}" id="${name}-hint">${escapeHtml(hint)}</p>` : ''}` +
       fieldErrors(name, own, t) +
       '</div>'
     );
   };
+  const accepted = new Intl.ListFormat(localeFor(context.language), { type: 'conjunction' }).format(
+    schemes.map((scheme) => t(schemeNameKey(scheme))),
+  );
   return (
     `<fieldset><legend>${escapeHtml(t('card.title'))}</legend>` +
     `<p class="note">${escapeHtml(t('card.testOnly'))}</p>` +
@@ -73,6 +102,7 @@ export function cardFields(
       'card_number',
       t('card.number.label'),
       'type="text" inputmode="numeric" autocomplete="cc-number" spellcheck="false"',
+      schemes.length > 0 ? t('card.number.accepted', { accepted }) : undefined,
     ) +
     field(
       'card_expiry',

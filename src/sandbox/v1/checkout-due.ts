@@ -17,10 +17,11 @@ export function strictDue(context: PageContext): number | undefined {
 
 /**
  * The deadline's clock time in the page's language. The server cannot know the customer's time zone, so it
- * writes the sandbox's own and names it; a deadline more than 12 hours away also gets its date.
+ * writes the sandbox's own and names it; a deadline more than 12 hours away (ahead, or past) also gets its
+ * date.
  */
 export function dueClockTime(context: PageContext, due: number): string {
-  const far = due - context.nowSeconds > 12 * 3600;
+  const far = Math.abs(due - context.nowSeconds) > 12 * 3600;
   return new Intl.DateTimeFormat(localeFor(context.language), {
     ...(far && { day: 'numeric', month: 'long' }),
     hour: '2-digit',

@@ -10,11 +10,10 @@ import { escapeHtml } from '../http.js';
 import { cardFields, cardFormScript, fieldErrors, type ShownCardValues } from './checkout-card-fields.js';
 import { dueAttribute, dueClockTime, dueNote, strictDue } from './checkout-due.js';
 import { choiceId, continueButtons, firstChoice, methodChoices } from './checkout-method-choices.js';
-import { amountOf, type PageContext, purchasePage, text } from './checkout-page.js';
+import { amountOf, approvalNote, approvalOf, type PageContext, purchasePage, text } from './checkout-page.js';
 import { type CheckoutField, type CheckoutFieldError, schemeOfMethod } from './checkout-payments.js';
 import type { PageText } from './checkout-texts.js';
 import type { PaymentMethodEntry } from './method-catalogue.js';
-import { preauthorizes } from './purchase-request.js';
 
 /** What the payment form shows besides the Purchase. */
 export interface FormPageOptions {
@@ -40,7 +39,9 @@ export interface FormPageOptions {
 export function formPage(context: PageContext, options: FormPageOptions): string {
   const { t, record } = context;
   const { purchase } = record;
-  const title = t('page.title', { merchant: context.merchantName });
+  const title = t(approvalOf(context) === 'saving' ? 'page.title.saving' : 'page.title', {
+    merchant: context.merchantName,
+  });
   const firstError = options.errors[0]?.field;
   const errorOf = (field: CheckoutField) => options.errors.filter((error) => error.field === field);
 
@@ -90,8 +91,9 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       }) +
       fieldErrors('method', methodErrors, t) +
       '</fieldset>';
+    const schemes = cards.flatMap((method) => schemeOfMethod(method.name) ?? []);
     if (cards.length > 0) {
-      form += `<div class="card-fields">${cardFields(t, options.errors, options.values)}</div>`;
+      form += `<div class="card-fields">${cardFields(context, schemes, options.errors, options.values)}</div>`;
     }
     if (!options.expired) {
       if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
@@ -101,7 +103,7 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       form += cardFormScript({
         ...options.script,
         language: context.language,
-        schemes: cards.flatMap((method) => schemeOfMethod(method.name) ?? []),
+        schemes,
         errorsTitle: t('errors.title'),
       });
     }
@@ -119,22 +121,22 @@ export function formPage(context: PageContext, options: FormPageOptions): string
 
 /**
  * The submit button, saying what it does: a card saved without a charge pays nothing (not "Pay 0.00"), and a
- * `skip_capture` Purchase only reserves its amount, which a note beside the button explains.
+ * `skip_capture` Purchase only reserves its amount; a note beside the button explains either.
  */
 function payButton(context: PageContext): string {
   const { t } = context;
-  const { purchase } = context.record;
   const amount = amountOf(context);
-  if (preauthorizes(purchase.skip_capture, purchase.purchase)) {
-    return `<button type="submit" class="pay">${escapeHtml(t('pay.saveCard'))}</button>`;
-  }
-  if (purchase.skip_capture) {
-    return (
-      `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount }))}</p>` +
-      `<button type="submit" class="pay" aria-describedby="hold-note">${escapeHtml(t('pay.hold', { amount }))}</button>`
-    );
-  }
-  return `<button type="submit" class="pay">${escapeHtml(t('pay.button', { amount }))}</button>`;
+  const approval = approvalOf(context);
+  const label = {
+    payment: t('pay.button', { amount }),
+    hold: t('pay.hold', { amount }),
+    saving: t('pay.saveCard'),
+  }[approval];
+  const note = approvalNote(context, approval);
+  return (
+    (note?.html ?? '') +
+    `<button type="submit" class="pay"${note ? ` aria-describedby="${note.id}"` : ''}>${escapeHtml(label)}</button>`
+  );
 }
 
 /** The id of the input an error links to; a method error links to the first choice. */

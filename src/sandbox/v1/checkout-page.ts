@@ -12,6 +12,7 @@ import type { MerchantBrand } from '../config/types.js';
 import { escapeHtml } from '../http.js';
 import { brandLogoSource, brandStylesheetLink } from './checkout-brand.js';
 import type { PageText, PageTranslate } from './checkout-texts.js';
+import { preauthorizes } from './purchase-request.js';
 import type { PurchaseRecord } from './purchases.js';
 
 /** Where the page's stylesheet is served. */
@@ -33,6 +34,35 @@ export interface PageContext {
 export function amountOf(context: PageContext): string {
   const { purchase } = context.record.purchase;
   return formatMoney(purchase.total ?? 0, purchase.currency, localeFor(context.language));
+}
+
+/**
+ * What the customer approves by paying: a payment, a hold of the amount (`skip_capture`), or saving the card
+ * without a charge (`skip_capture` with a total of 0, which the sandbox preauthorizes).
+ */
+export type Approval = 'payment' | 'hold' | 'saving';
+
+/** What paying this Purchase approves. */
+export function approvalOf(context: PageContext): Approval {
+  const { purchase } = context.record;
+  if (preauthorizes(purchase.skip_capture, purchase.purchase)) return 'saving';
+  return purchase.skip_capture ? 'hold' : 'payment';
+}
+
+/**
+ * The note that says what a hold or a card saving does, which the buttons that approve it name in
+ * `aria-describedby`; none for a payment.
+ */
+export function approvalNote(
+  context: PageContext,
+  approval: Approval,
+): { id: string; html: string } | undefined {
+  if (approval === 'payment') return undefined;
+  const [id, sentence] =
+    approval === 'hold'
+      ? ['hold-note', context.t('pay.holdNote', { amount: amountOf(context) })]
+      : ['save-note', context.t('pay.saveCardNote')];
+  return { id, html: `<p class="note" id="${id}">${escapeHtml(sentence)}</p>` };
 }
 
 /** A whole page around its body, with the checkout's stylesheet and, after it, the brand's. */

@@ -6,9 +6,17 @@ import { localeFor } from '../../core/i18n.js';
 import { formatMoney } from '../../core/money.js';
 import { formatIban } from '../formats.js';
 import { escapeHtml } from '../http.js';
-import { amountOf, type PageContext, purchasePage } from './checkout-page.js';
+import { dueClockTime } from './checkout-due.js';
+import {
+  type Approval,
+  amountOf,
+  approvalNote,
+  approvalOf,
+  type PageContext,
+  purchasePage,
+} from './checkout-page.js';
+import type { PageTextKey } from './checkout-texts.js';
 import { type CreditorShare, creditorShares } from './creditor-payments.js';
-import { preauthorizes } from './purchase-request.js';
 import type { CheckoutStep } from './purchases.js';
 
 /** The page of a Purchase that can no longer be paid: paid, held, its card saved, cancelled or expired. */
@@ -31,13 +39,16 @@ export function statusPage(context: PageContext): string {
       back = purchase.success_redirect;
       break;
     case 'preauthorized':
-      title = t('status.paid.title');
+      title = t('status.saved.title');
       body = t('status.preauthorized.text');
       back = purchase.success_redirect;
       break;
     case 'expired':
       title = t('status.expired.title');
-      body = t('status.expired.text');
+      // Only a strict deadline expires a Purchase, at its `due`, which it takes as its `updated_on`.
+      body = t('status.expired.text', {
+        time: dueClockTime(context, purchase.due ?? purchase.updated_on ?? context.nowSeconds),
+      });
       back = purchase.cancel_redirect ?? purchase.failure_redirect;
       break;
     default:
@@ -65,32 +76,32 @@ export function stepPage(context: PageContext, step: CheckoutStep, methodName: s
   const title = step.kind === 'three_ds' ? t('threeDs.title') : t('step.title', { method: methodName });
   const explanation = step.kind === 'three_ds' ? t('threeDs.sandboxExplanation') : t('step.explanation');
   const creditors = step.kind === 'bank' ? creditorShares(record.purchase.purchase) : undefined;
-  const holds = isHold(context);
+  // The buttons say what is approved: "Approve hold" for a `skip_capture` Purchase, "Approve saving the
+  // card" for a card saved without a charge, beside the note that says what it does.
+  const approval = approvalOf(context);
+  const [approve, decline] = DECISIONS[approval];
+  const note = approvalNote(context, approval);
   return purchasePage(
     context,
     title,
     `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(explanation)}</p>` +
       (creditors ? creditorTable(context, creditors.kind, creditors.shares) : '') +
       `<p class="total"><span>${escapeHtml(context.merchantName)}</span><span>${escapeHtml(amountOf(context))}</span></p>` +
-      (holds
-        ? `<p class="note" id="hold-note">${escapeHtml(t('pay.holdNote', { amount: amountOf(context) }))}</p>`
-        : '') +
+      (note?.html ?? '') +
       `<form method="post" action="/checkout/${record.purchase.id}/steps/${step.id}">` +
-      `<button type="submit" class="approve" name="decision" value="approve"${holds ? ' aria-describedby="hold-note"' : ''}>` +
-      `${escapeHtml(holds ? t('threeDs.approveHold') : t('threeDs.approve'))}</button>` +
-      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(holds ? t('threeDs.declineHold') : t('threeDs.deny'))}</button>` +
+      `<button type="submit" class="approve" name="decision" value="approve"${note ? ` aria-describedby="${note.id}"` : ''}>` +
+      `${escapeHtml(t(approve))}</button>` +
+      `<button type="submit" class="decline" name="decision" value="decline">${escapeHtml(t(decline))}</button>` +
       '</form>',
   );
 }
 
-/**
- * Whether approving only reserves the amount (`skip_capture`), so the step says "Approve hold", not "Approve
- * payment" (and "Decline hold"); a card saved without a charge keeps the frame's wording.
- */
-function isHold(context: PageContext): boolean {
-  const { purchase } = context.record;
-  return purchase.skip_capture && !preauthorizes(purchase.skip_capture, purchase.purchase);
-}
+/** The step's approve and decline buttons by what is approved. */
+const DECISIONS: Readonly<Record<Approval, readonly [PageTextKey, PageTextKey]>> = {
+  payment: ['threeDs.approve', 'threeDs.deny'],
+  hold: ['threeDs.approveHold', 'threeDs.declineHold'],
+  saving: ['threeDs.approveSave', 'threeDs.declineSave'],
+};
 
 /** Whom a bank payment pays, one row per creditor, in the order the Purchase names them. */
 function creditorTable(

@@ -16,6 +16,8 @@ import { TEST_MODE_NOTICE } from '../test-mode-notice.js';
 interface PageMessages {
   /** `{merchant}`: the merchant's name. */
   readonly 'page.title': string;
+  /** The form's title when it saves the card without a charge. `{merchant}`: the merchant's name. */
+  readonly 'page.title.saving': string;
   readonly 'page.notFound.title': string;
   readonly 'page.notFound.text': string;
   readonly 'methods.legend': string;
@@ -39,6 +41,7 @@ interface PageMessages {
   readonly 'step.creditors.name': string;
   readonly 'step.creditors.amount': string;
   readonly 'status.expired.title': string;
+  /** The page of a Purchase past its strict deadline. `{time}`: the deadline, as the deadline note writes it. */
   readonly 'status.expired.text': string;
   /** `{amount}`. */
   readonly 'status.hold.text': string;
@@ -46,6 +49,8 @@ interface PageMessages {
   readonly 'status.preauthorized.text': string;
   /** The submit button of a Purchase that saves the card without a charge. */
   readonly 'pay.saveCard': string;
+  /** Beside that button: what saving the card does. */
+  readonly 'pay.saveCardNote': string;
   /** The submit button of a `skip_capture` Purchase, which reserves the amount. `{amount}`. */
   readonly 'pay.hold': string;
   /** Beside that button: what a hold does. `{amount}`. */
@@ -54,6 +59,12 @@ interface PageMessages {
   readonly 'threeDs.approveHold': string;
   /** Its decline button. */
   readonly 'threeDs.declineHold': string;
+  /** The confirmation step's approve button of a Purchase that saves the card without a charge. */
+  readonly 'threeDs.approveSave': string;
+  /** Its decline button. */
+  readonly 'threeDs.declineSave': string;
+  /** The title of the page of a card saved without a charge. */
+  readonly 'status.saved.title': string;
   /** The submit button of a bank or wallet, which leads to its step. `{method}`: its name. */
   readonly 'pay.continue': string;
   /** A `due_strict` Purchase's deadline. `{time}`: its clock time; `{left}`: the time left, as "in 14 minutes". */
@@ -67,6 +78,7 @@ interface PageMessages {
 const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   en: {
     'page.title': 'Payment to {merchant}',
+    'page.title.saving': 'Save a card for {merchant}',
     'page.notFound.title': 'Payment not found',
     'page.notFound.text': 'There is no payment at this address. Go back to the shop and start again.',
     'methods.legend': 'Payment method',
@@ -85,15 +97,20 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Recipient',
     'step.creditors.amount': 'Amount',
     'status.expired.title': 'Payment expired',
-    'status.expired.text': 'The time to pay this order has passed.',
+    'status.expired.text':
+      'This order could be paid until {time}; nothing was charged. Go back to the shop to start again.',
     'status.hold.text': 'Thank you! {amount} has been reserved.',
     'status.preauthorized.text': 'Thank you! Your card has been saved; nothing was charged.',
     'pay.saveCard': 'Save card',
+    'pay.saveCardNote': 'Your card will be saved for later payments to the shop; nothing is charged now.',
     'pay.hold': 'Hold {amount}',
     'pay.holdNote': '{amount} will be reserved, not charged. The shop charges it later or releases the hold.',
     'pay.continue': 'Continue to {method}',
     'threeDs.approveHold': 'Approve hold',
     'threeDs.declineHold': 'Decline hold',
+    'threeDs.approveSave': 'Approve saving the card',
+    'threeDs.declineSave': 'Decline saving the card',
+    'status.saved.title': 'Card saved',
     'due.note': 'Pay by {time} ({left}). After that this payment can no longer be made.',
     'due.expired':
       'The time to pay this order ended at {time}; nothing was charged. Go back to the shop to start again. What you typed is kept below, except the card number and security code.',
@@ -102,6 +119,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   },
   lv: {
     'page.title': 'Maksājums: {merchant}',
+    'page.title.saving': 'Kartes saglabāšana: {merchant}',
     'page.notFound.title': 'Maksājums nav atrasts',
     'page.notFound.text': 'Šajā adresē maksājuma nav. Atgriezieties veikalā un sāciet no jauna.',
     'methods.legend': 'Maksājuma veids',
@@ -120,16 +138,22 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Saņēmējs',
     'step.creditors.amount': 'Summa',
     'status.expired.title': 'Maksājuma termiņš beidzies',
-    'status.expired.text': 'Šī pasūtījuma apmaksas termiņš ir beidzies.',
+    'status.expired.text':
+      'Šo pasūtījumu varēja apmaksāt līdz {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna.',
     'status.hold.text': 'Paldies! {amount} ir rezervēti.',
     'status.preauthorized.text': 'Paldies! Jūsu karte ir saglabāta; nauda netika iekasēta.',
     'pay.saveCard': 'Saglabāt karti',
+    'pay.saveCardNote':
+      'Jūsu karte tiks saglabāta veikala turpmākajiem maksājumiem; tagad nauda netiks iekasēta.',
     'pay.hold': 'Rezervēt {amount}',
     'pay.holdNote':
       'Summa {amount} tiks rezervēta, taču netiks iekasēta. Veikals to iekasēs vēlāk vai atcels rezervāciju.',
     'pay.continue': 'Turpināt: {method}',
     'threeDs.approveHold': 'Apstiprināt rezervāciju',
     'threeDs.declineHold': 'Noraidīt rezervāciju',
+    'threeDs.approveSave': 'Apstiprināt kartes saglabāšanu',
+    'threeDs.declineSave': 'Noraidīt kartes saglabāšanu',
+    'status.saved.title': 'Karte saglabāta',
     'due.note': 'Samaksājiet līdz {time} ({left}). Pēc tam šo maksājumu vairs nevarēs veikt.',
     'due.expired':
       'Šī pasūtījuma apmaksas termiņš beidzās {time}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna. Ievadītie dati ir saglabāti zemāk, izņemot kartes numuru un drošības kodu.',
@@ -138,6 +162,7 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
   },
   ru: {
     'page.title': 'Оплата: {merchant}',
+    'page.title.saving': 'Сохранение карты: {merchant}',
     'page.notFound.title': 'Платёж не найден',
     'page.notFound.text': 'По этому адресу платежа нет. Вернитесь в магазин и начните заново.',
     'methods.legend': 'Способ оплаты',
@@ -156,16 +181,22 @@ const PAGE_MESSAGES: Readonly<Record<Language, PageMessages>> = {
     'step.creditors.name': 'Получатель',
     'step.creditors.amount': 'Сумма',
     'status.expired.title': 'Срок оплаты истёк',
-    'status.expired.text': 'Срок оплаты этого заказа истёк.',
+    'status.expired.text':
+      'Оплатить этот заказ можно было до {time}; деньги не списаны. Вернитесь в магазин и начните заново.',
     'status.hold.text': 'Спасибо! Сумма {amount} зарезервирована.',
     'status.preauthorized.text': 'Спасибо! Ваша карта сохранена; деньги не списаны.',
     'pay.saveCard': 'Сохранить карту',
+    'pay.saveCardNote':
+      'Ваша карта будет сохранена для последующих платежей магазину; сейчас деньги не списываются.',
     'pay.hold': 'Зарезервировать {amount}',
     'pay.holdNote':
       'Сумма {amount} будет зарезервирована, но не списана. Магазин спишет её позже или снимет резерв.',
     'pay.continue': 'Продолжить: {method}',
     'threeDs.approveHold': 'Подтвердить резервирование',
     'threeDs.declineHold': 'Отклонить резервирование',
+    'threeDs.approveSave': 'Подтвердить сохранение карты',
+    'threeDs.declineSave': 'Отклонить сохранение карты',
+    'status.saved.title': 'Карта сохранена',
     'due.note': 'Оплатите до {time} ({left}). После этого оплатить заказ будет нельзя.',
     'due.expired':
       'Срок оплаты этого заказа истёк в {time}; деньги не списаны. Вернитесь в магазин и начните заново. Введённые данные сохранены ниже, кроме номера карты и кода безопасности.',

@@ -66,6 +66,16 @@ const STATES: Record<string, (language: Language, options: BrowserContextOptions
     await page.waitForSelector('button.approve');
     return page;
   },
+  '3-D Secure step saving a card': async (language, options) => {
+    const page = await openPurchase(language, options, {
+      skip_capture: true,
+      purchase: { products: [{ name: 'Card check', price: 0 }], language },
+    });
+    await fillCard(page, '4000000000003220');
+    await submit(page, 'button.pay');
+    await page.waitForSelector('button.approve');
+    return page;
+  },
   paid: async (language, options) => {
     const page = await openPurchase(language, options, { success_redirect: undefined });
     await fillCard(page, '4111111111111111');

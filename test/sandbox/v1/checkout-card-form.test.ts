@@ -25,8 +25,8 @@ describe('the hosted page shares the frame card form code', () => {
       assert.ok(page.includes(`from '${shared}'`), `the page script imports ${shared}`);
       assert.ok(frame.includes(`from '${shared}'`), `the frame imports ${shared}`);
     }
-    assert.ok(page.includes("from './scheme-marks.js'"));
-    assert.ok(logos.includes("from './scheme-marks.js'"));
+    assert.ok(page.includes("from '../core/scheme-marks.js'"));
+    assert.ok(logos.includes("from '../core/scheme-marks.js'"));
     // The page script is built on its own: no Lit, and a chunk of no other build.
     const built = builtFiles();
     const script = await readFile(`dist/browser/${built.get('checkout/checkout-card.js')}`, 'utf8');
@@ -48,8 +48,8 @@ describe('the hosted page card form in Chromium', () => {
       });
       if (options.fakeClock) await page.clock.install();
     });
-    // The script has run once the scheme's mark is in the number's box.
-    await page.waitForSelector('.card-number svg');
+    // The script has run once its line that reads the scheme out is in the card's fieldset.
+    await page.waitForSelector('fieldset [role="status"]', { state: 'attached' });
     return page;
   }
 
@@ -59,13 +59,11 @@ describe('the hosted page card form in Chromium', () => {
   test('formats the number in groups, keeps the caret, and shows the scheme mark while typing', async () => {
     const purchase = await createPurchase();
     const page = await open(purchase.checkout_url);
-    // A generic, silent card outline before the number says its scheme.
-    assert.equal(await attribute(page, '.card-number svg', 'aria-hidden'), 'true');
     await page.click('#card_number');
     await page.keyboard.type('41111111');
     assert.equal(await page.inputValue('#card_number'), '4111 1111');
-    assert.equal(await attribute(page, '.card-number svg', 'role'), 'img');
-    assert.equal(await attribute(page, '.card-number svg', 'aria-label'), 'Visa');
+    assert.equal(await attribute(page, '.card-number > svg', 'role'), 'img');
+    assert.equal(await attribute(page, '.card-number > svg', 'aria-label'), 'Visa');
     assert.equal(await page.textContent('fieldset [role="status"]'), 'Card type: Visa');
     assert.deepEqual(await axeViolations(page), []);
 
@@ -79,7 +77,7 @@ describe('the hosted page card form in Chromium', () => {
     await page.click('#card_number');
     await page.keyboard.type('5555555555554444');
     assert.equal(await page.inputValue('#card_number'), '5555 5555 5555 4444');
-    assert.equal(await attribute(page, '.card-number svg', 'aria-label'), 'Mastercard');
+    assert.equal(await attribute(page, '.card-number > svg', 'aria-label'), 'Mastercard');
     await page.click('#card_expiry');
     await page.keyboard.type('1230');
     assert.equal(await page.inputValue('#card_expiry'), '12/30');
@@ -88,7 +86,7 @@ describe('the hosted page card form in Chromium', () => {
     await page.fill('#card_number', '');
     await page.click('#card_number');
     await page.keyboard.type('3782');
-    assert.equal(await attribute(page, '.card-number svg', 'aria-label'), 'American Express');
+    assert.equal(await attribute(page, '.card-number > svg', 'aria-label'), 'American Express');
     assert.match((await page.textContent('#card_number-error')) ?? '', /Accepted cards: Visa and Mastercard/);
     assert.match(
       (await page.textContent('fieldset [role="status"]')) ?? '',
@@ -96,6 +94,48 @@ describe('the hosted page card form in Chromium', () => {
     );
     assert.deepEqual(await axeViolations(page), []);
     await page.close();
+    assert.deepEqual(cspViolations, []);
+  });
+
+  test('before a digit the number shows the marks of the schemes taken, without script too, then the typed one alone', async () => {
+    const purchase = await createPurchase();
+    const page = await open(purchase.checkout_url);
+    /** The marks in sight in the number's box, by their colour (Visa's blue, Mastercard's dark grey). */
+    const shownMarks = () =>
+      page.evaluate<string[]>(
+        `[...document.querySelectorAll('.card-number svg')].filter((svg) => svg.checkVisibility()).map((svg) => svg.firstElementChild.getAttribute('fill'))`,
+      );
+    assert.deepEqual(await shownMarks(), ['#1a1f71', '#252525']);
+    // Hidden from assistive technology: the number's hint names them once.
+    assert.equal(await attribute(page, '.scheme-marks', 'aria-hidden'), 'true');
+    assert.equal(await attribute(page, '#card_number', 'aria-describedby'), 'card_number-hint');
+    assert.equal(await page.textContent('#card_number-hint'), 'Accepted cards: Visa and Mastercard');
+    // The typed number does not run under the marks.
+    const box = await page.locator('#card_number').boundingBox();
+    const marks = await page.locator('.scheme-marks').boundingBox();
+    const padding = await page.evaluate<number>(
+      `parseFloat(getComputedStyle(document.querySelector('#card_number')).paddingRight)`,
+    );
+    assert.ok(box && marks && box.x + box.width - padding <= marks.x, 'the marks sit in the padding');
+    assert.deepEqual(await axeViolations(page), []);
+
+    await page.click('#card_number');
+    await page.keyboard.type('5555');
+    assert.deepEqual(await shownMarks(), ['#252525']);
+    assert.equal(await attribute(page, '.card-number > svg', 'aria-label'), 'Mastercard');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    assert.deepEqual(await shownMarks(), ['#1a1f71', '#252525'], 'an emptied number shows them again');
+    assert.equal(await page.locator('.card-number > svg').count(), 0);
+    await page.close();
+
+    // A Purchase that takes Visa alone shows its mark alone, in the server's HTML, so without script too.
+    const visaOnly = await createPurchase({ payment_method_whitelist: ['visa'] });
+    const noScript = await env.open(visaOnly.checkout_url, { javaScriptEnabled: false });
+    assert.equal(await noScript.locator('.scheme-marks svg').count(), 1);
+    assert.equal(await noScript.locator('.scheme-marks svg').isVisible(), true);
+    assert.equal(await noScript.textContent('#card_number-hint'), 'Accepted cards: Visa');
+    await noScript.close();
     assert.deepEqual(cspViolations, []);
   });
 
@@ -119,7 +159,10 @@ describe('the hosted page card form in Chromium', () => {
     );
     assert.match((await page.textContent('#card_number-error')) ?? '', /check it for typos/);
     assert.equal(await attribute(page, '#card_number', 'aria-invalid'), 'true');
-    assert.equal(await attribute(page, '#card_number', 'aria-describedby'), 'card_number-error');
+    assert.equal(
+      await attribute(page, '#card_number', 'aria-describedby'),
+      'card_number-hint card_number-error',
+    );
     assert.equal(
       await attribute(page, '#card_expiry', 'aria-describedby'),
       'card_expiry-hint card_expiry-error',

@@ -75,7 +75,8 @@ describe('sandbox v1 hosted checkout page', () => {
     assert.match(policy, /default-src 'none'/);
     assert.match(policy, /form-action 'self' https:\/\/shop\.example(;|$)/);
     assert.match(policy, /frame-ancestors 'none'/);
-    assert.doesNotMatch(answer.html, /style="/);
+    // No style attribute (the schemes' marks have SVG presentation attributes such as `font-style`).
+    assert.doesNotMatch(answer.html, /\sstyle="/);
     // Nothing inline: a built card form script is its one script, allowed by its exact address.
     const scripts = answer.html.match(/<script[^>]*>/g) ?? [];
     const allowed = /script-src (\S+?)(;|$)/.exec(policy)?.[1];
@@ -521,6 +522,73 @@ describe('sandbox v1 hosted checkout page', () => {
     }
   });
 
+  test('a card saved without a charge says saving on its form, its 3-D Secure step and its status page', async () => {
+    const expected = {
+      en: {
+        heading: 'Save a card for Test Merchant',
+        note: 'Your card will be saved for later payments to the shop; nothing is charged now.',
+        button: 'Save card',
+        approve: 'Approve saving the card',
+        decline: 'Decline saving the card',
+        title: 'Card saved',
+      },
+      lv: {
+        heading: 'Kartes saglabāšana: Test Merchant',
+        note: 'Jūsu karte tiks saglabāta veikala turpmākajiem maksājumiem; tagad nauda netiks iekasēta.',
+        button: 'Saglabāt karti',
+        approve: 'Apstiprināt kartes saglabāšanu',
+        decline: 'Noraidīt kartes saglabāšanu',
+        title: 'Karte saglabāta',
+      },
+      ru: {
+        heading: 'Сохранение карты: Test Merchant',
+        note: 'Ваша карта будет сохранена для последующих платежей магазину; сейчас деньги не списываются.',
+        button: 'Сохранить карту',
+        approve: 'Подтвердить сохранение карты',
+        decline: 'Отклонить сохранение карты',
+        title: 'Карта сохранена',
+      },
+    };
+    for (const [language, texts] of Object.entries(expected)) {
+      const saving = await createPurchase({
+        skip_capture: true,
+        purchase: { products: [{ name: 'Card check', price: 0 }], language },
+      });
+      const form = await page(saving.checkout_url);
+      assert.ok(form.html.includes(`<h1>${texts.heading}</h1>`), `${language}: the form's title`);
+      assert.ok(
+        form.html.includes(`<p class="note" id="save-note">${texts.note}</p>`),
+        `${language}: form note`,
+      );
+      assert.ok(
+        form.html.includes(
+          `<button type="submit" class="pay" aria-describedby="save-note">${texts.button}</button>`,
+        ),
+        `${language}: the form's button says it saves`,
+      );
+
+      const challenged = await pay(saving.id, cardForm('4000000000003220'));
+      const step = await page(new URL(challenged.location!, sandbox.url).href);
+      assert.ok(
+        step.html.includes(`<p class="note" id="save-note">${texts.note}</p>`),
+        `${language}: step note`,
+      );
+      assert.ok(
+        step.html.includes(
+          `<button type="submit" class="approve" name="decision" value="approve" aria-describedby="save-note">${texts.approve}</button>`,
+        ),
+        `${language}: ${step.html.match(/<form.*<\/form>/)?.[0]}`,
+      );
+      assert.ok(step.html.includes(`value="decline">${texts.decline}</button>`), language);
+      assert.doesNotMatch(step.html, /Approve payment|Apstiprināt maksājumu|Подтвердить платёж/);
+
+      await post(challenged.location!, { decision: 'approve' });
+      assert.equal((await read(saving.id)).status, 'preauthorized');
+      const saved = await page(saving.checkout_url);
+      assert.ok(saved.html.includes(`<h1>${texts.title}</h1>`), `${language}: the status page's title`);
+    }
+  });
+
   test('bank and wallet methods are confirmed on a test step', async () => {
     const bank = await createPurchase(REDIRECTS);
     const started = await pay(bank.id, { method: 'swedbank_lv_pis' });
@@ -785,6 +853,47 @@ describe('sandbox v1 hosted checkout page', () => {
     const missing = await page(`${sandbox.url}/checkout/00000000-0000-4000-8000-000000000000/`);
     assert.equal(missing.status, 404);
     assert.match(missing.html, /<h1>Payment not found<\/h1>/);
+  });
+
+  test('the page of an expired due_strict purchase says when its time ended, with the link back to the shop', async () => {
+    const due = Math.floor(Date.now() / 1000) - 5 * 60;
+    const when = (locale: string) =>
+      new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(
+        new Date(due * 1000),
+      );
+    const expected = {
+      en: `This order could be paid until ${when('en-GB')}; nothing was charged. Go back to the shop to start again.`,
+      lv: `Šo pasūtījumu varēja apmaksāt līdz ${when('lv-LV')}; nauda netika iekasēta. Atgriezieties veikalā un sāciet no jauna.`,
+      ru: `Оплатить этот заказ можно было до ${when('ru-RU')}; деньги не списаны. Вернитесь в магазин и начните заново.`,
+    };
+    for (const [language, sentence] of Object.entries(expected)) {
+      const expired = await createPurchase({
+        due,
+        purchase: { products: [{ name: 'Late', price: 100 }], language, due_strict: true },
+        cancel_redirect: REDIRECTS.cancel_redirect,
+      });
+      const { status, html } = await page(expired.checkout_url);
+      assert.equal(status, 410);
+      assert.ok(html.includes(`<p>${sentence}</p>`), `${language}: ${html.match(/<\/h1><p>[^<]*/)?.[0]}`);
+      assert.ok(
+        html.includes(`<a class="back" href="${REDIRECTS.cancel_redirect}">`),
+        `${language}: the link back to the shop`,
+      );
+    }
+    // A deadline long past also gets its date.
+    const longAgo = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    const old = await createPurchase({
+      due: longAgo,
+      purchase: { products: [{ name: 'Late', price: 100 }], language: 'en', due_strict: true },
+    });
+    const date = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(new Date(longAgo * 1000));
+    assert.ok((await page(old.checkout_url)).html.includes(`could be paid until ${date};`), date);
   });
 
   test('the page speaks the purchase language', async () => {

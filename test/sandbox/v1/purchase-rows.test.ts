@@ -232,7 +232,10 @@ describe('v1 rows: mark_as_paid, preauthorized, resend_invoice, pis_partial, a c
       const form = await (
         await fetch((await create({ skip_capture: true, purchase: CARD_CHECK })).checkout_url)
       ).text();
-      assert.match(form, /<button type="submit" class="pay">Save card<\/button>/);
+      assert.match(
+        form,
+        /<button type="submit" class="pay" aria-describedby="save-note">Save card<\/button>/,
+      );
       const saved = await cardSaving({ force_recurring: true });
       assert.equal(saved.status, 'preauthorized');
       assert.equal(saved.is_recurring_token, true);

@@ -1,10 +1,10 @@
 /**
  * Card scheme marks as SVG markup for a 32x20 `viewBox`: simplified marks, drawn to be told apart at that
- * size, not brand artwork. Plain strings, so that the frame's Lit template and the hosted checkout page's
- * script (which has no Lit) show the same marks; inline, since neither page's policy allows images from
- * elsewhere and a few shapes cost less than image files.
+ * size, not brand artwork. Plain strings, so that the frame's Lit template, the hosted checkout page's
+ * script (which has no Lit) and the sandbox's HTML of that page show the same marks; inline, since neither
+ * page's policy allows images from elsewhere and a few shapes cost less than image files.
  */
-import type { CardScheme } from '../core/card.js';
+import type { CardScheme } from './card.js';
 
 export const SCHEME_MARKS: Readonly<Record<Exclude<CardScheme, 'UNKNOWN'>, string>> = {
   VISA: '<rect width="32" height="20" rx="3" fill="#1a1f71"/><text x="16" y="13.5" text-anchor="middle" font-family="Arial,sans-serif" font-size="9" font-style="italic" font-weight="700" fill="#fff">VISA</text>',
@@ -14,7 +14,3 @@ export const SCHEME_MARKS: Readonly<Record<Exclude<CardScheme, 'UNKNOWN'>, strin
   MAESTRO:
     '<rect width="32" height="20" rx="3" fill="#252525"/><circle cx="12.5" cy="10" r="6" fill="#0099df"/><circle cx="19.5" cy="10" r="6" fill="#e0001b"/><path d="M16 5.1a6 6 0 010 9.8 6 6 0 010-9.8z" fill="#6c6bbd"/>',
 };
-
-/** A generic card outline in `currentColor`, shown while the scheme is not known. */
-export const GENERIC_CARD_MARK =
-  '<rect x=".5" y=".5" width="31" height="19" rx="2.5" fill="none" stroke="currentColor"/><rect x="1" y="4" width="30" height="3" fill="currentColor"/><rect x="4" y="12" width="10" height="2" rx="1" fill="currentColor"/>';
