@@ -7,8 +7,10 @@
  *   svc-checkout.js          the widget script as an ES module (`<script type="module" src=".../widget/svc-checkout.js">`)
  *   svc-checkout-v1.js       its v1 mode (the payment method picker), which the module imports on demand when an
  *                            element has `checkout-url`, so legacy pages never download it
+ *   console-message.js       the sentences of the element's console lines (what the merchant must fix), which
+ *                            it imports on its first failure, so pages that never fail never download them
  *   svc-checkout.classic.js  the same as a classic script, for pages without modules; a classic script cannot
- *                            load a chunk of its own, so v1 mode is inlined there
+ *                            load a chunk of its own, so v1 mode and the console's sentences are inlined there
  *   frame/assets/frame.js    the payment frame's first chunk: the card form, for fixed-price and payment-option
  *                            widgets. Beside it the chunks it imports on demand: its texts in one language
  *                            (`messages-<lang>.js`), the delivery fields for an order with shipping options

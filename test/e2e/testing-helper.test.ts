@@ -21,6 +21,7 @@ import {
 import { type OrderInput, signOrder } from '../../src/server/index.js';
 import { CheckoutTestError, payInCheckout, TEST_CARD_NUMBERS } from '../../src/testing/index.js';
 import { launchBrowser } from './support/browser.js';
+import { waitUntil } from './support/shop-page.js';
 
 let sandbox: Sandbox;
 let shop: Server;
@@ -212,11 +213,11 @@ describe('payInCheckout', () => {
         (await alert.textContent())?.trim(),
         'Payment is not availableThis shop cannot take payments right now. Please try again later.',
       );
-      const logged = consoleErrors.find((text) => text.startsWith('<svc-checkout> signature_invalid'));
-      assert.match(
-        logged ?? consoleErrors.join('\n'),
-        /\[attribute: signature\]: .* Sign exactly the values the page gives/,
-      );
+      // The line follows the event by a moment: its fix sentences load on demand.
+      const logged = await waitUntil('the console line of signature_invalid', async () =>
+        consoleErrors.find((text) => text.startsWith('<svc-checkout> signature_invalid')),
+      ).catch(() => consoleErrors.join('\n'));
+      assert.match(logged, /\[attribute: signature\]: .* Sign exactly the values the page gives/);
     });
   });
 });

@@ -26,6 +26,7 @@ const ROOT_FILES = [
 const BROWSER_FILES = [
   'svc-checkout.js',
   'svc-checkout-v1-<hash>.js',
+  'console-message-<hash>.js',
   'svc-checkout.classic.js',
   'frame/assets/frame-<hash>.js',
   'frame/assets/frame-checkout-<hash>.js',
