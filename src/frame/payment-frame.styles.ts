@@ -29,7 +29,7 @@ export const paymentFrameStyles = css`
   svc-payment-frame {
     display: block;
     box-sizing: border-box;
-    padding: ${spacing};
+    padding: max(4px, ${spacing});
     color: ${text};
     background: ${background};
     font-family: ${token('--svc-font-family')};
