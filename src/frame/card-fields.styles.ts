@@ -78,12 +78,12 @@ export const cardFieldsStyles = css`
 
   svc-card-fields .svc-card-fields--compact .svc-card-line {
     display: grid;
-    grid-template-columns: 3fr 1fr 1fr;
+    grid-template-columns: 1fr 5.5em 4.5em;
     gap: 8px;
     margin-bottom: ${token('--svc-spacing')};
   }
 
-  @container (width < 30em) {
+  @container (width < 28em) {
     svc-card-fields .svc-card-fields--compact .svc-card-line {
       grid-template-columns: 1fr 1fr;
     }

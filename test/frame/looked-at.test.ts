@@ -65,7 +65,7 @@ describe('what the screenshots showed', () => {
     expect(edge.right - mark.right).to.be.at.least(spacing);
   });
 
-  for (const language of ['en', 'ru'] as const) {
+  for (const language of ['en', 'lv', 'ru'] as const) {
     it(`wraps the compact line as a whole at every width in ${language}: all three on it, or the number alone`, async () => {
       const { frame } = await openAt(320, language, { layout: 'compact' });
       for (let width = 320; width <= 560; width += 12) {
@@ -77,13 +77,15 @@ describe('what the screenshots showed', () => {
         const oneLine = box(expiry!).top === line && box(cvc!).top === line;
         const twoLines = box(expiry!).top > box(number!).bottom && box(cvc!).top === box(expiry!).top;
         expect(oneLine || twoLines, `at ${width} px`).to.equal(true);
-        // The number's placeholder is not cut by the scheme marks.
-        const style = getComputedStyle(number!);
-        const text = document.createElement('canvas').getContext('2d')!;
-        text.font = style.font;
-        const room =
-          box(number!).width - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
-        expect(text.measureText(number!.placeholder).width, `at ${width} px`).to.be.at.most(room);
+        // Each placeholder fits its box; the number's is not cut by the scheme marks.
+        for (const field of [number!, expiry!, cvc!]) {
+          const style = getComputedStyle(field);
+          const text = document.createElement('canvas').getContext('2d')!;
+          text.font = style.font;
+          const room =
+            box(field).width - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+          expect(text.measureText(field.placeholder).width, `${field.id} at ${width} px`).to.be.at.most(room);
+        }
       }
     });
   }
