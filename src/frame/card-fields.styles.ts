@@ -12,7 +12,7 @@ export const cardFieldsStyles = css`
 
   /*
    * Each field spans four rows of the row's grid (label, input, hint, error) and lays its parts on them, so
-   * a label that wraps, or an error under one field alone, moves both inputs alike.
+   * a label that wraps, or an error under one field alone, moves both inputs alike; the labels start level.
    */
   svc-card-fields .svc-card-row {
     display: grid;
@@ -24,10 +24,6 @@ export const cardFieldsStyles = css`
     display: grid;
     grid-row: span 4;
     grid-template-rows: subgrid;
-  }
-
-  svc-card-fields .svc-card-row label {
-    align-self: end;
   }
 
   svc-card-fields .svc-input--adorned input {
