@@ -206,7 +206,10 @@ async function payInFrame(page: Page, language: Language, number: string): Promi
   return frame;
 }
 
-/** Types a wrong card number and presses Pay with the other fields empty: every card field shows its error. */
+/**
+ * Types a wrong card number and clicks Pay straight from it, the other fields empty: every card field shows
+ * its error (the click lands although leaving the number shows its error first).
+ */
 async function showFrameErrors(page: Page): Promise<void> {
   await elementShowsForm(page);
   const frame = await paymentFrame(page);
@@ -357,7 +360,8 @@ function legacyElement(
 
 /**
  * Serves `/picker`, `/card` and `/full` (each `?lang=`; `/card` also takes the card settings, `&card-layout=`
- * and `&cardholder-name=`) and the merchant's `/payment-methods` on localhost. */
+ * and `&cardholder-name=`) and the merchant's `/payment-methods` on localhost.
+ */
 async function startPages(gatewayFor: (pageOrigin: string) => Promise<GatewayFixture>): Promise<{
   stage: Stage;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 // What looking at every screen found (issue 24, scripts/screenshots.ts), each measured here as the screenshot
 // showed it: the frame at 356 px (a 390 px phone's shop page with its margins) and wider, in en, lv and ru.
 import { expect, waitUntil } from '@open-wc/testing';
-import { sendMouse } from '@web/test-runner-commands';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import {
   type CardFormSettings,
   DEFAULT_CARD_SETTINGS,
@@ -36,7 +36,7 @@ async function openAt(
 }
 
 describe('what the screenshots showed', () => {
-  afterEach(() => sendMouse({ type: 'up' }).catch(() => undefined));
+  afterEach(() => resetMouse());
 
   for (const language of ['en', 'lv', 'ru'] as const) {
     it(`keeps expiry and CVC level at ${PHONE} px in ${language}, whatever their labels and errors take`, async () => {
