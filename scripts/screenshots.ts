@@ -1,7 +1,8 @@
 /**
  * Screenshots of every screen a shopper sees, to look at them all after a change: the v1 hosted payment page
  * (form, form with errors, card and bank preferred, bank step, 3-D Secure step, paid, expired), the v1 picker
- * and the legacy payment frame (card form, full checkout, 3-D Secure, paid, failed), at 390 and 1280 px wide
+ * and the legacy payment frame (card form with and without errors, stacked and compact, the holder's name
+ * optional and hidden, full checkout, 3-D Secure, paid, failed), at 390 and 1280 px wide
  * in en, lv and ru, and in forced colours (en, 390 px). Full-page PNGs named `<screen>-<lang>-<width>[-forced].png`.
  *
  *   npm run build:browser && node --import tsx scripts/screenshots.ts [outDir] [--only=<part of a name>]
@@ -205,6 +206,19 @@ async function payInFrame(page: Page, language: Language, number: string): Promi
   return frame;
 }
 
+/**
+ * Types a wrong card number and clicks Pay straight from it, the other fields empty: every card field shows
+ * its error (the click lands although leaving the number shows its error first).
+ */
+async function showFrameErrors(page: Page): Promise<void> {
+  await elementShowsForm(page);
+  const frame = await paymentFrame(page);
+  const labels = new FrameLabels();
+  await frame.getByLabel(labels.name('card.number.label')).fill('4111 1111 1111 1112');
+  await frame.getByRole('button', { name: labels.name('pay.button') }).click();
+  await frame.waitForSelector('#svc-card-cvc-error', { timeout: STEP_TIMEOUT_MS });
+}
+
 const ELEMENT_SCREENS: Screen[] = [
   {
     name: 'picker',
@@ -217,6 +231,41 @@ const ELEMENT_SCREENS: Screen[] = [
     name: 'frame-card-form',
     async show(page, language) {
       await page.goto(`/card?lang=${language}`);
+      await elementShowsForm(page);
+    },
+  },
+  {
+    name: 'frame-card-errors',
+    async show(page, language) {
+      await page.goto(`/card?lang=${language}`);
+      await showFrameErrors(page);
+    },
+  },
+  {
+    name: 'frame-compact',
+    async show(page, language) {
+      await page.goto(`/card?lang=${language}&card-layout=compact`);
+      await elementShowsForm(page);
+    },
+  },
+  {
+    name: 'frame-compact-errors',
+    async show(page, language) {
+      await page.goto(`/card?lang=${language}&card-layout=compact`);
+      await showFrameErrors(page);
+    },
+  },
+  {
+    name: 'frame-holder-optional',
+    async show(page, language) {
+      await page.goto(`/card?lang=${language}&cardholder-name=optional`);
+      await elementShowsForm(page);
+    },
+  },
+  {
+    name: 'frame-holder-hidden',
+    async show(page, language) {
+      await page.goto(`/card?lang=${language}&cardholder-name=hidden`);
       await elementShowsForm(page);
     },
   },
@@ -271,8 +320,20 @@ function shopPage(gateway: GatewayFixture, language: Language, element: string):
 
 let orders = 0;
 
-/** `<svc-checkout>` with a signed legacy order of the widget, in `language`. */
-function legacyElement(gateway: GatewayFixture, widgetId: string, language: Language, full: boolean): string {
+/** The card form's settings a page's URL may pass on to its element (`/card?card-layout=compact`). */
+const CARD_SETTINGS = ['card-layout', 'cardholder-name'] as const;
+
+/**
+ * `<svc-checkout>` with a signed legacy order of the widget, in `language`; `settings` are more attributes
+ * (the card form's settings).
+ */
+function legacyElement(
+  gateway: GatewayFixture,
+  widgetId: string,
+  language: Language,
+  full: boolean,
+  settings = '',
+): string {
   const order: OrderInput = {
     widgetId,
     certificateName: gateway.certificateName,
@@ -294,10 +355,13 @@ function legacyElement(gateway: GatewayFixture, widgetId: string, language: Lang
   const { widgetId: _, certificateName, language: __, ...json } = order;
   return `<svc-checkout widget-id="${widgetId}" gateway="${gateway.gatewayUrl}" language="${language}"
     certificate-name="${certificateName}" signature="${gateway.sign(order)}"
-    order="${escapeAttribute(JSON.stringify(json))}"${full ? ' first-name="Anna" email="anna@example.com"' : ''}></svc-checkout>`;
+    order="${escapeAttribute(JSON.stringify(json))}"${full ? ' first-name="Anna" email="anna@example.com"' : ''}${settings}></svc-checkout>`;
 }
 
-/** Serves `/picker`, `/card` and `/full` (each `?lang=`) and the merchant's `/payment-methods` on localhost. */
+/**
+ * Serves `/picker`, `/card` and `/full` (each `?lang=`; `/card` also takes the card settings, `&card-layout=`
+ * and `&cardholder-name=`) and the merchant's `/payment-methods` on localhost.
+ */
 async function startPages(gatewayFor: (pageOrigin: string) => Promise<GatewayFixture>): Promise<{
   stage: Stage;
   close(): Promise<void>;
@@ -330,8 +394,16 @@ async function startPages(gatewayFor: (pageOrigin: string) => Promise<GatewayFix
       return;
     }
     if (url.pathname === '/card') {
+      const settings = CARD_SETTINGS.map((name) => {
+        const value = url.searchParams.get(name);
+        return value === null ? '' : ` ${name}="${escapeAttribute(value)}"`;
+      }).join('');
       return void answer(
-        shopPage(gateway, language, legacyElement(gateway, gateway.widgets.checkout, language, false)),
+        shopPage(
+          gateway,
+          language,
+          legacyElement(gateway, gateway.widgets.checkout, language, false, settings),
+        ),
       );
     }
     if (url.pathname === '/full') {

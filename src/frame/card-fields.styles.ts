@@ -10,10 +10,20 @@ export const cardFieldsStyles = css`
     display: block;
   }
 
+  /*
+   * Each field spans four rows of the row's grid (label, input, hint, error) and lays its parts on them, so
+   * a label that wraps, or an error under one field alone, moves both inputs alike; the labels start level.
+   */
   svc-card-fields .svc-card-row {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(9em, 1fr));
     column-gap: 12px;
+  }
+
+  svc-card-fields .svc-card-row .svc-field {
+    display: grid;
+    grid-row: span 4;
+    grid-template-rows: subgrid;
   }
 
   svc-card-fields .svc-input--adorned input {
@@ -52,40 +62,39 @@ export const cardFieldsStyles = css`
   }
 
   /*
-   * Compact: the fields' boxes are the items of one wrapping line (number first and widest), so where the
-   * frame is narrow expiry and CVC go to a second line; the labels and hints stay the inputs' names and
-   * descriptions out of sight, and the errors follow the line, each on its own.
+   * Compact: the fields' boxes are the cells of one grid line (number first and widest); where the fieldset
+   * is narrower than the three need, the number takes the line alone and expiry and CVC share the next, never
+   * one of them beside the number. The labels and hints stay the inputs' names and descriptions out of
+   * sight (payment-frame.styles.ts hides them as it hides all such), and the errors follow the line, each
+   * on its own.
    */
+  svc-card-fields .svc-card-fields--compact {
+    container-type: inline-size;
+  }
+
   svc-card-fields .svc-card-fields--compact .svc-card-line {
-    display: flex;
-    flex-wrap: wrap;
+    display: grid;
+    grid-template-columns: 1fr 5.5em 4.5em;
     gap: 8px;
     margin-bottom: ${token('--svc-spacing')};
+  }
+
+  @container (width < 28em) {
+    svc-card-fields .svc-card-fields--compact .svc-card-line {
+      grid-template-columns: 1fr 1fr;
+    }
+
+    svc-card-fields .svc-card-fields--compact .svc-card-line .svc-input--adorned {
+      grid-column: 1 / -1;
+    }
   }
 
   svc-card-fields .svc-card-fields--compact .svc-card-line :is(.svc-card-row, .svc-field) {
     display: contents;
   }
 
-  svc-card-fields .svc-card-fields--compact .svc-card-line :is(label, .svc-hint) {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-  }
-
-  svc-card-fields .svc-card-fields--compact .svc-card-line .svc-input {
-    flex: 1 1 5em;
-  }
-
-  svc-card-fields .svc-card-fields--compact .svc-card-line .svc-input--adorned {
-    flex: 3 1 15em;
-  }
-
   svc-card-fields .svc-card-fields--compact .svc-card-line .svc-error {
-    flex: 1 1 100%;
+    grid-column: 1 / -1;
     order: 1;
     margin: 0;
   }

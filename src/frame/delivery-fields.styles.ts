@@ -7,12 +7,16 @@ export const deliveryFieldsStyles = css`
     display: block;
   }
 
+  /*
+   * The radio stays beside the first line of its words when the price beside them wraps; one line of text
+   * (at 1.4em) sits in the middle of the default least height.
+   */
   svc-delivery-fields .svc-shipping-option {
     display: flex;
     gap: 8px;
-    align-items: center;
+    align-items: flex-start;
     min-height: ${token('--svc-input-height')};
-    padding: 0 12px;
+    padding: 10px 12px 0;
     margin-bottom: 6px;
     border: 1px solid ${token('--svc-color-border')};
     border-radius: ${token('--svc-border-radius')};
@@ -26,7 +30,7 @@ export const deliveryFieldsStyles = css`
   svc-delivery-fields .svc-shipping-option input {
     width: 1.2em;
     height: 1.2em;
-    margin: 0;
+    margin: 0.1em 0 0;
     accent-color: ${token('--svc-color-primary')};
   }
 
@@ -36,7 +40,7 @@ export const deliveryFieldsStyles = css`
     gap: 8px;
     justify-content: space-between;
     margin: 0;
-    padding: 8px 0;
+    padding: 0 0 10px;
     cursor: pointer;
   }
 

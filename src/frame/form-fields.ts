@@ -35,6 +35,19 @@ export function errorText(
   return html`<p id="${id}-error" class="svc-error">${'key' in error ? t(error.key, error.params) : error.text}</p>`;
 }
 
+let pressing = false;
+for (const type of ['pointerdown', 'pointerup', 'pointercancel']) {
+  addEventListener(type, () => (pressing = type === 'pointerdown'), true);
+}
+
+/**
+ * Runs `then` now, or once the press (mouse, touch, pen) under way has ended and its click has landed: what
+ * leaving a field shows (its error) would otherwise push what is pressed (Pay) away between press and
+ * release, and the click would be lost.
+ */
+const whenNotPressing = (then: () => void) =>
+  pressing ? addEventListener('pointerup', () => setTimeout(then), { once: true }) : then();
+
 /** What `textField` renders. */
 export interface TextFieldOptions {
   id: string;
@@ -87,7 +100,7 @@ export function textField(o: TextFieldOptions): TemplateResult {
         aria-describedby=${ifDefined(describedBy(o.id, o.hint !== undefined, invalid))}
         .value=${o.value}
         @input=${o.onInput}
-        @change=${o.onChange}
+        @change=${(event: Event) => whenNotPressing(() => o.onChange?.(event))}
       />${o.adornment ?? nothing}
     </div>
     ${o.hint === undefined ? nothing : html`<p id="${o.id}-hint" class="svc-hint${o.hiddenHint ? ' svc-visually-hidden' : ''}">${o.hint}</p>`}

@@ -29,7 +29,7 @@ export const paymentFrameStyles = css`
   svc-payment-frame {
     display: block;
     box-sizing: border-box;
-    padding: 4px;
+    padding: max(4px, ${spacing});
     color: ${text};
     background: ${background};
     font-family: ${token('--svc-font-family')};
@@ -52,7 +52,8 @@ export const paymentFrameStyles = css`
     margin: 0 0 calc(${spacing} * 0.5);
   }
 
-  svc-payment-frame .svc-visually-hidden {
+  svc-payment-frame .svc-visually-hidden,
+  svc-payment-frame .svc-card-fields--compact .svc-card-line :is(label, .svc-hint) {
     position: absolute;
     width: 1px;
     height: 1px;
