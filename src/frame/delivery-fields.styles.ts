@@ -9,14 +9,15 @@ export const deliveryFieldsStyles = css`
 
   /*
    * The radio stays beside the first line of its words when the price beside them wraps; one line of text
-   * (at 1.4em) sits in the middle of the default least height.
+   * (at 1.4em) sits in the middle of the default least height. The label takes the row's height, so that a
+   * press anywhere on the row chooses it.
    */
   svc-delivery-fields .svc-shipping-option {
     display: flex;
     gap: 8px;
     align-items: flex-start;
     min-height: ${token('--svc-input-height')};
-    padding: 10px 12px 0;
+    padding: 0 12px;
     margin-bottom: 6px;
     border: 1px solid ${token('--svc-color-border')};
     border-radius: ${token('--svc-border-radius')};
@@ -30,7 +31,7 @@ export const deliveryFieldsStyles = css`
   svc-delivery-fields .svc-shipping-option input {
     width: 1.2em;
     height: 1.2em;
-    margin: 0.1em 0 0;
+    margin: calc(10px + 0.1em) 0 0;
     accent-color: ${token('--svc-color-primary')};
   }
 
@@ -40,7 +41,7 @@ export const deliveryFieldsStyles = css`
     gap: 8px;
     justify-content: space-between;
     margin: 0;
-    padding: 0 0 10px;
+    padding: 10px 0;
     cursor: pointer;
   }
 

@@ -218,6 +218,11 @@ export const paymentFrameStyles = css`
     opacity: 0.7;
   }
 
+  svc-payment-frame [aria-busy='false'] .svc-pay {
+    cursor: pointer;
+    opacity: 1;
+  }
+
   svc-payment-frame .svc-notice {
     margin: ${spacing} 0;
     padding: ${spacing};

@@ -75,6 +75,8 @@ describe('the frame beside the best checkouts', function () {
     const button = payButton(two.frame);
     expect(button.getAttribute('aria-disabled')).to.equal('true');
     expect(button.disabled).to.equal(false);
+    // Not dimmed as a payment in progress is: its words say what is missing, so they must read at 4.5:1.
+    expect(getComputedStyle(button).opacity).to.equal('1');
     button.focus();
     expect(document.activeElement).to.equal(button);
     await expect(two.frame).to.be.accessible();

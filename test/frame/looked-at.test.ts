@@ -90,7 +90,7 @@ describe('what the screenshots showed', () => {
     });
   }
 
-  it('keeps each shipping option’s radio on the first line of its words', async () => {
+  it('keeps each shipping option’s radio on the first line of its words, and its whole row pressable', async () => {
     const { widgets } = await gatewayInfo();
     const order = await checkoutOrder({
       widgetId: widgets.fullCheckout,
@@ -108,6 +108,13 @@ describe('what the screenshots showed', () => {
       const firstLine = words.getClientRects()[0]!;
       const middle = firstLine.top + firstLine.height / 2;
       expect(Math.abs(radio.top + radio.height / 2 - middle), option.textContent!).to.be.at.most(1.5);
+      // A press anywhere on the row chooses it: its label fills the row, its top edge too.
+      option.scrollIntoView({ block: 'center' });
+      const row = box(option);
+      const pressed = document.elementFromPoint(row.left + row.width / 2, row.top + 3);
+      expect(option.querySelector('label')!.contains(pressed), `${option.textContent} at its top`).to.equal(
+        true,
+      );
     }
   });
 
