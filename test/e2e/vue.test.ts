@@ -1,0 +1,131 @@
+/**
+ * The README's Vue 3 example (its `vue` block, run as written) in Chromium against the sandbox: Vue's build
+ * with the template compiler in the browser, `svc-checkout` from the gateway's script (the same element
+ * `import 'svc-checkout'` defines) by an import map, and the lazy example's `/checkout/order` endpoint on the
+ * shop. The element gets the order as its property, the form shows, the order is paid, and the
+ * `@paymentCompleted` handler runs once. Run after `npm run build:browser`.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS } from '../../src/sandbox/index.js';
+import { type OrderInput, signOrder } from '../../src/server/index.js';
+import { payInCheckout } from '../../src/testing/index.js';
+import { type OnePageShop, startOnePageShop } from './support/one-page-shop.js';
+import { readExamples } from './support/readme-examples.js';
+import { waitUntil } from './support/shop-page.js';
+
+const readmeName = 'README.md';
+const vueExamples = readExamples(
+  readFileSync(new URL(`../../${readmeName}`, import.meta.url), 'utf8'),
+).examples.filter((example) => example.kind === 'vue');
+/** Vue's ES module build with the template compiler, as a page without a build step loads it. */
+const vueBuild = createRequire(import.meta.url).resolve('vue/dist/vue.esm-browser.js');
+
+let shop: OnePageShop;
+/** The orders the shop signed, by merchant order id. */
+const signed = new Map<string, OrderInput>();
+
+before(async () => {
+  shop = await startOnePageShop();
+  shop.files.set('/vue.js', { type: 'text/javascript', body: readFileSync(vueBuild, 'utf8') });
+  // The lazy example's endpoint: the page names products and a shipping option, the shop prices and signs.
+  shop.routes.set('POST /checkout/order', (body, response) => {
+    const { products } = JSON.parse(body) as { products: { tea: number } };
+    const order = {
+      widgetId: DEMO_WIDGET_IDS.fullCheckout,
+      certificateName: DEMO_CERTIFICATE_NAME,
+      orderId: `A-${crypto.randomUUID()}`,
+      items: [{ amount: '6.40', label: 'Tea, 100 g', orderItemId: 'tea', count: products.tea }],
+      shippingOptions: [{ id: 'courier', title: 'Courier', amount: '4.99' }],
+    };
+    signed.set(order.orderId, order);
+    const signature = signOrder(order, shop.sandbox.demoMerchant!.privateKeyPem);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ order, signature }));
+  });
+});
+
+after(() => shop?.close());
+
+/** A page that runs the example as its entry module, its `uses=` recording their calls. */
+function pageOf(uses: string[]): string {
+  const imports = { vue: '/vue.js', 'svc-checkout': `${shop.sandbox.url}/widget/svc-checkout.js` };
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vue shop</title>
+<script type="importmap">${JSON.stringify({ imports })}</script>
+<script>window.calls = []; for (const name of ${JSON.stringify(uses)}) window[name] = (...args) => calls.push([name, ...args]);</script>
+<script type="module" src="/app.js"></script></head>
+<body><main><h1>Checkout</h1><div id="checkout"></div></main></body></html>`;
+}
+
+describe(`${readmeName}: the Vue 3 example`, () => {
+  test('there is one', () => assert.equal(vueExamples.length, 1));
+
+  for (const example of vueExamples) {
+    test(`${readmeName}:${example.line} pays, and its paymentCompleted handler runs once`, async () => {
+      shop.files.set('/app.js', {
+        type: 'text/javascript',
+        body: example.code.replaceAll('https://GATEWAY', shop.sandbox.url),
+      });
+      shop.files.set('/vue.html', {
+        type: 'text/html; charset=utf-8',
+        body: pageOf(example.uses),
+      });
+      const { page, console } = await shop.open('/vue.html');
+      try {
+        await page.locator('svc-checkout[state="form"]').waitFor();
+        // Every paymentCompleted the element fires, beside the ones Vue's handler hears.
+        await page.evaluate(
+          `document.addEventListener('paymentCompleted', (event) => window.calls.push(['event', event.detail.merchantOrderId]))`,
+        );
+        const given = await page.evaluate(`(() => {
+          const element = document.querySelector('svc-checkout');
+          return {
+            order: typeof element.order,
+            orderAttribute: element.hasAttribute('order'),
+            widgetId: element.getAttribute('widget-id'),
+            orderId: element.getAttribute('order-id'),
+          };
+        })()`);
+        const orderId = (given as { orderId: string }).orderId;
+        assert.ok(signed.has(orderId), 'the order the shop signed');
+        assert.deepEqual(given, {
+          order: 'object',
+          orderAttribute: false,
+          widgetId: DEMO_WIDGET_IDS.fullCheckout,
+          orderId,
+        });
+
+        const outcome = await payInCheckout(page, {
+          customer: {
+            firstName: 'Anna',
+            lastName: 'Bērziņa',
+            email: 'anna@example.com',
+            phone: '+37120000000',
+          },
+          delivery: {
+            option: 'Courier',
+            address: { street: 'Brīvības iela 1', city: 'Rīga', postalCode: 'LV-1010' },
+          },
+        });
+        assert.deepEqual(outcome.outcome === 'paid' && outcome.merchantOrderId, orderId);
+        await page.getByRole('status').getByText('Thank you! Your order is paid.').waitFor();
+        const notification = await waitUntil('the purchase notification', async () =>
+          shop.notifications.find((candidate) => candidate.order_id === orderId),
+        );
+        assert.equal(notification.status, 'PAID');
+        assert.equal(notification.total_amount, 2 * 6.4 + 4.99);
+        // A moment for a second event or call to come, were there one.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(await page.evaluate('window.calls'), [
+          ['showThankYou', orderId],
+          ['event', orderId],
+        ]);
+        assert.deepEqual(console, [], 'no console error or warning (Vue warns of an unknown component)');
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+});
