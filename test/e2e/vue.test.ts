@@ -128,4 +128,56 @@ describe(`${readmeName}: the Vue 3 example`, () => {
       }
     });
   }
+
+  test('an in-DOM template, the element defined after mount: the order property is taken, v-on with an object keeps the event name, @paymentCompleted is lowered', async () => {
+    const signature = signOrder(
+      { widgetId: DEMO_WIDGET_IDS.checkout, items: [{ amount: '1.00', label: 'Tea' }] },
+      shop.sandbox.demoMerchant!.privateKeyPem,
+    );
+    const imports = { vue: '/vue.js', 'svc-checkout': `${shop.sandbox.url}/widget/svc-checkout.js` };
+    shop.files.set('/in-dom.html', {
+      type: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vue shop</title>
+<script type="importmap">${JSON.stringify({ imports })}</script></head>
+<body><main><h1>Checkout</h1><div id="checkout">
+<svc-checkout widget-id="${DEMO_WIDGET_IDS.checkout}" :order.prop="order" signature="${signature}"
+  v-on="{ paymentCompleted: heard }" @paymentCompleted="lowered"></svc-checkout></div></main>
+<script type="module">
+  import { createApp } from 'vue';
+  window.calls = [];
+  const app = createApp({
+    setup: () => ({
+      order: { items: [{ amount: '1.00', label: 'Tea' }] },
+      heard: (event) => calls.push(['heard', event.type]),
+      lowered: (event) => calls.push(['lowered', event.type]),
+    }),
+  });
+  app.config.compilerOptions.isCustomElement = (tag) => tag === 'svc-checkout';
+  app.mount('#checkout');
+  // Defined after Vue took the template: the browser would start the template's own element otherwise.
+  await import('svc-checkout');
+</script></body></html>`,
+    });
+    const { page, console } = await shop.open('/in-dom.html');
+    try {
+      await page.locator('svc-checkout[state="form"]').waitFor();
+      assert.deepEqual(
+        await page.evaluate(`document.querySelector('svc-checkout').order`),
+        { items: [{ amount: '1.00', label: 'Tea' }] },
+        'the property Vue set before the element was defined',
+      );
+      // The event as the element fires it; the browser made the attribute @paymentcompleted.
+      await page.evaluate(`(() => {
+        const element = document.querySelector('svc-checkout');
+        for (const type of ['paymentCompleted', 'paymentcompleted']) element.dispatchEvent(new CustomEvent(type));
+      })()`);
+      assert.deepEqual(await page.evaluate('window.calls'), [
+        ['heard', 'paymentCompleted'],
+        ['lowered', 'paymentcompleted'],
+      ]);
+      assert.deepEqual(console, []);
+    } finally {
+      await page.context().close();
+    }
+  });
 });
