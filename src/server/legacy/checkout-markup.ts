@@ -170,7 +170,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** A text as a double-quoted HTML attribute value, which the HTML parser reads back exactly. */
-export function escapeAttributeValue(text: string): string {
+function escapeAttributeValue(text: string): string {
   return text.replace(/[&"'<>\r\u2028\u2029]/g, (character) => ESCAPES[character]!);
 }
 

@@ -8,6 +8,7 @@ import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseFragment } from 'parse5';
 import {
+  type CheckoutElementOptions,
   CheckoutMarkupError,
   checkoutElementAttributes,
   checkoutElementHtml,
@@ -202,6 +203,15 @@ describe('checkoutElementHtml', () => {
       () => checkoutElementHtml({ order, signature: ' ' }),
       (error: unknown) => error instanceof CheckoutMarkupError && error.code === 'missing_signature',
     );
+  });
+
+  it('takes a key or a signature, one of them (types)', () => {
+    const order: OrderInput = { widgetId: WIDGET_ID, items: [{ amount: '1.00', label: 'x' }] };
+    // @ts-expect-error a key and a signature: which would be written?
+    const both: CheckoutElementOptions = { order, privateKeyPem: pair.privateKeyPem, signature: 'AAAA' };
+    // @ts-expect-error neither a key nor a signature
+    const neither: CheckoutElementOptions = { order };
+    assert.ok(both && neither);
   });
 
   it('unknown options are not attributes', () => {
