@@ -3,12 +3,14 @@
  * with the template compiler in the browser, `svc-checkout` from the gateway's script (the same element
  * `import 'svc-checkout'` defines) by an import map, and the lazy example's `/checkout/order` endpoint on the
  * shop. The element gets the order as its property, the form shows, the order is paid, and the
- * `@paymentCompleted` handler runs once. Run after `npm run build:browser`.
+ * `@paymentCompleted` handler runs once. Also the same template compiled as a `.vue` file's
+ * (vue/compiler-sfc, Vue's own), and an in-DOM template. Run after `npm run build:browser`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { compileTemplate } from 'vue/compiler-sfc';
 import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS } from '../../src/sandbox/index.js';
 import { type OrderInput, signOrder } from '../../src/server/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
@@ -61,6 +63,28 @@ function pageOf(uses: string[]): string {
 
 describe(`${readmeName}: the Vue 3 example`, () => {
   test('there is one', () => assert.equal(vueExamples.length, 1));
+
+  test('its template compiled as in a .vue file (Vite’s vue plugin passes compilerOptions to compileTemplate): the element, its order property, paymentCompleted as written', () => {
+    const template = /template: `([^`]*)`/.exec(vueExamples[0]?.code ?? '')?.[1];
+    assert.ok(template, 'the example has a template string');
+    const compile = (isCustomElement?: (tag: string) => boolean) =>
+      compileTemplate({
+        source: template,
+        filename: 'Checkout.vue',
+        id: 'checkout',
+        compilerOptions: isCustomElement ? { isCustomElement } : {},
+      });
+    const asElement = compile((tag) => tag === 'svc-checkout');
+    assert.deepEqual(asElement.errors, []);
+    // The element, its order set as the property, and the event listened to by its name as written.
+    assert.match(asElement.code, /createElementBlock\("svc-checkout"/);
+    assert.match(asElement.code, /"\.order": /);
+    assert.match(asElement.code, /"on:paymentCompleted": /);
+    // Without isCustomElement: a component Vue cannot resolve, with a listener of `payment-completed`.
+    const asComponent = compile();
+    assert.match(asComponent.code, /resolveComponent\("svc-checkout"\)/);
+    assert.match(asComponent.code, /onPaymentCompleted: /);
+  });
 
   for (const example of vueExamples) {
     test(`${readmeName}:${example.line} pays, and its paymentCompleted handler runs once`, async () => {
