@@ -4,15 +4,19 @@
  * `import 'svc-checkout'` defines) by an import map, and the lazy example's `/checkout/order` endpoint on the
  * shop. The element gets the order as its property, the form shows, the order is paid, and the
  * `@paymentCompleted` handler runs once. Also the same template compiled as a `.vue` file's
- * (vue/compiler-sfc, Vue's own), and an in-DOM template. Run after `npm run build:browser`.
+ * (vue/compiler-sfc, Vue's own), an in-DOM template, and a server render (vue/server-renderer) of the
+ * attributes that checkoutElementAttributes gives. Run after `npm run build:browser`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { parseFragment } from 'parse5';
+import { createSSRApp } from 'vue';
 import { compileTemplate } from 'vue/compiler-sfc';
+import { renderToString } from 'vue/server-renderer';
 import { DEMO_CERTIFICATE_NAME, DEMO_WIDGET_IDS } from '../../src/sandbox/index.js';
-import { type OrderInput, signOrder } from '../../src/server/index.js';
+import { checkoutElementAttributes, type OrderInput, signOrder } from '../../src/server/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
 import { type OnePageShop, startOnePageShop } from './support/one-page-shop.js';
 import { readExamples } from './support/readme-examples.js';
@@ -63,6 +67,32 @@ function pageOf(uses: string[]): string {
 
 describe(`${readmeName}: the Vue 3 example`, () => {
   test('there is one', () => assert.equal(vueExamples.length, 1));
+
+  test('rendered on a server: v-bind of checkoutElementAttributes writes them as signed, a .prop binding nothing', async () => {
+    const attributes = checkoutElementAttributes({
+      order: {
+        widgetId: DEMO_WIDGET_IDS.checkout,
+        orderId: 'A-1 "<b>"',
+        items: [{ amount: '1.00', label: 'Tea "Earl Grey" & <milk> \u2028' }],
+      },
+      privateKeyPem: shop.sandbox.demoMerchant!.privateKeyPem,
+    });
+    const app = createSSRApp({
+      setup: () => ({ attributes, order: { items: [] } }),
+      template: `<svc-checkout v-bind="attributes"></svc-checkout><svc-checkout :order.prop="order"></svc-checkout>`,
+    });
+    app.config.compilerOptions.isCustomElement = (tag) => tag === 'svc-checkout';
+    const html = await renderToString(app);
+    // A fragment of two elements, between Vue's hydration comments.
+    const [bound, prop] = (
+      parseFragment(html).childNodes as unknown as Array<{
+        nodeName: string;
+        attrs: Array<{ name: string; value: string }>;
+      }>
+    ).filter((node) => node.nodeName === 'svc-checkout');
+    assert.deepEqual(Object.fromEntries(bound!.attrs.map(({ name, value }) => [name, value])), attributes);
+    assert.deepEqual(prop!.attrs, []);
+  });
 
   test('its template compiled as in a .vue file (Vite’s vue plugin passes compilerOptions to compileTemplate): the element, its order property, paymentCompleted as written', () => {
     const template = /template: `([^`]*)`/.exec(vueExamples[0]?.code ?? '')?.[1];
