@@ -145,6 +145,14 @@ export {
   type SelfSignedCertificateOptions,
 } from './keys.js';
 export {
+  type CheckoutElementExtras,
+  type CheckoutElementOptions,
+  CheckoutMarkupError,
+  type CheckoutMarkupErrorCode,
+  checkoutElementAttributes,
+  checkoutElementHtml,
+} from './legacy/checkout-markup.js';
+export {
   createConnectionTestHandler,
   createOrderVerificationHandler,
   createShippingCostHandler,

@@ -57,7 +57,7 @@ describe('README example markers', () => {
     assert.deepEqual(problems, [
       'line 1: the example marker is followed by text, not a code block',
       'line 3: the ```ts block has no example marker; put <!-- example: KIND … --> on the line before it',
-      'line 6: unknown example kind "python"; use ts, tsx, js, html, json, sh, ci, scripts, file, steps',
+      'line 6: unknown example kind "python"; use ts, tsx, js, vue, html, json, sh, ci, scripts, file, steps',
       'line 9: "nmae=b" is not an option; write name=…, uses=a,b, after=… or path=…',
       'line 12: the example marker is followed by no code block',
     ]);

@@ -11,6 +11,7 @@
  *   `/** @jsxImportSource preact *\/`, so that its JSX is Preact's (without it the block would compile against
  *   React's JSX, which types `<svc-checkout>` too, and prove nothing about Preact);
  * - `html`: loaded in Chromium; `js after=NAME`: run in the page of the `html` block NAME;
+ * - `vue`: a Vue 3 app's entry module, run in Chromium by test/e2e/vue.test.ts (`uses=` as a `js` block's);
  * - `json`: a config the test uses (by name);
  * - `sh`: commands the test runs; `ci` and `scripts`: commands CI runs, checked against package.json;
  * - `file path=FILE` and `steps`: the walkthrough's files and its commands, in order, which
@@ -22,6 +23,7 @@ export const EXAMPLE_KINDS = [
   'ts',
   'tsx',
   'js',
+  'vue',
   'html',
   'json',
   'sh',
@@ -37,6 +39,7 @@ const FENCE_LANGUAGES: Record<ExampleKind, readonly string[]> = {
   ts: ['ts', 'typescript'],
   tsx: ['tsx'],
   js: ['js', 'javascript'],
+  vue: ['js', 'javascript'],
   html: ['html'],
   json: ['json'],
   sh: ['sh', 'bash', 'shell'],

@@ -12,13 +12,17 @@ import {
   orderSignatureInput,
   type Payment,
 } from '../../../src/server/index.js';
+import { payInCheckout } from '../../../src/testing/index.js';
+import { launchBrowser } from './browser.js';
 import { clientId, provide, tokenId } from './readme-prelude.js';
 import {
   type Checks,
   checkedOutPurchase,
+  consoleErrors,
   createOrder,
   env,
   eventually,
+  formsShown,
   json,
   merchant,
   merchantV1,
@@ -81,6 +85,38 @@ export const SERVER_CHECKS: Checks = {
           !env.paid.some((entry) => entry.orderId === 'README-RESPLIT-1'),
           'a genuine notification of a re-split order marks nothing paid',
         );
+      },
+    },
+    'checkout-markup': {
+      async check() {
+        env.browser ??= await launchBrowser();
+        const page = await env.browser.newPage();
+        const errors = consoleErrors(page);
+        try {
+          // The example's page names no icon; the shop has none to serve.
+          await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+          await page.goto(`${env.shopUrl}/checkout/tea?email=${encodeURIComponent('anna@example.com')}`);
+          await formsShown(page, errors, false);
+          // The browser reads the values back as signed: the gateway took the signature, and they are these.
+          const read = await page.evaluate(`(() => {
+            const element = document.querySelector('svc-checkout');
+            return {
+              backToMerchantUrl: element.getAttribute('back-to-merchant-url'),
+              email: element.getAttribute('email'),
+              label: JSON.parse(element.getAttribute('order')).items[0].label,
+            };
+          })()`);
+          assert.deepEqual(read, {
+            backToMerchantUrl: 'https://shop.example/cart?from=checkout&step=2',
+            email: 'anna@example.com',
+            label: 'Tea "Earl Grey" & <milk>',
+          });
+          const outcome = await payInCheckout(page);
+          assert.equal(outcome.outcome, 'paid');
+          assert.deepEqual(errors, [], 'no console error');
+        } finally {
+          await page.close();
+        }
       },
     },
     callbacks: {
