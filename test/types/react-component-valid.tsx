@@ -68,7 +68,15 @@ export function Others({ checkoutUrl }: { checkoutUrl: string }) {
   return (
     <>
       <Checkout {...props} />
-      <Checkout widgetId="w" amount="12.50" currency="EUR" label="Tea" taxRate="0.21" count="2" unit="PIECE" />
+      <Checkout
+        widgetId="w"
+        amount="12.50"
+        currency="EUR"
+        label="Tea"
+        taxRate="0.21"
+        count="2"
+        unit="PIECE"
+      />
       <Checkout
         checkoutUrl={checkoutUrl}
         paymentMethodsUrl="/payment-methods?currency=EUR"
