@@ -49,7 +49,8 @@ export interface OrderSource extends OrderAttributes {
  * What the element made of its attributes (the prepared order, or why there is none) as text, to tell a
  * changed order from an equal one: a re-render that sets a new but equal object changes nothing, whatever
  * the order of its members (an order read back from a server or a database may list them in another order;
- * the signature does not depend on it), so each object's members are written sorted. The order's language
+ * the signature does not depend on it), so each plain object's members are written sorted (the order is a
+ * structured clone, of plain objects; entries sort by their keys, which differ). The order's language
  * is left out: a change of `language` alone is a live update, and the order the frame has (signed with the
  * language it had) stays.
  */
@@ -57,12 +58,8 @@ export const orderKey = (made: Prepared | CheckoutFailure): string =>
   JSON.stringify(made, (key, value) =>
     key === 'language'
       ? undefined
-      : value && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((name) => [name, value[name]]),
-          )
+      : value?.constructor === Object
+        ? Object.fromEntries(Object.entries(value).sort())
         : value,
   );
 
