@@ -4,7 +4,8 @@
  * bundled with esbuild, and the page opened in Chromium against the real sandbox on another origin. The
  * server's markup carries the signed order; after hydration the shopper pays with a test card, and the
  * component's `onPaymentCompleted` is called once, with no `checkoutError` (the re-render after the payment
- * passes a new but equal order). Run after `npm run build` (`svc-checkout/react` resolves to dist/).
+ * passes a new but equal order). And `Checkout`'s server render of each prop, in Node alone. Run after
+ * `npm run build` (the README's blocks import `svc-checkout/react` from dist/).
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -16,6 +17,9 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Checkout } from '../../src/react.js';
 import { DEMO_WIDGET_IDS, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { signOrder } from '../../src/server/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
@@ -207,5 +211,35 @@ describe('the README React example, rendered on the server and hydrated', () => 
     } finally {
       await context.close();
     }
+  });
+
+  test('a server writes every prop as the attribute the element reads, objects as JSON, no listener', () => {
+    const html = renderToString(
+      createElement(Checkout, {
+        widgetId: 'w',
+        language: 'lv',
+        order: '{"items":[]}',
+        backToMerchantUrl: '/cart?a=1&b=2',
+        texts: { 'loading.text': 'Brīdi…' },
+        lazy: true,
+        cardLayout: 'compact',
+        cardholderName: 'hidden',
+        email: undefined,
+        className: 'checkout',
+        id: 'pay',
+        style: { maxWidth: '32rem' },
+        onPaymentCompleted: () => {},
+        onCheckoutError: () => {},
+      }),
+    );
+    assert.equal(
+      html,
+      '<svc-checkout widget-id="w" language="lv" order="{&quot;items&quot;:[]}" back-to-merchant-url="/cart?a=1&amp;b=2" texts="{&quot;loading.text&quot;:&quot;Brīdi…&quot;}" lazy="" card-layout="compact" cardholder-name="hidden" class="checkout" id="pay" style="max-width:32rem"></svc-checkout>',
+    );
+    // `lazy={false}` is no attribute (the element reads any `lazy` but "false" as true).
+    assert.equal(
+      renderToString(createElement(Checkout, { widgetId: 'w', lazy: false })),
+      '<svc-checkout widget-id="w"></svc-checkout>',
+    );
   });
 });
