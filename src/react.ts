@@ -34,6 +34,8 @@
  * `import type {} from 'svc-checkout/react'`.
  * @module
  */
+'use client'; // A client component for React Server Components (Next.js App Router), as React payment SDKs ship theirs.
+
 import { createComponent, type EventName } from '@lit/react';
 import React, {
   type ClassAttributes,
