@@ -9,7 +9,9 @@
  *   onPaymentCompleted={(event) => console.log(event.detail.paymentSucceeded)} />
  * ```
  *
- * `Checkout` is built on `@lit/react`'s `createComponent`, Lit's own wrapper:
+ * Named after what it shows, as React payment SDKs name theirs (`EmbeddedCheckout`, `PaymentElement`,
+ * `PayPalButtons`), and not `SvcCheckout`: that is the element's class, which a React app imports beside it
+ * (for a `ref`). `Checkout` is built on `@lit/react`'s `createComponent`, Lit's own wrapper:
  * - its props are the element's properties (`widgetId`, `orderId`, `order` and `texts` as objects, `lazy` as
  *   a boolean, ...), set on the element in a layout effect, so the element never sees `[object Object]`;
  * - its event props are camelCase (`onPaymentCompleted`, `onNavigateBackToCart`, `onCheckoutError`,
@@ -104,6 +106,14 @@ const InBrowser = createComponent({
 });
 
 const PROPERTIES = SvcCheckout.properties as Record<PropertyName, { attribute?: string }>;
+
+/*
+ * On a server, @lit/react leaves the element's properties out (it passes them on only to @lit-labs/ssr-react,
+ * which renders the shadow root through Lit SSR once React's createElement is patched on the server and
+ * @lit-labs/ssr-client loads before Lit in the browser, and which writes only reflected attributes, so the
+ * order would still be missing). The element's shadow root is a loading line until its frame loads in the
+ * browser, so what the first paint needs is its attributes: written here, from the element's own list.
+ */
 
 /**
  * The props as a server writes the element: each of the element's properties as its attribute's text
