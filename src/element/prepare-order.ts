@@ -47,12 +47,21 @@ export interface OrderSource extends OrderAttributes {
 
 /**
  * What the element made of its attributes (the prepared order, or why there is none) as text, to tell a
- * changed order from an equal one: a re-render that sets a new but equal object changes nothing. The
- * order's language is left out: a change of `language` alone is a live update, and the order the frame has
- * (signed with the language it had) stays.
+ * changed order from an equal one: a re-render that sets a new but equal object changes nothing, whatever
+ * the order of its members (an order read back from a server or a database may list them in another order;
+ * the signature does not depend on it), so each plain object's members are written sorted (the order is a
+ * structured clone, of plain objects; entries sort by their keys, which differ). The order's language
+ * is left out: a change of `language` alone is a live update, and the order the frame has (signed with the
+ * language it had) stays.
  */
 export const orderKey = (made: Prepared | CheckoutFailure): string =>
-  JSON.stringify(made, (key, value) => (key === 'language' ? undefined : value));
+  JSON.stringify(made, (key, value) =>
+    key === 'language'
+      ? undefined
+      : value?.constructor === Object
+        ? Object.fromEntries(Object.entries(value).sort())
+        : value,
+  );
 
 /**
  * The items (or shipping options) the attributes gave with those added by script after them. A value that

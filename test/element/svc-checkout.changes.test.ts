@@ -201,6 +201,50 @@ describe('<svc-checkout> changes after the start', () => {
     });
   });
 
+  it('after a payment: a re-render with an equal order, its members listed in another order, is no change', async () => {
+    await capturingConsoleErrors(async (errors) => {
+      const element = document.createElement('svc-checkout');
+      element.gateway = location.origin;
+      element.widgetId = widgetId;
+      // As a server renders it: the order as its attribute's JSON text.
+      element.setAttribute(
+        'order',
+        '{"items":[{"amount":"9.99","label":"Teapot","count":2}],"shippingOptions":[{"id":"pickup","amount":"0"}]}',
+      );
+      element.signature = 'c2lnbmF0dXJlIEE=';
+      const caught: CheckoutErrorEvent[] = [];
+      element.addEventListener('checkoutError', (event) => caught.push(event));
+      document.body.append(element);
+      try {
+        const frame = await testFrame(element);
+        frame.send({ type: 'ready' });
+        await frame.next('init');
+        frame.send({ type: 'state', state: 'form' });
+        frame.send({ type: 'state', state: 'processing' });
+        frame.send({ type: 'state', state: 'paid' });
+        await waitUntil(() => element.state === 'paid', 'not paid');
+        // The cart re-renders after the payment with the order as an object read back from its server,
+        // whose members come in another order: the same order.
+        element.order = {
+          shippingOptions: [{ amount: '0', id: 'pickup' }],
+          items: [{ count: 2, label: 'Teapot', amount: '9.99' }],
+        };
+        element.signature = 'c2lnbmF0dXJlIEE=';
+        await aTimeout(50);
+        expect(caught).to.have.length(0);
+        expect(shadow(element).querySelector('iframe')).to.equal(frame.iframe);
+        // A really changed order is still refused.
+        element.order = { items: [{ count: 3, label: 'Teapot', amount: '9.99' }] };
+        await waitUntil(() => caught.length > 0, 'no checkoutError');
+        expect(caught.map((event) => event.detail.code)).to.deep.equal(['order_locked']);
+        await consoleSettled();
+        expect(errors).to.have.length(1);
+      } finally {
+        element.remove();
+      }
+    });
+  });
+
   it('going back to the frame’s own order after a refusal is no change', async () => {
     await capturingConsoleErrors(async (errors) => {
       const { element, frame } = await showingForm();

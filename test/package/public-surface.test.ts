@@ -379,8 +379,11 @@ const EXPECTED: Record<string, Surface> = {
       'WidgetConfig',
     ],
   },
-  // Types only: JSX for React 19.
-  './react': { values: [], types: ['SvcCheckoutProps'] },
+  // The React component (over @lit/react) and JSX for React 19.
+  './react': {
+    values: ['Checkout'],
+    types: ['CheckoutElementProps', 'CheckoutEventProps', 'CheckoutProps', 'SvcCheckoutProps'],
+  },
   // Types only: JSX for Preact 11.
   './preact': { values: [], types: ['SvcCheckoutProps'] },
   // The browser test helper, and the Playwright shapes its options name.

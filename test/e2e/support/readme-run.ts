@@ -100,6 +100,8 @@ export const env = {} as {
 const HEADER_LINES = 1;
 
 function moduleFile(example: Example): string {
+  // A tsx block with a path is a module that other blocks import by it (`./app.js` is `app.tsx`).
+  if (example.kind === 'tsx' && example.path) return join(project, example.path);
   const index = examples.indexOf(example);
   return join(project, `${String(index).padStart(2, '0')}-${example.name ?? example.kind}.${example.kind}`);
 }
