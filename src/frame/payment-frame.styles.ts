@@ -137,7 +137,7 @@ export const paymentFrameStyles = css`
     margin: 4px 0 0;
     color: ${error};
     font-size: 0.875em;
-    font-weight: 500;
+    font-weight: 600;
   }
 
   svc-payment-frame :focus-visible,

@@ -118,6 +118,17 @@ describe('what the screenshots showed', () => {
     }
   });
 
+  it('sets an error apart from a hint without colour, as forced colours paint both alike', async () => {
+    const { frame } = await openAt(PHONE, 'en');
+    await typeInto(frame, 'svc-card-number', '4111 1111 1111 1112');
+    input(frame, 'svc-card-expiry').focus();
+    await waitUntil(() => frame.querySelector('#svc-card-number-error'), 'no error');
+    const error = frame.querySelector('#svc-card-number-error')!;
+    const hint = frame.querySelector('.svc-hint:not(.svc-visually-hidden)')!;
+    const weight = (element: Element) => Number(getComputedStyle(element).fontWeight);
+    expect(weight(error) - weight(hint), 'the error is bolder than the hint').to.be.at.least(200);
+  });
+
   it('takes a click on Pay straight from a field whose error shows on leaving it', async () => {
     const { frame } = await openAt(PHONE, 'en');
     await typeInto(frame, 'svc-card-number', '4111 1111 1111 1112');

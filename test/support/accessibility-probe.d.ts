@@ -18,6 +18,8 @@ export interface AccessibilityProbe {
   focusRingsProblems(root?: ParentNode, minimum?: number): Problems;
   /** In forced colours, each button, field and select under `root` shows a border. */
   boundaryProblems(root?: ParentNode): Problems;
+  /** Outside forced colours: each field's border (or a button's fill or border) at 3:1 beside it. */
+  fieldBoundaryProblems(root?: ParentNode): Problems;
   /** No horizontal scroll and no box past the viewport's right edge. */
   reflowProblems(root?: ParentNode): Problems;
   /** With WCAG text spacing set for the time of the check: what it cuts off. */

@@ -197,6 +197,29 @@ globalThis.svcAccessibilityProbe = (() => {
     return problems;
   };
 
+  /**
+   * Outside forced colours: a field (or a button without a fill of its own) is told by its border, which
+   * needs 3:1 against what is behind it (WCAG 1.4.11).
+   */
+  const fieldBoundaryProblems = (root = document) => {
+    const problems = [];
+    for (const element of controls(root)) {
+      if (!element.matches('button, input, select, textarea')) continue;
+      if (element.matches('input[type="radio"], input[type="checkbox"]')) continue;
+      const style = getComputedStyle(element);
+      const around = behind(element);
+      const fill = over(style.backgroundColor, around);
+      if (element.matches('button') && contrast(fill, around) >= 3) continue;
+      if (Number.parseFloat(style.borderTopWidth) === 0) {
+        problems.push(`${nameOf(element)}: no border, and no fill that stands out`);
+        continue;
+      }
+      const ratio = contrast(over(style.borderTopColor, around), around);
+      if (ratio < 3) problems.push(`${nameOf(element)}: its border is ${ratio.toFixed(2)}:1 beside it`);
+    }
+    return problems;
+  };
+
   /** Nothing wider than the viewport: no horizontal scroll, no box reaching past the right edge. */
   const reflowProblems = (root = document) => {
     const width = document.documentElement.clientWidth;
@@ -311,6 +334,7 @@ globalThis.svcAccessibilityProbe = (() => {
     focusRingProblems,
     focusRingsProblems,
     boundaryProblems,
+    fieldBoundaryProblems,
     reflowProblems,
     textSpacingProblems,
     motionProblems,

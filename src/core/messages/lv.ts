@@ -120,7 +120,7 @@ export const lvFrame: FrameMessages = {
 
   'threeDs.title': '3-D Secure pārbaude',
   'threeDs.sandboxExplanation':
-    'Šī ir testa vides (sandbox) pārbaude: banka netiek iesaistīta, un nauda netiek pārskaitīta. Izvēlieties, kā atbildēs kartes izdevējs.',
+    'Šī ir smilškastes testa pārbaude: banka netiek iesaistīta, un nauda netiek pārskaitīta. Izvēlieties, kā atbildēs kartes izdevējs.',
   'threeDs.merchant': 'Tirgotājs',
   'threeDs.approve': 'Apstiprināt maksājumu',
   'threeDs.deny': 'Noraidīt maksājumu',

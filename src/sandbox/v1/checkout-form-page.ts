@@ -93,7 +93,8 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       '</fieldset>';
     const schemes = cards.flatMap((method) => schemeOfMethod(method.name) ?? []);
     if (cards.length > 0) {
-      form += `<div class="card-fields">${cardFields(context, schemes, options.errors, options.values)}</div>`;
+      // The note speaks of card details: it shows with the card's fields, not beside a bank's or a wallet's button.
+      form += `<div class="card-fields">${cardFields(context, schemes, options.errors, options.values)}<p class="note">${escapeHtml(t('pay.secureNote'))}</p></div>`;
     }
     if (!options.expired) {
       if (cards.length > 0 || saved.length > 0) form += `<div class="pay-card">${payButton(context)}</div>`;
@@ -115,7 +116,6 @@ export function formPage(context: PageContext, options: FormPageOptions): string
       `<p><a class="back" href="${escapeHtml(purchase.cancel_redirect)}">${escapeHtml(t('status.backToMerchant'))}</a></p>`,
     );
   }
-  parts.push(`<p class="note">${escapeHtml(t('pay.secureNote'))}</p>`);
   return purchasePage(context, title, parts.join(''));
 }
 

@@ -30,7 +30,7 @@ ${PAYMENT_METHODS.filter((method) => method.group !== 'card')
 }`;
 
 export const CHECKOUT_CSS = `
-:root { color-scheme: light; --text: #1f2933; --muted: #52606d; --border: #9aa5b1; --line: #d9e2ec;
+:root { color-scheme: light; --text: #1f2933; --muted: #52606d; --border: #6b7280; --line: #d9e2ec;
   --primary: #0b5cad; --primary-contrast: #ffffff; --accent: #0b5cad; --error: #b00020; --surface: #f5f7fa; --focus: #2563eb;
   --link: #0b5cad; }
 * { box-sizing: border-box; }
@@ -76,6 +76,7 @@ fieldset fieldset legend { font-weight: 400; color: var(--muted); font-size: .87
 .hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
 .field-error { color: var(--error); font-weight: 600; margin: .25rem 0 0; }
 .alert { border: 2px solid var(--error); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1.25rem; }
+.alert > :last-child { margin-bottom: 0; }
 .alert a { color: var(--error); }
 button { min-height: 3rem; padding: .5rem 1.25rem; font: inherit; font-weight: 600; border-radius: 8px;
   cursor: pointer; }
