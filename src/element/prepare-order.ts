@@ -31,6 +31,22 @@ export interface Prepared extends OrderLayout {
   card: string;
 }
 
+/**
+ * A copy of the page's order data: plain objects and arrays of strings, numbers, booleans, null and undefined,
+ * read through a framework's reactive proxy of them (Vue's `ref` and `reactive`, which `structuredClone`
+ * cannot copy). Anything else (a function, a date, a class's instance, a cycle) throws.
+ */
+function dataCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw value;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map(dataCopy);
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) throw value;
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, dataCopy(member)]));
+}
+
 /** What the order is made of: the element's attributes (as properties). */
 export interface OrderSource extends OrderAttributes {
   widgetId?: string | undefined;
@@ -131,7 +147,7 @@ export function prepareOrder(
   let order: UncheckedOrderInput;
   try {
     // A copy of the page's objects: changing them after the start must not change what a retry sends.
-    order = structuredClone(assembled);
+    order = dataCopy(assembled) as UncheckedOrderInput;
   } catch {
     return {
       code: 'invalid_order',

@@ -95,6 +95,46 @@ describe('<svc-checkout> order', () => {
     }
   });
 
+  it('takes an order a framework made reactive (a proxy, as Vue’s ref and reactive give), and refuses a function in it', async () => {
+    // What Vue's reactive() does to reads, in short: every object and array read through a proxy.
+    const reactive = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get: (object, key, receiver) => {
+          const value = Reflect.get(object, key, receiver);
+          return typeof value === 'object' && value !== null ? reactive(value) : value;
+        },
+      });
+    const element = document.createElement('svc-checkout');
+    element.gateway = location.origin;
+    element.widgetId = widgetId;
+    element.order = reactive({
+      items: [{ amount: '9.99', label: 'Teapot' }],
+      constraints: { paymentScheme: 'VISA' },
+    });
+    document.body.append(element);
+    try {
+      const init = await initOf(element);
+      expect(init.order).to.deep.equal({
+        widgetId,
+        items: [{ amount: '9.99', label: 'Teapot' }],
+        constraints: { paymentScheme: 'VISA' },
+      });
+    } finally {
+      element.remove();
+    }
+    const refused = await fixture<SvcCheckout>(
+      html`<svc-checkout lazy="true" gateway=${location.origin} widget-id=${widgetId}></svc-checkout>`,
+    );
+    refused.order = { items: [{ amount: '9.99', label: () => 'Teapot' }] } as unknown as SvcCheckout['order'];
+    const heard = new Promise<CustomEvent>((resolve) =>
+      refused.addEventListener('checkoutError', resolve as EventListener, { once: true }),
+    );
+    refused.init();
+    const { detail } = await heard;
+    expect(detail).to.include({ code: 'invalid_order', attribute: 'order' });
+    expect(detail.message).to.contain('cannot be sent');
+  });
+
   it('appends items and shipping options added by script after the order attribute’s own', async () => {
     const element = await fixture<SvcCheckout>(html`<svc-checkout
       lazy="true"
