@@ -24,6 +24,7 @@ import { DEMO_WIDGET_IDS, type Sandbox, startSandbox } from '../../src/sandbox/i
 import { signOrder } from '../../src/server/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
 import { launchBrowser } from './support/browser.js';
+import { COUNT_PAYMENT_COMPLETED_CALLS } from './support/payment-completed-calls.js';
 import { named, repoRoot } from './support/readme-run.js';
 import { waitUntil } from './support/shop-page.js';
 
@@ -38,34 +39,6 @@ interface CheckoutPageProps {
   items: { amount: string; label: string; count: number }[];
   signature: string;
 }
-
-/**
- * Keeps the element the server wrote (as the document is parsed, before the page's module script runs), and
- * counts, before any script of the page runs, the listeners that the page adds for
- * `paymentCompleted` on `<svc-checkout>` (the component's `onPaymentCompleted`: @lit/react adds one listener
- * per event, which calls the current prop) and their calls, and keeps every `checkoutError`'s detail.
- */
-const COUNT_LISTENER_CALLS = `
-  document.addEventListener('readystatechange', () => {
-    if (document.readyState === 'interactive') window.serverElement = document.querySelector('svc-checkout');
-  });
-  window.paymentCompletedListeners = 0;
-  window.paymentCompletedCalls = 0;
-  window.checkoutErrors = [];
-  document.addEventListener('checkoutError', (event) => window.checkoutErrors.push(event.detail), true);
-  const add = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (type, listener, options) {
-    if (type !== 'paymentCompleted' || !(this instanceof Element) || this.localName !== 'svc-checkout' || !listener) {
-      return add.call(this, type, listener, options);
-    }
-    const target = this;
-    window.paymentCompletedListeners++;
-    return add.call(this, type, (event) => {
-      window.paymentCompletedCalls++;
-      return typeof listener === 'function' ? listener.call(target, event) : listener.handleEvent(event);
-    }, options);
-  };
-`;
 
 let sandbox: Sandbox;
 let shop: Server;
@@ -177,7 +150,7 @@ describe('the README React example, rendered on the server and hydrated', () => 
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(error.message));
-    await page.addInitScript(COUNT_LISTENER_CALLS);
+    await page.addInitScript(COUNT_PAYMENT_COMPLETED_CALLS);
     try {
       await page.goto(`${shopUrl}/checkout`);
       // Hydrated: the component added its listener to the element the server wrote (not a new one).

@@ -10,7 +10,8 @@
  * - `tsx`: typechecked with `svc-checkout/react`; a block of `svc-checkout/preact` starts with
  *   `/** @jsxImportSource preact *\/`, so that its JSX is Preact's (without it the block would compile against
  *   React's JSX, which types `<svc-checkout>` too, and prove nothing about Preact); with `path=FILE` the block
- *   is that file, which other blocks import (test/e2e/react-ssr.test.ts runs the React blocks so);
+ *   is that file, which other blocks import (test/e2e/react-ssr.test.ts runs the React blocks so, and
+ *   test/e2e/nextjs.test.ts the files of a Next.js app, such as `path=app/checkout/page.tsx`);
  * - `html`: loaded in Chromium; `js after=NAME`: run in the page of the `html` block NAME;
  * - `vue`: a Vue 3 app's entry module, run in Chromium by test/e2e/vue.test.ts (`uses=` as a `js` block's);
  * - `json`: a config the test uses (by name);

@@ -9,7 +9,9 @@
  *    `uses=` names from support/readme-prelude.ts. The `keys` example runs first: its key pair is the
  *    merchant's in the README's `sandbox-config` example, which starts the sandbox all others talk to.
  *    After each, a check asserts what it did (support/readme-checks.ts).
- * 2. `tsx`: typechecked with `svc-checkout/react` and React's types.
+ * 2. `tsx`: typechecked with `svc-checkout/react` and React's types; the files of a Next.js app (a `path=` in a
+ *    folder, such as `app/checkout/page.tsx`) are written but left to nextjs.test.ts, whose `next build`
+ *    typechecks them with Next.js's types.
  * 3. `html` (with its `js after=` blocks): pages served by the shop's Express app, on the origin the config
  *    allows, loaded in Chromium; `https://GATEWAY`, `widget-id="…"`, `signature="…"` and a v1 checkout URL
  *    are filled in. Every `<svc-checkout>` must reach `state="form"` with no console error.
@@ -200,7 +202,9 @@ async function writeProject(exportsOf: ExportsOf): Promise<void> {
   );
   for (const example of examples) {
     if (example.kind === 'ts' || example.kind === 'tsx') {
-      await writeFile(moduleFile(example), moduleText(example, example.code, exportsOf(example)));
+      const file = moduleFile(example);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, moduleText(example, example.code, exportsOf(example)));
     }
   }
 }
