@@ -72,7 +72,8 @@ const APP_FILES: Record<string, string> = {
     include: ['next-env.d.ts', '**/*.ts', '**/*.tsx', '.next/types/**/*.ts', '.next/dev/types/**/*.ts'],
     exclude: ['node_modules'],
   }),
-  // TypeScript 7 (this repository's) has no compiler API: Next.js runs its command line instead.
+  // TypeScript 7 (this repository's) has no compiler API: Next.js runs its command line instead. Turbopack's
+  // root is the repository's, where the linked `svc-checkout` really is.
   'next.config.mjs': `export default { experimental: { useTypeScriptCli: true }, turbopack: { root: ${JSON.stringify(repoRoot)} } };\n`,
   'app/layout.tsx': `import type { ReactNode } from 'react';
 
