@@ -116,7 +116,8 @@ let folder: string;
 let dataDir: string;
 let ordersDir: string;
 let shopUrl: string;
-let nextServer: ChildProcess | undefined;
+/** `next build`, then `next start`: stopped after the test if still running. */
+let nextProcess: ChildProcess | undefined;
 let browser: Browser;
 let buildSeconds: number;
 
@@ -136,6 +137,7 @@ function freePort(): Promise<number> {
 function next(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [nextBin, ...args], { cwd: folder, env, stdio: 'pipe' });
+    nextProcess = child;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -218,7 +220,7 @@ before(
     await next(['build'], env);
     buildSeconds = (performance.now() - started) / 1000;
 
-    nextServer = spawn(
+    const nextServer = spawn(
       process.execPath,
       [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
       {
@@ -227,13 +229,14 @@ before(
         stdio: 'pipe',
       },
     );
+    nextProcess = nextServer;
     let startOutput = '';
-    nextServer.stdout?.on('data', (chunk: Buffer) => (startOutput += chunk.toString('utf8')));
-    nextServer.stderr?.on('data', (chunk: Buffer) => (startOutput += chunk.toString('utf8')));
+    nextServer.stdout.on('data', (chunk: Buffer) => (startOutput += chunk.toString('utf8')));
+    nextServer.stderr.on('data', (chunk: Buffer) => (startOutput += chunk.toString('utf8')));
     await waitUntil(
       'next start to answer',
       () => {
-        if (nextServer?.exitCode !== null) throw new Error(`next start exited:\n${startOutput}`);
+        if (nextServer.exitCode !== null) throw new Error(`next start exited:\n${startOutput}`);
         return fetch(`http://127.0.0.1:${port}/`).then(
           () => true,
           () => undefined,
@@ -248,9 +251,10 @@ before(
 
 after(async () => {
   await browser?.close();
-  if (nextServer && nextServer.exitCode === null) {
-    const exited = new Promise((resolve) => nextServer!.once('exit', resolve));
-    nextServer.kill('SIGTERM');
+  const running = nextProcess;
+  if (running && running.exitCode === null && running.signalCode === null) {
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
     await exited;
   }
   await sandbox?.close();
