@@ -63,8 +63,11 @@ export function orderAttributeOf(
 /** The single-item attributes, by property name: when any is given, the order is one item made of them. */
 const SINGLE_ITEM_ATTRIBUTES = ['amount', 'currency', 'label', 'taxRate', 'count', 'unit'] as const;
 
-/** The attributes that sit beside the order's contents, whichever form those take. */
-const ELEMENT_LEVEL_ATTRIBUTES = [
+/**
+ * The attributes that sit beside the order's contents, whichever form those take, in the order of the
+ * signature's input.
+ */
+export const ELEMENT_LEVEL_ATTRIBUTES = [
   'widgetId',
   'language',
   'certificateName',

@@ -32,7 +32,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
 import { launchBrowser } from './support/browser.js';
-import { COUNT_PAYMENT_COMPLETED_CALLS } from './support/payment-completed-calls.js';
+import { openHydratedPage } from './support/payment-completed-calls.js';
 import { named, repoRoot } from './support/readme-run.js';
 import { waitUntil } from './support/shop-page.js';
 
@@ -273,21 +273,8 @@ describe('the README Next.js App Router example, built and started', () => {
       /^<svc-checkout gateway="[^"]+" widget-id="[^"]+" order-id="A-[^"]+" order="\{&quot;items&quot;:\[\{&quot;amount&quot;:&quot;12\.50&quot;,&quot;currency&quot;:&quot;EUR&quot;,&quot;label&quot;:&quot;Tea&quot;,&quot;count&quot;:2\}\]\}" signature="[A-Za-z0-9+/=]+">$/,
     );
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    await page.addInitScript(COUNT_PAYMENT_COMPLETED_CALLS);
+    const { context, page, consoleErrors } = await openHydratedPage(browser, `${shopUrl}/checkout`);
     try {
-      await page.goto(`${shopUrl}/checkout`);
-      // Hydrated: the component added its listener to the element the server wrote (not a new one).
-      await waitUntil(
-        'the component to add its listener',
-        async () => (await page.evaluate<number>('window.paymentCompletedListeners')) || undefined,
-      );
       const orderId = await page.locator('svc-checkout').getAttribute('order-id');
       assert.ok(orderId?.startsWith('A-'), `the order id the page signed: ${orderId}`);
       const outcome = await payInCheckout(page);

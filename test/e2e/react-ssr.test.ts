@@ -24,9 +24,8 @@ import { DEMO_WIDGET_IDS, type Sandbox, startSandbox } from '../../src/sandbox/i
 import { signOrder } from '../../src/server/index.js';
 import { payInCheckout } from '../../src/testing/index.js';
 import { launchBrowser } from './support/browser.js';
-import { COUNT_PAYMENT_COMPLETED_CALLS } from './support/payment-completed-calls.js';
+import { openHydratedPage } from './support/payment-completed-calls.js';
 import { named, repoRoot } from './support/readme-run.js';
-import { waitUntil } from './support/shop-page.js';
 
 /** The README's blocks, by name, and the file each is (its `path=`), which the others import. */
 const BLOCKS = ['react-app', 'react-server', 'react-client'] as const;
@@ -143,21 +142,8 @@ describe('the README React example, rendered on the server and hydrated', () => 
       `<svc-checkout gateway="${sandbox.url}" widget-id="${pageProps.widgetId}" order-id="${pageProps.orderId}" order="${escaped(JSON.stringify({ items: pageProps.items }))}" signature="${pageProps.signature}">`,
     );
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    await page.addInitScript(COUNT_PAYMENT_COMPLETED_CALLS);
+    const { context, page, consoleErrors } = await openHydratedPage(browser, `${shopUrl}/checkout`);
     try {
-      await page.goto(`${shopUrl}/checkout`);
-      // Hydrated: the component added its listener to the element the server wrote (not a new one).
-      await waitUntil(
-        'the component to add its listener',
-        async () => (await page.evaluate<number>('window.paymentCompletedListeners')) || undefined,
-      );
       const outcome = await payInCheckout(page);
       assert.deepEqual(outcome, {
         outcome: 'paid',

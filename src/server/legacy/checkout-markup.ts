@@ -7,7 +7,7 @@ import { SvcError } from '../../core/errors.js';
 import type { CardholderNameSetting, CardLayout } from '../../core/frame-channel.js';
 import type { MessageOverrides } from '../../core/i18n.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
-import { ORDER_ATTRIBUTE_NAMES } from '../../core/order-input-from-attributes.js';
+import { ELEMENT_LEVEL_ATTRIBUTES, ORDER_ATTRIBUTE_NAMES } from '../../core/order-input-from-attributes.js';
 import { signOrder } from '../signatures.js';
 
 /** What the element's unsigned attributes take: they change the form, never the order. */
@@ -72,16 +72,6 @@ export class CheckoutMarkupError extends SvcError<CheckoutMarkupErrorCode> {
   }
 }
 
-/** The order fields written as attributes, in the order of the signature's input. */
-const SIGNED_ATTRIBUTES = [
-  'widgetId',
-  'language',
-  'certificateName',
-  'successRedirectUrl',
-  'backToMerchantUrl',
-  'orderId',
-] as const;
-
 /** The unsigned attributes, by option: names fixed here, never taken from the input. */
 const EXTRA_ATTRIBUTES = {
   gateway: 'gateway',
@@ -132,7 +122,7 @@ export function checkoutElementAttributes(options: CheckoutElementOptions): Reco
   const write = (name: string, text: string | number | undefined | null) => {
     if (text !== undefined && text !== null && text !== '') attributes[name] = writable(name, String(text));
   };
-  for (const field of SIGNED_ATTRIBUTES) write(ORDER_ATTRIBUTE_NAMES[field], order[field]);
+  for (const field of ELEMENT_LEVEL_ATTRIBUTES) write(ORDER_ATTRIBUTE_NAMES[field], order[field]);
   // JSON.stringify escapes control characters and lone surrogates itself; only `undefined` members drop out.
   attributes['order'] = JSON.stringify({
     items: order.items,

@@ -1,3 +1,6 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { waitUntil } from './shop-page.js';
+
 /**
  * A page's init script (`page.addInitScript`) for the tests of a framework's component around `<svc-checkout>`
  * (React, Next.js): before any script of the page runs, it keeps the element the server wrote (as the
@@ -28,3 +31,28 @@ export const COUNT_PAYMENT_COMPLETED_CALLS = `
     }, options);
   };
 `;
+
+/**
+ * Opens `url` in a new context of `browser` with {@link COUNT_PAYMENT_COMPLETED_CALLS}, collecting the page's
+ * console errors and uncaught errors, and resolves once the framework's component has hydrated: it added its
+ * listener to the element the server wrote (not a new one).
+ */
+export async function openHydratedPage(
+  browser: Browser,
+  url: string,
+): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.addInitScript(COUNT_PAYMENT_COMPLETED_CALLS);
+  await page.goto(url);
+  await waitUntil(
+    'the component to add its listener',
+    async () => (await page.evaluate<number>('window.paymentCompletedListeners')) || undefined,
+  );
+  return { context, page, consoleErrors };
+}
