@@ -194,6 +194,8 @@ function readServedFiles(): Record<string, string> {
  */
 const recordServedFiles: Plugin = {
   name: 'served-files',
+  // The gateway's own module is imported by the gateway, not served.
+  applyToEnvironment: (environment) => environment.name !== 'firstView',
   writeBundle(_options, bundle) {
     const naming = NAMING[this.environment.name as OutputName];
     const served = readServedFiles();
@@ -343,6 +345,19 @@ export default defineConfig({
         },
       },
     },
+    // The frame's first view, rendered by the gateway into the frame's page (src/frame/first-view.ts): a Node
+    // module with Lit's server renderer and the frame's templates, minified as the frame's own so that their
+    // digests match. In dist/browser/server, which the gateway never serves.
+    firstView: {
+      consumer: 'server',
+      resolve: { noExternal: true },
+      build: {
+        outDir: `${outDir}/server`,
+        ssr: 'src/frame/first-view.ts',
+        sourcemap: false,
+        rolldownOptions: { output: { format: 'es', entryFileNames: 'first-view.js' } },
+      },
+    },
     hostedCard: {
       consumer: 'client',
       build: {
@@ -361,7 +376,7 @@ export default defineConfig({
   },
   builder: {
     async buildApp(builder) {
-      for (const name of OUTPUTS) {
+      for (const name of [...OUTPUTS, 'firstView']) {
         const environment = builder.environments[name];
         if (!environment) throw new Error(`vite.config.ts: no environment ${name}`);
         await builder.build(environment);

@@ -3,7 +3,7 @@
  * are typed, stacked or (`compact`) with number, expiry and CVC on one line; the holder's name required,
  * optional or not asked. The card data lives only here, in the frame, until the frame sends it to the gateway.
  */
-import { html, LitElement, nothing } from 'lit';
+import { html, nothing } from 'lit';
 import {
   type CardFormSettings,
   type CardScheme,
@@ -30,8 +30,11 @@ import { reformat } from './caret.js';
 import { adoptDocumentStyles } from './document-styles.js';
 import { type FieldError, type TextFieldOptions, textField } from './form-fields.js';
 import { acceptedLogos, type KnownScheme, schemeLogo } from './scheme-logos.js';
+import { ServerRenderedElement } from './server-markup.js';
 
 type CardField = keyof CardValues;
+
+const CARD_FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'holder'];
 
 /**
  * The card fields of the payment form. Rendered into the light DOM so that the browser's card autofill,
@@ -40,7 +43,7 @@ type CardField = keyof CardValues;
  * @fires svc-announce - When the scheme of the typed number becomes known, to be read out (with its
  *   refusal when the widget or the order does not take it).
  */
-export class SvcCardFields extends LitElement {
+export class SvcCardFields extends ServerRenderedElement {
   static override properties = {
     t: { attribute: false },
     language: { attribute: false },
@@ -69,13 +72,42 @@ export class SvcCardFields extends LitElement {
   private errors: CardErrors = {};
   #announcedScheme: CardScheme = 'UNKNOWN';
 
-  protected override createRenderRoot(): HTMLElement {
-    return this;
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     adoptDocumentStyles(this.ownerDocument, [cardFieldsStyles]);
+  }
+
+  /**
+   * What was typed into the gateway's markup before this code came, with its caret. The takeover renders what
+   * the gateway rendered (no text), which empties the inputs; the text then goes back, formatted as if typed
+   * now, the caret kept where it was in the text.
+   */
+  #typedBeforeTakeover: Array<{ field: CardField; value: string; start: number | null; end: number | null }> =
+    [];
+
+  protected override beforeTakeover(): void {
+    this.#typedBeforeTakeover = [];
+    for (const field of CARD_FIELDS) {
+      const input = this.#input(field);
+      if (input?.value) {
+        const { value, selectionStart: start, selectionEnd: end } = input;
+        this.#typedBeforeTakeover.push({ field, value, start, end });
+      }
+    }
+  }
+
+  protected override afterTakeover(): void {
+    for (const { field, value, start, end } of this.#typedBeforeTakeover) {
+      const input = this.#input(field)!;
+      input.value = value;
+      if (start !== null && end !== null) input.setSelectionRange(start, end);
+      this.#onInput(field, input);
+    }
+    this.#typedBeforeTakeover = [];
+  }
+
+  #input(field: CardField): HTMLInputElement | null {
+    return this.querySelector<HTMLInputElement>(`#svc-card-${field}`);
   }
 
   /** Checks every field and shows what is wrong; the card when it can be sent. */
@@ -135,8 +167,7 @@ export class SvcCardFields extends LitElement {
    * error goes as soon as it is fixed; a scheme the widget or the order excludes shows from the number's
    * first digits, and is read out with the scheme.
    */
-  #onInput(field: CardField, event: InputEvent): void {
-    const input = event.target as HTMLInputElement;
+  #onInput(field: CardField, input: HTMLInputElement): void {
     const value = CARD_FORMATS[field](input.value);
     reformat(input, value);
     const { t } = this;
@@ -187,7 +218,7 @@ export class SvcCardFields extends LitElement {
         error: this.errors[field],
         readonly: this.readonly,
         t,
-        onInput: (event) => this.#onInput(field, event),
+        onInput: (event) => this.#onInput(field, event.target as HTMLInputElement),
         onChange: () => this.#onChange(field),
         ...(field !== 'holder' && { inputmode: 'numeric' }),
         ...more,

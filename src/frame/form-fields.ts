@@ -3,7 +3,7 @@
  * is built the same accessible way: a real `<label>`, the hint and the error tied to the input by
  * `aria-describedby`, and `aria-invalid` while an error shows.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, isServer, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { FrameMessageKey, FrameTranslate, MessageParams } from '../core/index.js';
 
@@ -36,8 +36,11 @@ export function errorText(
 }
 
 let pressing = false;
-for (const type of ['pointerdown', 'pointerup', 'pointercancel']) {
-  addEventListener(type, () => (pressing = type === 'pointerdown'), true);
+// Not on a server, which renders the frame's first view (first-view.ts) and has no pointer.
+if (!isServer) {
+  for (const type of ['pointerdown', 'pointerup', 'pointercancel']) {
+    addEventListener(type, () => (pressing = type === 'pointerdown'), true);
+  }
 }
 
 /**

@@ -12,7 +12,9 @@ function start(): void {
   if (window.parent === window) return;
   const found = readFrameLocation(location.pathname, location.hash);
   if (!found) return;
-  const frame = new SvcPaymentFrame();
+  // The gateway's page holds the frame with its first view (first-view.ts), which it takes over.
+  const written = document.querySelector('svc-payment-frame');
+  const frame = written ?? new SvcPaymentFrame();
   frame.widgetId = found.widgetId;
   frame.pageOrigin = found.origin;
   frame.apiBase = '';
@@ -24,7 +26,8 @@ function start(): void {
     origin: found.origin,
     channel: found.channel,
   });
-  document.body.append(frame);
+  if (written) written.removeAttribute('defer-hydration');
+  else document.body.append(frame);
 }
 
 start();

@@ -6,7 +6,7 @@
  * it, through 3-D Secure to how it ended. It tells the element its state, its height and the documented
  * events over a `ParentChannel`; card data never goes into that channel.
  */
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, isServer, type LitElement, nothing, type TemplateResult } from 'lit';
 import {
   appearanceEntries,
   type CardFormSettings,
@@ -42,6 +42,7 @@ import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-sum
 import type { ParentChannel } from './parent-channel.js';
 import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
 import { paymentFrameStyles } from './payment-frame.styles.js';
+import { ServerRenderedElement } from './server-markup.js';
 import type { StatusActions } from './status-screen.js';
 import { WidgetApiClient } from './widget-api-client.js';
 
@@ -73,7 +74,7 @@ function safeLink(url: string | undefined): string | undefined {
  * @cssproperty --svc-color-primary - Pay button, selected options and links (all `--svc-*` tokens of
  *   `DESIGN_TOKENS` apply; the element sends them as `appearance`).
  */
-export class SvcPaymentFrame extends LitElement {
+export class SvcPaymentFrame extends ServerRenderedElement {
   static override properties = {
     widgetId: { attribute: false },
     pageOrigin: { attribute: false },
@@ -158,8 +159,10 @@ export class SvcPaymentFrame extends LitElement {
   /** The `--svc-*` values already warned about, so that each is named once however often it is sent. */
   readonly #warnedAppearance = new Set<string>();
 
-  protected override createRenderRoot(): HTMLElement {
-    return this;
+  /** The gateway's first view (first-view.ts) was written for the card settings that this load has. */
+  protected override serverMarkupFits(): boolean {
+    const { layout, holder } = this.cardSettings;
+    return this.getAttribute('card-layout') === layout && this.getAttribute('cardholder-name') === holder;
   }
 
   get #api(): WidgetApiClient {
@@ -202,14 +205,29 @@ export class SvcPaymentFrame extends LitElement {
    */
   #start(): void {
     this.#started = true;
-    const { config, language } = this.bootstrap!;
-    this.config = config;
+    const { config } = this.bootstrap!;
     // A full checkout's fields load as soon as the widget says it is one, beside the order's intake.
     if (config.collectCustomerData) void loadFormParts({ customer: true, delivery: true });
-    this.#requestedLanguage = language;
-    void this.#showLanguage();
+    this.#takeBootstrap();
     this.#listen();
     this.channel!.post({ type: 'ready' });
+  }
+
+  /** The configuration and the texts of the page's bootstrap, taken at once: the first render shows the form. */
+  #takeBootstrap(): void {
+    const { config, language } = this.bootstrap!;
+    this.config = config;
+    this.#requestedLanguage = language;
+    void this.#showLanguage();
+  }
+
+  /**
+   * The frame's first view, as the gateway writes it into the frame's page (first-view.ts): what the first
+   * render in the browser shows, from the same bootstrap and card settings, which then takes it over.
+   */
+  firstView(): TemplateResult {
+    this.#takeBootstrap();
+    return this.render();
   }
 
   #listen(): void {
@@ -283,7 +301,8 @@ export class SvcPaymentFrame extends LitElement {
       this.language = texts.language;
       this.#catalog = texts.catalog;
       this.t = createFrameTranslator(texts.catalog, this.#overrides);
-      this.ownerDocument.documentElement.lang = texts.language;
+      // The gateway's page names its language itself.
+      if (!isServer) this.ownerDocument.documentElement.lang = texts.language;
     }
   }
 
@@ -674,7 +693,12 @@ export class SvcPaymentFrame extends LitElement {
           ${
             notice?.kind === 'network'
               ? nothing
-              : html`<button type="submit" class="svc-button svc-button--primary svc-pay" aria-disabled=${busy || this.#shippingPending}>
+              : html`<button
+                  type="submit"
+                  class="svc-button svc-button--primary svc-pay"
+                  aria-disabled=${busy || this.#shippingPending}
+                  ?disabled=${this.beforeCode}
+                >
                   ${flow.busy && !this.#shippingPending ? t('pay.processing') : this.#payText(t)}
                 </button>`
           }

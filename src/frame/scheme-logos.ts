@@ -3,6 +3,7 @@
  * core/scheme-marks.ts, shared with the hosted checkout page (its script and the sandbox's HTML of it).
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { unsafeSVG } from 'lit/directives/unsafe-svg.js';
 import type { CardScheme } from '../core/index.js';
 import { SCHEME_MARKS } from '../core/scheme-marks.js';
 
@@ -12,7 +13,7 @@ export type KnownScheme = Exclude<CardScheme, 'UNKNOWN'>;
 /**
  * One scheme's mark: named for assistive technology by `label`, or without one hidden from it (a mark
  * beside a text that says the same). The markup is a constant of scheme-marks.ts, never text from outside,
- * so it is set as the `<svg>`'s content (parsed as SVG there).
+ * so it is written as the `<svg>`'s content (parsed as SVG there), by the gateway's first view too.
  */
 function mark(scheme: KnownScheme, label?: string): TemplateResult {
   return html`<svg
@@ -24,8 +25,7 @@ function mark(scheme: KnownScheme, label?: string): TemplateResult {
     role=${label ? 'img' : nothing}
     aria-label=${label ?? nothing}
     aria-hidden=${label ? nothing : 'true'}
-    .innerHTML=${SCHEME_MARKS[scheme]}
-  ></svg>`;
+  >${unsafeSVG(SCHEME_MARKS[scheme])}</svg>`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { BuiltFiles, type Encoding, negotiateEncoding } from '../built-files.js'
 import { dataBlockJson, escapeHtml, HttpError, type RequestContext, type Router, sendJson } from '../http.js';
 import { noteMerchant } from '../sandbox-log.js';
 import { TEST_MODE_NOTICE } from '../test-mode-notice.js';
+import { cardSettingsOf, firstViewRenderer } from './frame-first-view.js';
 import type { MerchantDirectory } from './merchant-directory.js';
 import { frameAncestors, isPageOriginAllowed } from './page-origins.js';
 import { widgetConfigView } from './widget-api-routes.js';
@@ -45,12 +46,15 @@ function encodePage(html: string, encoding: Encoding): Buffer {
   return encoding === 'gzip' ? gzipSync(bytes) : bytes;
 }
 
-/** The frame page's policy: nothing inline, nothing from elsewhere, framed only by the merchant's origins. */
-function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
+/**
+ * The frame page's policy: nothing inline but the first view's styles (by their hash), nothing from
+ * elsewhere, framed only by the merchant's origins.
+ */
+function frameContentSecurityPolicy(allowedOrigins: readonly string[], styleSource = ''): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    `style-src 'self'${styleSource && ` ${styleSource}`}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "font-src 'self'",
@@ -62,6 +66,7 @@ function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
 
 export function mountWidgetPages(router: Router, directory: MerchantDirectory, browserRoot: string): void {
   const built = new BuiltFiles(browserRoot);
+  const renderFirstView = firstViewRenderer(browserRoot);
   // Module scripts from another origin load only with CORS; the scripts hold nothing secret.
   const widgetFile = async (context: RequestContext) => {
     const file = context.params['file']!;
@@ -133,6 +138,7 @@ export function mountWidgetPages(router: Router, directory: MerchantDirectory, b
       texts: FRAME_MESSAGES[language],
       testMode: TEST_MODE_NOTICE,
     };
+    const firstView = await renderFirstView(bootstrap, cardSettingsOf(url.searchParams));
     const html = `<!doctype html>
 <html lang="${language}">
 <head>
@@ -140,11 +146,11 @@ export function mountWidgetPages(router: Router, directory: MerchantDirectory, b
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${escapeHtml(ELEMENT_MESSAGES[language]['frame.title'])}</title>
-${stylesheet}
+${stylesheet}${firstView?.style ?? ''}
 <script type="module" src="${entry}"></script>
 <script type="application/json" id="${FRAME_BOOTSTRAP_ID}">${dataBlockJson(bootstrap)}</script>
 </head>
-<body></body>
+<body>${firstView?.body ?? ''}</body>
 </html>
 `;
     // no-store: the page carries the merchant's allowed origins (its CSP), the widget's configuration and the
@@ -153,7 +159,7 @@ ${stylesheet}
     const encoding = negotiateEncoding(req.headers['accept-encoding']);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': frameContentSecurityPolicy(frameAncestors(merchant)),
+      'content-security-policy': frameContentSecurityPolicy(frameAncestors(merchant), firstView?.styleSource),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
