@@ -93,6 +93,16 @@ export default {
         path: ['^src/(server|sandbox)/', '(^|/)node_modules/jsrsasign/', '^jsrsasign(/|$)', NODE_BUILTIN],
       },
     },
+    {
+      name: 'only-the-first-view-renders-on-a-server',
+      comment:
+        "Lit's server renderer is for src/frame/first-view.ts alone, the frame's first view that the gateway writes " +
+        "into the frame's page; no module imports that file, which the sandbox loads from the build (so no browser " +
+        'bundle holds the renderer).',
+      severity: 'error',
+      from: { pathNot: '^src/frame/first-view\\.ts$' },
+      to: { path: ['(^|/)node_modules/@lit-labs/ssr/', '^@lit-labs/ssr(/|$)', '^src/frame/first-view\\.ts$'] },
+    },
   ],
   options: {
     parser: 'swc',

@@ -31,6 +31,7 @@ function holdsServerMarkup(element: HTMLElement): boolean {
  */
 export class ServerRenderedElement extends LitElement {
   static override get observedAttributes(): string[] {
+    // biome-ignore lint/complexity/noThisInStatic: the subclass's attributes, which `super` reads for it.
     return [...super.observedAttributes, DEFER];
   }
 
@@ -69,11 +70,18 @@ export class ServerRenderedElement extends LitElement {
   protected afterTakeover(): void {}
 
   protected override update(changed: PropertyValues): void {
-    if (this.hasUpdated || !holdsServerMarkup(this)) return super.update(changed);
-    if (!this.serverMarkupFits()) {
+    if (this.hasUpdated || !holdsServerMarkup(this)) {
+      super.update(changed);
+    } else if (!this.serverMarkupFits() || !this.#takeOver(changed)) {
+      // Markup of other settings, or not this render's (a gateway of another build): rendered anew, and what
+      // was typed into it is lost.
       this.replaceChildren();
-      return super.update(changed);
+      super.update(changed);
     }
+  }
+
+  /** Takes the markup over; false when it is not what the first render would be. */
+  #takeOver(changed: PropertyValues): boolean {
     this.beforeTakeover();
     this.beforeCode = true;
     const value = this.render();
@@ -93,12 +101,11 @@ export class ServerRenderedElement extends LitElement {
     try {
       hydrate(value, this, this.renderOptions);
     } catch {
-      // Markup that is not this render's (a gateway of another build): rendered anew, the typed text lost.
-      this.replaceChildren();
-      return super.update(changed);
+      return false;
     }
     this.afterTakeover();
     // What the markup showed for want of the code: rendered again, now that it has come.
     this.requestUpdate();
+    return true;
   }
 }
