@@ -101,7 +101,9 @@ export default {
         'bundle holds the renderer).',
       severity: 'error',
       from: { pathNot: '^src/frame/first-view\\.ts$' },
-      to: { path: ['(^|/)node_modules/@lit-labs/ssr/', '^@lit-labs/ssr(/|$)', '^src/frame/first-view\\.ts$'] },
+      to: {
+        path: ['(^|/)node_modules/@lit-labs/ssr/', '^@lit-labs/ssr(/|$)', '^src/frame/first-view\\.ts$'],
+      },
     },
   ],
   options: {
