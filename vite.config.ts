@@ -218,18 +218,20 @@ const recordServedFiles: Plugin = {
 };
 
 /**
- * The full checkout's build: form-parts.eager.ts in place of form-parts.ts, and the language chunks of the
+ * The full checkout's build (and the first view's): form-parts.eager.ts in place of form-parts.ts, and the language chunks of the
  * card form's build (the same modules, which import nothing) rather than copies of them.
  */
 const fullCheckout: Plugin = {
   name: 'full-checkout-frame',
   enforce: 'pre',
-  applyToEnvironment: (environment) => environment.name === 'frameCheckout',
+  // The first view's module has the parts built in too: the full checkout's first view shows them.
+  applyToEnvironment: (environment) => ['frameCheckout', 'firstView'].includes(environment.name),
   resolveId(source, importer) {
     if (!importer?.includes('/src/frame/')) return undefined;
     if (source === './form-parts.js' && !importer.endsWith('/form-parts.eager.ts')) {
       return fileURLToPath(new URL('src/frame/form-parts.eager.ts', import.meta.url));
     }
+    if (this.environment.name === 'firstView') return undefined;
     // A relative external stays as written: beside frame-checkout-<hash>.js, where the card form's build put it
     // under its content-hashed name (built first, see OUTPUTS).
     if (/^\.\/messages-[a-z]+\.js$/.test(source)) {
@@ -355,7 +357,8 @@ export default defineConfig({
         outDir: `${outDir}/server`,
         ssr: 'src/frame/first-view.ts',
         sourcemap: false,
-        rolldownOptions: { output: { format: 'es', entryFileNames: 'first-view.js' } },
+        // One file: the frame's later steps (status screens, texts) are never rendered here.
+        rolldownOptions: { output: { format: 'es', entryFileNames: 'first-view.js', codeSplitting: false } },
       },
     },
     hostedCard: {

@@ -77,37 +77,10 @@ export class SvcCardFields extends ServerRenderedElement {
     adoptDocumentStyles(this.ownerDocument, [cardFieldsStyles]);
   }
 
-  /**
-   * What was typed into the gateway's markup before this code came, with its caret. The takeover renders what
-   * the gateway rendered (no text), which empties the inputs; the text then goes back, formatted as if typed
-   * now, the caret kept where it was in the text.
-   */
-  #typedBeforeTakeover: Array<{ field: CardField; value: string; start: number | null; end: number | null }> =
-    [];
-
-  protected override beforeTakeover(): void {
-    this.#typedBeforeTakeover = [];
-    for (const field of CARD_FIELDS) {
-      const input = this.#input(field);
-      if (input?.value) {
-        const { value, selectionStart: start, selectionEnd: end } = input;
-        this.#typedBeforeTakeover.push({ field, value, start, end });
-      }
-    }
-  }
-
-  protected override afterTakeover(): void {
-    for (const { field, value, start, end } of this.#typedBeforeTakeover) {
-      const input = this.#input(field)!;
-      input.value = value;
-      if (start !== null && end !== null) input.setSelectionRange(start, end);
-      this.#onInput(field, input);
-    }
-    this.#typedBeforeTakeover = [];
-  }
-
-  #input(field: CardField): HTMLInputElement | null {
-    return this.querySelector<HTMLInputElement>(`#svc-card-${field}`);
+  /** Text typed before the code came is formatted as if typed now. */
+  protected override takeInput(input: HTMLInputElement): void {
+    const field = CARD_FIELDS.find((name) => input.id === `svc-card-${name}`);
+    if (field) this.#onInput(field, input);
   }
 
   /** Checks every field and shows what is wrong; the card when it can be sent. */

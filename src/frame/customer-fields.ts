@@ -2,11 +2,12 @@
  * `<svc-customer-fields>`: the customer's name, email and phone, for widgets that collect them (the full
  * checkout). Prefilled from what the merchant's page gave.
  */
-import { html, LitElement, type PropertyValues } from 'lit';
+import { html, type PropertyValues } from 'lit';
 import { isEmailAddress } from '../core/email-address.js';
 import type { CustomerPrefill, FrameMessageKey, FrameTranslate } from '../core/index.js';
 import type { CustomerInput } from '../core/widget-api.js';
 import { type FieldError, textField } from './form-fields.js';
+import { ServerRenderedElement } from './server-markup.js';
 
 type CustomerField = 'firstName' | 'lastName' | 'email' | 'phone';
 
@@ -34,7 +35,7 @@ const FIELDS: ReadonlyArray<{
 ];
 
 /** The contact fields of the full checkout, in the light DOM like the rest of the form (for autofill). */
-export class SvcCustomerFields extends LitElement {
+export class SvcCustomerFields extends ServerRenderedElement {
   static override properties = {
     t: { attribute: false },
     readonly: { type: Boolean },
@@ -56,8 +57,9 @@ export class SvcCustomerFields extends LitElement {
   };
   private errors: Partial<Record<CustomerField, FieldError>> = {};
 
-  protected override createRenderRoot(): HTMLElement {
-    return this;
+  protected override takeInput(input: HTMLInputElement): void {
+    const field = FIELDS.find(({ field }) => input.id === `svc-customer-${field}`)?.field;
+    if (field) this.#setField(field, input.value, false);
   }
 
   /** What the merchant's page knew of the customer; it fills the fields the customer has not typed in. */

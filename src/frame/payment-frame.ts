@@ -165,6 +165,11 @@ export class SvcPaymentFrame extends ServerRenderedElement {
     return this.getAttribute('card-layout') === layout && this.getAttribute('cardholder-name') === holder;
   }
 
+  /** The terms box ticked before the code came. */
+  protected override takeInput(input: HTMLInputElement): void {
+    if (input.id === 'svc-terms') this.termsAgreed = input.checked;
+  }
+
   get #api(): WidgetApiClient {
     return new WidgetApiClient(this.apiBase);
   }
@@ -432,8 +437,9 @@ export class SvcPaymentFrame extends ServerRenderedElement {
     return formatMoney(minor, this.#flow.order!.currency, localeFor(this.language));
   }
 
+  /** The full checkout's fields show from the start, as the widget's configuration says, before the order. */
   get #fullCheckout(): boolean {
-    return this.#flow.order?.collectCustomerData ?? false;
+    return this.#flow.order?.collectCustomerData ?? this.config?.collectCustomerData ?? false;
   }
 
   /** The order has shipping options, and none is chosen or the chosen one has no price yet. */
@@ -649,7 +655,7 @@ export class SvcPaymentFrame extends ServerRenderedElement {
         : html`<p class="svc-summary svc-progress">${t('summary.loading')}</p>`
     }
       <form class="svc-form" novalidate aria-busy=${flow.working} @submit=${this.#onSubmit}>
-        ${full ? html`<svc-customer-fields .t=${t} .prefill=${this.prefill} ?readonly=${busy}></svc-customer-fields>` : nothing}
+        ${full ? html`<svc-customer-fields .t=${t} .prefill=${this.prefill} ?readonly=${flow.busy}></svc-customer-fields>` : nothing}
         ${
           // Shipping options count on every widget; only the full checkout asks where to deliver.
           order && order.shippingOptions.length > 0

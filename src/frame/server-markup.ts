@@ -22,6 +22,13 @@ function holdsServerMarkup(element: HTMLElement): boolean {
   return first?.nodeType === Node.COMMENT_NODE && /^(lit|svc)-part /.test((first as Comment).data);
 }
 
+/** The element whose markup holds `node`: its nearest custom element (a tag name with a hyphen). */
+function ownerOf(node: Element): Element | null {
+  let parent = node.parentElement;
+  while (parent && !parent.localName.includes('-')) parent = parent.parentElement;
+  return parent;
+}
+
 /**
  * An element that renders into its light DOM and takes over the markup that the gateway wrote for it:
  * - with `defer-hydration` (as the gateway writes it), it waits: its outer element's takeover gives it its
@@ -63,11 +70,12 @@ export class ServerRenderedElement extends LitElement {
     return true;
   }
 
-  /** Before the takeover: the state that the markup already shows (what was typed into its inputs). */
-  protected beforeTakeover(): void {}
-
-  /** After the takeover: what the element does with that state (formats the text typed). */
-  protected afterTakeover(): void {}
+  /**
+   * After the takeover, each input of this element's own markup that the shopper filled in before the code
+   * came (text typed, a box ticked): the takeover rendered it as the gateway did, empty, and gave back what it
+   * held, with its caret. The element takes it into its state as if the shopper had just put it there.
+   */
+  protected takeInput(_input: HTMLInputElement): void {}
 
   protected override update(changed: PropertyValues): void {
     if (this.hasUpdated || !holdsServerMarkup(this)) {
@@ -82,7 +90,15 @@ export class ServerRenderedElement extends LitElement {
 
   /** Takes the markup over; false when it is not what the first render would be. */
   #takeOver(changed: PropertyValues): boolean {
-    this.beforeTakeover();
+    const filled = [...this.querySelectorAll('input')]
+      .filter((input) => ownerOf(input) === this && (input.type === 'checkbox' ? input.checked : input.value))
+      .map((input) => ({
+        input,
+        value: input.value,
+        checked: input.checked,
+        start: input.selectionStart,
+        end: input.selectionEnd,
+      }));
     this.beforeCode = true;
     const value = this.render();
     this.beforeCode = false;
@@ -103,7 +119,12 @@ export class ServerRenderedElement extends LitElement {
     } catch {
       return false;
     }
-    this.afterTakeover();
+    for (const { input, value, checked, start, end } of filled) {
+      input.value = value;
+      input.checked = checked;
+      if (start !== null && end !== null) input.setSelectionRange(start, end);
+      this.takeInput(input);
+    }
     // What the markup showed for want of the code: rendered again, now that it has come.
     this.requestUpdate();
     return true;

@@ -31,8 +31,10 @@ describe("the frame's first view", () => {
     // A page that declares the payment frame as the element opens it (its URL, with a channel), and nothing
     // else: what the frame shows and does before and after its own code runs is the frame's alone.
     pages.on('request', (req, res) => {
-      const settings = new URL(req.url ?? '/', pageOrigin).searchParams.get('settings') ?? '';
-      const frameUrl = `${gateway.gatewayUrl}/widget/frame/${gateway.widgets.instant}?lang=en#channel=first-view-test&origin=${encodeURIComponent(pageOrigin)}${settings}`;
+      const query = new URL(req.url ?? '/', pageOrigin).searchParams;
+      const settings = query.get('settings') ?? '';
+      const widget = query.get('widget') ?? gateway.widgets.instant;
+      const frameUrl = `${gateway.gatewayUrl}/widget/frame/${widget}?lang=en#channel=first-view-test&origin=${encodeURIComponent(pageOrigin)}${settings}`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
 <body><iframe title="Secure payment form" src="${frameUrl}" style="width: 480px; height: 600px"></iframe></body></html>`,
@@ -50,7 +52,7 @@ describe("the frame's first view", () => {
   /** The shop's page with the frame's first chunk held until `release` is called. */
   async function openWithFrameCodeHeld(
     page: Page,
-    settings = '',
+    { settings = '', widget = gateway.widgets.instant } = {},
   ): Promise<{ frame: Frame; release(): void }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -59,7 +61,7 @@ describe("the frame's first view", () => {
       await route.continue();
     });
     // Not until load: the page's load waits for the frame's, which waits for the held code.
-    await page.goto(`${pageOrigin}/?settings=${encodeURIComponent(settings)}`, { waitUntil: 'commit' });
+    await page.goto(`${pageOrigin}/?${new URLSearchParams({ settings, widget })}`, { waitUntil: 'commit' });
     const frame = await waitUntil('the payment frame', async () =>
       page.frames().find((candidate) => candidate.url().includes('/widget/frame/')),
     );
@@ -167,16 +169,57 @@ describe("the frame's first view", () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const { frame, release } = await openWithFrameCodeHeld(
-        page,
-        '&card-layout=compact&cardholder-name=hidden',
-      );
+      const { frame, release } = await openWithFrameCodeHeld(page, {
+        settings: '&card-layout=compact&cardholder-name=hidden',
+      });
       await frame.getByLabel('Name on card').waitFor();
       release();
       await frame.locator('.svc-card-fields--compact').waitFor();
       assert.equal(await frame.getByLabel('Name on card').count(), 0);
       assert.equal(await frame.locator('#svc-card-number').count(), 1);
       assert.equal(await frame.locator('[defer-hydration]').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the full checkout's first view has the customer's fields and the terms, kept as left when the code comes", async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const { frame, release } = await openWithFrameCodeHeld(page, { widget: gateway.widgets.fullCheckout });
+      const email = frame.getByLabel('Email');
+      await email.fill('buyer@example.com');
+      await frame.getByLabel('I agree to the terms and conditions').check();
+      await frame.getByLabel('First name').pressSequentially('Anna');
+      assert.equal(await frame.evaluate(() => customElements.get('svc-customer-fields')), undefined);
+      release();
+      await frame.waitForFunction(() => document.querySelectorAll('[defer-hydration]').length === 0);
+      await frame.waitForFunction(() => customElements.get('svc-customer-fields') !== undefined);
+      const state = await frame.evaluate(() => {
+        const fields = document.querySelector('svc-customer-fields') as unknown as {
+          values: Record<string, string>;
+          hasUpdated: boolean;
+        };
+        const frameElement = document.querySelector('svc-payment-frame') as unknown as {
+          termsAgreed: boolean;
+        };
+        const focused = document.activeElement as HTMLInputElement | null;
+        return {
+          values: fields.values,
+          termsAgreed: frameElement.termsAgreed,
+          ticked: document.querySelector<HTMLInputElement>('#svc-terms')?.checked,
+          focused: focused?.id,
+          caret: focused?.selectionStart,
+        };
+      });
+      assert.deepEqual(state, {
+        values: { firstName: 'Anna', lastName: '', email: 'buyer@example.com', phone: '' },
+        termsAgreed: true,
+        ticked: true,
+        focused: 'svc-customer-firstName',
+        caret: 4,
+      });
     } finally {
       await context.close();
     }
