@@ -52,7 +52,10 @@ describe("the frame's first view", () => {
   /** The shop's page with the frame's first chunk held until `release` is called. */
   async function openWithFrameCodeHeld(
     page: Page,
-    { settings = '', widget = gateway.widgets.instant } = {},
+    {
+      settings = '',
+      widget = gateway.widgets.instant as string,
+    }: { settings?: string; widget?: string } = {},
   ): Promise<{ frame: Frame; release(): void }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
