@@ -6,9 +6,16 @@
  * through dist/browser/served-files.json.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { FRAME_MESSAGES } from '../src/core/index.js';
+import {
+  type CardFormSettings,
+  DEFAULT_CARD_SETTINGS,
+  FRAME_MESSAGES,
+  LANGUAGES,
+} from '../src/core/index.js';
+import type { FrameBootstrap } from '../src/core/widget-api.js';
 import { dataBlockJson } from '../src/sandbox/http.js';
 
 export interface Sizes {
@@ -41,15 +48,17 @@ export interface BundleSizes {
   /**
    * What a page with each kind of widget downloads before the customer does anything: the widget script,
    * the frame's first chunk, the texts that the frame's page carries (the largest language's), and the parts
-   * of the form that the order shows.
+   * of the form that the order shows; and, apart, what the frame page's first view adds to the page.
    */
-  pageLoads: Download[];
+  pageLoads: Array<Download & { firstView: Sizes }>;
   /**
    * What is downloaded only after the customer acted, in this load of the page or in an earlier one (a reload
    * finds the order as it was left): the 3-D Secure step, after a payment met a challenge, and the status
    * screens, once a payment is sent or has ended. Each is listed with its first chunk's name.
    */
   afterAction: Download[];
+  /** What a page load adds only in some cases (named with the case). */
+  onDemand: Download[];
   /** Chunks that no page load of a complete build, on a page set up right, downloads, with why they are built. */
   unreached: Download[];
 }
@@ -68,10 +77,11 @@ const PAGE_TEXTS = 'texts in the frame page';
  * first chunk for the widget's kind). Every built chunk must be here: the budget test fails on one that is not.
  */
 const PAGE_LOADS = [
-  { name: 'fixed-price or payment-option widget (the card form)', frame: ['frame.js'] },
+  { name: 'fixed-price or payment-option widget (the card form)', frame: ['frame.js'], fullCheckout: false },
   {
     name: 'full checkout, or an order (fixed, or from the page) with shipping options',
     frame: ['frame-checkout.js'],
+    fullCheckout: true,
   },
 ];
 const AFTER_ACTION = [
@@ -80,7 +90,25 @@ const AFTER_ACTION = [
   { name: '3-D Secure step (full checkout)', frame: ['checkout-challenge-step.js'] },
   { name: 'status screens (full checkout)', frame: ['checkout-status-screen.js'] },
 ];
+/** What a page load adds only in some cases, with the case. */
+const ON_DEMAND = [
+  // The checks of design tokens' values (core's colour names and grammars) load with a page's first token.
+  { name: 'appearance checks, for a page that sets design tokens (card form)', frame: ['appearance.js'] },
+  {
+    name: 'appearance checks, for a page that sets design tokens (full checkout)',
+    frame: ['checkout-appearance.js'],
+  },
+];
 const UNREACHED = [
+  // The gateway writes the form's styles into the frame's page with its first view.
+  {
+    name: "the form's styles, for a frame page without its first view's (card form)",
+    frame: ['frame-styles.js', 'tokens.js', 'design-tokens.js'],
+  },
+  {
+    name: "the form's styles, for a frame page without its first view's (full checkout)",
+    frame: ['checkout-frame-styles.js'],
+  },
   {
     name: 'customer fields for frame.js: only a gateway without frame-checkout.js serves it a full checkout',
     frame: ['customer-fields.js'],
@@ -135,7 +163,7 @@ export function builtFiles(root = 'dist/browser'): ReadonlyMap<string, string> {
 /** The frame's built chunks (its language chunks aside) of which this file does not say when they load. */
 export function unclassifiedChunks(root = 'dist/browser'): string[] {
   const classified = new Set(
-    [...PAGE_LOADS, ...AFTER_ACTION, ...UNREACHED].flatMap((download) => download.frame),
+    [...PAGE_LOADS, ...AFTER_ACTION, ...ON_DEMAND, ...UNREACHED].flatMap((download) => download.frame),
   );
   return [...builtFiles(root).keys()]
     .filter((role) => role.startsWith(`${FRAME_ASSETS}/`))
@@ -143,8 +171,53 @@ export function unclassifiedChunks(root = 'dist/browser'): string[] {
     .filter((file) => !LANGUAGE_CHUNK.test(file) && !classified.has(file));
 }
 
+/** What dist/browser/server/first-view.js exports (src/frame/first-view.ts). */
+interface FirstViewModule {
+  renderFirstView(bootstrap: FrameBootstrap, cardSettings: CardFormSettings): string;
+  FIRST_VIEW_STYLES: string;
+}
+
+/**
+ * What the frame page's first view adds to it (issue 26): the form's HTML and its styles, as
+ * dist/browser/server/first-view.js renders them for the gateway, for a widget of the demo's kind (Visa and
+ * Mastercard, a terms link). The page compresses them together with its texts, whose words the view repeats:
+ * counted as the page with all three less the page with its texts alone, in the language where that is most.
+ */
+async function firstViewBytes(root: string, fullCheckout: boolean): Promise<Sizes> {
+  const firstView = (await import(
+    pathToFileURL(resolve(root, 'server', 'first-view.js')).href
+  )) as FirstViewModule;
+  return LANGUAGES.map((language) => {
+    const bootstrap: FrameBootstrap = {
+      config: {
+        id: '00000000-0000-4000-8000-000000000001',
+        type: 'CHECKOUT',
+        validation: 'SIGNATURE',
+        collectCustomerData: fullCheckout,
+        merchant: { name: 'Demo shop', termsUrl: 'https://shop.example/terms' },
+        defaults: { currency: 'EUR', taxRate: '21', language },
+        allowedOrigins: ['https://shop.example'],
+        pickupPoints: [],
+        cardSchemes: ['VISA', 'MASTERCARD'],
+        fixedOrder: null,
+      },
+      language,
+      texts: FRAME_MESSAGES[language],
+    };
+    const texts = dataBlockJson(bootstrap.texts);
+    const view = firstView.renderFirstView(bootstrap, DEFAULT_CARD_SETTINGS);
+    const whole = sizesOf(Buffer.from(`<style>${firstView.FIRST_VIEW_STYLES}</style>${texts}${view}`));
+    const textsAlone = sizesOf(Buffer.from(texts));
+    return {
+      minified: whole.minified - textsAlone.minified,
+      gzip: whole.gzip - textsAlone.gzip,
+      brotli: whole.brotli - textsAlone.brotli,
+    };
+  }).sort((a, b) => b.gzip - a.gzip)[0]!;
+}
+
 /** Sizes in bytes of each file, and of what each page load and each later step downloads. */
-export function bundleSizes(root = 'dist/browser'): BundleSizes {
+export async function bundleSizes(root = 'dist/browser'): Promise<BundleSizes> {
   const files = new Map<string, Sizes>();
   for (const [role, path] of builtFiles(root)) files.set(role, sizesOf(readFileSync(join(root, path))));
   const sizeOf = (file: string): Sizes => {
@@ -167,10 +240,14 @@ export function bundleSizes(root = 'dist/browser'): BundleSizes {
     picker: sizeOf(PICKER),
     classicScript: sizeOf('svc-checkout.classic.js'),
     hostedCheckout: sizeOf(HOSTED_CHECKOUT),
-    pageLoads: PAGE_LOADS.map(({ name, frame }) =>
-      download(name, [SCRIPT_TAG, ...inFrame(frame), PAGE_TEXTS]),
+    pageLoads: await Promise.all(
+      PAGE_LOADS.map(async ({ name, frame, fullCheckout }) => ({
+        ...download(name, [SCRIPT_TAG, ...inFrame(frame), PAGE_TEXTS]),
+        firstView: await firstViewBytes(root, fullCheckout),
+      })),
     ),
     afterAction: AFTER_ACTION.map(({ name, frame }) => download(name, inFrame(frame))),
+    onDemand: ON_DEMAND.map(({ name, frame }) => download(name, inFrame(frame))),
     unreached: UNREACHED.map(({ name, frame }) => download(name, inFrame(frame))),
   };
 }

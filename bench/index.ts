@@ -25,7 +25,7 @@ console.log(await benchFuzz());
 
 console.log('');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const sizes = bundleSizes();
+const sizes = await bundleSizes();
 const row = (label: string, { minified, gzip, brotli }: Sizes) =>
   `${label}: ${kb(minified)} minified, ${kb(gzip)} gzip, ${kb(brotli)} brotli`;
 console.log('files the gateway serves to browsers:');

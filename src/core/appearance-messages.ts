@@ -3,16 +3,14 @@
  * it): a module of its own, which the frame loads only when a page sets a token it cannot use, so that no
  * page load downloads these sentences for a page that sets its tokens right.
  */
+import { type AppearanceRejectionCode, MAX_LENGTH, screenAppearance } from './appearance.js';
 import {
   type Appearance,
-  type AppearanceRejectionCode,
   type LengthRange,
-  MAX_LENGTH,
-  screenAppearance,
   TOKEN_NAMES,
   TOKENS_BY_NAME,
   type TokenName,
-} from './appearance.js';
+} from './design-tokens.js';
 
 /** One value left out of the appearance, with a message for the merchant's console. */
 export interface AppearanceRejection {

@@ -8,6 +8,7 @@ export * from './card.js';
 export * from './card-messages.js';
 export { decimalText, type ExactDecimal, parseDecimal } from './decimal.js';
 export * from './design-token-names.js';
+export * from './design-tokens.js';
 export * from './errors.js';
 export * from './frame-channel.js';
 export * from './i18n.js';

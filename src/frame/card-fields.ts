@@ -24,10 +24,8 @@ import {
   schemeError,
   schemeNames,
 } from './card-checks.js';
-import { cardFieldsStyles } from './card-fields.styles.js';
 import { CARD_FORMATS } from './card-formats.js';
 import { reformat } from './caret.js';
-import { adoptDocumentStyles } from './document-styles.js';
 import { type FieldError, type TextFieldOptions, textField } from './form-fields.js';
 import { acceptedLogos, type KnownScheme, schemeLogo } from './scheme-logos.js';
 import { ServerRenderedElement } from './server-markup.js';
@@ -71,11 +69,6 @@ export class SvcCardFields extends ServerRenderedElement {
   private values: CardValues = { number: '', expiry: '', cvc: '', holder: '' };
   private errors: CardErrors = {};
   #announcedScheme: CardScheme = 'UNKNOWN';
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    adoptDocumentStyles(this.ownerDocument, [cardFieldsStyles]);
-  }
 
   /** Text typed before the code came is formatted as if typed now. */
   protected override takeInput(input: HTMLInputElement): void {

@@ -10,9 +10,9 @@ import { render } from '@lit-labs/ssr';
 import { collectResultSync } from '@lit-labs/ssr/lib/render-result.js';
 import type { CardFormSettings } from '../core/index.js';
 import type { FrameBootstrap } from '../core/widget-api.js';
-import { cardFieldsStyles } from './card-fields.styles.js';
+import { FIRST_VIEW_STYLES_ID } from './first-view-styles.js';
+import { FRAME_STYLES } from './frame-styles.js';
 import { SvcPaymentFrame } from './payment-frame.js';
-import { paymentFrameStyles } from './payment-frame.styles.js';
 import { LIGHT_MARKER_PREFIX } from './server-markup.js';
 
 /** `<template shadowrootmode>` as Lit's server renderer writes an element's own markup (our elements have none). */
@@ -46,6 +46,7 @@ export function renderFirstView(bootstrap: FrameBootstrap, cardSettings: CardFor
  * `<style>` by its hash): the first view shows as the frame's code will show it, before that code comes.
  * The code adopts the same rules again as constructed stylesheets, for what it renders later.
  */
-export const FIRST_VIEW_STYLES: string = [paymentFrameStyles, cardFieldsStyles]
-  .map((style) => style.cssText)
-  .join('');
+export const FIRST_VIEW_STYLES: string = FRAME_STYLES.map((style) => style.cssText).join('');
+
+/** The id of the `<style>` element that holds them, by which the frame's code knows that the page has them. */
+export { FIRST_VIEW_STYLES_ID };

@@ -8,7 +8,6 @@
  */
 import { html, isServer, type LitElement, nothing, type TemplateResult } from 'lit';
 import {
-  appearanceEntries,
   type CardFormSettings,
   type CustomerPrefill,
   createFrameTranslator,
@@ -22,8 +21,6 @@ import {
   localeFor,
   type MinorUnits,
   normalizeLanguage,
-  screenAppearance,
-  TOKEN_NAMES,
   type WidgetState,
 } from '../core/index.js';
 import type { ApiError, FrameBootstrap, OrderView, WidgetConfigView } from '../core/widget-api.js';
@@ -31,7 +28,7 @@ import type { AnnounceEvent } from './announce.js';
 import { gatewayConstraintError, schemeNotAcceptedError } from './card-checks.js';
 import { SvcCardFields } from './card-fields.js';
 import type { ShippingChangeEvent } from './delivery-fields.js';
-import { adoptDocumentStyles } from './document-styles.js';
+import { adoptFirstViewStyles } from './first-view-styles.js';
 import type { FieldError } from './form-fields.js';
 import { loadFormParts } from './form-parts.js';
 import { loadTexts } from './frame-texts.js';
@@ -41,7 +38,6 @@ import { type Init, takeOrder } from './order-intake.js';
 import { type ChosenShipping, orderTotal, renderOrderSummary } from './order-summary.js';
 import type { ParentChannel } from './parent-channel.js';
 import { type CardField, type Collected, type Notice, PaymentFlow, type Phase } from './payment-flow.js';
-import { paymentFrameStyles } from './payment-frame.styles.js';
 import { ServerRenderedElement } from './server-markup.js';
 import type { StatusActions } from './status-screen.js';
 import { WidgetApiClient } from './widget-api-client.js';
@@ -156,6 +152,8 @@ export class SvcPaymentFrame extends ServerRenderedElement {
   #reportedState?: WidgetState;
   #reportedHeight?: number;
   #focusTarget?: string;
+  /** The appearance last applied, once applied: the next waits for it. */
+  #appearanceApplied: Promise<void> = Promise.resolve();
   /** The `--svc-*` values already warned about, so that each is named once however often it is sent. */
   readonly #warnedAppearance = new Set<string>();
 
@@ -176,7 +174,7 @@ export class SvcPaymentFrame extends ServerRenderedElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    adoptDocumentStyles(this.ownerDocument, [paymentFrameStyles]);
+    void adoptFirstViewStyles(this.ownerDocument);
     if (this.#started) this.#listen();
   }
 
@@ -313,11 +311,24 @@ export class SvcPaymentFrame extends ServerRenderedElement {
 
   /**
    * Applies the element's appearance again checked here: the frame trusts no value it did not check itself.
-   * Each value left out is named once in the console, which the page's developer tools show, in words
-   * loaded then (appearance-messages.ts), which a page that sets its tokens right never downloads.
+   * The checks (core's colour names and value grammars) load with the first appearance that has a value, so a
+   * page that keeps the defaults never downloads them; appearances apply in the order they came. Each value
+   * left out is named once in the console, which the page's developer tools show, in words loaded then
+   * (appearance-messages.ts), which a page that sets its tokens right never downloads.
    */
   #applyAppearance(raw: Record<string, string>): void {
-    const { appearance, rejected } = screenAppearance(raw);
+    this.#appearanceApplied = this.#appearanceApplied.then(() => this.#applyAppearanceNow(raw));
+  }
+
+  async #applyAppearanceNow(raw: Record<string, string>): Promise<void> {
+    const given = typeof raw === 'object' && raw !== null && Object.keys(raw).length > 0;
+    let checks: typeof import('../core/appearance.js') | undefined;
+    try {
+      if (given) checks = await import('../core/appearance.js');
+    } catch {
+      // Without its checks no value is used: the defaults stay.
+    }
+    const { appearance, rejected } = checks?.screenAppearance(raw) ?? { appearance: {}, rejected: [] };
     for (const { name, code } of rejected) {
       const value = `${name}: ${raw[name]}`;
       if (this.#warnedAppearance.has(value)) continue;
@@ -330,8 +341,8 @@ export class SvcPaymentFrame extends ServerRenderedElement {
       );
     }
     const style = this.ownerDocument.documentElement.style;
-    for (const name of TOKEN_NAMES) style.removeProperty(name);
-    for (const [name, value] of appearanceEntries(appearance)) style.setProperty(name, value);
+    for (const name of [...style]) if (name.startsWith('--svc-')) style.removeProperty(name);
+    for (const [name, value] of checks?.appearanceEntries(appearance) ?? []) style.setProperty(name, value);
   }
 
   /** Tells the element why the widget cannot take a payment; the element shows it and removes the frame. */

@@ -15,8 +15,8 @@ import { builtFiles, bundleSizes, unclassifiedChunks } from '../../bench/bundle-
 
 const KB = 1024;
 
-test('the script-tag file stays within 12 KB gzip, and each page load with the frame within 40 KB', () => {
-  const sizes = bundleSizes();
+test('the script-tag file stays within 12 KB gzip, and each page load with the frame within 40 KB', async () => {
+  const sizes = await bundleSizes();
   assert.ok(sizes.scriptTag.gzip <= 12 * KB, `script-tag file: ${sizes.scriptTag.gzip} bytes gzip`);
   const over = sizes.pageLoads
     .filter((load) => load.sizes.gzip > 40 * KB)
@@ -24,14 +24,14 @@ test('the script-tag file stays within 12 KB gzip, and each page load with the f
   assert.deepEqual(over, [], `page loads over the budget of ${40 * KB} bytes gzip`);
 });
 
-test('no page load downloads more than before issue 24', () => {
+test('no page load downloads more than before issue 24', async () => {
   // By the first chunk each page load names (bench/bundle-sizes.ts): the card form, and the full checkout.
   const before: Readonly<Record<string, number>> = {
     'frame/assets/frame.js': 38_390,
     'frame/assets/frame-checkout.js': 40_628,
   };
-  const over = bundleSizes()
-    .pageLoads.map((load) => ({ load, limit: before[load.files.find((file) => file in before) ?? ''] }))
+  const over = (await bundleSizes()).pageLoads
+    .map((load) => ({ load, limit: before[load.files.find((file) => file in before) ?? ''] }))
     .filter(({ load, limit }) => limit === undefined || load.sizes.gzip > limit)
     .map(
       ({ load, limit }) => `${load.name}: ${load.sizes.gzip} bytes gzip, ${limit ?? 'no'} before issue 24`,
@@ -39,24 +39,41 @@ test('no page load downloads more than before issue 24', () => {
   assert.deepEqual(over, []);
 });
 
-test('no page of the v1 picker or of the classic script downloads more than before issue 24', () => {
+test('no page of the v1 picker or of the classic script downloads more than before issue 24', async () => {
   // As built before the issue: the widget script 11 814, with the picker's chunk 20 081, the classic script
   // 19 458. The issue's element items fit since the console's fix sentences load on demand.
-  const { scriptTag, picker, classicScript } = bundleSizes();
+  const { scriptTag, picker, classicScript } = await bundleSizes();
   assert.ok(scriptTag.gzip <= 11_814, `the widget script: ${scriptTag.gzip} bytes gzip`);
   const v1 = scriptTag.gzip + picker.gzip;
   assert.ok(v1 <= 20_081, `the widget script with the picker: ${v1} bytes gzip`);
   assert.ok(classicScript.gzip <= 19_458, `the classic script: ${classicScript.gzip} bytes gzip`);
 });
 
-test('what loads only after the customer acts stays small: 2 KB gzip each', () => {
-  const over = bundleSizes()
-    .afterAction.filter((step) => step.sizes.gzip > 2 * KB)
+test("the frame page's first view adds at most 3.5 KB gzip to the card form's page, 3.8 KB to the full checkout's", async () => {
+  // Issue 26: the form's HTML and its styles, which the page carries so that the card field shows before any
+  // script; as built, 3 362 and 3 687 bytes (the frame's code shrank by its styles and the appearance checks).
+  const limits: Readonly<Record<string, number>> = {
+    'frame/assets/frame.js': 3_584,
+    'frame/assets/frame-checkout.js': 3_891,
+  };
+  const over = (await bundleSizes()).pageLoads
+    .map((load) => ({ load, limit: limits[load.files.find((file) => file in limits) ?? ''] }))
+    .filter(({ load, limit }) => limit === undefined || load.firstView.gzip > limit)
+    .map(
+      ({ load, limit }) =>
+        `${load.name}: first view ${load.firstView.gzip} bytes gzip, limit ${limit ?? 'none'}`,
+    );
+  assert.deepEqual(over, []);
+});
+
+test('what loads only after the customer acts, or for a page that sets design tokens, stays small: 2 KB gzip each', async () => {
+  const over = (await bundleSizes()).afterAction
+    .filter((step) => step.sizes.gzip > 2 * KB)
     .map((step) => `${step.name}: ${step.sizes.gzip} bytes gzip (${step.files.join(' + ')})`);
   assert.deepEqual(over, [], `steps after the customer acts over ${2 * KB} bytes gzip`);
 });
 
-test('every chunk of the frame is counted: in a page load, after the customer acts, or as unreached', () => {
+test('every chunk of the frame is counted: in a page load, after the customer acts, or as unreached', async () => {
   assert.deepEqual(
     unclassifiedChunks(),
     [],
@@ -64,7 +81,7 @@ test('every chunk of the frame is counted: in a page load, after the customer ac
   );
 });
 
-test("the card form's first chunk leaves out what its page load does not show; the full checkout's has its fields", () => {
+test("the card form's first chunk leaves out what its page load does not show; the full checkout's has its fields", async () => {
   // By role: the built file's name carries its content hash (dist/browser/served-files.json).
   const roles = builtFiles();
   const read = (file: string) => {
@@ -88,7 +105,7 @@ test("the card form's first chunk leaves out what its page load does not show; t
   assert.match(read('status-screen.js'), /svc-status-title/);
 });
 
-test("the frame's first chunks leave out the sandbox's English sentences for refused cards", () => {
+test("the frame's first chunks leave out the sandbox's English sentences for refused cards", async () => {
   // The frame shows a translated text for each refusal's code; core/card-messages.ts words them for the sandbox.
   for (const file of ['frame.js', 'frame-checkout.js']) {
     const path = builtFiles().get(`frame/assets/${file}`);
@@ -102,7 +119,7 @@ test("the frame's first chunks leave out the sandbox's English sentences for ref
   }
 });
 
-test("the frame's first chunks leave out the console messages of appearance values; a chunk of their own has them", () => {
+test("the frame's first chunks leave out the console messages of appearance values; a chunk of their own has them", async () => {
   // A page that sets its design tokens right never downloads them (core/appearance-messages.ts).
   const sentence = /is not a design token of svc-checkout|takes a comma-separated list of font names/;
   for (const [first, messages] of [
@@ -119,8 +136,8 @@ test("the frame's first chunks leave out the console messages of appearance valu
   }
 });
 
-test('v1 mode is a chunk of its own beside the module script, and the classic script inlines it', () => {
-  const sizes = bundleSizes();
+test('v1 mode is a chunk of its own beside the module script, and the classic script inlines it', async () => {
+  const sizes = await bundleSizes();
   // A chunk that small would mean the picker stayed in the module script, which the first test then pays.
   assert.ok(sizes.picker.gzip > 2 * KB, `v1 picker chunk: ${sizes.picker.gzip} bytes gzip`);
   const classicBudget = 12 * KB + sizes.picker.gzip;

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { appearanceEntries, appearanceToCss, sanitizeAppearance } from '../../src/core/appearance.js';
+import { checkAppearance, collectAppearance } from '../../src/core/appearance-messages.js';
 import {
   type Appearance,
-  appearanceEntries,
-  appearanceToCss,
   DEFAULT_APPEARANCE,
   DESIGN_TOKENS,
-  sanitizeAppearance,
   TOKEN_NAMES,
   type TokenName,
   tokenVar,
-} from '../../src/core/appearance.js';
-import { checkAppearance, collectAppearance } from '../../src/core/appearance-messages.js';
+} from '../../src/core/design-tokens.js';
 
 const COLOR_TOKENS = DESIGN_TOKENS.filter((token) => token.kind === 'color').map((token) => token.name);
 

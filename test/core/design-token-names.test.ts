@@ -2,8 +2,8 @@
 // The types already hold the two lists to one another; this holds the values, as the bundles see them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DESIGN_TOKENS, TOKEN_NAMES } from '../../src/core/appearance.js';
 import { DESIGN_TOKEN_NAMES } from '../../src/core/design-token-names.js';
+import { DESIGN_TOKENS, TOKEN_NAMES } from '../../src/core/design-tokens.js';
 import * as core from '../../src/core/index.js';
 
 test('DESIGN_TOKEN_NAMES lists the names of DESIGN_TOKENS, in the same order, each once', () => {

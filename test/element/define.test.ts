@@ -1,8 +1,8 @@
 // Defining the tag is safe to repeat (the npm package and the gateway's script on one page, a bundle
 // loaded twice), and the manifest that editors and docs read documents the element's tokens and events.
 import { expect } from '@open-wc/testing';
-import { DEFAULT_APPEARANCE, type TokenName } from '../../src/core/appearance.js';
 import { DESIGN_TOKEN_NAMES } from '../../src/core/design-token-names.js';
+import { DEFAULT_APPEARANCE, type TokenName } from '../../src/core/design-tokens.js';
 import '../../src/element/define.js';
 import { defineSvcCheckout, SVC_CHECKOUT_TAG } from '../../src/element/register.js';
 import { SvcCheckout } from '../../src/element/svc-checkout.js';

@@ -4,7 +4,7 @@
 
 import type { CSSResult } from '@lit/reactive-element';
 import { expect } from '@open-wc/testing';
-import { DESIGN_TOKENS, type TokenName, tokenVar } from '../../src/core/appearance.js';
+import { DESIGN_TOKENS, type TokenName, tokenVar } from '../../src/core/design-tokens.js';
 import { paymentMethodPickerStyles } from '../../src/element/payment-method-picker.styles.js';
 import { FRAME_BOX_TOKENS, svcCheckoutStyles } from '../../src/element/svc-checkout.styles.js';
 

@@ -20,6 +20,7 @@ import type { FrameBootstrap } from '../../core/widget-api.js';
 interface FirstViewModule {
   renderFirstView(bootstrap: FrameBootstrap, cardSettings: CardFormSettings): string;
   FIRST_VIEW_STYLES: string;
+  FIRST_VIEW_STYLES_ID: string;
 }
 
 /** The first view's parts of the page, and what its policy allows for them. */
@@ -65,7 +66,9 @@ export function firstViewRenderer(browserRoot: string) {
         if (typeof module?.renderFirstView !== 'function') return undefined;
         const styles = String(module.FIRST_VIEW_STYLES ?? '');
         const hash = createHash('sha256').update(styles).digest('base64');
-        return { module, style: `<style>${styles}</style>`, styleSource: `'sha256-${hash}'` };
+        // The id tells the frame's code that the page has its styles.
+        const id = String(module.FIRST_VIEW_STYLES_ID ?? '');
+        return { module, style: `<style id="${id}">${styles}</style>`, styleSource: `'sha256-${hash}'` };
       },
       (error: unknown) => {
         console.warn(`svc-sandbox: the frame's first view is off, its module did not load: ${error}`);
