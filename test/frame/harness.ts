@@ -19,6 +19,7 @@ import {
 } from '../../src/core/index.js';
 import type { FrameBootstrap } from '../../src/core/widget-api.js';
 import { readBootstrap } from '../../src/frame/bootstrap.js';
+import { adoptFirstViewStyles } from '../../src/frame/first-view-styles.js';
 import type { ParentChannel } from '../../src/frame/parent-channel.js';
 import '../../src/frame/payment-frame.js';
 import type { SvcPaymentFrame } from '../../src/frame/payment-frame.js';
@@ -131,6 +132,9 @@ export async function mountFrame(
 ): Promise<{ frame: SvcPaymentFrame; channel: MemoryChannel }> {
   const channel = new MemoryChannel();
   const bootstrap = await servedBootstrap(options.bootstrapOf ?? widgetId);
+  // The form's styles, which the gateway's page carries with its first view: this page has none, and the
+  // frame adopts them from their chunk, which tests that measure the form wait for.
+  await adoptFirstViewStyles(document);
   const frame = await fixture<SvcPaymentFrame>(
     html`<svc-payment-frame
       .widgetId=${widgetId}

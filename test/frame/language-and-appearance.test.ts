@@ -115,7 +115,8 @@ describe('language and appearance', () => {
       type: 'update',
       appearance: { '--svc-color-primary': 'url(https://evil.example/x)', '--svc-color-text': 'navy' },
     });
-    await frame.updateComplete;
+    // Applied once its checks have run (they load with the first appearance that sets a value).
+    await waitUntil(() => root.style.getPropertyValue('--svc-color-text') === 'navy', 'the update applies');
     expect(root.style.getPropertyValue('--svc-color-primary')).to.equal('');
     expect(root.style.getPropertyValue('--svc-spacing')).to.equal('');
     expect(root.style.getPropertyValue('--svc-color-text')).to.equal('navy');
