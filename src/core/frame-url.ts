@@ -36,11 +36,11 @@ export function frameUrl(parts: FrameUrlParts): string {
   return `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${channel}&origin=${encodeURIComponent(pageOrigin)}${card}`;
 }
 
-/** The channel id in a frame URL's hash, or undefined when it has none. */
-export function frameUrlChannel(url: string): string | undefined {
-  const hash = url.indexOf('#');
-  return (hash < 0 ? undefined : new URLSearchParams(url.slice(hash + 1)).get('channel')) ?? undefined;
-}
+/**
+ * The channel id in a URL that {@link frameUrl} may have written, or undefined when it has none: whether the
+ * URL is that one, the caller checks by writing it again with this channel.
+ */
+export const frameUrlChannel = (url: string): string | undefined => /#channel=([\w-]+)/.exec(url)?.[1];
 
 /** The gateway origin of a `gateway` value (an http(s) URL, any path ignored), or undefined when it is none. */
 export function gatewayOrigin(value: string): string | undefined {
