@@ -100,7 +100,8 @@ export class FrameHost {
     this.#options = options;
     this.#handlers = handlers;
     const { declared } = options;
-    const src = declared?.getAttribute('src') ?? '';
+    // Still in the shadow root: a lazy element's first render has let it go.
+    const src = (declared?.isConnected && declared.getAttribute('src')) || '';
     const channel = frameUrlChannel(src);
     this.adopted = !!channel && src === frameUrl({ ...options, channel });
     this.channel = this.adopted ? channel! : createChannelId();
