@@ -133,7 +133,7 @@ describe('<svc-checkout> with a declared frame', function () {
     await expect(element).to.be.accessible();
   });
 
-  it('drops a frame declared for another page origin, or for other attributes, and opens its own', async () => {
+  it('drops a frame declared for another page origin, for other attributes or before a lazy start, and opens its own', async () => {
     for (const [what, made] of [
       ['another origin', async () => declare(await signedAttributes(info), 'https://shop.example')],
       [
@@ -141,6 +141,15 @@ describe('<svc-checkout> with a declared frame', function () {
         async () => {
           const declared = declare(await signedAttributes(info));
           declared.element.setAttribute('card-layout', 'compact');
+          return declared;
+        },
+      ],
+      [
+        'a lazy element, whose first render let it go',
+        async () => {
+          const declared = declare({ ...(await signedAttributes(info)), lazy: 'true' });
+          await declared.element.updateComplete;
+          declared.element.init();
           return declared;
         },
       ],
