@@ -2,8 +2,10 @@
  * The web side of the browser bench (bench/browser.ts), in a process of its own as a shop's server and a
  * gateway are: sharing the driver's process (Playwright's protocol traffic, its polling) slowed the gateway's
  * answers and the frame's figures with them. It serves, on `localhost`:
- * - `/`: the fixed-price widget by script tag; `/big`: an order of 1,000 items; `/v1`: the v1 picker (with
- *   the merchant's cached payment-methods endpoint at `/payment-methods`);
+ * - `/`: the fixed-price widget by script tag; `/declared`: the same widget as `checkoutElementHtml` writes it
+ *   with its frame declared in the page's HTML (rendered for each request: the frame's channel is new each
+ *   time); `/big`: an order of 1,000 items; `/v1`: the v1 picker (with the merchant's cached payment-methods
+ *   endpoint at `/payment-methods`);
  * - `/baseline`: a minimal Lit card form of our own on the page itself;
  * - `/floor` and `/floor-scripted`: a frame page that is one static card input and no script, from a third
  *   origin (`127.0.0.1`, another site), in an iframe the page's HTML declares, or that a small module script
@@ -17,7 +19,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { OrderInput } from '../src/core/index.js';
-import { toNodeHandler } from '../src/server/index.js';
+import { checkoutElementHtml, toNodeHandler } from '../src/server/index.js';
 import { startGatewayFixture } from '../test/support/gateway-fixture.js';
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -49,8 +51,20 @@ export async function startBenchPages(): Promise<{ pageOrigin: string; close(): 
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>${script}</head><body>${body}</body></html>`;
   const baselineScript = await buildBaseline();
   const floor = await startFrameFloor();
-  const documents: Record<string, string> = {
+  // The fixed-price widget takes its order from the gateway: the page gives no items, and nothing is signed.
+  const instantOrder: OrderInput = { widgetId: gateway.widgets.instant, items: [] };
+  const instantSignature = gateway.sign(instantOrder);
+  const documents: Record<string, string | (() => string)> = {
     '/': html(`<svc-checkout widget-id="${gateway.widgets.instant}"></svc-checkout>`),
+    '/declared': () =>
+      html(
+        checkoutElementHtml({
+          order: instantOrder,
+          signature: instantSignature,
+          gateway: gateway.gatewayUrl,
+          declaredFrame: { pageOrigin, pageLanguage: 'en' },
+        }),
+      ),
     '/baseline': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="/baseline.js"></script></head><body><bench-card-form></bench-card-form></body></html>`,
     '/big': html(
       `<svc-checkout widget-id="${bigOrder.widgetId}" order="${escapeAttribute(
@@ -80,7 +94,10 @@ export async function startBenchPages(): Promise<{ pageOrigin: string; close(): 
     }
     const body = documents[req.url ?? ''];
     if (body === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(typeof body === 'function' ? body() : body);
   });
 
   return {

@@ -5,9 +5,12 @@
  *   the browser's cache holds what the gateway let it keep);
  * - the same for a baseline: a minimal Lit card form of our own on the page itself, measured in the same run,
  *   and the ratio of the widget's figures to it (issue 13's aims: within 2.5 times cold, 1.5 times warm);
+ * - the same for the widget with its frame declared in the page's HTML (`checkoutElementHtml`'s
+ *   `declaredFrame`), which the element adopts when its script comes;
  * - the same for the floor under any cross-site frame here: a frame page that is one static card input and no
- *   script, in an iframe the page's HTML declares, and in one that a small module script adds (as the
- *   element's script tag does). Whatever code a frame runs, its field can't be focusable before these;
+ *   script, in an iframe the page's HTML declares (the declared floor), and in one that a small module script
+ *   adds, as the element's script tag does (the scripted floor). Whatever code a frame runs, its field can't be
+ *   focusable before these;
  * - time from navigation start until an order of 1,000 items is rendered in the frame's summary, and from the
  *   order's arrival in the frame (the element's `init`, and the gateway's answer to its intake) until then
  *   (issue 13's aim: 100 ms);
@@ -89,21 +92,33 @@ async function msUntil(page: Page, milestone: Milestone, onPage = false): Promis
   return at - pageOrigin;
 }
 
+/** Medians of a page's milestone, in ms from navigation start. */
+export interface Visits {
+  /** First visit: a new browser context. */
+  cold: number;
+  /** Repeat visit: the same context loads the page again. */
+  warm: number;
+}
+
+/** The pages whose card number field is timed (bench/browser-pages.ts), each beside the others in one run. */
+export const CARD_FIELD_PAGES = {
+  /** The fixed-price widget by script tag. */
+  widget: { path: '/' },
+  /** The same widget with its frame declared in the page's HTML (`checkoutElementHtml`'s `declaredFrame`). */
+  declared: { path: '/declared' },
+  /** The minimal Lit card form on the page itself. */
+  baseline: { path: '/baseline', onPage: true },
+  /** A cross-site frame with one static card input and no script, declared in the page's HTML. */
+  declaredFloor: { path: '/floor' },
+  /** The same frame, added by a small module script from the frame's origin, as the script tag adds the widget's. */
+  scriptedFloor: { path: '/floor-scripted' },
+} as const;
+export type CardFieldPage = keyof typeof CARD_FIELD_PAGES;
+
 export interface BrowserFigures {
   runs: number;
-  /** First visit: a new browser context. */
-  cardFieldFocusableMs: number;
-  /** Repeat visit: the same context loads the page again. */
-  cardFieldFocusableWarmMs: number;
-  /** The minimal Lit card form on the page itself, cold and warm. */
-  baselineMs: number;
-  baselineWarmMs: number;
-  /** A cross-site frame with one static card input and no script, declared in the page's HTML, cold and warm. */
-  frameFloorMs: number;
-  frameFloorWarmMs: number;
-  /** The same frame, added by a small module script from the frame's origin, cold and warm. */
-  scriptedFrameFloorMs: number;
-  scriptedFrameFloorWarmMs: number;
+  /** The card number field focusable, by page. */
+  cardField: Record<CardFieldPage, Visits>;
   thousandItemsRenderedMs: number;
   /** From the element's `init` reaching the frame until the 1,000 items are rendered. */
   thousandItemsFromInitMs: number;
@@ -153,7 +168,18 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
         }
       }
     }
-    return figures.map(({ cold, warm }) => ({ cold: median(cold), warm: median(warm) }));
+    return figures.map(({ cold, warm }): Visits => ({ cold: median(cold), warm: median(warm) }));
+  };
+  /** The card field's pages in turn. */
+  const measureCardField = async (): Promise<Record<CardFieldPage, Visits>> => {
+    const names = Object.keys(CARD_FIELD_PAGES) as CardFieldPage[];
+    const figures = await measureInTurn(
+      names.map((name) => ({ milestone: 'cardFieldFocusable' as const, ...CARD_FIELD_PAGES[name] })),
+    );
+    return Object.fromEntries(names.map((name, index) => [name, figures[index]!])) as Record<
+      CardFieldPage,
+      Visits
+    >;
   };
   /** The 1,000-item order: from navigation start, from `init` in the frame, and from the intake's answer. */
   const measureBigOrder = async () => {
@@ -204,23 +230,11 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
     };
   };
   try {
-    const [widget, baseline, frameFloor, scriptedFrameFloor] = await measureInTurn([
-      { path: '/', milestone: 'cardFieldFocusable' },
-      { path: '/baseline', milestone: 'cardFieldFocusable', onPage: true },
-      { path: '/floor', milestone: 'cardFieldFocusable' },
-      { path: '/floor-scripted', milestone: 'cardFieldFocusable' },
-    ]);
+    const cardField = await measureCardField();
     const bigOrder = await measureBigOrder();
     return {
       runs,
-      cardFieldFocusableMs: widget!.cold,
-      cardFieldFocusableWarmMs: widget!.warm,
-      baselineMs: baseline!.cold,
-      baselineWarmMs: baseline!.warm,
-      frameFloorMs: frameFloor!.cold,
-      frameFloorWarmMs: frameFloor!.warm,
-      scriptedFrameFloorMs: scriptedFrameFloor!.cold,
-      scriptedFrameFloorWarmMs: scriptedFrameFloor!.warm,
+      cardField,
       thousandItemsRenderedMs: bigOrder.navigation,
       thousandItemsFromInitMs: bigOrder.init,
       thousandItemsFromIntakeMs: bigOrder.intake,

@@ -88,7 +88,7 @@ export interface CardFormSettings {
 /** The settings when the element names none (or one the frame does not know): the form as it always was. */
 export const DEFAULT_CARD_SETTINGS: Readonly<CardFormSettings> = { layout: 'stacked', holder: 'required' };
 
-/** Element to frame: the order to pay, once; later, changes of language or appearance. */
+/** Element to frame: the order to pay, once; later, changes of language or appearance; a replay of `ready`. */
 export type ElementToFrameMessage =
   | (ChannelEnvelope & {
       type: 'init';
@@ -108,7 +108,13 @@ export type ElementToFrameMessage =
       /** Per-key text overrides from the merchant. */
       texts: Record<string, string>;
     })
-  | (ChannelEnvelope & { type: 'update'; language?: string; appearance?: Record<string, string> });
+  | (ChannelEnvelope & { type: 'update'; language?: string; appearance?: Record<string, string> })
+  /**
+   * The element adopted a frame that the page's HTML declared (`checkoutElementHtml`), which may have started,
+   * and said `ready`, before the element's script ran: the frame says `ready` again, and `shown` and its
+   * height when it told them already. An older frame ignores it, and the element's ready timeout holds.
+   */
+  | (ChannelEnvelope & { type: 'replay' });
 
 /** Frame to element: readiness, size, state, the documented events, and errors. */
 export type FrameToElementMessage =
@@ -226,6 +232,8 @@ export function readElementMessage(data: unknown, channel: string): ElementToFra
       isStringRecord(data['texts']);
     return ok ? (data as unknown as ElementToFrameMessage) : undefined;
   }
+  if (type === 'replay')
+    return hasEnvelope(data, channel, []) ? (data as unknown as ElementToFrameMessage) : undefined;
   if (type === 'update') {
     if (!hasEnvelope(data, channel, ['language', 'appearance'])) return undefined;
     const ok =

@@ -3,7 +3,8 @@
  * the message listener that accepts only this frame's messages, posting to the gateway's exact origin, and
  * the ready timeout. A frame that never says `ready` cannot say why (a disallowed origin or an unknown widget
  * is blocked by `frame-ancestors` before any of its script runs), so the gateway's embedding endpoint is
- * asked to explain.
+ * asked to explain. A frame that the page's HTML declared in the element's shadow root (`checkoutElementHtml`)
+ * is adopted where it stands, without a second load, when its URL is the one the element would open.
  */
 import {
   createChannelId,
@@ -14,7 +15,7 @@ import {
   type Unenveloped,
   type WidgetErrorCode,
 } from '../core/frame-channel.js';
-import type { Language } from '../core/i18n.js';
+import { type FrameUrlParts, frameUrl, frameUrlChannel } from '../core/frame-url.js';
 
 /** Why a frame load failed before the frame could report anything itself. */
 export interface FrameLoadFailure {
@@ -25,23 +26,15 @@ export interface FrameLoadFailure {
   message: string;
 }
 
-export interface FrameHostOptions {
-  /** The gateway's origin, such as `http://127.0.0.1:4010`. */
-  gateway: string;
-  widgetId: string;
-  /** The merchant page's origin, which the frame posts to. */
-  pageOrigin: string;
+/** The frame's URL but its channel (see core's frame-url.ts), and how long to wait for `ready`. */
+export interface FrameHostOptions extends Omit<FrameUrlParts, 'channel'> {
   /** How long to wait for `ready`, in milliseconds. */
   readyTimeout: number;
   /**
-   * The order has shipping options: the gateway then serves the frame's first chunk with the delivery fields
-   * built in, rather than the card form that fetches them after it (one download less, fewer bytes in all).
+   * An iframe that the page's HTML declared in the element's shadow root: adopted when its URL is this
+   * load's on its own channel (the server made it), else left to go.
    */
-  fields?: boolean;
-  /** The page's language for our texts (one we speak): the gateway serves the frame's page in it. */
-  language?: Language | undefined;
-  /** The card form's settings, as the hash's last members (`&card-layout=…&cardholder-name=…`). */
-  card: string;
+  declared?: HTMLIFrameElement | null | undefined;
 }
 
 export interface FrameHostHandlers {
@@ -49,16 +42,6 @@ export interface FrameHostHandlers {
   message(message: FrameToElementMessage): void;
   /** The frame did not get to `ready`; called at most once, never after `dispose()`. */
   failed(failure: FrameLoadFailure): void;
-}
-
-/** The gateway origin of a `gateway` value (an http(s) URL, any path ignored), or undefined when it is none. */
-export function gatewayOrigin(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return /^https?:$/.test(url.protocol) ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -101,12 +84,11 @@ const LOAD_GRACE_MS = 300;
  */
 export class FrameHost {
   /** This load's channel id: messages of any other channel are ignored. */
-  readonly channel = createChannelId();
-  /**
-   * The iframe, loading `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]#channel=...&origin=...&card-layout=...&cardholder-name=...`
-   * (see the contract).
-   */
-  readonly iframe: HTMLIFrameElement = document.createElement('iframe');
+  readonly channel: string;
+  /** The iframe, loading core's `frameUrl` on this load's channel. */
+  readonly iframe: HTMLIFrameElement;
+  /** The iframe is the one the page declared, adopted as it stands: it may have loaded, and said `ready` unheard. */
+  readonly adopted: boolean;
   #ready = false;
   #disposed = false;
   readonly #timer: ReturnType<typeof setTimeout>;
@@ -117,11 +99,25 @@ export class FrameHost {
   constructor(options: FrameHostOptions, handlers: FrameHostHandlers) {
     this.#options = options;
     this.#handlers = handlers;
-    const { gateway, widgetId, pageOrigin, readyTimeout, fields, language, card } = options;
-    this.iframe.src = `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${this.channel}&origin=${encodeURIComponent(pageOrigin)}${card}`;
+    const { declared } = options;
+    // Still in the shadow root: a lazy element's first render has let it go.
+    const src = (declared?.isConnected && declared.getAttribute('src')) || '';
+    const channel = frameUrlChannel(src);
+    this.adopted = !!channel && src === frameUrl({ ...options, channel });
+    this.channel = this.adopted ? channel! : createChannelId();
+    this.iframe = this.adopted ? declared! : document.createElement('iframe');
     addEventListener('message', this.#onMessage);
-    this.iframe.addEventListener('load', this.#onLoad, { once: true });
-    this.#timer = setTimeout(() => void this.#timedOut(), readyTimeout);
+    if (this.adopted) {
+      // Its `ready` may have gone unheard: asked, it says it again. Its `load` may have passed too; the
+      // window's comes after it.
+      this.#send({ type: 'replay' });
+      if (document.readyState === 'complete') this.#onLoad();
+      else addEventListener('load', this.#onLoad, { once: true });
+    } else {
+      this.iframe.src = frameUrl({ ...options, channel: this.channel });
+      this.iframe.addEventListener('load', this.#onLoad, { once: true });
+    }
+    this.#timer = setTimeout(() => void this.#timedOut(), options.readyTimeout);
   }
 
   /** The frame has said `ready`: it takes messages. */
@@ -131,9 +127,14 @@ export class FrameHost {
 
   /** Posts to the frame, to the gateway's exact origin. Does nothing before `ready`. */
   post(body: Unenveloped<ElementToFrameMessage>): void {
-    const target = this.iframe.contentWindow;
-    if (this.#ready && !this.#disposed && target)
-      target.postMessage(envelope<ElementToFrameMessage>(this.channel, body), this.#options.gateway);
+    if (this.#ready && !this.#disposed) this.#send(body);
+  }
+
+  #send(body: Unenveloped<ElementToFrameMessage>): void {
+    this.iframe.contentWindow?.postMessage(
+      envelope<ElementToFrameMessage>(this.channel, body),
+      this.#options.gateway,
+    );
   }
 
   /** Stops listening; later messages and pending checks are ignored. */
@@ -141,6 +142,7 @@ export class FrameHost {
     this.#disposed = true;
     clearTimeout(this.#timer);
     removeEventListener('message', this.#onMessage);
+    removeEventListener('load', this.#onLoad);
   }
 
   readonly #onMessage = (event: MessageEvent): void => {

@@ -105,6 +105,11 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
   /** The properties changed since the last look at them, which the next task takes together. */
   const changedKeys = new Set<PropertyKey>();
   let changeTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The iframe that the page's HTML declared in the element's shadow root (`checkoutElementHtml`), there
+   * before the element's script ran: the first load may adopt it; any later one finds its own old iframes.
+   */
+  let declared = host.shadowRoot?.querySelector('iframe');
 
   const session: FrameSession = {
     get frame() {
@@ -210,6 +215,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         fields: ((prepared.init.order.shippingOptions as unknown[] | undefined)?.length ?? 0) > 0,
         language: elementLanguage(host),
         card: prepared.card,
+        declared,
       },
       {
         message: (message) => onMessage(frameHost, message),
@@ -219,7 +225,9 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         },
       },
     );
-    current = { host: frameHost, revealed: false };
+    declared = undefined;
+    // An adopted frame shows already, perhaps with the shopper's typing in it: hiding it would take the focus.
+    current = { host: frameHost, revealed: frameHost.adopted };
     host.requestUpdate();
     controls.setState('loading');
   }

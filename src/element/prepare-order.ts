@@ -5,6 +5,7 @@
  * DOM, no state.
  */
 import type { CustomerPrefill } from '../core/frame-channel.js';
+import { cardSettings, gatewayOrigin } from '../core/frame-url.js';
 import type { OrderItemInput, ShippingOptionInput } from '../core/order.js';
 import {
   givesSingleItem,
@@ -13,7 +14,6 @@ import {
   type UncheckedOrderInput,
 } from '../core/order-input-from-attributes.js';
 import type { CheckoutFailure, OrderLayout } from './checkout-failure.js';
-import { gatewayOrigin } from './frame-host.js';
 
 /** What the element fixed when it started: the gateway, and what `init` carries besides the looks and texts. */
 export interface Prepared extends OrderLayout {
@@ -161,6 +161,6 @@ export function prepareOrder(
   }
   const { signature } = source;
   // `certificate-name` goes in the order: it is signed (see core's signature-input.ts).
-  const card = `&card-layout=${encodeURIComponent(source.cardLayout ?? '')}&cardholder-name=${encodeURIComponent(source.cardholderName ?? '')}`;
+  const card = cardSettings(source.cardLayout, source.cardholderName);
   return { ...layout, gateway, widgetId, init: { order, customer, ...(signature && { signature }) }, card };
 }

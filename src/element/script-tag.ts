@@ -4,7 +4,7 @@
  * legacy widget did, so a merchant needs no `gateway` attribute. Evaluated in Node (server-side rendering)
  * it defines nothing it cannot and throws nothing.
  */
-import { gatewayOrigin } from './frame-host.js';
+import { gatewayOrigin } from '../core/frame-url.js';
 import { defineSvcCheckout, SVC_CHECKOUT_TAG } from './register.js';
 import { SvcCheckout } from './svc-checkout.js';
 

@@ -254,6 +254,14 @@ export class SvcPaymentFrame extends ServerRenderedElement {
       void this.#onInit(message);
       return;
     }
+    if (message.type === 'replay') {
+      // The element came after this frame's announcements (the page's HTML declared the frame): again.
+      this.channel!.post({ type: 'ready' });
+      if (this.#shown) this.channel!.post({ type: 'shown' });
+      if (this.#reportedHeight !== undefined)
+        this.channel!.post({ type: 'resize', height: this.#reportedHeight });
+      return;
+    }
     if (message.appearance) this.#applyAppearance(message.appearance);
     if (message.language !== undefined) {
       this.#requestedLanguage = message.language;

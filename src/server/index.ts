@@ -146,11 +146,13 @@ export {
 } from './keys.js';
 export {
   type CheckoutElementExtras,
+  type CheckoutElementHtmlOptions,
   type CheckoutElementOptions,
   CheckoutMarkupError,
   type CheckoutMarkupErrorCode,
   checkoutElementAttributes,
   checkoutElementHtml,
+  type DeclaredFrameOptions,
 } from './legacy/checkout-markup.js';
 export {
   createConnectionTestHandler,

@@ -42,6 +42,7 @@ const elementMessages: ElementToFrameMessage[] = [
     texts: { pay: 'Maksāt' },
   }),
   envelope(channel, { type: 'update', language: 'ru' }),
+  envelope(channel, { type: 'replay' }),
 ];
 
 describe('frame channel', () => {

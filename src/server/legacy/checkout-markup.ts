@@ -3,9 +3,11 @@
  * engine: the signed fields and the written attributes come from one order, so they cannot differ, and every
  * value is escaped here, so a template cannot forget it or escape it twice.
  */
+import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import type { CardholderNameSetting, CardLayout } from '../../core/frame-channel.js';
-import type { MessageOverrides } from '../../core/i18n.js';
+import { cardSettings, frameUrl, gatewayOrigin } from '../../core/frame-url.js';
+import { createElementTranslator, type MessageOverrides, normalizeLanguage } from '../../core/i18n.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
 import { ELEMENT_LEVEL_ATTRIBUTES, ORDER_ATTRIBUTE_NAMES } from '../../core/order-input-from-attributes.js';
 import { signOrder } from '../signatures.js';
@@ -55,8 +57,36 @@ export type CheckoutElementOptions = CheckoutElementExtras & { order: OrderInput
       }
   );
 
+/**
+ * The payment frame, declared in the markup: the browser requests it while it parses the page, before the
+ * element's script runs, and the element adopts it (see `checkoutElementHtml`).
+ */
+export interface DeclaredFrameOptions {
+  /**
+   * The page's origin exactly as browsers write it (`https://shop.example`, no path, no trailing slash): the
+   * frame posts to it alone. A page served from any other origin drops the declared frame and opens its own.
+   */
+  pageOrigin: string;
+  /**
+   * The page's `<html lang>`, when the order names no `language`: the element falls back to it, and so do
+   * the frame's first view and the iframe's title.
+   */
+  pageLanguage?: string;
+}
+
+/** `checkoutElementHtml`'s options: {@link CheckoutElementOptions}, and the frame declared for a gateway. */
+export type CheckoutElementHtmlOptions = CheckoutElementOptions &
+  (
+    | { declaredFrame?: undefined }
+    | {
+        /** Declares the payment frame in the markup; it needs the gateway (`gateway`), which the element takes too. */
+        declaredFrame: DeclaredFrameOptions;
+        gateway: string;
+      }
+  );
+
 /** Why a value cannot be written into the markup. */
-export type CheckoutMarkupErrorCode = 'unwritable_value' | 'missing_signature';
+export type CheckoutMarkupErrorCode = 'unwritable_value' | 'missing_signature' | 'invalid_origin';
 
 /**
  * A value that HTML cannot carry in an attribute (U+0000, which parsers turn into U+FFFD, or half of a
@@ -164,11 +194,63 @@ function escapeAttributeValue(text: string): string {
   return text.replace(/[&"'<>\r\u2028\u2029]/g, (character) => ESCAPES[character]!);
 }
 
+/** `name="value"` pairs, each value escaped. */
+const attributeText = (attributes: Record<string, string>): string =>
+  Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${escapeAttributeValue(value)}"`)
+    .join('');
+
+/**
+ * The element's shadow root as the page's HTML declares it, holding the iframe the element would open for
+ * these attributes (core's `frameUrl`, as the element builds it, on a fresh channel), with its title.
+ */
+function declaredFrameHtml(
+  options: CheckoutElementHtmlOptions & { declaredFrame: DeclaredFrameOptions },
+  attributes: Record<string, string>,
+): string {
+  const { declaredFrame, gateway: given } = options;
+  const gateway = gatewayOrigin(given);
+  if (!gateway)
+    throw new CheckoutMarkupError(
+      'invalid_origin',
+      `gateway: ${JSON.stringify(given)} is not an http(s) URL`,
+      'gateway',
+    );
+  const { pageOrigin } = declaredFrame;
+  if (gatewayOrigin(pageOrigin) !== pageOrigin) {
+    throw new CheckoutMarkupError(
+      'invalid_origin',
+      `declaredFrame.pageOrigin: ${JSON.stringify(pageOrigin)} is not an origin as browsers write it, such as https://shop.example`,
+    );
+  }
+  // As the element finds them: its attributes (the order JSON as written), then the page's language.
+  const language = normalizeLanguage(attributes['language']) ?? normalizeLanguage(declaredFrame.pageLanguage);
+  const shippingOptions = (JSON.parse(attributes['order']!) as { shippingOptions?: unknown[] })
+    .shippingOptions;
+  const src = frameUrl({
+    gateway,
+    widgetId: attributes['widget-id']!,
+    fields: (shippingOptions?.length ?? 0) > 0,
+    language,
+    // As the element's `createChannelId`: 16 random bytes, new for each page.
+    channel: randomBytes(16).toString('hex'),
+    pageOrigin,
+    card: cardSettings(attributes['card-layout'], attributes['cardholder-name']),
+  });
+  const title = createElementTranslator(language ?? 'en', options.texts)('frame.title');
+  return `<template shadowrootmode="open"><iframe${attributeText({ part: 'frame', title: writable('texts', title), src })}></iframe></template>`;
+}
+
 /**
  * `<svc-checkout …></svc-checkout>` for a signed order, ready for a page: the attributes of
  * {@link checkoutElementAttributes}, every value escaped for a double-quoted attribute (`&`, `"`, `'`, `<`,
  * `>`, CR, U+2028 and U+2029 as character references), names never taken from the input. Write it into the
  * page unescaped (`{{{ }}}`, `| safe`, `dangerouslySetInnerHTML`): it is escaped already.
+ *
+ * With `declaredFrame` (and `gateway`), the element's shadow root comes declared with the payment frame's
+ * iframe in it (`<template shadowrootmode="open"><iframe …>`): the browser loads the frame while it parses
+ * the page, not once the element's script has run, and the element adopts that iframe. Render it anew for
+ * each page view: the frame's channel id is random, one per render.
  *
  * ```ts
  * const html = checkoutElementHtml({
@@ -179,11 +261,11 @@ function escapeAttributeValue(text: string): string {
  * ```
  * @throws OrderValidationError when the order is invalid, naming the field.
  * @throws KeyFormatError when `privateKeyPem` is not an RSA private key.
- * @throws CheckoutMarkupError for a value that an HTML attribute cannot carry, or without key and signature.
+ * @throws CheckoutMarkupError for a value that an HTML attribute cannot carry, without key and signature,
+ *   or (`invalid_origin`) for a declared frame's `gateway` or `pageOrigin` that is not an http(s) origin.
  */
-export function checkoutElementHtml(options: CheckoutElementOptions): string {
-  const written = Object.entries(checkoutElementAttributes(options)).map(
-    ([name, value]) => ` ${name}="${escapeAttributeValue(value)}"`,
-  );
-  return `<svc-checkout${written.join('')}></svc-checkout>`;
+export function checkoutElementHtml(options: CheckoutElementHtmlOptions): string {
+  const attributes = checkoutElementAttributes(options);
+  const frame = options.declaredFrame ? declaredFrameHtml(options, attributes) : '';
+  return `<svc-checkout${attributeText(attributes)}>${frame}</svc-checkout>`;
 }

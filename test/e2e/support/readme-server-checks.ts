@@ -119,6 +119,30 @@ export const SERVER_CHECKS: Checks = {
         }
       },
     },
+    'checkout-markup-declared': {
+      async check() {
+        env.browser ??= await launchBrowser();
+        const page = await env.browser.newPage();
+        const errors = consoleErrors(page);
+        // The frame's documents the page loads: the declared one, adopted by the element, and no other.
+        const frames: string[] = [];
+        page.on('request', (request) => {
+          if (request.resourceType() === 'document' && request.url().includes('/widget/frame/'))
+            frames.push(request.url());
+        });
+        try {
+          await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+          await page.goto(`${env.shopUrl}/checkout/tea-now`);
+          await formsShown(page, errors, false);
+          const outcome = await payInCheckout(page);
+          assert.equal(outcome.outcome, 'paid');
+          assert.equal(frames.length, 1, `one frame document: ${frames.join(', ')}`);
+          assert.deepEqual(errors, [], 'no console error');
+        } finally {
+          await page.close();
+        }
+      },
+    },
     callbacks: {
       async check() {
         const { merchant: shop, full } = merchant();
