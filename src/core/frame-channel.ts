@@ -77,8 +77,9 @@ export const CARDHOLDER_NAME_SETTINGS = ['required', 'optional', 'hidden'] as co
 export type CardholderNameSetting = (typeof CARDHOLDER_NAME_SETTINGS)[number];
 
 /**
- * The card form's settings. They travel in the frame's URL (`#...&card-layout=compact&cardholder-name=hidden`,
- * see the element's frame-host.ts), so that the frame's first render already lays the fields out as asked.
+ * The card form's settings. They travel in the frame's URL (`?...&card-layout=compact&cardholder-name=hidden`,
+ * see core's frame-url.ts), so that the gateway's first view and the frame's first render already lay the
+ * fields out as asked.
  */
 export interface CardFormSettings {
   layout: CardLayout;

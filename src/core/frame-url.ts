@@ -2,8 +2,10 @@
  * The payment frame's URL, as the element opens it and as `checkoutElementHtml` declares it in a page's
  * HTML: one function, so that the element recognises the frame a server declared for it (and adopts it
  * rather than loading another) exactly when it would have opened that URL itself.
- * `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]#channel=<id>&origin=<page origin>&card-layout=…&cardholder-name=…`:
- * the frame reads the hash (its frame-location.ts); the gateway serves the page by the path and the query.
+ * `${gateway}/widget/frame/<widget id>?fields=<0|1>&lang=[<language>]&card-layout=…&cardholder-name=…#channel=<id>&origin=<page origin>`:
+ * the gateway serves the page by the path and the query (its first view in the card settings asked for), and
+ * the frame reads its channel and the page's origin from the hash, and the settings from the query, as the
+ * gateway saw them (its frame-location.ts).
  */
 
 /** What makes one frame URL. */
@@ -25,7 +27,7 @@ export interface FrameUrlParts {
 
 /**
  * The element's `card-layout` and `cardholder-name` as the page gave them (the frame checks them), as the
- * hash's last members: `&card-layout=…&cardholder-name=…`.
+ * query's last members: `&card-layout=…&cardholder-name=…`.
  */
 export const cardSettings = (layout: string | undefined, holder: string | undefined): string =>
   `&card-layout=${encodeURIComponent(layout ?? '')}&cardholder-name=${encodeURIComponent(holder ?? '')}`;
@@ -33,7 +35,7 @@ export const cardSettings = (layout: string | undefined, holder: string | undefi
 /** The frame's URL for these parts. */
 export function frameUrl(parts: FrameUrlParts): string {
   const { gateway, widgetId, fields, language, channel, pageOrigin, card } = parts;
-  return `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}#channel=${channel}&origin=${encodeURIComponent(pageOrigin)}${card}`;
+  return `${gateway}/widget/frame/${encodeURIComponent(widgetId)}?fields=${fields ? 1 : 0}&lang=${language ?? ''}${card}#channel=${channel}&origin=${encodeURIComponent(pageOrigin)}`;
 }
 
 /**

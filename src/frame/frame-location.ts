@@ -44,12 +44,16 @@ function isExactOrigin(value: string): boolean {
 }
 
 /**
- * The card form's settings from the frame's hash, named as the element's attributes (`card-layout`,
- * `cardholder-name`). A value we do not know is named in the console, which the page's developer tools show,
- * with what to write instead; the form then keeps its default for it (each list's first value).
+ * The card form's settings from the frame's query (`search`), as the gateway read them for its first view,
+ * named as the element's attributes (`card-layout`, `cardholder-name`); from its hash where the query has
+ * neither (an element of an earlier build wrote them there). A value we do not know is named in the console,
+ * which the page's developer tools show, with what to write instead; the form then keeps its default for it
+ * (each list's first value).
  */
-export function readCardSettings(hash: string): CardFormSettings {
-  const params = new URLSearchParams(hash.slice(1));
+export function readCardSettings(search: string, hash = ''): CardFormSettings {
+  const query = new URLSearchParams(search.slice(1));
+  const given = query.has('card-layout') || query.has('cardholder-name');
+  const params = given ? query : new URLSearchParams(hash.slice(1));
   const read = <T extends string>(name: string, values: readonly T[]): T => {
     const value = params.get(name) as T | null;
     if (value && values.includes(value)) return value;

@@ -18,7 +18,7 @@ function start(): void {
   frame.widgetId = found.widgetId;
   frame.pageOrigin = found.origin;
   frame.apiBase = '';
-  frame.cardSettings = readCardSettings(location.hash);
+  frame.cardSettings = readCardSettings(location.search, location.hash);
   frame.bootstrap = readBootstrap(document);
   frame.channel = createWindowChannel({
     self: window,

@@ -34,7 +34,9 @@ describe("the frame's first view", () => {
       const query = new URL(req.url ?? '/', pageOrigin).searchParams;
       const settings = query.get('settings') ?? '';
       const widget = query.get('widget') ?? gateway.widgets.instant;
-      const frameUrl = `${gateway.gatewayUrl}/widget/frame/${widget}?lang=en#channel=first-view-test&origin=${encodeURIComponent(pageOrigin)}${settings}`;
+      // The card settings in the query, as the element writes them; in the hash, as an earlier element did.
+      const inHash = query.get('inHash') === '1';
+      const frameUrl = `${gateway.gatewayUrl}/widget/frame/${widget}?lang=en${inHash ? '' : settings}#channel=first-view-test&origin=${encodeURIComponent(pageOrigin)}${inHash ? settings : ''}`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>
 <body><iframe title="Secure payment form" src="${frameUrl}" style="width: 480px; height: 600px"></iframe></body></html>`,
@@ -55,7 +57,8 @@ describe("the frame's first view", () => {
     {
       settings = '',
       widget = gateway.widgets.instant as string,
-    }: { settings?: string; widget?: string } = {},
+      inHash = false,
+    }: { settings?: string; widget?: string; inHash?: boolean } = {},
   ): Promise<{ frame: Frame; release(): void }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -64,7 +67,10 @@ describe("the frame's first view", () => {
       await route.continue();
     });
     // Not until load: the page's load waits for the frame's, which waits for the held code.
-    await page.goto(`${pageOrigin}/?${new URLSearchParams({ settings, widget })}`, { waitUntil: 'commit' });
+    await page.goto(
+      `${pageOrigin}/?${new URLSearchParams({ settings, widget, inHash: inHash ? '1' : '' })}`,
+      { waitUntil: 'commit' },
+    );
     const frame = await waitUntil('the payment frame', async () =>
       page.frames().find((candidate) => candidate.url().includes('/widget/frame/')),
     );
@@ -168,12 +174,42 @@ describe("the frame's first view", () => {
     }
   });
 
-  test('card settings the first view was not written for: the frame code renders its own form', async () => {
+  test('the card settings the element asks for are in the first view, which the code takes over', async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
       const { frame, release } = await openWithFrameCodeHeld(page, {
         settings: '&card-layout=compact&cardholder-name=hidden',
+      });
+      const number = frame.getByLabel('Card number');
+      await number.pressSequentially('5555');
+      assert.equal(await frame.locator('.svc-card-fields--compact').count(), 1);
+      assert.equal(await frame.getByLabel('Name on card').count(), 0);
+      await number.evaluate((input) => {
+        (input as HTMLInputElement & { svcMark?: boolean }).svcMark = true;
+      });
+      release();
+      await frame.waitForFunction(() => document.querySelectorAll('[defer-hydration]').length === 0);
+      await frame.waitForFunction(
+        () => document.querySelector<HTMLInputElement>('#svc-card-number')?.value === '5555',
+      );
+      assert.equal(
+        await number.evaluate((input) => (input as HTMLInputElement & { svcMark?: boolean }).svcMark),
+        true,
+        'the same input',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('card settings the first view was not written for (an earlier element wrote them in the hash): the code renders its own form', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const { frame, release } = await openWithFrameCodeHeld(page, {
+        settings: '&card-layout=compact&cardholder-name=hidden',
+        inHash: true,
       });
       await frame.getByLabel('Name on card').waitFor();
       release();

@@ -11,10 +11,13 @@ describe('<svc-checkout> card form settings', () => {
     widgetId = (await gatewayInfo()).widgets.checkout;
   });
 
-  /** The settings as the iframe's URL carries them to the frame (which reads them with readCardSettings). */
+  /**
+   * The settings as the iframe's URL carries them to the gateway and the frame (which reads them with
+   * readCardSettings): in its query.
+   */
   const settingsOf = (iframe: HTMLIFrameElement) => {
-    const hash = new URLSearchParams(new URL(iframe.src).hash.slice(1));
-    return { layout: hash.get('card-layout'), holder: hash.get('cardholder-name') };
+    const query = new URL(iframe.src).searchParams;
+    return { layout: query.get('card-layout'), holder: query.get('cardholder-name') };
   };
 
   it('passes card-layout and cardholder-name to the frame', async () => {

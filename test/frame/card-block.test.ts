@@ -249,6 +249,18 @@ describe('the card block', () => {
       expect(readCardSettings(`${hash}&cardholder-name=optional`).holder).to.equal('optional');
     });
 
+    it('reads them from the query, as the gateway did for its first view; from the hash of an earlier element', () => {
+      const query = '?fields=0&lang=en&card-layout=compact&cardholder-name=optional';
+      expect(readCardSettings(query, `${hash}&card-layout=stacked&cardholder-name=hidden`)).to.deep.equal({
+        layout: 'compact',
+        holder: 'optional',
+      });
+      expect(readCardSettings('?fields=0&lang=en', `${hash}&card-layout=compact`)).to.deep.equal({
+        layout: 'compact',
+        holder: 'required',
+      });
+    });
+
     it('names a value it does not know in the console, with what to write, and keeps the default', () => {
       const warnings: string[] = [];
       const warn = console.warn;
