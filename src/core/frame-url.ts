@@ -32,6 +32,13 @@ export interface FrameUrlParts {
 export const cardSettings = (layout: string | undefined, holder: string | undefined): string =>
   `&card-layout=${encodeURIComponent(layout ?? '')}&cardholder-name=${encodeURIComponent(holder ?? '')}`;
 
+/**
+ * The frame's height in CSS pixels until it reports its own: about its first view's (the card form as the
+ * gateway writes it, in English at 16 px: stacked 682, compact 511), so that the form shows whole from the
+ * first paint, before the frame's code has measured it.
+ */
+export const firstViewHeight = (layout: string | undefined): number => (layout === 'compact' ? 512 : 680);
+
 /** The frame's URL for these parts. */
 export function frameUrl(parts: FrameUrlParts): string {
   const { gateway, widgetId, fields, language, channel, pageOrigin, card } = parts;

@@ -42,10 +42,12 @@ export interface SessionControls {
   elementClass: { properties: object; frameReadyTimeout: number };
 }
 
-/** One load of the frame as the element shows it. */
+/**
+ * One load of the frame as the element shows it: from the start, since the gateway's page carries the form
+ * (its first view), which takes the focus and typing before the frame's code has run.
+ */
 export interface FrameView {
   host: FrameHost;
-  revealed: boolean;
   height?: number;
 }
 
@@ -226,8 +228,7 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       },
     );
     declared = undefined;
-    // An adopted frame shows already, perhaps with the shopper's typing in it: hiding it would take the focus.
-    current = { host: frameHost, revealed: frameHost.adopted };
+    current = { host: frameHost };
     host.requestUpdate();
     controls.setState('loading');
   }
@@ -282,7 +283,6 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         if (started) sendInit(frameHost);
         return;
       case 'shown':
-        if (!frame.revealed) reveal(frame);
         return;
       case 'resize':
         frame.height = message.height;
@@ -296,7 +296,6 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
         }
         controls.setState(message.state);
         if (message.state !== 'loading' && message.state !== 'form' && !rejected) attempted = true;
-        if (message.state !== 'loading' && !frame.revealed) reveal(frame);
         return;
       case 'paymentCompleted': {
         const url = message.paymentSucceeded && prepared?.init.order.successRedirectUrl;
@@ -364,15 +363,6 @@ export function createFrameSession(host: SessionHost, controls: SessionControls)
       if (value) values[name] = value;
     }
     return values;
-  }
-
-  function reveal(frame: FrameView): void {
-    // Until revealed, the iframe is inert: what has the focus in the element is the loading text.
-    const hadFocus = (host.renderRoot as ShadowRoot).activeElement !== null;
-    frame.revealed = true;
-    host.requestUpdate();
-    // After a retry from the keyboard, focus went to the loading text; carry it on into the form.
-    if (hadFocus) void host.updateComplete.then(() => frame.host.iframe.focus());
   }
 
   /** A failure the frame or its load reports, blamed on what the page gave (an attribute or a script call). */

@@ -4,8 +4,7 @@ import { css } from '@lit/reactive-element';
 // (core's `tokenVar`; a test holds each `var()` here to it). Tokens are read, never set here: a value set on
 // :host would hide the merchant's inherited one. Written out rather than built from core, which would bring
 // every token's checks into the script-tag file; one rule a line, since nothing minifies CSS in templates.
-// The pending iframe loads out of sight but rendered (transparent and inert, laid out at the host's full
-// width, so its reported height is right) until it shows a form. A button's border is transparent rather than
+// A button's border is transparent rather than
 // none, since forced colours paint it and a button without one reads as plain text there; the padding gives back
 // its pixel, so the button keeps its size.
 // The iframe is a card on the shop's page: its corners, border and shadow are tokens of the element alone
@@ -17,7 +16,6 @@ export const svcCheckoutStyles = css`
 :host{display:block;position:relative;color:var(--svc-color-text, #1f2937);font-family:var(--svc-font-family, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif);font-size:var(--svc-font-size, 16px)}
 :host([hidden]){display:none}
 iframe{display:block;width:100%;width:-moz-available;width:-webkit-fill-available;border:var(--svc-frame-border, 1px solid #d1d5db);border-radius:var(--svc-frame-radius, 12px);box-shadow:var(--svc-frame-shadow, 0 1px 4px #00000024);color-scheme:normal}
-iframe.pending{position:absolute;opacity:0}
 .loading{margin:0;padding:var(--svc-spacing, 12px);color:var(--svc-color-muted, #4b5563)}
 .loading:focus{outline:none}
 .error{padding:var(--svc-spacing, 12px);border:1px solid var(--svc-color-error, #b91c1c);border-radius:var(--svc-border-radius, 6px);background:var(--svc-color-background, #ffffff)}

@@ -1,5 +1,6 @@
 import { type PropertyValues, ReactiveElement } from '@lit/reactive-element';
 import type { CardholderNameSetting, CardLayout, WidgetState } from '../core/frame-channel.js';
+import { firstViewHeight } from '../core/frame-url.js';
 import {
   createElementTranslator,
   type ElementMessageKey,
@@ -406,12 +407,8 @@ export class SvcCheckout extends ReactiveElement {
       const { iframe } = frame.host;
       iframe.setAttribute('part', 'frame');
       iframe.title = t('frame.title');
-      iframe.className = frame.revealed ? '' : 'pending';
-      // Out of sight and out of reach while loading, yet rendered: a hidden frame would not lay out its form
-      // (nor report its height) until revealed.
-      iframe.inert = !frame.revealed;
-      iframe.style.height = frame.revealed && frame.height !== undefined ? `${frame.height}px` : '';
-      nodes = frame.revealed ? [iframe] : [loading, iframe];
+      iframe.style.height = `${frame.height ?? firstViewHeight(this.cardLayout)}px`;
+      nodes = [iframe];
     } else if (view.kind === 'idle') {
       nodes = this.lazy ? [] : [loading];
     } else if (view.kind === 'picker') {
@@ -534,9 +531,10 @@ export class SvcCheckout extends ReactiveElement {
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
     if (this.#v1) this.#startPicker();
     else this.#session.load();
-    // The retry button goes away; keep keyboard users where they were, on the loading text.
+    // The retry button goes away; keep keyboard users where they were: in the new frame, whose form shows
+    // from the start, else (v1 mode) on the loading text.
     if (hadFocus) {
-      void this.updateComplete.then(() => this.#loading?.focus());
+      void this.updateComplete.then(() => (this.#session.frame?.host.iframe ?? this.#loading)?.focus());
     }
   };
 

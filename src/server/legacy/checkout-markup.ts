@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import type { CardholderNameSetting, CardLayout } from '../../core/frame-channel.js';
-import { cardSettings, frameUrl, gatewayOrigin } from '../../core/frame-url.js';
+import { cardSettings, firstViewHeight, frameUrl, gatewayOrigin } from '../../core/frame-url.js';
 import { createElementTranslator, type MessageOverrides, normalizeLanguage } from '../../core/i18n.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
 import { ELEMENT_LEVEL_ATTRIBUTES, ORDER_ATTRIBUTE_NAMES } from '../../core/order-input-from-attributes.js';
@@ -238,7 +238,9 @@ function declaredFrameHtml(
     card: cardSettings(attributes['card-layout'], attributes['cardholder-name']),
   });
   const title = createElementTranslator(language ?? 'en', options.texts)('frame.title');
-  return `<template shadowrootmode="open"><iframe${attributeText({ part: 'frame', title: writable('texts', title), src })}></iframe></template>`;
+  // Sized by attributes, which no page policy refuses, until the element's styles and the frame's height apply.
+  const size = { width: '100%', height: String(firstViewHeight(attributes['card-layout'])) };
+  return `<template shadowrootmode="open"><iframe${attributeText({ part: 'frame', title: writable('texts', title), src, ...size })}></iframe></template>`;
 }
 
 /**
