@@ -115,10 +115,19 @@ export const CARD_FIELD_PAGES = {
 } as const;
 export type CardFieldPage = keyof typeof CARD_FIELD_PAGES;
 
+/**
+ * A slow network as Chromium's DevTools emulate it, for every request of the page and its frames: issue 26's,
+ * a 150 ms round trip and 1.6 Mbps each way, where each round trip a page load saves shows.
+ */
+export const SLOW_NETWORK = { latencyMs: 150, kbps: 1600 } as const;
+
 export interface BrowserFigures {
   runs: number;
   /** The card number field focusable, by page. */
   cardField: Record<CardFieldPage, Visits>;
+  /** The same on the slow network (`SLOW_NETWORK`), over `slowRuns` loads. */
+  cardFieldSlow: Record<CardFieldPage, Visits>;
+  slowRuns: number;
   thousandItemsRenderedMs: number;
   /** From the element's `init` reaching the frame until the 1,000 items are rendered. */
   thousandItemsFromInitMs: number;
@@ -128,22 +137,43 @@ export interface BrowserFigures {
   methodChoosableMs: number;
 }
 
-export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
+/** Applies `SLOW_NETWORK` to a page (its frames' requests too) before it navigates. */
+async function throttle(page: Page): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Network.enable');
+  const bytesPerSecond = (SLOW_NETWORK.kbps * 1000) / 8;
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: SLOW_NETWORK.latencyMs,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+export async function benchBrowser(runs = 21, slowRuns = 7): Promise<BrowserFigures> {
   const { pageOrigin, stop } = await startPagesProcess();
   const browser = await launchBrowser();
   /**
    * One run of a page: cold in a new context, then (unless `coldOnly`) warm, the same context loading the page
    * a second time.
    */
-  const load = async (path: string, milestone: Milestone, onPage: boolean, coldOnly: boolean) => {
+  const load = async (
+    path: string,
+    milestone: Milestone,
+    onPage: boolean,
+    coldOnly: boolean,
+    slow: boolean,
+  ) => {
     const context = await browser.newContext();
     try {
       const first = await context.newPage();
+      if (slow) await throttle(first);
       await first.goto(`${pageOrigin}${path}`);
       const cold = await msUntil(first, milestone, onPage);
       if (coldOnly) return { cold };
       await first.close();
       const again = await context.newPage();
+      if (slow) await throttle(again);
       await again.goto(`${pageOrigin}${path}`);
       return { cold, warm: await msUntil(again, milestone, onPage) };
     } finally {
@@ -156,12 +186,12 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
    */
   const measureInTurn = async (
     pagesToLoad: Array<{ path: string; milestone: Milestone; onPage?: boolean }>,
-    coldOnly = false,
+    { coldOnly = false, slow = false } = {},
   ) => {
     const figures = pagesToLoad.map(() => ({ cold: [] as number[], warm: [] as number[] }));
-    for (let run = 0; run <= runs; run++) {
+    for (let run = 0; run <= (slow ? slowRuns : runs); run++) {
       for (const [index, { path, milestone, onPage = false }] of pagesToLoad.entries()) {
-        const { cold, warm } = await load(path, milestone, onPage, coldOnly);
+        const { cold, warm } = await load(path, milestone, onPage, coldOnly, slow);
         if (run > 0) {
           figures[index]!.cold.push(cold);
           if (warm !== undefined) figures[index]!.warm.push(warm);
@@ -170,11 +200,12 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
     }
     return figures.map(({ cold, warm }): Visits => ({ cold: median(cold), warm: median(warm) }));
   };
-  /** The card field's pages in turn. */
-  const measureCardField = async (): Promise<Record<CardFieldPage, Visits>> => {
+  /** The card field's pages in turn, on loopback or on the slow network. */
+  const measureCardField = async (slow = false): Promise<Record<CardFieldPage, Visits>> => {
     const names = Object.keys(CARD_FIELD_PAGES) as CardFieldPage[];
     const figures = await measureInTurn(
       names.map((name) => ({ milestone: 'cardFieldFocusable' as const, ...CARD_FIELD_PAGES[name] })),
+      { slow },
     );
     return Object.fromEntries(names.map((name, index) => [name, figures[index]!])) as Record<
       CardFieldPage,
@@ -231,15 +262,19 @@ export async function benchBrowser(runs = 21): Promise<BrowserFigures> {
   };
   try {
     const cardField = await measureCardField();
+    const cardFieldSlow = await measureCardField(true);
     const bigOrder = await measureBigOrder();
     return {
       runs,
       cardField,
+      cardFieldSlow,
+      slowRuns,
       thousandItemsRenderedMs: bigOrder.navigation,
       thousandItemsFromInitMs: bigOrder.init,
       thousandItemsFromIntakeMs: bigOrder.intake,
-      methodChoosableMs: (await measureInTurn([{ path: '/v1', milestone: 'methodChoosable' }], true))[0]!
-        .cold,
+      methodChoosableMs: (
+        await measureInTurn([{ path: '/v1', milestone: 'methodChoosable' }], { coldOnly: true })
+      )[0]!.cold,
     };
   } finally {
     await browser.close();

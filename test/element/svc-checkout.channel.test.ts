@@ -74,28 +74,27 @@ describe('<svc-checkout> channel', () => {
     expect(frame.iframe.clientHeight).to.equal(432);
   });
 
-  it('shows the frame once it leaves loading, reflects its state and takes the height it reports', async () => {
+  it('shows the frame from the start, at its first view’s height until it reports its own, and reflects its state', async () => {
+    // The gateway's page carries the form (issue 26): it takes the focus and typing before the frame's code runs.
     const element = await checkout();
     const frame = await testFrame(element);
+    await element.updateComplete;
+    expect(frame.iframe.inert).to.equal(false);
+    expect(getComputedStyle(frame.iframe).position).to.equal('static');
+    expect(getComputedStyle(frame.iframe).opacity).to.equal('1');
+    expect(frame.iframe.style.height).to.equal('680px');
+    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
     frame.send({ type: 'ready' });
     await frame.next('init');
-    expect(frame.iframe.classList.contains('pending')).to.equal(true);
-    // Rendered while loading, so the form is laid out before it shows, but out of reach.
-    expect(frame.iframe.inert).to.equal(true);
-    expect(getComputedStyle(frame.iframe).visibility).to.equal('visible');
-    expect(shadow(element).querySelector('[role="status"]')).to.not.equal(null);
     frame.send({ type: 'state', state: 'loading' });
     frame.send({ type: 'resize', height: 432 });
     await element.updateComplete;
-    expect(frame.iframe.classList.contains('pending')).to.equal(true);
+    expect(element.state).to.equal('loading');
+    expect(frame.iframe.clientHeight).to.equal(432);
     frame.send({ type: 'state', state: 'form' });
     await element.updateComplete;
     expect(element.state).to.equal('form');
     expect(element.getAttribute('state')).to.equal('form');
-    expect(frame.iframe.classList.contains('pending')).to.equal(false);
-    expect(frame.iframe.inert).to.equal(false);
-    expect(frame.iframe.clientHeight).to.equal(432);
-    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
     frame.send({ type: 'resize', height: 610 });
     await element.updateComplete;
     expect(frame.iframe.clientHeight).to.equal(610);
@@ -105,20 +104,13 @@ describe('<svc-checkout> channel', () => {
     expect(element.getAttribute('state')).to.equal('processing');
   });
 
-  it('shows the frame when it says its card form shows, while the state stays loading until the order is taken', async () => {
-    const element = await checkout();
+  it('starts the compact card form at the compact first view’s height', async () => {
+    const element = await fixture<SvcCheckout>(
+      html`<svc-checkout gateway=${location.origin} widget-id=${widgetId} amount="1.00" label="Tea" card-layout="compact"></svc-checkout>`,
+    );
     const frame = await testFrame(element);
-    frame.send({ type: 'ready' });
-    await frame.next('init');
-    frame.send({ type: 'state', state: 'loading' });
-    frame.send({ type: 'shown' });
     await element.updateComplete;
-    expect(frame.iframe.classList.contains('pending')).to.equal(false);
-    expect(frame.iframe.inert).to.equal(false);
-    expect(shadow(element).querySelector('[role="status"]')).to.equal(null);
-    expect(element.state).to.equal('loading');
-    frame.send({ type: 'state', state: 'form' });
-    expect(element.state).to.equal('form');
+    expect(frame.iframe.style.height).to.equal('512px');
   });
 
   it("names the page's language in the frame's address, for the gateway to serve the frame in it", async () => {
@@ -405,7 +397,6 @@ describe('<svc-checkout> channel', () => {
       expect((await frame.next('update')).language).to.equal('lv');
       await element.updateComplete;
       expect(shadow(element).querySelector('iframe')!.title).to.equal('Droša maksājuma forma');
-      expect(shadow(element).querySelector('[role="status"]')!.getAttribute('lang')).to.equal('lv');
 
       html_.lang = 'de';
       element = await checkout();
@@ -438,13 +429,12 @@ describe('<svc-checkout> channel', () => {
       amount="1.00"
       label="Tea"
       language="en"
-      texts=${JSON.stringify({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}', broken: 3 })}
+      texts=${JSON.stringify({ 'frame.title': 'Pay for your tea', 'pay.button': 'Buy for {amount}', broken: 3 })}
     ></svc-checkout>`);
     await element.updateComplete;
-    const status = shadow(element).querySelector('[role="status"]')!;
-    await waitUntil(() => status.textContent === 'Just a moment…', `status says ${status.textContent}`);
+    expect(shadow(element).querySelector('iframe')!.title).to.equal('Pay for your tea');
     const init = await initOf(element);
-    expect(init.texts).to.deep.equal({ 'loading.text': 'Just a moment…', 'pay.button': 'Buy for {amount}' });
+    expect(init.texts).to.deep.equal({ 'frame.title': 'Pay for your tea', 'pay.button': 'Buy for {amount}' });
   });
 
   it('sends init again when the frame says ready again (its page reloaded)', async () => {
