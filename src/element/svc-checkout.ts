@@ -98,7 +98,7 @@ function make(tag: string, attributes: Record<string, string>): HTMLElement {
  * @fires {NavigateToCheckoutEvent} navigateToCheckout - v1 mode: the customer confirmed a payment method, or went on without one. Cancelable: otherwise the element goes to `detail.url`. `detail`: `{method, url}` (`method` is `null` without one; `url` is `checkout-url` with `preferred` set in its query).
  *
  * @csspart frame - The payment form's iframe.
- * @csspart loading - The text shown while the form loads.
+ * @csspart loading - The text shown before the form's frame is opened (in v1 mode, until the picker shows); the frame itself shows from the start, with the form the gateway writes into its page.
  * @csspart error - The box shown instead of the form when the widget cannot take a payment.
  * @csspart retry-button - The error box's retry button (when the gateway could not be reached or did not answer).
  * @csspart status - v1 mode: the line that says the methods are loading, or that there are none.
