@@ -4,21 +4,30 @@
  * API and pays it; an order counts once its signed notification has reached a merchant endpoint and verified.
  * Also the widget API's latency per request (order intake and payment), median and 99th percentile.
  *
- * Run alone: `node --import tsx bench/sandbox-payments.ts`.
+ * Run alone: `node --import tsx bench/sandbox-payments.ts`. The CLI runs from the sources through tsx: the
+ * loader costs only at start (the built `dist/sandbox/cli.js`, which merchants run, measured the same in turn
+ * with it). `BENCH_CLI=dist/sandbox/cli.js` runs a built CLI instead (after `npm run build`), and
+ * `BENCH_CLI_FLAGS` passes Node flags to it, such as `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SandboxConfigFile } from '../src/sandbox/config.js';
 import { signOrder, verifySignature } from '../src/server/index.js';
 
 const WIDGET = '00000000-0000-4000-8000-0000000000be';
-const CLI = fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url));
+const CLI = resolve(
+  process.env.BENCH_CLI ?? fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url)),
+);
+const CLI_NODE_FLAGS = [
+  ...(CLI.endsWith('.ts') ? ['--import', 'tsx'] : []),
+  ...(process.env.BENCH_CLI_FLAGS?.split(' ').filter(Boolean) ?? []),
+];
 
 /** What one run measured. */
 export interface SandboxPaymentsResult {
@@ -28,13 +37,32 @@ export interface SandboxPaymentsResult {
   /** Widget API request latency in milliseconds (intake and payment requests alike). */
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /**
+   * CPU time the sandbox's process spent per paid order during the load (user + system, all its threads), in
+   * milliseconds; undefined where /proc is not there. Less at the mercy of a noisy machine than the rate.
+   */
+  sandboxCpuMsPerOrder: number | undefined;
 }
+
+/** User + system CPU time of a process so far, in milliseconds, from /proc (Linux); undefined elsewhere. */
+async function cpuTimeMs(pid: number | undefined): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+/** The kernel's USER_HZ, 100 on every Linux that Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Starts the CLI and resolves its URL once it says it listens; its further output is read and dropped. */
 async function startCli(configFile: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, '--port', '0', '--config', configFile, '--data-dir', dataDir],
+    [...CLI_NODE_FLAGS, CLI, '--port', '0', '--config', configFile, '--data-dir', dataDir],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   // Reading on after the URL: a pipe closed early would end the CLI with EPIPE at its next line.
@@ -146,6 +174,7 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
     };
   });
   let next = 0;
+  const cpuBefore = await cpuTimeMs(sandbox.child.pid);
   const start = performance.now();
   await Promise.all(
     Array.from({ length: customers }, async () => {
@@ -162,6 +191,7 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
   );
   await allDelivered;
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = await cpuTimeMs(sandbox.child.pid);
 
   sandbox.child.kill('SIGTERM');
   await new Promise((resolve) => sandbox.child.once('exit', resolve));
@@ -177,6 +207,8 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
     paidOrdersPerSecond: orders / seconds,
     latencyP50Ms: percentile(sorted, 50),
     latencyP99Ms: percentile(sorted, 99),
+    sandboxCpuMsPerOrder:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / orders,
   };
 }
 
@@ -185,7 +217,10 @@ export function describeSandboxPayments(result: SandboxPaymentsResult): string {
   return (
     `sandbox through the CLI with --data-dir, ${result.customers} customers at once: ${result.paidOrdersPerSecond.toFixed(0)} paid orders/s ` +
     `(${result.orders} orders placed and paid, each notification delivered and verified); widget API latency ` +
-    `p50 ${result.latencyP50Ms.toFixed(1)} ms, p99 ${result.latencyP99Ms.toFixed(1)} ms`
+    `p50 ${result.latencyP50Ms.toFixed(1)} ms, p99 ${result.latencyP99Ms.toFixed(1)} ms` +
+    (result.sandboxCpuMsPerOrder === undefined
+      ? ''
+      : `; the sandbox's CPU time ${result.sandboxCpuMsPerOrder.toFixed(2)} ms per paid order`)
   );
 }
 
