@@ -29,6 +29,9 @@ import {
   type Delivery,
   type DeliveryAttempt,
   type DeliveryRequest,
+  type DeliverySigner,
+  headersAsSent,
+  headersToSend,
   isAccepted,
   type LateAnswer,
   type SendResult,
@@ -41,6 +44,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryRequest,
+  DeliverySigner,
   DeliveryState,
   LateAnswer,
   SendResult,
@@ -50,8 +54,13 @@ export { createHttpSend, type HttpSendOptions } from './delivery-queue/http-send
 /** Options of {@link createDeliveryQueue}. */
 export interface DeliveryQueueOptions {
   store: Store;
-  /** Makes one attempt. A thrown error counts as `{ error }`. */
+  /**
+   * Makes one attempt, with the headers to send as given (a delivery signed on sending carries its signature
+   * in them). A thrown error counts as `{ error }`.
+   */
   send: (delivery: Delivery) => Promise<SendResult>;
+  /** Signs the deliveries that are signed on sending ({@link DeliveryRequest.signatureHeader}). */
+  signer?: DeliverySigner;
   /** The first retry interval; each further one doubles. */
   retryBaseMs: number;
   /** Default 8, the gateway's rule. */
@@ -94,6 +103,8 @@ export interface DeliveryQueue {
    */
   enqueue(request: DeliveryRequest): string;
   get(id: string): Delivery | undefined;
+  /** The headers the delivery goes out with: as stored, with its signature when it is signed on sending. */
+  headersOf(delivery: Delivery): Record<string, string>;
   /** The deliveries of one key, oldest first, with their attempts. */
   deliveries(key: string): Delivery[];
   /**
@@ -146,6 +157,7 @@ class Queue implements DeliveryQueue {
   private readonly store: Store;
   private readonly records: Collection<Delivery>;
   private readonly send: (delivery: Delivery) => Promise<SendResult>;
+  private readonly signer: DeliverySigner | undefined;
   private readonly now: (owner: string | undefined) => number;
   private readonly retryBaseMs: number;
   private readonly maxFurtherAttempts: number;
@@ -190,6 +202,7 @@ class Queue implements DeliveryQueue {
     this.store = options.store;
     this.records = options.store.collection<Delivery>(options.collection ?? 'deliveries');
     this.send = options.send;
+    this.signer = options.signer;
     this.now = options.now ?? Date.now;
     this.due = new DueHeaps(this.now);
     this.retryBaseMs = options.retryBaseMs;
@@ -238,6 +251,7 @@ class Queue implements DeliveryQueue {
       seq: ++this.seq,
       ...(request.event !== undefined && { event: request.event }),
       ...(request.owner !== undefined && { owner: request.owner }),
+      ...(request.signatureHeader !== undefined && { signatureHeader: request.signatureHeader }),
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -265,6 +279,10 @@ class Queue implements DeliveryQueue {
 
   get(id: string): Delivery | undefined {
     return this.records.get(id);
+  }
+
+  headersOf(delivery: Delivery): Record<string, string> {
+    return headersAsSent(delivery, this.signer);
   }
 
   cancel(keyPrefix: string): number {
@@ -444,8 +462,17 @@ class Queue implements DeliveryQueue {
     // only the retry can deliver now.
     this.abandonLate(delivery.id);
     this.ownerLoad.set(owner, (this.ownerLoad.get(owner) ?? 0) + 1);
-    const started = performance.now();
-    const running = this.send(delivery)
+    let started = performance.now();
+    // The attempt's duration is the merchant's: it starts once a delivery signed on sending is signed.
+    const sent = (headers: Record<string, string>) => {
+      started = performance.now();
+      return this.send(headers === delivery.headers ? delivery : { ...delivery, headers });
+    };
+    const running = (
+      delivery.signatureHeader === undefined
+        ? sent(delivery.headers)
+        : headersToSend(delivery, this.signer).then(sent)
+    )
       .catch(
         (error: unknown): SendResult => ({ error: error instanceof Error ? error.message : String(error) }),
       )

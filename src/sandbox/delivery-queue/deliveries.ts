@@ -21,6 +21,19 @@ export interface DeliveryRequest {
   event?: string;
   /** Whose delivery it is (a merchant id): the unit that shares slots. Default: the URL's origin. */
   owner?: string;
+  /**
+   * A header to add when the delivery goes out: the body's signature by the queue's {@link DeliverySigner}
+   * (the sandbox's service key). Made when sent, not stored: the same body and key give the same signature
+   * (RSA PKCS#1 v1.5 is deterministic), so every attempt and every view carries the same bytes, and the RSA
+   * work runs on the thread pool rather than in the transaction that enqueues the delivery.
+   */
+  signatureHeader?: string;
+}
+
+/** Signs bodies for {@link DeliveryRequest.signatureHeader}: at once (for a view), or off the event loop. */
+export interface DeliverySigner {
+  now(body: string): string;
+  later(body: string): Promise<string>;
 }
 
 /** One try at a delivery. */
@@ -53,6 +66,8 @@ export interface Delivery {
   event?: string;
   /** See {@link DeliveryRequest.owner}. */
   owner?: string;
+  /** See {@link DeliveryRequest.signatureHeader}. */
+  signatureHeader?: string;
   url: string;
   method: string;
   headers: Record<string, string>;
@@ -90,4 +105,27 @@ export interface LateAnswer {
 /** Whether the merchant's status is the accepting one for the delivery's {@link AcceptStatus}. */
 export function isAccepted(status: number, rule: AcceptStatus): boolean {
   return rule === 'exactly-200' ? status === 200 : status >= 200 && status < 300;
+}
+
+/** The headers a delivery goes out with: as stored, and its signature header signed now, when it has one. */
+export function headersAsSent(
+  delivery: Delivery,
+  signer: DeliverySigner | undefined,
+): Record<string, string> {
+  if (delivery.signatureHeader === undefined) return delivery.headers;
+  return { ...delivery.headers, [delivery.signatureHeader]: signerOf(signer).now(delivery.body) };
+}
+
+/** {@link headersAsSent}, with the signature made off the event loop. */
+export async function headersToSend(
+  delivery: Delivery,
+  signer: DeliverySigner | undefined,
+): Promise<Record<string, string>> {
+  if (delivery.signatureHeader === undefined) return delivery.headers;
+  return { ...delivery.headers, [delivery.signatureHeader]: await signerOf(signer).later(delivery.body) };
+}
+
+function signerOf(signer: DeliverySigner | undefined): DeliverySigner {
+  if (signer === undefined) throw new Error('The delivery is signed on sending, and the queue has no signer');
+  return signer;
 }

@@ -86,7 +86,9 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
         .filter((delivery) => delivery.owner === merchant.id && deliveryKindOf(delivery) === 'notification')
         .sort((a, b) => b.seq - a.seq);
     }
-    sendJson(context.res, 200, { notifications: listed.map(notificationView) });
+    sendJson(context.res, 200, {
+      notifications: listed.map((delivery) => notificationView(delivery, queue)),
+    });
   });
   router.on('POST', '/sandbox/legacy/notifications/:id/resend', (context) => {
     const merchant = auth(context.req);
@@ -100,15 +102,19 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
       acceptStatus: original.acceptStatus,
       event: RESEND_PREFIX + original.id,
       ...(original.owner !== undefined && { owner: original.owner }),
+      ...(original.signatureHeader !== undefined && { signatureHeader: original.signatureHeader }),
     });
-    sendJson(context.res, 201, notificationView(queue.get(id)!));
+    sendJson(context.res, 201, notificationView(queue.get(id)!, queue));
   });
 }
 
 /** A resend's `event` names the delivery it resends (legacy notifications have no event of their own). */
 const RESEND_PREFIX = 'resend:';
 
-export function notificationView(delivery: Delivery): LegacyNotificationView {
+export function notificationView(
+  delivery: Delivery,
+  queue: Pick<DeliveryQueue, 'headersOf'>,
+): LegacyNotificationView {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const resendOf = delivery.event?.startsWith(RESEND_PREFIX)
     ? delivery.event.slice(RESEND_PREFIX.length)
@@ -131,7 +137,7 @@ export function notificationView(delivery: Delivery): LegacyNotificationView {
       durationMs: attempt.durationMs,
     })),
     body: delivery.body,
-    signature: delivery.headers['x-svc-signature'] ?? '',
+    signature: queue.headersOf(delivery)['x-svc-signature'] ?? '',
     ...(resendOf !== undefined && { resendOf }),
   };
 }
