@@ -2,8 +2,8 @@
  * The payment state machine of a legacy widget order: card attempts with the test cards (approved, declined,
  * a processing error, the 3-D Secure test challenge), cancellation, and refunds through merchant API v2. A
  * FAILED attempt leaves the order payable: another card may pay it, and its own notification follows. Each
- * ended attempt (PAID, FAILED) and each cancellation is written with its signed purchase notification in one
- * store transaction.
+ * ended attempt (PAID, FAILED) and each cancellation is written with its purchase notification in one store
+ * transaction; the queue signs the notification as it goes out.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -323,7 +323,7 @@ export class PaymentMachine {
 
   /**
    * Ends an attempt (PAID, or FAILED with the order still payable) or the order (CANCELLED), and queues
-   * its signed notification, in one transaction. The queue delivers an order's notifications in order.
+   * its notification, in one transaction. The queue delivers an order's notifications in order, signed.
    */
   private finish(
     record: OrderRecord,
