@@ -24,14 +24,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../core/errors.js';
+import { BoundedCache } from '../server/for-sandbox.js';
 import type { ClockWork } from './clock.js';
 import {
   type Delivery,
   type DeliveryAttempt,
   type DeliveryRequest,
   type DeliverySigner,
-  headersAsSent,
-  headersToSend,
   isAccepted,
   type LateAnswer,
   type SendResult,
@@ -103,8 +102,13 @@ export interface DeliveryQueue {
    */
   enqueue(request: DeliveryRequest): string;
   get(id: string): Delivery | undefined;
-  /** The headers the delivery goes out with: as stored, with its signature when it is signed on sending. */
+  /**
+   * The headers the delivery goes out with: as stored, with its signature when it is signed on sending
+   * (signed at once, unless it was signed lately).
+   */
   headersOf(delivery: Delivery): Record<string, string>;
+  /** {@link headersOf} with the signature made on the thread pool: for many deliveries at once. */
+  signedHeaders(delivery: Delivery): Promise<Record<string, string>>;
   /** The deliveries of one key, oldest first, with their attempts. */
   deliveries(key: string): Delivery[];
   /**
@@ -127,6 +131,8 @@ export interface DeliveryQueue {
 export class DeliveryQueueError extends SvcError<'closed'> {}
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How many signatures of deliveries signed on sending are kept for their views (about 350 bytes each). */
+const SIGNATURES_KEPT = 10_000;
 /** How soon an outcome the store refused (a full disk) is offered to it again, at most. */
 const STORE_RETRY_MS = 1_000;
 
@@ -158,6 +164,8 @@ class Queue implements DeliveryQueue {
   private readonly records: Collection<Delivery>;
   private readonly send: (delivery: Delivery) => Promise<SendResult>;
   private readonly signer: DeliverySigner | undefined;
+  /** Signatures made lately, by delivery id: a view of a delivery just sent does not sign it again. */
+  private readonly signatures = new BoundedCache<string, string>(SIGNATURES_KEPT);
   private readonly now: (owner: string | undefined) => number;
   private readonly retryBaseMs: number;
   private readonly maxFurtherAttempts: number;
@@ -282,7 +290,30 @@ class Queue implements DeliveryQueue {
   }
 
   headersOf(delivery: Delivery): Record<string, string> {
-    return headersAsSent(delivery, this.signer);
+    const header = delivery.signatureHeader;
+    if (header === undefined) return delivery.headers;
+    let signature = this.signatures.get(delivery.id);
+    if (signature === undefined) {
+      signature = this.signerFor(delivery).now(delivery.body);
+      this.signatures.set(delivery.id, signature);
+    }
+    return { ...delivery.headers, [header]: signature };
+  }
+
+  async signedHeaders(delivery: Delivery): Promise<Record<string, string>> {
+    const header = delivery.signatureHeader;
+    if (header === undefined) return delivery.headers;
+    let signature = this.signatures.get(delivery.id);
+    if (signature === undefined) {
+      signature = await this.signerFor(delivery).later(delivery.body);
+      this.signatures.set(delivery.id, signature);
+    }
+    return { ...delivery.headers, [header]: signature };
+  }
+
+  private signerFor(delivery: Delivery): DeliverySigner {
+    if (this.signer !== undefined) return this.signer;
+    throw new Error(`Delivery ${delivery.id} is signed on sending, and the queue has no signer`);
   }
 
   cancel(keyPrefix: string): number {
@@ -471,7 +502,7 @@ class Queue implements DeliveryQueue {
     const running = (
       delivery.signatureHeader === undefined
         ? sent(delivery.headers)
-        : headersToSend(delivery, this.signer).then(sent)
+        : this.signedHeaders(delivery).then(sent)
     )
       .catch(
         (error: unknown): SendResult => ({ error: error instanceof Error ? error.message : String(error) }),

@@ -185,11 +185,14 @@ describe('delivery queue', () => {
   test('signs a delivery signed on sending as it goes out: off the event loop, the same bytes every attempt and after a restart, nothing stored', async () => {
     const merchant = await startMerchant((_request, received) => (received.length === 1 ? 500 : 200));
     const dataDir = join(tmp, 'signed-on-sending');
-    const signed: string[] = [];
+    const signed: Array<'now' | 'later'> = [];
     const signer = {
-      now: (body: string) => `sig(${body.length})`,
+      now: (body: string) => {
+        signed.push('now');
+        return `sig(${body.length})`;
+      },
       later: async (body: string) => {
-        signed.push(body);
+        signed.push('later');
         return `sig(${body.length})`;
       },
     };
@@ -208,8 +211,12 @@ describe('delivery queue', () => {
     // Stored without the signature: the transaction did no RSA work.
     assert.equal(first.queue.get(id)!.headers['x-svc-signature'], undefined);
     assert.equal(first.queue.get(id)!.signatureHeader, 'x-svc-signature');
-    assert.equal(first.queue.headersOf(first.queue.get(id)!)['x-svc-signature'], `sig(${body.length})`);
+    assert.deepEqual(signed, []);
     await waitFor(() => first.queue.get(id)!.attempts.length === 1, 'the failed first attempt');
+    // Signed off the event loop for sending; a view after it takes the signature made then.
+    assert.deepEqual(signed, ['later']);
+    assert.equal(first.queue.headersOf(first.queue.get(id)!)['x-svc-signature'], `sig(${body.length})`);
+    assert.deepEqual(signed, ['later']);
     await first.close();
 
     // After a restart, the retry is signed again, to the same bytes.
@@ -220,7 +227,7 @@ describe('delivery queue', () => {
       merchant.received.map((received) => received.headers['x-svc-signature']),
       [`sig(${body.length})`, `sig(${body.length})`],
     );
-    assert.deepEqual(signed, [body, body]);
+    assert.deepEqual(signed, ['later', 'later']);
     await second.close();
     await merchant.close();
   });

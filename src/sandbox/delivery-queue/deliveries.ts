@@ -106,26 +106,3 @@ export interface LateAnswer {
 export function isAccepted(status: number, rule: AcceptStatus): boolean {
   return rule === 'exactly-200' ? status === 200 : status >= 200 && status < 300;
 }
-
-/** The headers a delivery goes out with: as stored, and its signature header signed now, when it has one. */
-export function headersAsSent(
-  delivery: Delivery,
-  signer: DeliverySigner | undefined,
-): Record<string, string> {
-  if (delivery.signatureHeader === undefined) return delivery.headers;
-  return { ...delivery.headers, [delivery.signatureHeader]: signerOf(signer).now(delivery.body) };
-}
-
-/** {@link headersAsSent}, with the signature made off the event loop. */
-export async function headersToSend(
-  delivery: Delivery,
-  signer: DeliverySigner | undefined,
-): Promise<Record<string, string>> {
-  if (delivery.signatureHeader === undefined) return delivery.headers;
-  return { ...delivery.headers, [delivery.signatureHeader]: await signerOf(signer).later(delivery.body) };
-}
-
-function signerOf(signer: DeliverySigner | undefined): DeliverySigner {
-  if (signer === undefined) throw new Error('The delivery is signed on sending, and the queue has no signer');
-  return signer;
-}
