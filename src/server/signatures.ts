@@ -172,11 +172,16 @@ export async function verifyOrderSignatureAsync(
   return false;
 }
 
-/** The signature inputs the options accept, the official client's first. */
-function acceptedInputs(order: OrderInput, options: VerifyOrderSignatureOptions): Iterable<string> {
+/**
+ * The signature inputs the options accept, the official client's first; the others (which most signatures
+ * never need) only if it did not verify.
+ */
+function* acceptedInputs(order: OrderInput, options: VerifyOrderSignatureOptions): Iterable<string> {
+  const first = orderSignatureInput(order);
+  yield first;
   const countForms: Array<SignatureInputOptions['countForm']> =
     options.acceptPlainCounts === false ? ['three-decimals'] : ['three-decimals', 'as-given'];
   const fieldOrders: Array<SignatureInputOptions['itemFieldOrder']> =
     options.acceptDocumentOrder === false ? ['client'] : ['client', 'document'];
-  return orderSignatureInputs(order, countForms, fieldOrders);
+  for (const text of orderSignatureInputs(order, countForms, fieldOrders)) if (text !== first) yield text;
 }
