@@ -164,7 +164,8 @@ export class OrderIntake {
     if (callback) record.verification = { status: 'PENDING' };
     // Kept before the merchant is asked, who may read it through merchant API v2 meanwhile; `OrderBook.get`
     // keeps it from being paid until the merchant approves it.
-    this.deps.book.add(record);
+    // The order as read above, unless its input changed since (a fixed-price order, a certificate name added).
+    this.deps.book.add(record, input === parsed.input ? parsed : undefined);
     if (callback) {
       try {
         return await this.deps.verifier.askMerchantToApprove(merchant, record);
