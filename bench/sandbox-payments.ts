@@ -4,21 +4,30 @@
  * API and pays it; an order counts once its signed notification has reached a merchant endpoint and verified.
  * Also the widget API's latency per request (order intake and payment), median and 99th percentile.
  *
- * Run alone: `node --import tsx bench/sandbox-payments.ts`.
+ * Run alone: `node --import tsx bench/sandbox-payments.ts`. The CLI runs from the sources through tsx: the
+ * loader costs only at start (the built `dist/sandbox/cli.js`, which merchants run, measured the same in turn
+ * with it). `BENCH_CLI=dist/sandbox/cli.js` runs a built CLI instead (after `npm run build`), and
+ * `BENCH_CLI_FLAGS` passes Node flags to it, such as `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SandboxConfigFile } from '../src/sandbox/config.js';
 import { signOrder, verifySignature } from '../src/server/index.js';
 
 const WIDGET = '00000000-0000-4000-8000-0000000000be';
-const CLI = fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url));
+const CLI = resolve(
+  process.env.BENCH_CLI ?? fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url)),
+);
+const CLI_NODE_FLAGS = [
+  ...(CLI.endsWith('.ts') ? ['--import', 'tsx'] : []),
+  ...(process.env.BENCH_CLI_FLAGS?.split(' ').filter(Boolean) ?? []),
+];
 
 /** What one run measured. */
 export interface SandboxPaymentsResult {
@@ -28,13 +37,45 @@ export interface SandboxPaymentsResult {
   /** Widget API request latency in milliseconds (intake and payment requests alike). */
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /**
+   * CPU time per paid order during the load, in milliseconds (user + system): the sandbox's process (all its
+   * threads), its main thread alone (the event loop, which bounds the rate; the thread pool's RSA work and
+   * fsyncs are not on it), and this process's (the customers and the merchant, on the same cores). Undefined
+   * where /proc is not there. Less at the mercy of a noisy machine than the rate.
+   */
+  cpuMsPerOrder: { sandbox: number; sandboxMainThread: number; bench: number } | undefined;
 }
+
+/**
+ * User + system CPU time so far of a process and of its main thread, in milliseconds, from /proc (Linux);
+ * undefined elsewhere.
+ */
+async function cpuTimeMs(
+  pid: number | undefined,
+): Promise<{ process: number; mainThread: number } | undefined> {
+  const read = async (path: string) => {
+    const stat = await readFile(path, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  };
+  try {
+    return {
+      process: await read(`/proc/${pid}/stat`),
+      mainThread: await read(`/proc/${pid}/task/${pid}/stat`),
+    };
+  } catch {
+    return undefined;
+  }
+}
+/** The kernel's USER_HZ, 100 on every Linux that Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Starts the CLI and resolves its URL once it says it listens; its further output is read and dropped. */
 async function startCli(configFile: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, '--port', '0', '--config', configFile, '--data-dir', dataDir],
+    [...CLI_NODE_FLAGS, CLI, '--port', '0', '--config', configFile, '--data-dir', dataDir],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   // Reading on after the URL: a pipe closed early would end the CLI with EPIPE at its next line.
@@ -146,6 +187,8 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
     };
   });
   let next = 0;
+  const cpuBefore = await cpuTimeMs(sandbox.child.pid);
+  const benchCpuBefore = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
     Array.from({ length: customers }, async () => {
@@ -162,6 +205,8 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
   );
   await allDelivered;
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = await cpuTimeMs(sandbox.child.pid);
+  const benchCpu = process.cpuUsage(benchCpuBefore);
 
   sandbox.child.kill('SIGTERM');
   await new Promise((resolve) => sandbox.child.once('exit', resolve));
@@ -177,6 +222,14 @@ export async function benchSandboxPayments(orders = 3000, customers = 50): Promi
     paidOrdersPerSecond: orders / seconds,
     latencyP50Ms: percentile(sorted, 50),
     latencyP99Ms: percentile(sorted, 99),
+    cpuMsPerOrder:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : {
+            sandbox: (cpuAfter.process - cpuBefore.process) / orders,
+            sandboxMainThread: (cpuAfter.mainThread - cpuBefore.mainThread) / orders,
+            bench: (benchCpu.user + benchCpu.system) / 1000 / orders,
+          },
   };
 }
 
@@ -185,7 +238,12 @@ export function describeSandboxPayments(result: SandboxPaymentsResult): string {
   return (
     `sandbox through the CLI with --data-dir, ${result.customers} customers at once: ${result.paidOrdersPerSecond.toFixed(0)} paid orders/s ` +
     `(${result.orders} orders placed and paid, each notification delivered and verified); widget API latency ` +
-    `p50 ${result.latencyP50Ms.toFixed(1)} ms, p99 ${result.latencyP99Ms.toFixed(1)} ms`
+    `p50 ${result.latencyP50Ms.toFixed(1)} ms, p99 ${result.latencyP99Ms.toFixed(1)} ms` +
+    (result.cpuMsPerOrder === undefined
+      ? ''
+      : `; CPU time per paid order: the sandbox ${result.cpuMsPerOrder.sandbox.toFixed(2)} ms, ` +
+        `${result.cpuMsPerOrder.sandboxMainThread.toFixed(2)} ms of it on its main thread; the customers and ` +
+        `the merchant ${result.cpuMsPerOrder.bench.toFixed(2)} ms`)
   );
 }
 

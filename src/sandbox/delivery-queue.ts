@@ -24,11 +24,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SvcError } from '../core/errors.js';
+import { BoundedCache } from '../server/for-sandbox.js';
 import type { ClockWork } from './clock.js';
 import {
   type Delivery,
   type DeliveryAttempt,
   type DeliveryRequest,
+  type DeliverySigner,
   isAccepted,
   type LateAnswer,
   type SendResult,
@@ -41,6 +43,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryRequest,
+  DeliverySigner,
   DeliveryState,
   LateAnswer,
   SendResult,
@@ -50,8 +53,13 @@ export { createHttpSend, type HttpSendOptions } from './delivery-queue/http-send
 /** Options of {@link createDeliveryQueue}. */
 export interface DeliveryQueueOptions {
   store: Store;
-  /** Makes one attempt. A thrown error counts as `{ error }`. */
+  /**
+   * Makes one attempt, with the headers to send as given (a delivery signed on sending carries its signature
+   * in them). A thrown error counts as `{ error }`.
+   */
   send: (delivery: Delivery) => Promise<SendResult>;
+  /** Signs the deliveries that are signed on sending ({@link DeliveryRequest.signatureHeader}). */
+  signer?: DeliverySigner;
   /** The first retry interval; each further one doubles. */
   retryBaseMs: number;
   /** Default 8, the gateway's rule. */
@@ -94,6 +102,13 @@ export interface DeliveryQueue {
    */
   enqueue(request: DeliveryRequest): string;
   get(id: string): Delivery | undefined;
+  /**
+   * The headers the delivery goes out with: as stored, with its signature when it is signed on sending
+   * (signed at once, unless it was signed lately).
+   */
+  headersOf(delivery: Delivery): Record<string, string>;
+  /** {@link headersOf} with the signature made on the thread pool: for many deliveries at once. */
+  signedHeaders(delivery: Delivery): Promise<Record<string, string>>;
   /** The deliveries of one key, oldest first, with their attempts. */
   deliveries(key: string): Delivery[];
   /**
@@ -116,6 +131,8 @@ export interface DeliveryQueue {
 export class DeliveryQueueError extends SvcError<'closed'> {}
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How many signatures of deliveries signed on sending are kept for their views (about 350 bytes each). */
+const SIGNATURES_KEPT = 10_000;
 /** How soon an outcome the store refused (a full disk) is offered to it again, at most. */
 const STORE_RETRY_MS = 1_000;
 
@@ -146,6 +163,9 @@ class Queue implements DeliveryQueue {
   private readonly store: Store;
   private readonly records: Collection<Delivery>;
   private readonly send: (delivery: Delivery) => Promise<SendResult>;
+  private readonly signer: DeliverySigner | undefined;
+  /** Signatures made lately, by delivery id: a view of a delivery just sent does not sign it again. */
+  private readonly signatures = new BoundedCache<string, string>(SIGNATURES_KEPT);
   private readonly now: (owner: string | undefined) => number;
   private readonly retryBaseMs: number;
   private readonly maxFurtherAttempts: number;
@@ -190,6 +210,7 @@ class Queue implements DeliveryQueue {
     this.store = options.store;
     this.records = options.store.collection<Delivery>(options.collection ?? 'deliveries');
     this.send = options.send;
+    this.signer = options.signer;
     this.now = options.now ?? Date.now;
     this.due = new DueHeaps(this.now);
     this.retryBaseMs = options.retryBaseMs;
@@ -238,6 +259,7 @@ class Queue implements DeliveryQueue {
       seq: ++this.seq,
       ...(request.event !== undefined && { event: request.event }),
       ...(request.owner !== undefined && { owner: request.owner }),
+      ...(request.signatureHeader !== undefined && { signatureHeader: request.signatureHeader }),
       url: request.url,
       method: request.method,
       headers: request.headers,
@@ -265,6 +287,33 @@ class Queue implements DeliveryQueue {
 
   get(id: string): Delivery | undefined {
     return this.records.get(id);
+  }
+
+  headersOf(delivery: Delivery): Record<string, string> {
+    const header = delivery.signatureHeader;
+    if (header === undefined) return delivery.headers;
+    let signature = this.signatures.get(delivery.id);
+    if (signature === undefined) {
+      signature = this.signerFor(delivery).now(delivery.body);
+      this.signatures.set(delivery.id, signature);
+    }
+    return { ...delivery.headers, [header]: signature };
+  }
+
+  async signedHeaders(delivery: Delivery): Promise<Record<string, string>> {
+    const header = delivery.signatureHeader;
+    if (header === undefined) return delivery.headers;
+    let signature = this.signatures.get(delivery.id);
+    if (signature === undefined) {
+      signature = await this.signerFor(delivery).later(delivery.body);
+      this.signatures.set(delivery.id, signature);
+    }
+    return { ...delivery.headers, [header]: signature };
+  }
+
+  private signerFor(delivery: Delivery): DeliverySigner {
+    if (this.signer !== undefined) return this.signer;
+    throw new Error(`Delivery ${delivery.id} is signed on sending, and the queue has no signer`);
   }
 
   cancel(keyPrefix: string): number {
@@ -444,8 +493,17 @@ class Queue implements DeliveryQueue {
     // only the retry can deliver now.
     this.abandonLate(delivery.id);
     this.ownerLoad.set(owner, (this.ownerLoad.get(owner) ?? 0) + 1);
-    const started = performance.now();
-    const running = this.send(delivery)
+    let started = performance.now();
+    // The attempt's duration is the merchant's: it starts once a delivery signed on sending is signed.
+    const sent = (headers: Record<string, string>) => {
+      started = performance.now();
+      return this.send(headers === delivery.headers ? delivery : { ...delivery, headers });
+    };
+    const running = (
+      delivery.signatureHeader === undefined
+        ? sent(delivery.headers)
+        : this.signedHeaders(delivery).then(sent)
+    )
       .catch(
         (error: unknown): SendResult => ({ error: error instanceof Error ? error.message : String(error) }),
       )

@@ -15,7 +15,9 @@ import {
   isText,
   type OptionRules,
   optional,
+  signBodyAsync,
 } from '../server/for-sandbox.js';
+import { signBody } from '../server/index.js';
 import { TestAcquirer } from './acquirer.js';
 import { type SandboxClock, SandboxClocks } from './clock.js';
 import { mountClockControl } from './clock-control.js';
@@ -239,8 +241,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     retryBaseMs: config.notifications.retryBaseMs,
     maxFurtherAttempts: config.notifications.maxFurtherAttempts,
     maxAgeMs: config.notifications.maxAgeMs,
+    // Purchase notifications are signed with the service key as they go out (DeliveryRequest.signatureHeader).
+    signer: {
+      now: (body) => signBody(body, serviceKeys.privateKeyPem),
+      later: (body) => signBodyAsync(body, serviceKeys.privateKeyPem),
+    },
     onAdmitted: (delivery) => {
-      if (queued.active) queued.emit(delivery);
+      if (queued.active) queued.emit({ ...delivery, headers: queue.headersOf(delivery) });
     },
     onAttempted: (stored, attempt, attemptNumber) => {
       if (log.active) log.emit(deliveryEntry(stored, attempt, attemptNumber, ownerNow(stored.owner)));

@@ -16,3 +16,4 @@ export {
   optional,
 } from './options.js';
 export { RequestBodyError, readNodeBody } from './raw-request.js';
+export { signBodyAsync, verifyOrderSignatureAsync } from './signatures.js';

@@ -182,6 +182,75 @@ describe('delivery queue', () => {
     await merchant.close();
   });
 
+  test('signs a delivery signed on sending as it goes out: off the event loop, the same bytes every attempt and after a restart, nothing stored', async () => {
+    const merchant = await startMerchant((_request, received) => (received.length === 1 ? 500 : 200));
+    const dataDir = join(tmp, 'signed-on-sending');
+    const signed: Array<'now' | 'later'> = [];
+    const signer = {
+      now: (body: string) => {
+        signed.push('now');
+        return `sig(${body.length})`;
+      },
+      later: async (body: string) => {
+        signed.push('later');
+        return `sig(${body.length})`;
+      },
+    };
+    const first = startQueue({ store: openStore({ dataDir }), signer });
+    const body = json({ id: 'order-s', status: 'PAID' });
+    const request = {
+      key: 'order-s',
+      url: `${merchant.url}/notify`,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body,
+      acceptStatus: 'exactly-200' as const,
+      signatureHeader: 'x-svc-signature',
+    };
+    const id = first.store.transaction(() => first.queue.enqueue(request));
+    // Stored without the signature: the transaction did no RSA work.
+    assert.equal(first.queue.get(id)!.headers['x-svc-signature'], undefined);
+    assert.equal(first.queue.get(id)!.signatureHeader, 'x-svc-signature');
+    assert.deepEqual(signed, []);
+    await waitFor(() => first.queue.get(id)!.attempts.length === 1, 'the failed first attempt');
+    // Signed off the event loop for sending; a view after it takes the signature made then.
+    assert.deepEqual(signed, ['later']);
+    assert.equal(first.queue.headersOf(first.queue.get(id)!)['x-svc-signature'], `sig(${body.length})`);
+    assert.deepEqual(signed, ['later']);
+    await first.close();
+
+    // After a restart, the retry is signed again, to the same bytes.
+    const second = startQueue({ store: openStore({ dataDir }), signer });
+    await second.queue.idle();
+    assert.equal(second.queue.get(id)!.state, 'delivered');
+    assert.deepEqual(
+      merchant.received.map((received) => received.headers['x-svc-signature']),
+      [`sig(${body.length})`, `sig(${body.length})`],
+    );
+    assert.deepEqual(signed, ['later', 'later']);
+    await second.close();
+    await merchant.close();
+  });
+
+  test('fails the attempt of a delivery signed on sending when the queue has no signer', async () => {
+    const merchant = await startMerchant(() => 200);
+    const { queue, close } = startQueue({ maxFurtherAttempts: 0 });
+    const id = queue.enqueue({
+      key: 'order-u',
+      url: `${merchant.url}/notify`,
+      method: 'PUT',
+      headers: {},
+      body: '{}',
+      signatureHeader: 'x-svc-signature',
+    });
+    await queue.idle();
+    assert.equal(queue.get(id)!.state, 'failed');
+    assert.match(queue.get(id)!.attempts[0]!.error!, /no signer/);
+    assert.equal(merchant.received.length, 0);
+    await close();
+    await merchant.close();
+  });
+
   test('takes any 2xx for v1 deliveries but only 200 for legacy notifications', async () => {
     const merchant = await startMerchant((request, received) =>
       received.filter((other) => other.path === request.path).length === 1 ? 204 : 200,

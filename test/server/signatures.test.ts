@@ -3,6 +3,7 @@ import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { OrderValidationError } from '../../src/core/order.js';
+import { signBodyAsync, verifyOrderSignatureAsync } from '../../src/server/for-sandbox.js';
 import {
   createSelfSignedCertificate,
   generateMerchantKeyPair,
@@ -274,6 +275,47 @@ describe('verifySignature and signBody', () => {
         },
       ),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe('signBodyAsync and verifyOrderSignatureAsync (the sandbox’s, on the thread pool)', () => {
+  const body = '{"id":"ord_1","status":"PAID","label":"Ķiploks"}';
+
+  it('sign the same bytes as signBody, with every private key form', async () => {
+    for (const [form, privatePem] of Object.entries(privateForms))
+      assert.equal(await signBodyAsync(body, privatePem), signBody(body, privatePem), form);
+  });
+
+  it('verify an order as verifyOrderSignature does: every accepted form, and nothing else', async () => {
+    const signature = signOrder(order, pair.privateKeyPem);
+    for (const publicPem of Object.values(publicForms))
+      assert.equal(await verifyOrderSignatureAsync(order, signature, publicPem), true);
+    const plain = sign(
+      'sha256',
+      Buffer.from(orderSignatureInput(order, { countForm: 'as-given' })),
+      pair.privateKeyPem,
+    ).toString('base64');
+    assert.equal(await verifyOrderSignatureAsync(order, plain, pair.publicKeyPem), true);
+    assert.equal(
+      await verifyOrderSignatureAsync(order, plain, pair.publicKeyPem, { acceptPlainCounts: false }),
+      false,
+    );
+    assert.equal(await verifyOrderSignatureAsync(order, signature, other.publicKeyPem), false);
+    assert.equal(await verifyOrderSignatureAsync(order, signature.slice(0, -8), pair.publicKeyPem), false);
+    assert.equal(await verifyOrderSignatureAsync(order, 'not base64 at all', pair.publicKeyPem), false);
+    assert.equal(
+      await verifyOrderSignatureAsync(order, Buffer.alloc(256).toString('base64'), pair.publicKeyPem),
+      false,
+    );
+    await assert.rejects(verifyOrderSignatureAsync(order, signature, 'nonsense'), KeyFormatError);
+    await assert.rejects(
+      verifyOrderSignatureAsync(
+        { ...order, items: [{ amount: '1.001', label: 'x' }] },
+        signature,
+        pair.publicKeyPem,
+      ),
+      OrderValidationError,
     );
   });
 });

@@ -21,6 +21,19 @@ export interface DeliveryRequest {
   event?: string;
   /** Whose delivery it is (a merchant id): the unit that shares slots. Default: the URL's origin. */
   owner?: string;
+  /**
+   * A header to add when the delivery goes out: the body's signature by the queue's {@link DeliverySigner}
+   * (the sandbox's service key). Made when sent, not stored: the same body and key give the same signature
+   * (RSA PKCS#1 v1.5 is deterministic), so every attempt and every view carries the same bytes, and the RSA
+   * work runs on the thread pool rather than in the transaction that enqueues the delivery.
+   */
+  signatureHeader?: string;
+}
+
+/** Signs bodies for {@link DeliveryRequest.signatureHeader}: at once (for a view), or off the event loop. */
+export interface DeliverySigner {
+  now(body: string): string;
+  later(body: string): Promise<string>;
 }
 
 /** One try at a delivery. */
@@ -53,6 +66,8 @@ export interface Delivery {
   event?: string;
   /** See {@link DeliveryRequest.owner}. */
   owner?: string;
+  /** See {@link DeliveryRequest.signatureHeader}. */
+  signatureHeader?: string;
   url: string;
   method: string;
   headers: Record<string, string>;

@@ -110,7 +110,6 @@ function legacyParts(deps: LegacyApiDeps): LegacyParts {
     store,
     queue,
     acquirer,
-    servicePrivateKeyPem,
     now: (merchantId) => clocks.for(merchantId).now(),
   });
   return { directory, book, verifier, intake, views, shipping, payments };

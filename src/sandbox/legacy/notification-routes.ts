@@ -67,7 +67,7 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
       );
     return delivery;
   };
-  router.on('GET', '/sandbox/legacy/notifications', (context) => {
+  router.on('GET', '/sandbox/legacy/notifications', async (context) => {
     const merchant = auth(context.req);
     const orderId = context.url.searchParams.get('order_id');
     let listed: Delivery[];
@@ -86,7 +86,11 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
         .filter((delivery) => delivery.owner === merchant.id && deliveryKindOf(delivery) === 'notification')
         .sort((a, b) => b.seq - a.seq);
     }
-    sendJson(context.res, 200, { notifications: listed.map(notificationView) });
+    // Signatures not at hand are made on the thread pool: a long list would hold the event loop otherwise.
+    const headers = await Promise.all(listed.map((delivery) => queue.signedHeaders(delivery)));
+    sendJson(context.res, 200, {
+      notifications: listed.map((delivery, index) => notificationView(delivery, headers[index]!)),
+    });
   });
   router.on('POST', '/sandbox/legacy/notifications/:id/resend', (context) => {
     const merchant = auth(context.req);
@@ -100,15 +104,21 @@ export function mountLegacyNotificationRoutes(router: Router, deps: Notification
       acceptStatus: original.acceptStatus,
       event: RESEND_PREFIX + original.id,
       ...(original.owner !== undefined && { owner: original.owner }),
+      ...(original.signatureHeader !== undefined && { signatureHeader: original.signatureHeader }),
     });
-    sendJson(context.res, 201, notificationView(queue.get(id)!));
+    const copy = queue.get(id)!;
+    sendJson(context.res, 201, notificationView(copy, queue.headersOf(copy)));
   });
 }
 
 /** A resend's `event` names the delivery it resends (legacy notifications have no event of their own). */
 const RESEND_PREFIX = 'resend:';
 
-export function notificationView(delivery: Delivery): LegacyNotificationView {
+/** The notification as listed; `headers` are those it goes out with ({@link DeliveryQueue.headersOf}). */
+export function notificationView(
+  delivery: Delivery,
+  headers: Record<string, string>,
+): LegacyNotificationView {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const resendOf = delivery.event?.startsWith(RESEND_PREFIX)
     ? delivery.event.slice(RESEND_PREFIX.length)
@@ -131,7 +141,7 @@ export function notificationView(delivery: Delivery): LegacyNotificationView {
       durationMs: attempt.durationMs,
     })),
     body: delivery.body,
-    signature: delivery.headers['x-svc-signature'] ?? '',
+    signature: headers['x-svc-signature'] ?? '',
     ...(resendOf !== undefined && { resendOf }),
   };
 }

@@ -28,10 +28,11 @@ export class OrderBook {
     this.records = store.collection<OrderRecord>('legacy-orders');
   }
 
-  /** Keeps a new order. */
-  add(record: OrderRecord): void {
+  /** Keeps a new order; `order`, when given, is its input read already (what {@link order} would read). */
+  add(record: OrderRecord, order?: Order): void {
     this.records.put(record.id, record);
     this.byOrderId?.add(record);
+    if (order !== undefined) this.parsedOrders.set(record.id, order);
   }
 
   /** The order a record keeps, read once. */

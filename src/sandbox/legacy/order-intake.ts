@@ -9,7 +9,7 @@ import { checkCardConstraints } from '../../core/card.js';
 import { type OrderInput, parseOrder } from '../../core/order.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import type { CreateOrderRequest, PaidReceipt, SignatureDiagnosis } from '../../core/widget-api.js';
-import { certificateValidityError } from '../../server/for-sandbox.js';
+import { certificateValidityError, verifyOrderSignatureAsync } from '../../server/for-sandbox.js';
 import { verifyOrderSignature } from '../../server/index.js';
 import type { MerchantConfig, WidgetConfig } from '../config.js';
 import { HttpError } from '../http.js';
@@ -127,7 +127,7 @@ export class OrderIntake {
         );
       }
       if (widget.validation === 'SIGNATURE')
-        input = this.checkSignature(
+        input = await this.checkSignature(
           merchant,
           widget,
           parsed.input,
@@ -164,7 +164,8 @@ export class OrderIntake {
     if (callback) record.verification = { status: 'PENDING' };
     // Kept before the merchant is asked, who may read it through merchant API v2 meanwhile; `OrderBook.get`
     // keeps it from being paid until the merchant approves it.
-    this.deps.book.add(record);
+    // The order as read above, unless its input changed since (a fixed-price order, a certificate name added).
+    this.deps.book.add(record, input === parsed.input ? parsed : undefined);
     if (callback) {
       try {
         return await this.deps.verifier.askMerchantToApprove(merchant, record);
@@ -218,15 +219,16 @@ export class OrderIntake {
    * order's `certificateName`, from `certificate-name`, or the request's own `certificateName`, which API
    * clients may send beside the order) is part of the signed input, and only that certificate may verify it.
    * Without one (the official client and the documentation's examples give none), any active certificate of
-   * the merchant may: not revoked, and within its validity at the sandbox clock.
+   * the merchant may: not revoked, and within its validity at the sandbox clock. The RSA work runs on libuv's
+   * thread pool (the event loop serves other requests meanwhile); nothing is stored before it is done.
    */
-  private checkSignature(
+  private async checkSignature(
     merchant: MerchantConfig,
     widget: WidgetConfig,
     input: OrderInput,
     signature?: string,
     requestCertificateName?: string,
-  ): OrderInput {
+  ): Promise<OrderInput> {
     if (!signature)
       throw new HttpError(
         401,
@@ -275,10 +277,11 @@ export class OrderIntake {
           'certificateName',
         );
       }
-      const byAnyActive = (candidate: OrderInput) =>
-        active.some((certificate) => verifyOrderSignature(candidate, signature, certificate.pem, { now }));
-      if (!byAnyActive(signed)) throw refused(byAnyActive);
-      return signed;
+      for (const certificate of active)
+        if (await verifyOrderSignatureAsync(signed, signature, certificate.pem, { now })) return signed;
+      throw refused((candidate) =>
+        active.some((certificate) => verifyOrderSignature(candidate, signature, certificate.pem, { now })),
+      );
     }
     const certificate = merchant.certificates.find((candidate) => candidate.name === certificateName);
     if (!certificate) {
@@ -299,10 +302,8 @@ export class OrderIntake {
     }
     const outdated = certificateValidityError(certificate.pem, { now, name: certificate.name });
     if (outdated) throw new HttpError(401, outdated.code, outdated.message, 'certificateName');
-    const byNamed = (candidate: OrderInput) =>
-      verifyOrderSignature(candidate, signature, certificate.pem, { now });
-    if (!byNamed(signed)) throw refused(byNamed);
-    return signed;
+    if (await verifyOrderSignatureAsync(signed, signature, certificate.pem, { now })) return signed;
+    throw refused((candidate) => verifyOrderSignature(candidate, signature, certificate.pem, { now }));
   }
 }
 

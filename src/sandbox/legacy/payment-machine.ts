@@ -2,8 +2,8 @@
  * The payment state machine of a legacy widget order: card attempts with the test cards (approved, declined,
  * a processing error, the 3-D Secure test challenge), cancellation, and refunds through merchant API v2. A
  * FAILED attempt leaves the order payable: another card may pay it, and its own notification follows. Each
- * ended attempt (PAID, FAILED) and each cancellation is written with its signed purchase notification in one
- * store transaction.
+ * ended attempt (PAID, FAILED) and each cancellation is written with its purchase notification in one store
+ * transaction; the queue signs the notification as it goes out.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,7 +16,6 @@ import {
 import { cardNumberMessage, constraintMessage, cvcMessage, expiryMessage } from '../../core/card-messages.js';
 import { formatMinorUnits, type MinorUnits } from '../../core/money.js';
 import type { OrderState, PaymentResult } from '../../core/widget-api.js';
-import { signBody } from '../../server/index.js';
 import { PROMPT, type TestAcquirer } from '../acquirer.js';
 import type { DeliveryQueue } from '../delivery-queue.js';
 import { HttpError } from '../http.js';
@@ -42,7 +41,6 @@ export interface PaymentMachineDeps {
   store: Store;
   queue: DeliveryQueue;
   acquirer: TestAcquirer;
-  servicePrivateKeyPem: string;
   /** Now on the merchant's clock. */
   now: (merchantId: string) => Date;
 }
@@ -325,7 +323,7 @@ export class PaymentMachine {
 
   /**
    * Ends an attempt (PAID, or FAILED with the order still payable) or the order (CANCELLED), and queues
-   * its signed notification, in one transaction. The queue delivers an order's notifications in order.
+   * its notification, in one transaction. The queue delivers an order's notifications in order, signed.
    */
   private finish(
     record: OrderRecord,
@@ -349,10 +347,9 @@ export class PaymentMachine {
         key: updated.id,
         url: merchant.callbacks.notificationUrl,
         method: 'PUT',
-        headers: {
-          'content-type': 'application/json',
-          'x-svc-signature': signBody(body, this.deps.servicePrivateKeyPem),
-        },
+        headers: { 'content-type': 'application/json' },
+        // Signed with the service key as it goes out, on the thread pool: the same bytes every attempt.
+        signatureHeader: 'x-svc-signature',
         body,
         acceptStatus: 'exactly-200',
         owner: merchant.id,
