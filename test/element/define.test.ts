@@ -68,7 +68,9 @@ describe('defining <svc-checkout>', () => {
       expect(element.state).to.equal('loading');
       await element.updateComplete;
       expect(element.shadowRoot!.querySelector('iframe')?.src ?? '').to.match(
-        new RegExp(`^${location.origin}/widget/frame/w-1\\?fields=0&lang=\\w*&card-layout=&cardholder-name=#`),
+        new RegExp(
+          `^${location.origin}/widget/frame/w-1\\?fields=0&lang=\\w*&card-layout=&cardholder-name=#`,
+        ),
       );
     } finally {
       element.remove();
