@@ -5,11 +5,14 @@
  * another library (jsrsasign), and the page parsed by an HTML parser (parse5), as a browser reads it.
  */
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import jsrsasign from 'jsrsasign';
 import { parse } from 'parse5';
-import type { Sandbox } from '../../../src/sandbox/sandbox.js';
-import { FakeMerchant, startTestSandbox, WIDGETS } from '../support.js';
+import { parseConfig } from '../../../src/sandbox/config.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/sandbox.js';
+import { FakeMerchant, startTestSandbox, tempDir, testConfigFile, WIDGETS } from '../support.js';
 
 const { KJUR, hextob64, utf8tohex } = jsrsasign;
 
@@ -134,5 +137,45 @@ describe("sandbox: the frame page's first view", () => {
     );
     const customer = all.find((element) => element.tagName === 'svc-customer-fields')!;
     assert.equal(attribute(customer, 'defer-hydration'), '');
+  });
+});
+
+describe('sandbox: a build whose first view module fails', () => {
+  let merchant: FakeMerchant;
+  let sandbox: Sandbox;
+  const warnings: string[] = [];
+  const warn = console.warn;
+
+  before(async () => {
+    merchant = await FakeMerchant.start();
+    const browserRoot = await tempDir();
+    await mkdir(join(browserRoot, 'server'), { recursive: true });
+    await mkdir(join(browserRoot, 'frame', 'assets'), { recursive: true });
+    await writeFile(join(browserRoot, 'frame', 'assets', 'frame.js'), 'export {};\n');
+    // A renderer that throws on every page (a template its build cannot render, say).
+    await writeFile(
+      join(browserRoot, 'server', 'first-view.js'),
+      "export const FIRST_VIEW_STYLES = 'p{}'; export const FIRST_VIEW_STYLES_ID = 'x';\nexport function renderFirstView() { throw new Error('cannot render'); }\n",
+    );
+    console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+    sandbox = await startSandbox({
+      port: 0,
+      config: parseConfig(testConfigFile(merchant.url)),
+      dataDir: await tempDir(),
+      browserRoot,
+    });
+  });
+  after(async () => {
+    console.warn = warn;
+    await sandbox.close();
+    await merchant.close();
+  });
+
+  test('serves the page without a first view, its policy without the style hash, and says why', async () => {
+    const { html, policy, all } = await framePage(sandbox, `/widget/frame/${WIDGETS.checkout}`);
+    assert.ok(!all.some((element) => element.tagName === 'svc-payment-frame'), 'no first view');
+    assert.ok(!html.includes('<style'));
+    assert.deepEqual(policy.get('style-src'), ["'self'"]);
+    assert.ok(warnings.some((line) => line.includes('did not render') && line.includes('cannot render')));
   });
 });
