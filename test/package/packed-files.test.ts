@@ -41,10 +41,19 @@ const BROWSER_FILES = [
   'frame/assets/checkout-status-screen-<hash>.js',
   'frame/assets/appearance-messages-<hash>.js',
   'frame/assets/checkout-appearance-messages-<hash>.js',
+  // The appearance checks, loaded with a page's first design token; the form's styles (and the tokens they
+  // read), for a frame page without its first view's.
+  'frame/assets/appearance-<hash>.js',
+  'frame/assets/checkout-appearance-<hash>.js',
+  'frame/assets/frame-styles-<hash>.js',
+  'frame/assets/checkout-frame-styles-<hash>.js',
+  'frame/assets/tokens-<hash>.js',
+  'frame/assets/design-tokens-<hash>.js',
   'checkout/checkout-card-<hash>.js',
 ]
   .flatMap((file) => [`dist/browser/${file}`, `dist/browser/${file}.map`])
-  .concat('dist/browser/served-files.json')
+  // The sandbox's renderer of the frame's first view (Node, never served), built without a map.
+  .concat('dist/browser/served-files.json', 'dist/browser/server/first-view.js')
   .map(
     (file) =>
       new RegExp(
