@@ -76,11 +76,15 @@ function options(extra: Partial<CheckoutElementHtmlOptions> = {}): CheckoutEleme
 }
 
 describe('checkoutElementHtml with declaredFrame', () => {
-  it('declares the shadow root with the iframe of the element: its URL, part and title', () => {
+  it('declares the shadow root with the iframe of the element: its URL, part, title and first view size', () => {
     const { element, template, iframe } = parse(checkoutElementHtml(options()));
     assert.equal(element['gateway'], `${GATEWAY}/widget/svc-checkout.js`);
     assert.deepEqual(template, { shadowrootmode: 'open' });
-    assert.deepEqual(Object.keys(iframe), ['part', 'title', 'src']);
+    assert.deepEqual(Object.keys(iframe), ['part', 'title', 'src', 'width', 'height']);
+    // Sized as the element sizes its frame until the frame reports its height (core's firstViewHeight).
+    assert.equal(iframe['width'], '100%');
+    assert.equal(iframe['height'], '680');
+    assert.equal(parse(checkoutElementHtml(options({ cardLayout: 'compact' }))).iframe['height'], '512');
     assert.equal(iframe['part'], 'frame');
     assert.equal(iframe['title'], 'Secure payment form');
     const channel = frameUrlChannel(iframe['src']!);
