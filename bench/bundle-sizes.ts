@@ -93,7 +93,10 @@ const AFTER_ACTION = [
 /** What a page load adds only in some cases, with the case. */
 const ON_DEMAND = [
   // The checks of design tokens' values (core's colour names and grammars) load with a page's first token.
-  { name: 'appearance checks, for a page that sets design tokens (card form)', frame: ['appearance.js'] },
+  {
+    name: 'appearance checks, for a page that sets design tokens (card form)',
+    frame: ['appearance.js', 'design-tokens.js'],
+  },
   {
     name: 'appearance checks, for a page that sets design tokens (full checkout)',
     frame: ['checkout-appearance.js'],
