@@ -36,15 +36,15 @@ export function renderFirstView(bootstrap: FrameBootstrap, cardSettings: CardFor
   frame.bootstrap = bootstrap;
   frame.cardSettings = cardSettings;
   const markup = collectResultSync(render(frame.firstView(), { deferHydration: true }));
-  // The settings it was rendered for, which the frame's code compares with its own (its URL's hash).
+  // The settings it was rendered for, which the frame's code compares with its own (from its URL).
   const settings = `card-layout="${cardSettings.layout}" cardholder-name="${cardSettings.holder}"`;
   return `<svc-payment-frame ${settings} defer-hydration>${inLightDom(markup)}</svc-payment-frame>`;
 }
 
 /**
  * The styles of the first view, which the gateway writes into the page's head (its policy allows that
- * `<style>` by its hash): the first view shows as the frame's code will show it, before that code comes.
- * The code adopts the same rules again as constructed stylesheets, for what it renders later.
+ * `<style>` by its hash): the first view shows as the frame's code will show it, before that code comes, and
+ * they style what the code renders later; a page without them has the code adopt them (first-view-styles.ts).
  */
 export const FIRST_VIEW_STYLES: string = FRAME_STYLES.map((style) => style.cssText).join('');
 
