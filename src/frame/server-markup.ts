@@ -16,10 +16,13 @@ export const LIGHT_MARKER_PREFIX = 'svc-';
 const DEFER = 'defer-hydration';
 const INNER_MARKER = new RegExp(`^(/?)${LIGHT_MARKER_PREFIX}(part|node)`);
 
-/** Whether the element's first child opens server markup: its root part's marker, as Lit or first-view.ts wrote it. */
+/** A root part's opening marker, as Lit or first-view.ts (for an inner element) wrote it. */
+const ROOT_MARKER = new RegExp(`^(lit-|${LIGHT_MARKER_PREFIX})part `);
+
+/** Whether the element's first child opens server markup. */
 function holdsServerMarkup(element: HTMLElement): boolean {
   const first = element.firstChild;
-  return first?.nodeType === Node.COMMENT_NODE && /^(lit|svc)-part /.test((first as Comment).data);
+  return first?.nodeType === Node.COMMENT_NODE && ROOT_MARKER.test((first as Comment).data);
 }
 
 /** The element whose markup holds `node`: its nearest custom element (a tag name with a hyphen). */
